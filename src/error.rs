@@ -1,0 +1,47 @@
+//! The library's error type: every failure names what it was working on, so the binary
+//! can print one line that tells the user which file or term is at fault.
+
+use std::path::PathBuf;
+
+/// Errors the library reports to its callers.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
+    /// Input that is not a text document we can read (binary, invalid UTF-8, bad format).
+    #[error("{}: {message}", path.display())]
+    Input { path: PathBuf, message: String },
+    /// A model or data file the engine ships or builds is missing or corrupt.
+    #[error("{}: {message}", path.display())]
+    Model { path: PathBuf, message: String },
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub fn input(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Input {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn model(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Model {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}

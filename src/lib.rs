@@ -1,0 +1,16 @@
+//! declass: sanitizes English documents before release by generalizing sensitive terms
+//! and the terms that give them away, measured with information content and pointwise
+//! mutual information from a reference corpus (Sánchez, Batet & Viejo, seed 004).
+//!
+//! Data flows forward through the modules: [`text`] → detect → stats / kb → sanitize →
+//! render / eval. No stage reaches back into an earlier one.
+
+pub mod config;
+pub mod data;
+pub mod error;
+pub mod io;
+pub mod setup;
+pub mod text;
+
+pub use config::Config;
+pub use error::{Error, Result};

@@ -1,0 +1,22 @@
+//! The `declass` command line: a thin front end; every command calls the library.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = commands::Cli::parse();
+    env_logger::Builder::new()
+        .filter_level(cli.global.log_level())
+        .format_timestamp(None)
+        .init();
+    match commands::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("declass: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! Term extraction from tagged tokens (seed 004, §4.1): the noun phrases and proper names
+//! that carry a document's concepts, plus numbers and dates as terms of their own.
+//!
+//! - A proper name is a maximal run of proper nouns, allowing lowercase connectors between
+//!   them ("Bank of America", "Parliament of Ghana") and tight hyphens ("Hanny-Sherry").
+//! - A common noun phrase is a maximal run of adjectives, nouns and numbers that ends in a
+//!   noun ("curable breast cancer"). Where a proper name touches a common noun phrase the
+//!   two become separate terms ("Ghana government" → "Ghana", "government"), so each is
+//!   assessed and generalized on its own.
+//! - Stopwords (determiners, quantifiers, pronominal adjectives) are stripped from both
+//!   ends ("the Florida State" → "Florida State", "such other measures" → "measures").
+//! - Dates ("24 September 1957", "March 2012", "1957") and other numbers are terms.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use super::Sentence;
+use super::tokenize::{Token, TokenKind, normalize};
+use super::upos::Upos;
+use crate::config::TextConfig;
+
+/// What a term is; later stages treat names, common phrases and numbers differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TermKind {
+    NounPhrase,
+    ProperName,
+    Number,
+    Date,
+}
+
+/// A term cut out of the document, with its byte span in the original text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Term {
+    pub start: usize,
+    pub end: usize,
+    /// Indices into the document's tokens.
+    pub tokens: Range<usize>,
+    pub sentence: usize,
+    pub kind: TermKind,
+    /// The indexed tokens' normalized forms joined by single spaces: the phrase that is
+    /// counted in the corpus.
+    pub norm: String,
+}
+
+/// Words stripped from the ends of noun phrases: they do not change the concept a phrase
+/// refers to (seed 004, §4.1) but would distort its counts. Language data, not a tunable.
+const STOPWORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "some",
+    "any",
+    "all",
+    "each",
+    "every",
+    "no",
+    "other",
+    "another",
+    "such",
+    "own",
+    "same",
+    "many",
+    "much",
+    "more",
+    "most",
+    "few",
+    "several",
+    "various",
+    "certain",
+    "both",
+    "either",
+    "neither",
+    "its",
+    "his",
+    "her",
+    "their",
+    "our",
+    "your",
+    "my",
+    "whose",
+    "which",
+    "what",
+    "whatever",
+    "one",
+    "ones",
+    "former",
+    "latter",
+    "said",
+    "respective",
+    "further",
+    "etc.",
+    "various",
+    "whole",
+    "entire",
+    "main",
+    "new",
+    "old",
+    "first",
+    "last",
+    "next",
+    "previous",
+    "current",
+    "recent",
+    "following",
+    "above",
+    "below",
+];
+
+/// Lowercase words allowed inside a proper name between two proper nouns.
+const NAME_CONNECTORS: &[&str] = &[
+    "of", "de", "del", "della", "der", "des", "di", "du", "la", "le", "van", "von", "y", "&",
+    "and", "for", "on", "upon",
+];
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan.",
+    "feb.",
+    "mar.",
+    "apr.",
+    "jun.",
+    "jul.",
+    "aug.",
+    "sep.",
+    "sept.",
+    "oct.",
+    "nov.",
+    "dec.",
+];
+
+/// Extracts the terms of every sentence. `tags` has one tag per token.
+pub fn extract_terms(
+    text: &str,
+    tokens: &[Token],
+    tags: &[Upos],
+    sentences: &[Sentence],
+    config: &TextConfig,
+) -> Vec<Term> {
+    let mut terms = Vec::new();
+    for (index, sentence) in sentences.iter().enumerate() {
+        let mut ctx = Ctx {
+            text,
+            tokens,
+            tags,
+            sentence: index,
+            config,
+            out: &mut terms,
+        };
+        ctx.sentence_terms(sentence.tokens.clone());
+    }
+    terms
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    tokens: &'a [Token],
+    tags: &'a [Upos],
+    sentence: usize,
+    config: &'a TextConfig,
+    out: &'a mut Vec<Term>,
+}
+
+impl Ctx<'_> {
+    fn word(&self, i: usize) -> &str {
+        self.tokens[i].text(self.text)
+    }
+
+    fn is_month(&self, i: usize) -> bool {
+        MONTHS.contains(&self.tokens[i].norm.as_str())
+    }
+
+    fn is_year(&self, i: usize) -> bool {
+        let w = self.word(i);
+        w.len() == 4
+            && w.bytes().all(|b| b.is_ascii_digit())
+            && (w.starts_with('1') || w.starts_with("20"))
+    }
+
+    fn is_day(&self, i: usize) -> bool {
+        let w = self
+            .word(i)
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !w.is_empty()
+            && w.len() <= 2
+            && w.bytes().all(|b| b.is_ascii_digit())
+            && w.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d))
+    }
+
+    /// A hyphen (or slash) glued to words on both sides joins them into one phrase.
+    fn is_tight_joiner(&self, i: usize, end: usize) -> bool {
+        i + 1 < end
+            && self.tokens[i].kind == TokenKind::Punct
+            && matches!(self.word(i), "-" | "/")
+            && !self.tokens[i].space_before
+            && !self.tokens[i + 1].space_before
+            && self.tokens[i + 1].kind == TokenKind::Word
+    }
+
+    fn sentence_terms(&mut self, range: Range<usize>) {
+        let mut i = range.start;
+        while i < range.end {
+            if let Some(next) = self.date_at(i, range.end) {
+                i = next;
+                continue;
+            }
+            match self.tags[i] {
+                Upos::Propn => i = self.proper_name_at(i, range.end),
+                Upos::Adj | Upos::Noun => i = self.noun_phrase_at(i, range.end),
+                Upos::Num if self.tokens[i].kind == TokenKind::Number => {
+                    i = self.number_at(i, range.end);
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Dates: `24 September 1957`, `September 24, 1957`, `September 1957`, `1957`,
+    /// and numeric forms (`12/05/2020`, `2020-05-12`).
+    fn date_at(&mut self, i: usize, end: usize) -> Option<usize> {
+        if !self.config.number_terms {
+            return None;
+        }
+        let within = |k: usize| k < end;
+        let mut stop = None;
+        if self.is_day(i) && within(i + 1) && self.is_month(i + 1) {
+            stop = Some(if within(i + 2) && self.is_year(i + 2) {
+                i + 3
+            } else {
+                i + 2
+            });
+        } else if self.is_month(i) && self.tags[i] == Upos::Propn {
+            if within(i + 1) && self.is_day(i + 1) {
+                let mut k = i + 2;
+                if within(k) && self.word(k) == "," {
+                    k += 1;
+                }
+                stop = Some(if within(k) && self.is_year(k) {
+                    k + 1
+                } else {
+                    i + 2
+                });
+            } else if within(i + 1) && self.is_year(i + 1) {
+                stop = Some(i + 2);
+            }
+        } else if self.is_year(i) && self.tags[i] == Upos::Num {
+            stop = Some(i + 1);
+        } else if self.tokens[i].kind == TokenKind::Number && is_numeric_date(self.word(i)) {
+            stop = Some(i + 1);
+        }
+        let stop = stop?;
+        self.push(i..stop, TermKind::Date);
+        Some(stop)
+    }
+
+    fn number_at(&mut self, i: usize, end: usize) -> usize {
+        let mut stop = i + 1;
+        // "3.5 million", "two hundred": consecutive numerals make one number.
+        while stop < end && self.tags[stop] == Upos::Num {
+            stop += 1;
+        }
+        // A number modifying a noun is part of that noun phrase ("three children").
+        if stop < end && matches!(self.tags[stop], Upos::Noun | Upos::Adj) {
+            return self.noun_phrase_at(i, end);
+        }
+        if self.config.number_terms {
+            self.push(i..stop, TermKind::Number);
+        }
+        stop
+    }
+
+    fn proper_name_at(&mut self, i: usize, end: usize) -> usize {
+        let mut stop = i + 1;
+        loop {
+            if stop < end && self.tags[stop] == Upos::Propn && !self.is_month(stop) {
+                stop += 1;
+            } else if stop + 1 < end
+                && self.tags[stop + 1] == Upos::Propn
+                && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
+            {
+                stop += 2;
+            } else {
+                break;
+            }
+        }
+        self.push_stripped(i..stop, TermKind::ProperName);
+        stop
+    }
+
+    fn noun_phrase_at(&mut self, i: usize, end: usize) -> usize {
+        let mut stop = i;
+        let mut last_noun = None;
+        while stop < end {
+            match self.tags[stop] {
+                Upos::Noun => {
+                    last_noun = Some(stop);
+                    stop += 1;
+                }
+                Upos::Adj | Upos::Num => stop += 1,
+                _ if self.is_tight_joiner(stop, end) => stop += 2,
+                _ => break,
+            }
+        }
+        match last_noun {
+            Some(last) => {
+                self.push_stripped(i..last + 1, TermKind::NounPhrase);
+                last + 1
+            }
+            // Adjectives without a noun (predicative use) are not terms.
+            None => stop.max(i + 1),
+        }
+    }
+
+    fn push_stripped(&mut self, mut range: Range<usize>, kind: TermKind) {
+        let strippable = |c: &Self, k: usize| {
+            STOPWORDS.contains(&c.tokens[k].norm.as_str()) || c.tokens[k].kind == TokenKind::Punct
+        };
+        while range.start < range.end && strippable(self, range.start) {
+            range.start += 1;
+        }
+        while range.start < range.end && strippable(self, range.end - 1) {
+            range.end -= 1;
+        }
+        let words: Vec<usize> = range
+            .clone()
+            .filter(|&k| self.tokens[k].is_indexed())
+            .collect();
+        if words.is_empty() {
+            return;
+        }
+        let max = self.config.max_term_words.max(1);
+        if words.len() > max {
+            range.start = words[words.len() - max];
+        }
+        self.push(range, kind);
+    }
+
+    fn push(&mut self, range: Range<usize>, kind: TermKind) {
+        let norm = self.tokens[range.clone()]
+            .iter()
+            .filter(|t| t.is_indexed())
+            .map(|t| t.norm.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if norm.is_empty() {
+            return;
+        }
+        self.out.push(Term {
+            start: self.tokens[range.start].start,
+            end: self.tokens[range.end - 1].end,
+            tokens: range,
+            sentence: self.sentence,
+            kind,
+            norm,
+        });
+    }
+}
+
+/// `12/05/2020`, `2020-05-12`, `12.05.2020`: three digit groups, one of four digits.
+fn is_numeric_date(w: &str) -> bool {
+    let groups: Vec<&str> = w.split(['/', '-', '.']).collect();
+    groups.len() == 3
+        && groups
+            .iter()
+            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()))
+        && (groups[0].len() == 4 || groups[2].len() == 4 || groups[2].len() == 2)
+        && normalize(w) == w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokenize::tokenize;
+    use super::*;
+
+    fn terms(text: &str, tags: &[&str]) -> Vec<(String, TermKind)> {
+        let tokens = tokenize(text);
+        assert_eq!(
+            tokens.len(),
+            tags.len(),
+            "{:?}",
+            tokens.iter().map(|t| t.text(text)).collect::<Vec<_>>()
+        );
+        let tags: Vec<Upos> = tags.iter().map(|t| t.parse().expect("tag")).collect();
+        let sentences = vec![Sentence {
+            start: 0,
+            end: text.len(),
+            tokens: 0..tokens.len(),
+            paragraph: 0,
+        }];
+        let config = TextConfig {
+            max_term_words: 6,
+            number_terms: true,
+        };
+        extract_terms(text, &tokens, &tags, &sentences, &config)
+            .into_iter()
+            .map(|t| {
+                assert_eq!(
+                    &text[t.start..t.end],
+                    tokens[t.tokens.start].text(text).to_string()
+                        + &text[tokens[t.tokens.start].end..t.end]
+                );
+                (text[t.start..t.end].to_string(), t.kind)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn strips_determiners_from_proper_names() {
+        assert_eq!(
+            terms(
+                "He studied at the Florida State",
+                &["PRON", "VERB", "ADP", "DET", "PROPN", "PROPN"]
+            ),
+            vec![("Florida State".to_string(), TermKind::ProperName)]
+        );
+    }
+
+    #[test]
+    fn maximal_noun_phrase_with_adjectives() {
+        assert_eq!(
+            terms(
+                "She had curable breast cancer and radiotherapy",
+                &["PRON", "VERB", "ADJ", "NOUN", "NOUN", "CCONJ", "NOUN"]
+            ),
+            vec![
+                ("curable breast cancer".to_string(), TermKind::NounPhrase),
+                ("radiotherapy".to_string(), TermKind::NounPhrase)
+            ]
+        );
+    }
+
+    #[test]
+    fn proper_name_with_connector_and_split_from_common_noun() {
+        assert_eq!(
+            terms(
+                "the Parliament of Ghana and the Ghana government",
+                &[
+                    "DET", "PROPN", "ADP", "PROPN", "CCONJ", "DET", "PROPN", "NOUN"
+                ]
+            ),
+            vec![
+                ("Parliament of Ghana".to_string(), TermKind::ProperName),
+                ("Ghana".to_string(), TermKind::ProperName),
+                ("government".to_string(), TermKind::NounPhrase)
+            ]
+        );
+    }
+
+    #[test]
+    fn dates_and_numbers() {
+        assert_eq!(
+            terms(
+                "born 24 September 1957 , paid 3.5 million in March 2012",
+                &[
+                    "VERB", "NUM", "PROPN", "NUM", "PUNCT", "VERB", "NUM", "NUM", "ADP", "PROPN",
+                    "NUM"
+                ]
+            ),
+            vec![
+                ("24 September 1957".to_string(), TermKind::Date),
+                ("3.5 million".to_string(), TermKind::Number),
+                ("March 2012".to_string(), TermKind::Date)
+            ]
+        );
+    }
+
+    #[test]
+    fn hyphenated_terms_and_stopword_ends() {
+        assert_eq!(
+            terms(
+                "such other non-Hodgkin lymphoma",
+                &["ADJ", "ADJ", "ADJ", "PUNCT", "PROPN", "NOUN"]
+            ),
+            vec![("non-Hodgkin lymphoma".to_string(), TermKind::NounPhrase)]
+        );
+    }
+
+    #[test]
+    fn predicative_adjective_is_not_a_term() {
+        assert!(terms("It is red", &["PRON", "AUX", "ADJ"]).is_empty());
+    }
+
+    #[test]
+    fn long_phrases_keep_their_head() {
+        let text = "a b c d e f g h";
+        let tags = ["NOUN"; 8];
+        let got = terms(text, &tags);
+        assert_eq!(got, vec![("c d e f g h".to_string(), TermKind::NounPhrase)]);
+    }
+}

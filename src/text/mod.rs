@@ -1,0 +1,174 @@
+//! The English text pipeline: paragraphs, sentences, tokens, part-of-speech tags and the
+//! terms (noun phrases, proper names, numbers, dates) that later stages assess. It yields
+//! one [`Document`] value; nothing downstream re-reads the raw text to find structure.
+
+pub mod chunk;
+pub mod segment;
+pub mod tokenize;
+pub mod upos;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::config::TextConfig;
+pub use chunk::{Term, TermKind};
+pub use tokenize::{Token, TokenKind};
+pub use upos::Upos;
+
+/// Anything that assigns one universal POS tag per token of a sentence.
+pub trait Tagger: Send + Sync {
+    fn tag(&self, words: &[&str]) -> Vec<Upos>;
+}
+
+/// A paragraph: byte span and the sentences (indices into [`Document::sentences`]) in it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Paragraph {
+    pub start: usize,
+    pub end: usize,
+    pub sentences: Range<usize>,
+}
+
+/// A sentence: byte span, its tokens (indices into [`Document::tokens`]) and paragraph.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sentence {
+    pub start: usize,
+    pub end: usize,
+    pub tokens: Range<usize>,
+    pub paragraph: usize,
+}
+
+/// An analysed document. All spans are byte offsets into `text`, which is the original
+/// input unchanged; [`CharOffsets`] converts them to code points for output formats.
+#[derive(Debug, Clone, Serialize)]
+pub struct Document {
+    pub text: String,
+    pub paragraphs: Vec<Paragraph>,
+    pub sentences: Vec<Sentence>,
+    pub tokens: Vec<Token>,
+    /// One tag per token.
+    pub tags: Vec<Upos>,
+    pub terms: Vec<Term>,
+}
+
+impl Document {
+    pub fn token_text(&self, index: usize) -> &str {
+        self.tokens[index].text(&self.text)
+    }
+
+    pub fn term_text(&self, term: &Term) -> &str {
+        &self.text[term.start..term.end]
+    }
+}
+
+/// Runs segmentation, tokenization, tagging and term extraction.
+pub struct Analyzer<'t> {
+    tagger: &'t dyn Tagger,
+    config: TextConfig,
+}
+
+impl<'t> Analyzer<'t> {
+    pub fn new(tagger: &'t dyn Tagger, config: &TextConfig) -> Self {
+        Analyzer {
+            tagger,
+            config: config.clone(),
+        }
+    }
+
+    pub fn analyze(&self, text: String) -> Document {
+        let tokens = tokenize::tokenize(&text);
+        let mut paragraphs = Vec::new();
+        let mut sentences = Vec::new();
+        let mut next_token = 0;
+        for span in segment::paragraphs(&text) {
+            let first = next_token;
+            while next_token < tokens.len() && tokens[next_token].start < span.end {
+                next_token += 1;
+            }
+            let sentence_start = sentences.len();
+            for range in segment::sentences(&text, &tokens, first..next_token) {
+                sentences.push(Sentence {
+                    start: tokens[range.start].start,
+                    end: tokens[range.end - 1].end,
+                    tokens: range,
+                    paragraph: paragraphs.len(),
+                });
+            }
+            paragraphs.push(Paragraph {
+                start: span.start,
+                end: span.end,
+                sentences: sentence_start..sentences.len(),
+            });
+        }
+        let mut tags = Vec::with_capacity(tokens.len());
+        for sentence in &sentences {
+            let words: Vec<&str> = tokens[sentence.tokens.clone()]
+                .iter()
+                .map(|t| t.text(&text))
+                .collect();
+            tags.extend(self.tagger.tag(&words));
+        }
+        let terms = chunk::extract_terms(&text, &tokens, &tags, &sentences, &self.config);
+        Document {
+            text,
+            paragraphs,
+            sentences,
+            tokens,
+            tags,
+            terms,
+        }
+    }
+}
+
+/// Byte offset → Unicode code point offset, for output formats that count characters
+/// (the Text Anonymization Benchmark, JSON reports).
+pub struct CharOffsets {
+    /// Byte offset of every char start, plus the text length.
+    starts: Vec<usize>,
+}
+
+impl CharOffsets {
+    pub fn new(text: &str) -> Self {
+        let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        starts.push(text.len());
+        CharOffsets { starts }
+    }
+
+    /// The code point index of byte offset `byte` (which must be a char boundary; a
+    /// position inside a character maps to the character containing it).
+    pub fn char_of(&self, byte: usize) -> usize {
+        match self.starts.binary_search(&byte) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// The byte offset of code point index `char_index`, clamped to the text length.
+    pub fn byte_of(&self, char_index: usize) -> usize {
+        self.starts[char_index.min(self.starts.len() - 1)]
+    }
+
+    pub fn char_len(&self) -> usize {
+        self.starts.len() - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_offsets_round_trip() {
+        let text = "aé東b";
+        let offsets = CharOffsets::new(text);
+        assert_eq!(offsets.char_len(), 4);
+        assert_eq!(offsets.char_of(0), 0);
+        assert_eq!(offsets.char_of(1), 1);
+        assert_eq!(offsets.char_of(3), 2);
+        assert_eq!(offsets.char_of(6), 3);
+        assert_eq!(offsets.char_of(7), 4);
+        for c in 0..=4 {
+            assert_eq!(offsets.char_of(offsets.byte_of(c)), c);
+        }
+    }
+}
