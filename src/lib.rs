@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod data;
+pub mod detect;
 pub mod error;
 pub mod io;
 pub mod setup;
