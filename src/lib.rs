@@ -9,8 +9,11 @@ pub mod config;
 pub mod data;
 pub mod detect;
 pub mod error;
+pub mod eval;
 pub mod io;
+pub mod sanitize;
 pub mod setup;
+pub mod stats;
 pub mod text;
 
 pub use config::Config;
