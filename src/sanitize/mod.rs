@@ -947,10 +947,8 @@ impl Run<'_, '_> {
                     .and_then(|d| d.chosen.as_ref())
                     .map(|c| c.set.clone());
                 let mut list = self.candidates(&self.items[i]);
-                if let Some(cur) = current {
-                    if let Some(pos) = list.iter().position(|c| c.set == cur) {
-                        list.drain(..=pos);
-                    }
+                if let Some(pos) = current.and_then(|cur| list.iter().position(|c| c.set == cur)) {
+                    list.drain(..=pos);
                 }
                 for c in &list {
                     self.need_risk(&ss, &[&c.set]);
