@@ -7,6 +7,7 @@
 //! arithmetic and its evidence regimes are in [`risk`].
 
 pub mod counts;
+pub mod render;
 pub mod risk;
 
 use std::collections::{BTreeMap, BTreeSet};
