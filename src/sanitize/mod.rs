@@ -1207,10 +1207,12 @@ mod tests {
             words
                 .iter()
                 .map(|w| match w.to_lowercase().as_str() {
-                    "breast" | "cancer" | "radiotherapy" | "garden" | "zorblax" => Upos::Noun,
+                    "breast" | "cancer" | "radiotherapy" | "garden" | "zorblax" | "oncology" => {
+                        Upos::Noun
+                    }
                     "intensive" => Upos::Adj,
                     "she" | "her" => Upos::Pron,
-                    "had" | "received" | "likes" => Upos::Verb,
+                    "had" | "received" | "likes" | "saw" => Upos::Verb,
                     "." => Upos::Punct,
                     _ => Upos::X,
                 })
@@ -1396,6 +1398,57 @@ mod tests {
             replaced(&open, "radiotherapy").and_then(|r| r.replacement.as_deref()),
             Some("entity")
         );
+    }
+
+    /// Eq. 12: the replacement must be safe for every sensitive term of the context.
+    #[test]
+    fn generalization_safe_for_every_sensitive_term() {
+        // N = 200. Hand-computed PMI (eq. 3, sensitive terms removed):
+        // radiotherapy: 4.06 bits towards breast cancer (risky at t = 3);
+        // therapy: 2.32 towards breast cancer (safe) but 3.32 towards oncology (risky);
+        // medical care: 0.74 and 1.74 (safe for both) → chosen.
+        let corpus = Corpus::new(&[
+            (5, &["breast cancer", "radiotherapy", "therapy"]),
+            (1, &["radiotherapy", "therapy"]),
+            (5, &["breast cancer"]),
+            (4, &["oncology", "therapy"]),
+            (10, &["therapy"]),
+            (40, &["medical care"]),
+            (135, &["filler"]),
+        ]);
+        let config = Config::builtin().expect("config");
+        let mut sc = config.sanitize.clone();
+        sc.pair_check = false;
+        sc.threshold = ThresholdRule::Fixed;
+        sc.threshold_bits = 3.0;
+        let text = "She had breast cancer. She saw oncology. She received radiotherapy.";
+        let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+        let finding = |term: &str| {
+            let start = text.find(term).expect("in text");
+            Finding {
+                start,
+                end: start + term.len(),
+                category: "x".into(),
+                detector: "manual".into(),
+                proposal: Proposal::Remove,
+                confidence: 1.0,
+                reason: "given".into(),
+            }
+        };
+        let plan = Sanitizer {
+            config: &sc,
+            counts: &corpus,
+            taxonomy: &Kb,
+            ic: &CorpusIc,
+        }
+        .sanitize(
+            &doc,
+            &[finding("breast cancer"), finding("oncology")],
+            Strategy::S4,
+        )
+        .expect("plan");
+        let r = replaced(&plan, "radiotherapy").expect("risky");
+        assert_eq!(r.replacement.as_deref(), Some("medical care"));
     }
 
     #[test]
