@@ -19,6 +19,9 @@ pub enum Error {
     /// A model or data file the engine ships or builds is missing or corrupt.
     #[error("{}: {message}", path.display())]
     Model { path: PathBuf, message: String },
+    /// A count source could not answer (remote failure, invalid request): never a 0.
+    #[error("counting: {0}")]
+    Count(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -11,6 +11,7 @@ pub mod detect;
 pub mod error;
 pub mod io;
 pub mod setup;
+pub mod stats;
 pub mod text;
 
 pub use config::Config;
