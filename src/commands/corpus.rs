@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 
 use declass::stats::corpora::{BuildOptions, build_corpus, list_corpora, remove_corpus};
-use declass::stats::defaults::auto_setup_corpus;
-use declass::stats::{CountRequest, SourceChoice, TermSet, count_one, open_count_source};
+use declass::stats::defaults::{auto_setup_corpus, load_prior};
+use declass::stats::info::Figure;
+use declass::stats::prior::ic_with_backoff;
+use declass::stats::{CountRequest, SourceChoice, TermSet, open_count_source};
 use declass::text::tokenize::index_terms;
 
 use super::Ctx;
@@ -43,6 +46,10 @@ pub enum CorpusCommand {
         /// Print {"docs": N, "count": c}.
         #[arg(long)]
         json: bool,
+        /// Also give each phrase's information content and where it came from (corpus,
+        /// wordfreq prior when the corpus has too few counts, or the unseen bound).
+        #[arg(long)]
+        ic: bool,
         #[arg(required = true, value_name = "PHRASE")]
         phrases: Vec<String>,
     },
@@ -50,6 +57,22 @@ pub enum CorpusCommand {
     List,
     /// Delete a corpus.
     Remove { name: String },
+}
+
+/// The answer of `corpus count`, in the documented field order.
+#[derive(Serialize)]
+struct CountAnswer {
+    docs: u64,
+    count: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ic: Vec<PhraseIc>,
+}
+
+#[derive(Serialize)]
+struct PhraseIc {
+    phrase: String,
+    count: u64,
+    ic: Figure,
 }
 
 /// A bar over bytes read, drawn on stderr only when it is a terminal.
@@ -99,6 +122,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
         CorpusCommand::Count {
             corpus,
             json,
+            ic,
             phrases,
         } => {
             let choice = match corpus {
@@ -118,11 +142,53 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                 all_of.push(TermSet { alternatives });
             }
             let docs = source.total_docs().context("counting documents")?;
-            let count = count_one(source.as_ref(), CountRequest { all_of })?;
-            if json {
-                println!("{}", serde_json::json!({"docs": docs, "count": count}));
+            let mut requests = vec![CountRequest {
+                all_of: all_of.clone(),
+            }];
+            if ic {
+                requests.extend(all_of.iter().cloned().map(CountRequest::single));
+            }
+            let counts = source.count_batch(&requests)?;
+            let information = if ic {
+                let prior = load_prior(&ctx.config, &ctx.data)?;
+                phrases
+                    .iter()
+                    .zip(&all_of)
+                    .zip(&counts[1..])
+                    .map(|((text, set), &count)| PhraseIc {
+                        phrase: text.clone(),
+                        count,
+                        ic: ic_with_backoff(
+                            &set.alternatives[0],
+                            count,
+                            docs,
+                            source.origin(),
+                            ctx.config.stats.prior_min_count,
+                            prior.as_ref(),
+                        ),
+                    })
+                    .collect()
             } else {
-                println!("{count} of {docs} documents");
+                Vec::new()
+            };
+            let answer = CountAnswer {
+                docs,
+                count: counts[0],
+                ic: information,
+            };
+            if json {
+                println!("{}", serde_json::to_string(&answer)?);
+            } else {
+                println!("{} of {docs} documents", answer.count);
+                for p in &answer.ic {
+                    println!(
+                        "{}	{} documents	IC {:.2} bits ({})",
+                        p.phrase,
+                        p.count,
+                        p.ic.bits,
+                        serde_json::to_value(p.ic.origin)?.as_str().unwrap_or("?")
+                    );
+                }
             }
             Ok(())
         }
