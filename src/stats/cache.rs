@@ -258,4 +258,44 @@ mod tests {
         cached.count_batch(&requests).expect("count");
         assert_eq!(third.asked.load(Ordering::SeqCst), 2);
     }
+
+    #[test]
+    fn concurrent_writers_share_the_disk_cache() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let db = tmp.path().join("counts.sqlite");
+        let words: Vec<String> = (0..300).map(|i| format!("w{i} x{i}")).collect();
+        let run = |offset: usize| {
+            let db = db.clone();
+            let words = words.clone();
+            std::thread::spawn(move || {
+                let fake = Arc::new(Fake {
+                    asked: AtomicUsize::new(0),
+                    generation: "g",
+                });
+                let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
+                for chunk in words[offset..].chunks(7) {
+                    let requests: Vec<CountRequest> = chunk
+                        .iter()
+                        .map(|w| CountRequest::single(TermSet::from_text(w)))
+                        .collect();
+                    cached.count_batch(&requests).expect("count");
+                }
+            })
+        };
+        let writers = [run(0), run(100)];
+        for writer in writers {
+            writer.join().expect("writer");
+        }
+        let reader = Arc::new(Fake {
+            asked: AtomicUsize::new(0),
+            generation: "g",
+        });
+        let cached = CachedSource::new(reader.clone(), &config(), Some(&db)).expect("open");
+        let requests: Vec<CountRequest> = words
+            .iter()
+            .map(|w| CountRequest::single(TermSet::from_text(w)))
+            .collect();
+        assert!(cached.count_batch(&requests).expect("count").iter().all(|&c| c == 2));
+        assert_eq!(reader.asked.load(Ordering::SeqCst), 0, "all answered from disk");
+    }
 }
