@@ -18,6 +18,7 @@ pub struct Config {
     pub text: TextConfig,
     pub pos: PosConfig,
     pub setup: SetupConfig,
+    pub sanitize: crate::sanitize::SanitizeConfig,
     pub corpus: CorpusConfig,
     pub stats: StatsConfig,
 }

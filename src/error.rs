@@ -19,9 +19,12 @@ pub enum Error {
     /// A model or data file the engine ships or builds is missing or corrupt.
     #[error("{}: {message}", path.display())]
     Model { path: PathBuf, message: String },
-    /// A count source could not answer (remote failure, invalid request): never a 0.
-    #[error("counting: {0}")]
+    /// Counts could not be had: the engine cannot assess the document and must not emit it.
+    #[error("counts unavailable: {0}")]
     Count(String),
+    /// The knowledge base could not answer: same consequence as missing counts.
+    #[error("knowledge base unavailable: {0}")]
+    Knowledge(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

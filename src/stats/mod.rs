@@ -31,7 +31,9 @@ pub use info::Origin;
 pub type Phrase = Vec<String>;
 
 /// Documents containing ANY of the alternatives (a concept's labels, a term's variants).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TermSet {
     pub alternatives: Vec<Phrase>,
 }
