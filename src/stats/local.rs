@@ -2,7 +2,7 @@
 //! sets, so every phrase is fetched from tantivy once and every joint count is a bitmap
 //! intersection.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,9 +10,9 @@ use moka::sync::Cache;
 use roaring::RoaringBitmap;
 
 use crate::config::CorpusConfig;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::stats::index::CorpusIndex;
-use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase};
 
 /// Counts from one opened corpus index (one searcher snapshot).
 pub struct LocalSource {
@@ -52,26 +52,6 @@ impl LocalSource {
         self.bitmaps.insert(phrase.clone(), docs.clone());
         Ok(docs)
     }
-
-    /// The documents of a term set: the union of its alternatives' documents.
-    pub fn set_docs(&self, set: &TermSet, fetched: &BTreeMap<&Phrase, Arc<RoaringBitmap>>) -> Result<Arc<RoaringBitmap>> {
-        let lookup = |p: &Phrase| {
-            fetched
-                .get(p)
-                .cloned()
-                .ok_or_else(|| Error::Count("phrase missing from the fetched set".to_string()))
-        };
-        match set.alternatives.as_slice() {
-            [only] => lookup(only),
-            alternatives => {
-                let mut union = RoaringBitmap::new();
-                for phrase in alternatives {
-                    union |= lookup(phrase)?.as_ref();
-                }
-                Ok(Arc::new(union))
-            }
-        }
-    }
 }
 
 /// Number of documents in all of `sets`: intersections from the smallest set up, and a
@@ -106,32 +86,77 @@ impl CountSource for LocalSource {
     }
 
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+        let total = self.index.total_docs();
+        let mut phrases = BatchPhrases {
+            source: self,
+            ids: HashMap::new(),
+            fetched: Vec::new(),
+        };
+        let mut answers = Vec::with_capacity(requests.len());
         for request in requests {
             request.validate()?;
+            let answer = match request.all_of.as_slice() {
+                // The common cases without allocation: one phrase, or a pair of phrases.
+                [] => total,
+                [one] if one.alternatives.len() == 1 => {
+                    let id = phrases.id(&one.alternatives[0])?;
+                    phrases.fetched[id].len()
+                }
+                [a, b] if a.alternatives.len() == 1 && b.alternatives.len() == 1 => {
+                    let a = phrases.id(&a.alternatives[0])?;
+                    let b = phrases.id(&b.alternatives[0])?;
+                    phrases.fetched[a].intersection_len(&phrases.fetched[b])
+                }
+                sets => {
+                    let mut unions = Vec::with_capacity(sets.len());
+                    for set in sets {
+                        let ids = set
+                            .alternatives
+                            .iter()
+                            .map(|p| phrases.id(p))
+                            .collect::<Result<Vec<_>>>()?;
+                        unions.push(union_of(&ids, &phrases.fetched));
+                    }
+                    intersection_count(unions, total)
+                }
+            };
+            answers.push(answer);
         }
-        // Plan: every distinct phrase once, in a stable order.
-        let mut fetched: BTreeMap<&Phrase, Arc<RoaringBitmap>> = BTreeMap::new();
-        for phrase in requests
-            .iter()
-            .flat_map(|r| &r.all_of)
-            .flat_map(|s| &s.alternatives)
-        {
-            if !fetched.contains_key(phrase) {
-                fetched.insert(phrase, self.phrase_docs(phrase)?);
+        Ok(answers)
+    }
+}
+
+/// The distinct phrases of one batch, each fetched once (from the bitmap cache or the
+/// index) and numbered.
+struct BatchPhrases<'a> {
+    source: &'a LocalSource,
+    ids: HashMap<&'a Phrase, usize>,
+    fetched: Vec<Arc<RoaringBitmap>>,
+}
+
+impl<'a> BatchPhrases<'a> {
+    fn id(&mut self, phrase: &'a Phrase) -> Result<usize> {
+        if let Some(&id) = self.ids.get(phrase) {
+            return Ok(id);
+        }
+        self.fetched.push(self.source.phrase_docs(phrase)?);
+        let id = self.fetched.len() - 1;
+        self.ids.insert(phrase, id);
+        Ok(id)
+    }
+}
+
+/// The documents of a term set: the union of its alternatives' documents.
+fn union_of(alternatives: &[usize], fetched: &[Arc<RoaringBitmap>]) -> Arc<RoaringBitmap> {
+    match alternatives {
+        [only] => fetched[*only].clone(),
+        _ => {
+            let mut union = RoaringBitmap::new();
+            for &id in alternatives {
+                union |= fetched[id].as_ref();
             }
+            Arc::new(union)
         }
-        let total = self.index.total_docs();
-        requests
-            .iter()
-            .map(|request| {
-                let sets = request
-                    .all_of
-                    .iter()
-                    .map(|set| self.set_docs(set, &fetched))
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(intersection_count(sets, total))
-            })
-            .collect()
     }
 }
 
@@ -139,6 +164,7 @@ impl CountSource for LocalSource {
 mod tests {
     use super::*;
     use crate::stats::index::IndexBuilder;
+    use crate::stats::TermSet;
     use crate::stats::testutil::{SAMPLE_DOCS, brute_count, tokenized};
     use crate::text::tokenize::index_terms;
 

@@ -179,14 +179,16 @@ pub fn open_count_source(
     )?))
 }
 
-/// Counts one request through `source` (a convenience for single questions; batch
-/// everything else).
-pub fn count_one(source: &dyn CountSource, request: CountRequest) -> Result<u64> {
-    let answers = source.count_batch(std::slice::from_ref(&request))?;
-    answers
-        .into_iter()
-        .next()
-        .ok_or_else(|| Error::Count("the count source returned no answer".to_string()))
+/// What a command calls when it needs counts: builds the default corpus first if it is
+/// missing and `auto_setup` allows it (saying so on stderr), then opens the configured
+/// source with its caches.
+pub fn open_configured_source(
+    config: &Config,
+    data: &DataDir,
+    auto_setup: bool,
+) -> Result<Arc<dyn CountSource>> {
+    defaults::auto_setup_corpus(config, data, auto_setup)?;
+    open_count_source(config, data, None)
 }
 
 #[cfg(test)]
