@@ -1,6 +1,9 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+pub mod corpus;
+pub mod setup;
+
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -30,6 +33,9 @@ pub struct GlobalArgs {
     /// More log output (-v info, -vv debug); sensitive terms appear only at debug.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Never build missing data automatically (the default corpus); fail instead.
+    #[arg(long, global = true)]
+    pub no_auto_setup: bool,
 }
 
 impl GlobalArgs {
@@ -43,23 +49,37 @@ impl GlobalArgs {
 }
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Build, query, list or remove reference corpora (document counts for IC and PMI).
+    Corpus(corpus::CorpusArgs),
+    /// Fetch the data packages and build the default data (idempotent).
+    Setup(setup::SetupArgs),
+}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
     pub config: Config,
     pub data: DataDir,
+    /// Whether commands may build missing default data themselves.
+    pub auto_setup: bool,
 }
 
 impl Ctx {
     fn new(global: &GlobalArgs) -> Result<Ctx> {
         let config = Config::load(global.config.as_deref()).context("loading configuration")?;
         let data = DataDir::resolve(global.data_dir.as_deref(), &config)?;
-        Ok(Ctx { config, data })
+        Ok(Ctx {
+            auto_setup: config.setup.auto && !global.no_auto_setup,
+            config,
+            data,
+        })
     }
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let _ctx = Ctx::new(&cli.global)?;
-    match cli.command {}
+    let ctx = Ctx::new(&cli.global)?;
+    match cli.command {
+        Command::Corpus(args) => corpus::run(&ctx, args),
+        Command::Setup(args) => setup::run(&ctx, args),
+    }
 }
