@@ -16,11 +16,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::detect::{Finding, Proposal};
 use crate::error::Result;
+use crate::stats::Origin;
+use crate::stats::info::{self, Figure};
+use crate::stats::prior::{WordFreq, ic_with_backoff};
 use crate::stats::{CountSource, TermSet};
 use crate::text::Document;
 use crate::text::tokenize::index_terms;
 use counts::CountTable;
-use risk::{GeneralizationEvidence, PairEvidence, Regime, Risk, disclosure_risk};
+use risk::{PairCounts, Risk, disclosure_risk};
 
 /// The strategies compared in seed 004 §5.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -131,50 +134,45 @@ pub trait Taxonomy {
     fn concept(&self, label: &str) -> Option<Step>;
 }
 
-/// Where an IC figure came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IcOrigin {
-    Corpus,
-    Prior,
-    Intrinsic,
-    /// Never seen: "rarer than anything seen", log2(N + 1).
-    Unseen,
-}
-
-/// An information content in bits with its origin.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Ic {
-    pub bits: f64,
-    pub origin: IcOrigin,
-}
-
 /// Gives the IC of a term set from its count; implementations may back off to a prior.
 pub trait IcSource {
-    fn ic(&self, set: &TermSet, count: u64, total: u64) -> Ic;
+    fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure;
 }
 
-/// IC from corpus counts alone; an unseen term gets log2(N + 1).
-pub struct CorpusIc;
+/// IC from counts alone; an unseen term gets log2(N + 1) ("rarer than anything seen").
+pub struct CountIc {
+    /// The origin of measured counts (corpus or remote).
+    pub measured: Origin,
+}
 
-/// IC of a count out of `total` documents; unseen terms are rarer than anything seen.
-pub fn ic_from_count(count: u64, total: u64) -> Ic {
-    if count == 0 || total == 0 {
-        Ic {
-            bits: ((total + 1) as f64).log2(),
-            origin: IcOrigin::Unseen,
-        }
-    } else {
-        Ic {
-            bits: -((count.min(total) as f64) / total as f64).log2(),
-            origin: IcOrigin::Corpus,
-        }
+impl IcSource for CountIc {
+    fn ic(&self, _set: &TermSet, count: u64, total: u64) -> Figure {
+        info::ic(count, total, self.measured)
     }
 }
 
-impl IcSource for CorpusIc {
-    fn ic(&self, _set: &TermSet, count: u64, total: u64) -> Ic {
-        ic_from_count(count, total)
+/// IC from counts, backing off to the wordfreq prior for terms with fewer than
+/// `min_count` documents (issue 4: the embedded corpus is small). A concept counted by
+/// several labels backs off on its first (preferred) label.
+pub struct PriorIc<'a> {
+    pub prior: Option<&'a WordFreq>,
+    pub min_count: u64,
+    pub measured: Origin,
+}
+
+impl IcSource for PriorIc<'_> {
+    fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure {
+        match set.alternatives.first() {
+            Some(phrase) => ic_with_backoff(
+                phrase,
+                count,
+                total,
+                self.measured,
+                self.min_count,
+                self.prior,
+            ),
+            None => info::ic(count, total, self.measured),
+        }
     }
 }
 
@@ -210,7 +208,8 @@ pub enum Role {
 pub struct Reason {
     pub sensitive: String,
     pub dr_bits: f64,
-    pub regime: Regime,
+    /// Measured, or a bound because a term (or the pair) was never seen.
+    pub origin: Origin,
     /// Set when the risk came from this term together with another one (pair check).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub together_with: Option<String>,
@@ -238,7 +237,7 @@ pub struct Assessment {
     pub start: usize,
     pub end: usize,
     pub term: String,
-    pub ic: Ic,
+    pub ic: Figure,
     /// The highest risk towards any sensitive term, and which one.
     pub max_dr: Option<Risk>,
     pub behind: Option<String>,
@@ -317,6 +316,8 @@ fn phrase_set(text: &str) -> TermSet {
 /// Runs Algorithm 1 over a document with its (merged) findings.
 pub struct Sanitizer<'a> {
     pub config: &'a SanitizeConfig,
+    /// The origin of measured counts (corpus or remote), for the report.
+    pub measured: Origin,
     pub counts: &'a dyn CountSource,
     pub taxonomy: &'a dyn Taxonomy,
     pub ic: &'a dyn IcSource,
@@ -555,12 +556,12 @@ impl Run<'_, '_> {
         }
     }
 
-    fn ic(&self, set: &TermSet) -> Result<Ic> {
+    fn ic(&self, set: &TermSet) -> Result<Figure> {
         if set.alternatives.is_empty() {
             // The root: every document, no information.
-            return Ok(Ic {
+            return Ok(Figure {
                 bits: 0.0,
-                origin: IcOrigin::Corpus,
+                origin: self.s.measured,
             });
         }
         let count = self.table.get(&[set])?;
@@ -593,36 +594,26 @@ impl Run<'_, '_> {
     /// DR(s; x) where `x` is one term set or a conjunction (pair check).
     fn risk(&self, s: usize, x: &[&TermSet]) -> Result<Risk> {
         let sensitive = &self.sensitive[s];
-        let count_s = self.table.get(&[&sensitive.set])?;
-        let count_x = self.table.get(x)?;
         let mut with_s: Vec<&TermSet> = x.to_vec();
         with_s.push(&sensitive.set);
-        let count_sx = self.table.get(&with_s)?;
-        let ic_x = if x.len() == 1 {
-            self.s.ic.ic(x[0], count_x, self.total).bits
-        } else {
-            ic_from_count(count_x, self.total).bits
-        };
         let generalization = match self.risk_generalization(s) {
             Some(g) => {
                 let mut with_g: Vec<&TermSet> = x.to_vec();
                 with_g.push(&g.set);
-                Some(GeneralizationEvidence {
-                    count_gx: self.table.get(&with_g)?,
-                    ic_g: self.ic(&g.set)?.bits,
-                })
+                Some((self.table.get(&[&g.set])?, self.table.get(&with_g)?))
             }
             None => None,
         };
-        Ok(disclosure_risk(&PairEvidence {
-            total: self.total,
-            count_s,
-            count_x,
-            count_sx,
-            ic_s: self.s.ic.ic(&sensitive.set, count_s, self.total).bits,
-            ic_x,
-            generalization,
-        }))
+        Ok(disclosure_risk(
+            &PairCounts {
+                total: self.total,
+                s: self.table.get(&[&sensitive.set])?,
+                x: self.table.get(x)?,
+                sx: self.table.get(&with_s)?,
+                generalization,
+            },
+            self.s.measured,
+        ))
     }
 
     fn threshold(&self) -> Result<Option<Threshold>> {
@@ -776,7 +767,7 @@ impl Run<'_, '_> {
                         risky.entry(i).or_default().push(Reason {
                             sensitive: self.sensitive[s].text.clone(),
                             dr_bits: r.bits,
-                            regime: r.regime,
+                            origin: r.origin,
                             together_with: None,
                         });
                     }
@@ -928,7 +919,7 @@ impl Run<'_, '_> {
                         entry.0.push(Reason {
                             sensitive: self.sensitive[s].text.clone(),
                             dr_bits: r.bits,
-                            regime: r.regime,
+                            origin: r.origin,
                             together_with: Some(self.items[surviving[other].0].text.clone()),
                         });
                     }
@@ -1272,7 +1263,10 @@ mod tests {
             config: &sc,
             counts: source,
             taxonomy: &Kb,
-            ic: &CorpusIc,
+            ic: &CountIc {
+                measured: Origin::Corpus,
+            },
+            measured: Origin::Corpus,
         }
         .sanitize(&doc, &findings, strategy)
     }
@@ -1297,7 +1291,7 @@ mod tests {
         assert!(
             rt.reasons
                 .iter()
-                .all(|r| r.dr_bits >= t.bits && r.regime == Regime::Measured)
+                .all(|r| r.dr_bits >= t.bits && r.origin == Origin::Corpus)
         );
         assert!(replaced(&plan, "garden").is_none());
         let bc = replaced(&plan, "breast cancer").expect("sensitive");
@@ -1439,7 +1433,10 @@ mod tests {
             config: &sc,
             counts: &corpus,
             taxonomy: &Kb,
-            ic: &CorpusIc,
+            ic: &CountIc {
+                measured: Origin::Corpus,
+            },
+            measured: Origin::Corpus,
         }
         .sanitize(
             &doc,
