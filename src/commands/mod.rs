@@ -7,6 +7,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use declass::Config;
+
+mod text;
 use declass::data::DataDir;
 
 /// Sanitize English documents: generalize sensitive terms and the terms that give them away.
@@ -43,7 +45,30 @@ impl GlobalArgs {
 }
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Show the sentences, tagged tokens and extracted terms of a document.
+    Nlp(text::NlpArgs),
+    /// Train a model (`train pos`: the part-of-speech tagger).
+    #[command(subcommand)]
+    Train(TrainCommand),
+    /// Measure a component on gold data and print the figures as JSON.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+/// The models `declass train` builds.
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Train the part-of-speech tagger on CoNLL-U files.
+    Pos(text::TrainPosArgs),
+}
+
+/// The components `declass eval` measures.
+#[derive(Subcommand)]
+pub enum EvalCommand {
+    /// UPOS accuracy of the tagger on a gold CoNLL-U file.
+    Pos(text::EvalPosArgs),
+}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
@@ -60,6 +85,10 @@ impl Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let _ctx = Ctx::new(&cli.global)?;
-    match cli.command {}
+    let ctx = Ctx::new(&cli.global)?;
+    match &cli.command {
+        Command::Nlp(args) => text::nlp(&ctx, args),
+        Command::Train(TrainCommand::Pos(args)) => text::train_pos(&ctx, args),
+        Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, args),
+    }
 }
