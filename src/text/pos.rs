@@ -86,9 +86,12 @@ enum Template {
 }
 
 /// How many features every token has in the first pass (one per template).
-const FEATURES: usize = 27;
+const FEATURES: usize = WORD_FEATURES + TAG_FEATURES;
+const WORD_FEATURES: usize = 21;
+const TAG_FEATURES: usize = 6;
 /// The second pass adds six templates over the first pass's tags.
-const STACKED_FEATURES: usize = FEATURES + 6;
+const STACKED_FEATURES: usize = FEATURES + GUESS_FEATURES;
+const GUESS_FEATURES: usize = 6;
 
 /// Word-level hashes, computed once per token and shared by the context templates.
 #[derive(Clone, Copy)]
@@ -215,8 +218,9 @@ fn sentence_hashes<S: AsRef<str>>(words: &[S]) -> Vec<WordHashes> {
     out
 }
 
-/// The features of token `i` given the padded sentence hashes and the two previous tags.
-fn features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; FEATURES] {
+/// The features of token `i` that do not depend on the tags already given: the word
+/// and its neighbours.
+fn word_features(padded: &[WordHashes], i: usize) -> [u64; WORD_FEATURES] {
     use Template as T;
     let p = i + WINDOW;
     let w = &padded[p];
@@ -234,10 +238,6 @@ fn features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; FEA
         feature(T::Prefix2, w.prefix[1]),
         feature(T::Prefix3, w.prefix[2]),
         feature(T::Shape, w.shape),
-        feature(T::PrevTag, prev),
-        feature2(T::PrevTwoTags, prev, prev2),
-        feature2(T::PrevTagWord, prev, w.lower),
-        feature(T::PrevPrevTag, prev2),
         feature(T::PrevWord, w1.lower),
         feature(T::PrevSuffix3, w1.suffix[2]),
         feature(T::PrevPrevWord, w2.lower),
@@ -248,6 +248,19 @@ fn features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; FEA
         feature(T::NextShape, n1.shape),
         feature2(T::PrevWordWord, w1.lower, w.lower),
         feature2(T::WordNextWord, w.lower, n1.lower),
+    ]
+}
+
+/// The features of token `i` that involve the two previous tags.
+fn tag_features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; TAG_FEATURES] {
+    use Template as T;
+    let p = i + WINDOW;
+    let (w, n1) = (&padded[p], &padded[p + 1]);
+    [
+        feature(T::PrevTag, prev),
+        feature2(T::PrevTwoTags, prev, prev2),
+        feature2(T::PrevTagWord, prev, w.lower),
+        feature(T::PrevPrevTag, prev2),
         feature2(T::PrevTagNextWord, prev, n1.lower),
         if i == 0 {
             feature(T::FirstShape, w.shape)
@@ -257,8 +270,16 @@ fn features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; FEA
     ]
 }
 
+/// All first-pass features of token `i` given the two previous tags.
+fn features(padded: &[WordHashes], i: usize, prev: u64, prev2: u64) -> [u64; FEATURES] {
+    let mut out = [0u64; FEATURES];
+    out[..WORD_FEATURES].copy_from_slice(&word_features(padded, i));
+    out[WORD_FEATURES..].copy_from_slice(&tag_features(padded, i, prev, prev2));
+    out
+}
+
 /// Index of the highest score; ties go to the first tag, so tagging is deterministic.
-fn best(scores: &[f32; TAGS]) -> usize {
+fn best<T: PartialOrd + Copy>(scores: &[T; TAGS]) -> usize {
     let mut best = 0;
     for (t, &s) in scores.iter().enumerate().skip(1) {
         if s > scores[best] {
@@ -287,20 +308,30 @@ fn stacked_features(
     prev: u64,
     prev2: u64,
 ) -> [u64; STACKED_FEATURES] {
+    let mut out = [0u64; STACKED_FEATURES];
+    out[..FEATURES].copy_from_slice(&features(padded, i, prev, prev2));
+    out[FEATURES..].copy_from_slice(&guess_features(padded, guesses, i, prev));
+    out
+}
+
+/// The second pass's own features: first-pass tags of the token and the next words.
+fn guess_features(
+    padded: &[WordHashes],
+    guesses: &[u64],
+    i: usize,
+    prev: u64,
+) -> [u64; GUESS_FEATURES] {
     use Template as T;
     let p = i + WINDOW;
     let (own, next, next2) = (guesses[p], guesses[p + 1], guesses[p + 2]);
-    let mut out = [0u64; STACKED_FEATURES];
-    out[..FEATURES].copy_from_slice(&features(padded, i, prev, prev2));
-    out[FEATURES..].copy_from_slice(&[
+    [
         feature(T::OwnGuess, own),
         feature2(T::OwnGuessWord, own, padded[p].lower),
         feature(T::NextGuess, next),
         feature2(T::NextGuesses, next, next2),
         feature2(T::NextGuessWord, next, padded[p].lower),
         feature2(T::PrevTagNextGuess, prev, next),
-    ]);
-    out
+    ]
 }
 
 /// Greedy left-to-right decoding: tag-dictionary words are tagged from the dictionary,
@@ -354,12 +385,25 @@ impl Layer {
 
 /// A trained tagger: the tag dictionary, the first (left-context) pass and the second
 /// pass that also sees the first pass's tags of the following words.
+///
+/// At run time both passes share one table of 16-bit weights: a feature's row holds its
+/// first-pass weights followed by its second-pass weights, so the features both passes
+/// share are looked up once per token, and a row fits in about one cache line.
 #[derive(Debug, Clone)]
 pub struct PerceptronTagger {
     tagdict: FxHashMap<Box<str>, Upos>,
-    first: Layer,
-    second: Layer,
+    rows: FxHashMap<u64, u32>,
+    /// `2 * TAGS` quantized weights per row.
+    weights: Vec<i16>,
+    /// The real value of one weight unit (kept so the model can be saved again).
+    scale: f32,
 }
+
+/// Scores of one token in one pass, in weight units.
+type Scores = [i32; TAGS];
+
+/// One pass's quantized weights, sorted by feature hash.
+type QuantizedLayer = Vec<(u64, [i16; TAGS])>;
 
 impl PerceptronTagger {
     /// The model compiled into the binary.
@@ -390,41 +434,130 @@ impl PerceptronTagger {
         crate::io::write_atomic(path, &self.to_gzip(path)?)
     }
 
-    /// Number of feature rows of both passes (for reports).
+    /// Number of distinct features (for reports).
     pub fn feature_count(&self) -> usize {
-        self.first.rows.len() + self.second.rows.len()
+        self.rows.len()
     }
 
-    pub fn tagdict_len(&self) -> usize {
-        self.tagdict.len()
+    /// Quantizes trained weights to 16 bits (one scale for both passes).
+    fn from_layers(tagdict: FxHashMap<Box<str>, Upos>, first: Layer, second: Layer) -> Self {
+        let max = first
+            .weights
+            .iter()
+            .chain(&second.weights)
+            .fold(0f32, |m, w| m.max(w.abs()));
+        let scale = if max > 0.0 { max / i16::MAX as f32 } else { 1.0 };
+        let quantize = |layer: &Layer| -> QuantizedLayer {
+            let mut rows: QuantizedLayer = layer
+                .rows
+                .iter()
+                .map(|(&key, &row)| {
+                    let start = row as usize * TAGS;
+                    let mut q = [0i16; TAGS];
+                    for (q, w) in q.iter_mut().zip(&layer.weights[start..start + TAGS]) {
+                        *q = (w / scale).round() as i16;
+                    }
+                    (key, q)
+                })
+                .collect();
+            rows.sort_unstable_by_key(|(key, _)| *key);
+            rows
+        };
+        Self::from_quantized(tagdict, scale, [quantize(&first), quantize(&second)])
+    }
+
+    /// Merges the two passes' rows into one table; rows without a weight are dropped.
+    fn from_quantized(
+        tagdict: FxHashMap<Box<str>, Upos>,
+        scale: f32,
+        layers: [QuantizedLayer; 2],
+    ) -> Self {
+        let mut keys: Vec<u64> = layers
+            .iter()
+            .flatten()
+            .filter(|(_, q)| q.iter().any(|&w| w != 0))
+            .map(|(key, _)| *key)
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut rows = FxHashMap::default();
+        rows.reserve(keys.len());
+        for (row, &key) in keys.iter().enumerate() {
+            rows.insert(key, row as u32);
+        }
+        let mut weights = vec![0i16; keys.len() * 2 * TAGS];
+        for (half, layer) in layers.iter().enumerate() {
+            for (key, q) in layer {
+                if let Some(&row) = rows.get(key) {
+                    let to = (row as usize * 2 + half) * TAGS;
+                    weights[to..to + TAGS].copy_from_slice(q);
+                }
+            }
+        }
+        PerceptronTagger {
+            tagdict,
+            rows,
+            weights,
+            scale,
+        }
+    }
+
+    /// Adds the weights of `feats` for the passes in `halves` (0 first, 1 second).
+    fn add_weights<const B: usize>(&self, feats: &[u64], halves: [(usize, &mut Scores); B]) {
+        let mut halves = halves;
+        for f in feats {
+            if let Some(&row) = self.rows.get(f) {
+                for (half, scores) in halves.iter_mut() {
+                    let start = (row as usize * 2 + *half) * TAGS;
+                    for (s, &w) in scores.iter_mut().zip(&self.weights[start..start + TAGS]) {
+                        *s += i32::from(w);
+                    }
+                }
+            }
+        }
     }
 
     fn tag_with<S: AsRef<str>>(&self, words: &[S]) -> Vec<Upos> {
         let padded = sentence_hashes(words);
+        // Second-pass scores of the word features and of the tag features given the
+        // first pass's previous tags, summed while the first pass looks them up.
+        let mut second_word = vec![[0i32; TAGS]; words.len()];
+        let mut second_tags = vec![([0i32; TAGS], START_TAG, START_TAG2); words.len()];
         let first = decode(&self.tagdict, words, |i, prev, prev2| {
-            self.first.predict(&features(&padded, i, prev, prev2))
+            let mut scores = [0i32; TAGS];
+            let word = word_features(&padded, i);
+            self.add_weights(&word, [(0, &mut scores), (1, &mut second_word[i])]);
+            let tags = tag_features(&padded, i, prev, prev2);
+            let (second, seen_prev, seen_prev2) = &mut second_tags[i];
+            (*seen_prev, *seen_prev2) = (prev, prev2);
+            self.add_weights(&tags, [(0, &mut scores), (1, second)]);
+            Upos::ALL[best(&scores)]
         });
         let guesses = padded_guesses(&first);
         decode(&self.tagdict, words, |i, prev, prev2| {
-            self.second
-                .predict(&stacked_features(&padded, &guesses, i, prev, prev2))
+            let mut scores = second_word[i];
+            let (tag_scores, seen_prev, seen_prev2) = &second_tags[i];
+            if (prev, prev2) == (*seen_prev, *seen_prev2) {
+                for (s, t) in scores.iter_mut().zip(tag_scores) {
+                    *s += t;
+                }
+            } else {
+                self.add_weights(&tag_features(&padded, i, prev, prev2), [(1, &mut scores)]);
+            }
+            let own = guess_features(&padded, &guesses, i, prev);
+            self.add_weights(&own, [(1, &mut scores)]);
+            Upos::ALL[best(&scores)]
         })
     }
 
-    /// Serializes the model: quantized to 16 bits, zero weights left out, sorted by key
-    /// so the same weights always give the same file.
+    /// Serializes the model: 16-bit weights, zero weights left out, sorted by key so the
+    /// same weights always give the same file.
     fn to_gzip(&self, path: &Path) -> Result<Vec<u8>> {
-        let layers = [&self.first, &self.second];
-        let max = layers
-            .iter()
-            .flat_map(|l| &l.weights)
-            .fold(0f32, |m, w| m.max(w.abs()));
-        let scale = if max > 0.0 { max / i16::MAX as f32 } else { 1.0 };
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&(TAGS as u32).to_le_bytes());
-        out.extend_from_slice(&scale.to_le_bytes());
+        out.extend_from_slice(&self.scale.to_le_bytes());
         let mut dict: Vec<(&str, Upos)> = self.tagdict.iter().map(|(w, t)| (&**w, *t)).collect();
         dict.sort_unstable();
         out.extend_from_slice(&(dict.len() as u32).to_le_bytes());
@@ -435,29 +568,24 @@ impl PerceptronTagger {
             out.extend_from_slice(word.as_bytes());
             out.push(tag.index() as u8);
         }
-        for layer in layers {
-            let mut rows: Vec<(u64, Vec<(u8, i16)>)> = layer
-                .rows
+        let mut keys: Vec<(u64, u32)> = self.rows.iter().map(|(&k, &r)| (k, r)).collect();
+        keys.sort_unstable();
+        for half in 0..2 {
+            let rows: Vec<(u64, &[i16])> = keys
                 .iter()
-                .map(|(&key, &row)| {
-                    let start = row as usize * TAGS;
-                    let entries = layer.weights[start..start + TAGS]
-                        .iter()
-                        .enumerate()
-                        .map(|(t, w)| (t as u8, (w / scale).round() as i16))
-                        .filter(|&(_, q)| q != 0)
-                        .collect();
-                    (key, entries)
+                .map(|&(key, row)| {
+                    let start = (row as usize * 2 + half) * TAGS;
+                    (key, &self.weights[start..start + TAGS])
                 })
-                .filter(|(_, entries): &(u64, Vec<(u8, i16)>)| !entries.is_empty())
+                .filter(|(_, weights)| weights.iter().any(|&w| w != 0))
                 .collect();
-            rows.sort_unstable_by_key(|(key, _)| *key);
             out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
-            for (key, entries) in rows {
+            for (key, weights) in rows {
                 out.extend_from_slice(&key.to_le_bytes());
-                out.push(entries.len() as u8);
-                for (tag, weight) in entries {
-                    out.push(tag);
+                let nonzero = weights.iter().filter(|&&w| w != 0).count();
+                out.push(nonzero as u8);
+                for (tag, &weight) in weights.iter().enumerate().filter(|(_, w)| **w != 0) {
+                    out.push(tag as u8);
                     out.extend_from_slice(&weight.to_le_bytes());
                 }
             }
@@ -508,16 +636,16 @@ impl PerceptronTagger {
             let tag = r.tag()?;
             tagdict.insert(word, tag);
         }
-        let first = r.layer(scale)?;
-        let second = r.layer(scale)?;
+        let first = r.layer()?;
+        let second = r.layer()?;
         if r.pos != raw.len() {
             return Err(Error::model(path, "trailing bytes after the weights"));
         }
-        Ok(PerceptronTagger {
+        Ok(PerceptronTagger::from_quantized(
             tagdict,
-            first,
-            second,
-        })
+            scale,
+            [first, second],
+        ))
     }
 }
 
@@ -574,30 +702,26 @@ impl<'a> ModelReader<'a> {
             .ok_or_else(|| Error::model(self.path, format!("invalid tag index {index}")))
     }
 
-    fn layer(&mut self, scale: f32) -> Result<Layer> {
+    fn layer(&mut self) -> Result<QuantizedLayer> {
         let row_count = self.u32()? as usize;
         // Each row takes at least 9 bytes, which bounds allocation on a corrupt count.
-        let capacity = row_count.min((self.bytes.len() - self.pos) / 9);
-        let mut rows = FxHashMap::default();
-        rows.reserve(capacity);
-        let mut weights = Vec::with_capacity(capacity * TAGS);
-        for index in 0..row_count {
+        let mut rows = Vec::with_capacity(row_count.min((self.bytes.len() - self.pos) / 9));
+        let mut last_key = None;
+        for _ in 0..row_count {
             let key = u64::from_le_bytes(self.array()?);
+            if last_key.is_some_and(|last| key <= last) {
+                return Err(Error::model(self.path, "feature rows out of order"));
+            }
+            last_key = Some(key);
             let entries = self.take(1)?[0];
-            let start = weights.len();
-            weights.resize(start + TAGS, 0.0);
+            let mut weights = [0i16; TAGS];
             for _ in 0..entries {
                 let tag = self.tag()?.index();
-                let weight = i16::from_le_bytes(self.array()?);
-                weights[start + tag] = weight as f32 * scale;
+                weights[tag] = i16::from_le_bytes(self.array()?);
             }
-            let row =
-                u32::try_from(index).map_err(|_| Error::model(self.path, "too many rows"))?;
-            if rows.insert(key, row).is_some() {
-                return Err(Error::model(self.path, "duplicate feature row"));
-            }
+            rows.push((key, weights));
         }
-        Ok(Layer { rows, weights })
+        Ok(rows)
     }
 }
 
@@ -714,17 +838,9 @@ pub fn train(
         let mut examples: Vec<Example> = both.iter().map(Example::new).collect();
         let [first, second] =
             fit_stacked(config, &tagdict, &mut examples, None, report.best_epochs);
-        PerceptronTagger {
-            tagdict,
-            first: first.layer,
-            second: second.layer,
-        }
+        PerceptronTagger::from_layers(tagdict, first.layer, second.layer)
     } else {
-        PerceptronTagger {
-            tagdict,
-            first: first.layer,
-            second: second.layer,
-        }
+        PerceptronTagger::from_layers(tagdict, first.layer, second.layer)
     };
     report.features = tagger.feature_count();
     report.tagdict_words = tagger.tagdict.len();
@@ -896,7 +1012,7 @@ fn build_tagdict(train: &[TaggedSentence], config: &PosConfig) -> FxHashMap<Box<
         .into_iter()
         .filter_map(|(word, per_tag)| {
             let total: u32 = per_tag.iter().sum();
-            let top = best(&per_tag.map(|c| c as f32));
+            let top = best(&per_tag);
             let share = per_tag[top] as f64 / total as f64;
             (total >= config.tagdict_min_count && share >= config.tagdict_min_share)
                 .then(|| (Box::from(word), Upos::ALL[top]))
