@@ -23,7 +23,7 @@ use serde::Serialize;
 
 /// Bumped whenever a rule above changes: corpus indexes built with another version must
 /// be rebuilt, because their counts would no longer match extracted terms.
-pub const TOKENIZER_VERSION: u32 = 1;
+pub const TOKENIZER_VERSION: u32 = 2;
 
 /// What kind of text a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -232,10 +232,9 @@ fn is_unicode_punct(c: char) -> bool {
 
 /// A word or number starting at the beginning of `rest`.
 fn word_or_number(rest: &str) -> (usize, TokenKind) {
-    let mut len = run_len(rest, is_word_char);
-    let first = &rest[..len];
-    let all_digits = first.chars().all(|c| c.is_ascii_digit());
-    if all_digits {
+    let digits = run_len(rest, |c| c.is_ascii_digit());
+    if digits > 0 {
+        let mut len = digits;
         // Internal separators between digit groups: 3.5, 1,000, 12/05/2020, 10:30, 1990-95.
         loop {
             let tail = &rest[len..];
@@ -252,6 +251,7 @@ fn word_or_number(rest: &str) -> (usize, TokenKind) {
         len += run_len(&rest[len..], is_word_char);
         return (len, TokenKind::Number);
     }
+    let mut len = run_len(rest, is_word_char);
     // Apostrophe inside a word: keep it (O'Brien), clitic splitting happens afterwards.
     loop {
         let tail = &rest[len..];
@@ -270,11 +270,22 @@ fn word_or_number(rest: &str) -> (usize, TokenKind) {
         }
         let word = &rest[..len];
         let single_upper = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
-        if single_upper || ABBREVIATIONS.contains(&normalize(word).as_str()) {
+        let norm = normalize(word);
+        // "No. 5" is an abbreviation, the answer "no." is not.
+        let number_abbreviation = matches!(norm.as_str(), "no" | "nos");
+        let abbreviation = ABBREVIATIONS.contains(&norm.as_str())
+            && (!number_abbreviation || followed_by_number(&rest[len + 1..]));
+        if single_upper || abbreviation {
             return (len + 1, TokenKind::Word);
         }
     }
     (len, TokenKind::Word)
+}
+
+/// Whether `rest` starts with optional spaces and a digit.
+fn followed_by_number(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\u{a0}'])
+        .starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Length of `X.Y.` style acronyms (at least two letter groups of at most three letters,
@@ -351,6 +362,8 @@ mod tests {
             ]
         );
         assert_eq!(texts("a Ph.D. student"), vec!["a", "Ph.D.", "student"]);
+        assert_eq!(texts("No. 5 and nos. 6"), vec!["No.", "5", "and", "nos.", "6"]);
+        assert_eq!(texts("said no. Then"), vec!["said", "no", ".", "Then"]);
     }
 
     #[test]
@@ -377,6 +390,7 @@ mod tests {
             vec!["the", "4th", "of", "1990-95"]
         );
         assert_eq!(tokenize("4th")[0].kind, TokenKind::Number);
+        assert_eq!(tokenize("3pm")[0].kind, TokenKind::Number);
     }
 
     #[test]
