@@ -362,7 +362,10 @@ mod tests {
             ]
         );
         assert_eq!(texts("a Ph.D. student"), vec!["a", "Ph.D.", "student"]);
-        assert_eq!(texts("No. 5 and nos. 6"), vec!["No.", "5", "and", "nos.", "6"]);
+        assert_eq!(
+            texts("No. 5 and nos. 6"),
+            vec!["No.", "5", "and", "nos.", "6"]
+        );
         assert_eq!(texts("said no. Then"), vec!["said", "no", ".", "Then"]);
     }
 
