@@ -82,7 +82,10 @@ fn nlp_json_spans_slice_back_to_the_text() {
         assert_eq!(&text[start..end], piece);
         let char_start = item["char_start"].as_u64().expect("char_start") as usize;
         let char_end = item["char_end"].as_u64().expect("char_end") as usize;
-        assert_eq!(chars[char_start..char_end].iter().collect::<String>(), piece);
+        assert_eq!(
+            chars[char_start..char_end].iter().collect::<String>(),
+            piece
+        );
     };
     let sentences = json["sentences"].as_array().expect("sentences");
     assert_eq!(sentences.len(), 2);

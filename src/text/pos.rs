@@ -446,7 +446,11 @@ impl PerceptronTagger {
             .iter()
             .chain(&second.weights)
             .fold(0f32, |m, w| m.max(w.abs()));
-        let scale = if max > 0.0 { max / i16::MAX as f32 } else { 1.0 };
+        let scale = if max > 0.0 {
+            max / i16::MAX as f32
+        } else {
+            1.0
+        };
         let quantize = |layer: &Layer| -> QuantizedLayer {
             let mut rows: QuantizedLayer = layer
                 .rows
@@ -607,7 +611,10 @@ impl PerceptronTagger {
             path,
         };
         if r.take(MAGIC.len())? != MAGIC {
-            return Err(Error::model(path, "not a declass POS model (bad signature)"));
+            return Err(Error::model(
+                path,
+                "not a declass POS model (bad signature)",
+            ));
         }
         let version = r.u32()?;
         if version != FORMAT_VERSION {
@@ -618,7 +625,10 @@ impl PerceptronTagger {
         }
         let tags = r.u32()?;
         if tags as usize != TAGS {
-            return Err(Error::model(path, format!("model has {tags} tags, not {TAGS}")));
+            return Err(Error::model(
+                path,
+                format!("model has {tags} tags, not {TAGS}"),
+            ));
         }
         let scale = f32::from_le_bytes(r.array()?);
         if !scale.is_finite() || scale <= 0.0 {
@@ -954,7 +964,11 @@ fn train_layer<const N: usize>(
                 trainer.update(&f, ex.gold[i].index(), guess);
                 Upos::ALL[guess]
             });
-            correct += predicted.iter().zip(ex.gold).filter(|(p, g)| p == g).count();
+            correct += predicted
+                .iter()
+                .zip(ex.gold)
+                .filter(|(p, g)| p == g)
+                .count();
             seen += predicted.len();
         }
         let Some(dev) = dev else {
@@ -963,8 +977,14 @@ fn train_layer<const N: usize>(
         let layer = trainer.averaged(&counts, config.min_feature_count);
         let (mut dev_correct, mut dev_seen) = (0usize, 0usize);
         for ex in dev {
-            let predicted = decode(tagdict, ex.words, |i, p, p2| layer.predict(&feats(ex, i, p, p2)));
-            dev_correct += predicted.iter().zip(ex.gold).filter(|(p, g)| p == g).count();
+            let predicted = decode(tagdict, ex.words, |i, p, p2| {
+                layer.predict(&feats(ex, i, p, p2))
+            });
+            dev_correct += predicted
+                .iter()
+                .zip(ex.gold)
+                .filter(|(p, g)| p == g)
+                .count();
             dev_seen += predicted.len();
         }
         let dev_score = accuracy(dev_correct, dev_seen);
@@ -1108,8 +1128,7 @@ impl Trainer {
             let row = row as usize;
             for tag in 0..TAGS {
                 let elapsed = self.instances - self.stamps[row][tag];
-                let total =
-                    self.totals[row][tag] + elapsed as f64 * self.weights[row][tag] as f64;
+                let total = self.totals[row][tag] + elapsed as f64 * self.weights[row][tag] as f64;
                 weights.push((total / clock) as f32);
             }
             rows.insert(key, new_row as u32);
@@ -1258,9 +1277,15 @@ mod tests {
         let loaded = PerceptronTagger::load(&path).expect("load");
         assert_eq!(loaded.tagdict, tagger.tagdict);
         for sentence in &data {
-            assert_eq!(loaded.tag_with(&sentence.words), tagger.tag_with(&sentence.words));
+            assert_eq!(
+                loaded.tag_with(&sentence.words),
+                tagger.tag_with(&sentence.words)
+            );
         }
-        assert_eq!(loaded.to_gzip(&path).expect("a"), tagger.to_gzip(&path).expect("b"));
+        assert_eq!(
+            loaded.to_gzip(&path).expect("a"),
+            tagger.to_gzip(&path).expect("b")
+        );
     }
 
     #[test]

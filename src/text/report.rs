@@ -194,7 +194,10 @@ mod tests {
         assert!(view.terms.iter().any(|t| t.text == "Zoë Müller"));
         let listing = view.to_text();
         assert!(listing.contains("Zürich/PROPN"), "{listing}");
-        assert!(listing.contains("term: Zoë Müller [proper name] chars 0..10"), "{listing}");
+        assert!(
+            listing.contains("term: Zoë Müller [proper name] chars 0..10"),
+            "{listing}"
+        );
     }
 
     #[test]
