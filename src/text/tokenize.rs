@@ -23,7 +23,7 @@ use serde::Serialize;
 
 /// Bumped whenever a rule above changes: corpus indexes built with another version must
 /// be rebuilt, because their counts would no longer match extracted terms.
-pub const TOKENIZER_VERSION: u32 = 1;
+pub const TOKENIZER_VERSION: u32 = 2;
 
 /// What kind of text a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -249,9 +249,7 @@ fn is_abbreviation(word: &str, after: &str) -> bool {
     if word.chars().count() == 1 && capitalized {
         return true; // an initial
     }
-    let before_number = after
-        .trim_start_matches([' ', '\u{a0}'])
-        .starts_with(|c: char| c.is_ascii_digit());
+    let before_number = followed_by_number(after);
     ABBREVIATIONS.contains(&norm.as_str())
         || (capitalized && CAPITALIZED_ABBREVIATIONS.contains(&norm.as_str()))
         || (before_number && NUMERAL_ABBREVIATIONS.contains(&norm.as_str()))
@@ -300,6 +298,12 @@ fn word_or_number(rest: &str) -> (usize, TokenKind) {
         }
     }
     (len, TokenKind::Word)
+}
+
+/// Whether `rest` starts with optional spaces and a digit.
+fn followed_by_number(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\u{a0}'])
+        .starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Length of `X.Y.` style acronyms (at least two letter groups of at most three letters,
@@ -376,6 +380,11 @@ mod tests {
             ]
         );
         assert_eq!(texts("a Ph.D. student"), vec!["a", "Ph.D.", "student"]);
+        assert_eq!(
+            texts("No. 5 and nos. 6"),
+            vec!["No.", "5", "and", "nos.", "6"]
+        );
+        assert_eq!(texts("said no. Then"), vec!["said", "no", ".", "Then"]);
     }
 
     #[test]
@@ -414,6 +423,7 @@ mod tests {
             vec!["the", "4th", "of", "1990-95"]
         );
         assert_eq!(tokenize("4th")[0].kind, TokenKind::Number);
+        assert_eq!(tokenize("3pm")[0].kind, TokenKind::Number);
     }
 
     #[test]
