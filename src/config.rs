@@ -18,6 +18,8 @@ pub struct Config {
     pub text: TextConfig,
     pub pos: PosConfig,
     pub setup: SetupConfig,
+    pub krepeat: crate::krepeat::KRepeatConfig,
+    pub kanon: crate::kanon::KanonConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -19,6 +19,9 @@ pub enum Error {
     /// A model or data file the engine ships or builds is missing or corrupt.
     #[error("{}: {message}", path.display())]
     Model { path: PathBuf, message: String },
+    /// A parameter out of range (`k < 2`, an empty list…), named by `what`.
+    #[error("{what}: {message}")]
+    Parameter { what: String, message: String },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -34,6 +37,13 @@ impl Error {
     pub fn input(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Error::Input {
             path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn parameter(what: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Parameter {
+            what: what.into(),
             message: message.into(),
         }
     }

@@ -10,6 +10,8 @@ pub mod data;
 pub mod detect;
 pub mod error;
 pub mod io;
+pub mod kanon;
+pub mod krepeat;
 pub mod setup;
 pub mod text;
 

@@ -1,6 +1,9 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+pub mod kanon;
+pub mod krepeat;
+
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -43,7 +46,12 @@ impl GlobalArgs {
 }
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Suppress substrings occurring fewer than k times (seed 002).
+    Krepeat(krepeat::KRepeatArgs),
+    /// k-anonymous masking of quasi-identifiers (seed 000).
+    Kanon(kanon::KanonArgs),
+}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
@@ -60,6 +68,9 @@ impl Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let _ctx = Ctx::new(&cli.global)?;
-    match cli.command {}
+    let ctx = Ctx::new(&cli.global)?;
+    match cli.command {
+        Command::Krepeat(args) => krepeat::run(&ctx, args),
+        Command::Kanon(args) => kanon::run(&ctx, args),
+    }
 }
