@@ -21,6 +21,8 @@ pub struct Config {
     pub sanitize: crate::sanitize::SanitizeConfig,
     pub corpus: CorpusConfig,
     pub stats: StatsConfig,
+    pub krepeat: crate::krepeat::KRepeatConfig,
+    pub kanon: crate::kanon::KanonConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]

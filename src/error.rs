@@ -25,6 +25,9 @@ pub enum Error {
     /// The knowledge base could not answer: same consequence as missing counts.
     #[error("knowledge base unavailable: {0}")]
     Knowledge(String),
+    /// A parameter out of range (`k < 2`, an empty list…), named by `what`.
+    #[error("{what}: {message}")]
+    Parameter { what: String, message: String },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -40,6 +43,13 @@ impl Error {
     pub fn input(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Error::Input {
             path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn parameter(what: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Parameter {
+            what: what.into(),
             message: message.into(),
         }
     }

@@ -11,6 +11,8 @@ pub mod detect;
 pub mod error;
 pub mod eval;
 pub mod io;
+pub mod kanon;
+pub mod krepeat;
 pub mod sanitize;
 pub mod setup;
 pub mod stats;

@@ -2,6 +2,8 @@
 //! library; no engine logic lives here.
 
 pub mod corpus;
+pub mod kanon;
+pub mod krepeat;
 pub mod setup;
 
 use std::path::PathBuf;
@@ -56,6 +58,10 @@ pub enum Command {
     Corpus(corpus::CorpusArgs),
     /// Fetch the data packages and build the default data (idempotent).
     Setup(setup::SetupArgs),
+    /// Suppress substrings occurring fewer than k times (seed 002).
+    Krepeat(krepeat::KRepeatArgs),
+    /// k-anonymous masking of quasi-identifiers (seed 000).
+    Kanon(kanon::KanonArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
     Nlp(text::NlpArgs),
     /// Train a model (`train pos`: the part-of-speech tagger).
@@ -108,5 +114,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Nlp(args) => text::nlp(&ctx, &args),
         Command::Train(TrainCommand::Pos(args)) => text::train_pos(&ctx, &args),
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
+        Command::Krepeat(args) => krepeat::run(&ctx, args),
+        Command::Kanon(args) => kanon::run(&ctx, args),
     }
 }
