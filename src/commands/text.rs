@@ -74,6 +74,13 @@ pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
 pub fn train_pos(ctx: &Ctx, args: &TrainPosArgs) -> Result<()> {
     let train = conllu::read(&args.train)?;
     let dev = conllu::read(&args.dev)?;
+    for (path, sentences) in [(&args.train, &train), (&args.dev, &dev)] {
+        anyhow::ensure!(
+            !sentences.is_empty(),
+            "{}: no sentences to train on",
+            path.display()
+        );
+    }
     let (tagger, report) = pos::train(&ctx.config.pos, &train, &dev)?;
     let out = match &args.out {
         Some(path) => path.clone(),
