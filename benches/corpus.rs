@@ -86,12 +86,16 @@ fn load() -> (Vec<String>, String) {
         .parent()
         .map(|shared| shared.join("ncbi-disease/original-data"))
         .expect("shared data dir");
-    for file in ["train/NCBItrainset_corpus.txt", "devel/NCBIdevelopset_corpus.txt"] {
+    for file in [
+        "train/NCBItrainset_corpus.txt",
+        "devel/NCBIdevelopset_corpus.txt",
+    ] {
         let text = std::fs::read_to_string(ncbi.join(file)).expect("NCBI disease corpus");
         for line in text.lines() {
-            let body = line.splitn(3, '|').nth(2).filter(|_| {
-                line.contains("|t|") || line.contains("|a|")
-            });
+            let body = line
+                .splitn(3, '|')
+                .nth(2)
+                .filter(|_| line.contains("|t|") || line.contains("|a|"));
             if let Some(body) = body {
                 split_sentences(body, &mut docs);
             }
@@ -105,7 +109,11 @@ fn load() -> (Vec<String>, String) {
 fn bench(c: &mut Criterion) {
     let (docs, article) = load();
     let bytes: usize = docs.iter().map(String::len).sum();
-    eprintln!("bench corpus: {} documents, {:.1} MB", docs.len(), bytes as f64 / 1e6);
+    eprintln!(
+        "bench corpus: {} documents, {:.1} MB",
+        docs.len(),
+        bytes as f64 / 1e6
+    );
 
     let mut group = c.benchmark_group("corpus");
     group.sample_size(10);

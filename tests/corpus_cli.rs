@@ -65,7 +65,11 @@ fn count(data: &Path, phrases: &[&str]) -> serde_json::Value {
         .args(phrases)
         .output()
         .expect("runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("json")
 }
 
@@ -150,7 +154,10 @@ fn strict_aborts_and_failed_build_keeps_previous_index() {
         .stderr(contains("more.jsonl: line 3"));
     // The previous index is intact.
     let answer = count(&data, &["café"]);
-    assert_eq!((answer["docs"].clone(), answer["count"].clone()), (2.into(), 1.into()));
+    assert_eq!(
+        (answer["docs"].clone(), answer["count"].clone()),
+        (2.into(), 1.into())
+    );
     // No leftovers visible to `corpus list`.
     declass(&data)
         .args(["corpus", "list"])

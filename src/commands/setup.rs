@@ -19,7 +19,10 @@ pub struct SetupArgs {
 }
 
 /// One setup step: a name for messages and the function doing it.
-type Step = (&'static str, fn(&Ctx, Option<&std::path::Path>) -> Result<StepOutcome>);
+type Step = (
+    &'static str,
+    fn(&Ctx, Option<&std::path::Path>) -> Result<StepOutcome>,
+);
 
 fn default_corpus(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
     let progress = byte_progress("indexing the default corpus");
@@ -51,9 +54,15 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<()> {
         }
     }
     if done == 0 {
-        println!("setup: everything was already in place in {}", ctx.data.root().display());
+        println!(
+            "setup: everything was already in place in {}",
+            ctx.data.root().display()
+        );
     } else {
-        println!("setup: {done} step(s) done in {}", ctx.data.root().display());
+        println!(
+            "setup: {done} step(s) done in {}",
+            ctx.data.root().display()
+        );
     }
     Ok(())
 }

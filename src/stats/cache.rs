@@ -105,7 +105,8 @@ fn open_db(path: &Path, busy_timeout_ms: u64) -> Result<Connection> {
     db.busy_timeout(Duration::from_millis(busy_timeout_ms))
         .map_err(err)?;
     db.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
-    db.pragma_update(None, "synchronous", "NORMAL").map_err(err)?;
+    db.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(err)?;
     db.execute_batch(
         "CREATE TABLE IF NOT EXISTS counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;",
     )
@@ -140,7 +141,8 @@ impl CountSource for CachedSource {
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
         let keys: Vec<String> = requests.iter().map(|r| self.key(&r.cache_key())).collect();
         let mut answers: Vec<Option<u64>> = keys.iter().map(|k| self.memory.get(k)).collect();
-        let missing_memory: Vec<usize> = (0..keys.len()).filter(|&i| answers[i].is_none()).collect();
+        let missing_memory: Vec<usize> =
+            (0..keys.len()).filter(|&i| answers[i].is_none()).collect();
         if !missing_memory.is_empty() {
             let lookup: Vec<String> = missing_memory.iter().map(|&i| keys[i].clone()).collect();
             for (&i, found) in missing_memory.iter().zip(self.disk_get(&lookup)?) {
@@ -210,7 +212,12 @@ mod tests {
             self.asked.fetch_add(requests.len(), Ordering::SeqCst);
             Ok(requests
                 .iter()
-                .map(|r| r.all_of.iter().map(|s| s.alternatives[0].len() as u64).sum())
+                .map(|r| {
+                    r.all_of
+                        .iter()
+                        .map(|s| s.alternatives[0].len() as u64)
+                        .sum()
+                })
                 .collect())
         }
     }
@@ -238,7 +245,11 @@ mod tests {
         });
         let cached = CachedSource::new(first.clone(), &config(), Some(&db)).expect("open");
         assert_eq!(cached.count_batch(&requests).expect("count"), vec![2, 4, 2]);
-        assert_eq!(first.asked.load(Ordering::SeqCst), 2, "duplicates asked once");
+        assert_eq!(
+            first.asked.load(Ordering::SeqCst),
+            2,
+            "duplicates asked once"
+        );
 
         // A new run (new memory cache) with the same generation: answered from disk.
         let second = Arc::new(Fake {
@@ -295,7 +306,17 @@ mod tests {
             .iter()
             .map(|w| CountRequest::single(TermSet::from_text(w)))
             .collect();
-        assert!(cached.count_batch(&requests).expect("count").iter().all(|&c| c == 2));
-        assert_eq!(reader.asked.load(Ordering::SeqCst), 0, "all answered from disk");
+        assert!(
+            cached
+                .count_batch(&requests)
+                .expect("count")
+                .iter()
+                .all(|&c| c == 2)
+        );
+        assert_eq!(
+            reader.asked.load(Ordering::SeqCst),
+            0,
+            "all answered from disk"
+        );
     }
 }

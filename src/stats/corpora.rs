@@ -124,12 +124,9 @@ pub fn build_corpus(
         };
         let reader = Box::new(options.progress.wrap_read(opened));
         let before = builder.docs();
-        let result = read_documents(
-            file,
-            reader,
-            &mut |text| builder.add(text),
-            &mut |e| skips.skip(e),
-        );
+        let result = read_documents(file, reader, &mut |text| builder.add(text), &mut |e| {
+            skips.skip(e)
+        });
         if let Err(e) = result {
             if matches!(e, Error::Model { .. }) {
                 // The index itself failed (disk full…): nothing sensible to continue with.

@@ -91,7 +91,11 @@ fn wordfreq_path(config: &Config, data: &DataDir) -> Result<PathBuf> {
 }
 
 /// Fetches the wordfreq package unless present (or the prior is turned off).
-pub fn ensure_wordfreq(config: &Config, data: &DataDir, from: Option<&Path>) -> Result<StepOutcome> {
+pub fn ensure_wordfreq(
+    config: &Config,
+    data: &DataDir,
+    from: Option<&Path>,
+) -> Result<StepOutcome> {
     if config.stats.prior == "none" {
         return Ok(StepOutcome::Present("wordfreq prior (turned off)".into()));
     }
@@ -103,7 +107,10 @@ pub fn ensure_wordfreq(config: &Config, data: &DataDir, from: Option<&Path>) -> 
     if !path.is_file() {
         return Err(Error::input(&path, "the wordfreq package has no such list"));
     }
-    Ok(StepOutcome::Done(format!("wordfreq list {}", path.display())))
+    Ok(StepOutcome::Done(format!(
+        "wordfreq list {}",
+        path.display()
+    )))
 }
 
 /// The IC prior of the configuration: `None` when `stats.prior = "none"`; an error

@@ -67,7 +67,10 @@ fn schema() -> (Schema, Field) {
     let indexing = TextFieldIndexing::default()
         .set_tokenizer("raw")
         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
-    let body = builder.add_text_field(BODY_FIELD, TextOptions::default().set_indexing_options(indexing));
+    let body = builder.add_text_field(
+        BODY_FIELD,
+        TextOptions::default().set_indexing_options(indexing),
+    );
     (builder.build(), body)
 }
 
@@ -159,7 +162,8 @@ impl IndexBuilder {
             sources,
             skipped,
         };
-        let json = serde_json::to_vec_pretty(&meta).map_err(|e| Error::model(&dir, e.to_string()))?;
+        let json =
+            serde_json::to_vec_pretty(&meta).map_err(|e| Error::model(&dir, e.to_string()))?;
         crate::io::write_atomic(&dir.join(META_FILE), &json)?;
         Ok(meta)
     }
@@ -244,7 +248,10 @@ impl CorpusIndex {
         let query: Box<dyn Query> = match terms.len() {
             0 => return Err(Error::Count("empty phrase".to_string())),
             1 => Box::new(TermQuery::new(
-                terms.into_iter().next().ok_or_else(|| Error::Count("empty phrase".into()))?,
+                terms
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Error::Count("empty phrase".into()))?,
                 IndexRecordOption::Basic,
             )),
             _ => Box::new(PhraseQuery::new(terms)),

@@ -163,8 +163,8 @@ fn union_of(alternatives: &[usize], fetched: &[Arc<RoaringBitmap>]) -> Arc<Roari
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::index::IndexBuilder;
     use crate::stats::TermSet;
+    use crate::stats::index::IndexBuilder;
     use crate::stats::testutil::{SAMPLE_DOCS, brute_count, tokenized};
     use crate::text::tokenize::index_terms;
 
@@ -187,13 +187,36 @@ mod tests {
         let source = build(tmp.path(), SAMPLE_DOCS);
         let docs = tokenized(SAMPLE_DOCS);
         let phrases = [
-            "U.S.", "us", "senate", "the U.S. Senate", "café", "cafe", "well-known", "well known",
-            "anti-war", "breast cancer", "cancer", "radiotherapy", "1990", "12/05/2020", "3.5",
-            "1,000", "didn't", "n't", "Müller", "muller", "naïve", "Tom Cruise", "cruise tom",
-            "unseenword", "the",
+            "U.S.",
+            "us",
+            "senate",
+            "the U.S. Senate",
+            "café",
+            "cafe",
+            "well-known",
+            "well known",
+            "anti-war",
+            "breast cancer",
+            "cancer",
+            "radiotherapy",
+            "1990",
+            "12/05/2020",
+            "3.5",
+            "1,000",
+            "didn't",
+            "n't",
+            "Müller",
+            "muller",
+            "naïve",
+            "Tom Cruise",
+            "cruise tom",
+            "unseenword",
+            "the",
         ];
-        let mut requests: Vec<CountRequest> =
-            phrases.iter().map(|p| CountRequest::single(set(p))).collect();
+        let mut requests: Vec<CountRequest> = phrases
+            .iter()
+            .map(|p| CountRequest::single(set(p)))
+            .collect();
         for a in &phrases {
             for b in &phrases {
                 requests.push(CountRequest::pair(set(a), set(b)));
@@ -203,17 +226,29 @@ mod tests {
             all_of: vec![set("surgery"), set("radiotherapy"), set("cancer")],
         });
         requests.push(CountRequest::single(TermSet {
-            alternatives: vec![set("café").alternatives[0].clone(), set("Paris").alternatives[0].clone(), set("1990").alternatives[0].clone()],
+            alternatives: vec![
+                set("café").alternatives[0].clone(),
+                set("Paris").alternatives[0].clone(),
+                set("1990").alternatives[0].clone(),
+            ],
         }));
         requests.push(CountRequest { all_of: vec![] });
         let counts = source.count_batch(&requests).expect("count");
         for (request, count) in requests.iter().zip(&counts) {
-            assert_eq!(*count, brute_count(&docs, request), "{}", request.cache_key());
+            assert_eq!(
+                *count,
+                brute_count(&docs, request),
+                "{}",
+                request.cache_key()
+            );
         }
         assert_eq!(source.total_docs().expect("n"), SAMPLE_DOCS.len() as u64);
         // Spot checks that the brute force itself is meaningful.
         assert_eq!(counts[0], 2, "U.S. twice");
-        assert_eq!(*counts.last().expect("empty request"), SAMPLE_DOCS.len() as u64);
+        assert_eq!(
+            *counts.last().expect("empty request"),
+            SAMPLE_DOCS.len() as u64
+        );
     }
 
     #[test]
@@ -245,6 +280,10 @@ mod tests {
     fn punctuation_only_phrase_is_an_error_not_zero() {
         let tmp = tempfile::tempdir().expect("tmp");
         let source = build(tmp.path(), SAMPLE_DOCS);
-        assert!(source.count_batch(&[CountRequest::single(set("--"))]).is_err());
+        assert!(
+            source
+                .count_batch(&[CountRequest::single(set("--"))])
+                .is_err()
+        );
     }
 }

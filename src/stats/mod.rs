@@ -66,9 +66,7 @@ impl CountRequest {
 
     /// Documents containing both sets (the joint count of PMI).
     pub fn pair(a: TermSet, b: TermSet) -> CountRequest {
-        CountRequest {
-            all_of: vec![a, b],
-        }
+        CountRequest { all_of: vec![a, b] }
     }
 
     /// A canonical text form: alternatives and sets sorted and deduplicated, so two
@@ -228,6 +226,10 @@ mod tests {
     fn empty_phrase_is_refused() {
         let r = CountRequest::single(TermSet::from_text("--"));
         assert!(r.validate().is_err());
-        assert!(CountRequest::single(TermSet::from_text("U.S.")).validate().is_ok());
+        assert!(
+            CountRequest::single(TermSet::from_text("U.S."))
+                .validate()
+                .is_ok()
+        );
     }
 }

@@ -25,8 +25,8 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
@@ -53,7 +53,10 @@ impl<'de> Deserialize<'de> for CbPack {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a cBpack list: header, then lists of words")
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<CbPack, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<CbPack, A::Error> {
                 let header: CbHeader = seq
                     .next_element()?
                     .ok_or_else(|| A::Error::custom("empty cBpack"))?;

@@ -338,7 +338,8 @@ impl CountSource for RemoteSource {
                     .collect()
             }
             Dialect::Declass => {
-                let chunks: Vec<&[CountRequest]> = requests.chunks(self.config.batch_size).collect();
+                let chunks: Vec<&[CountRequest]> =
+                    requests.chunks(self.config.batch_size).collect();
                 let bodies = chunks
                     .iter()
                     .map(|chunk| {

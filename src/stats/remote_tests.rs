@@ -85,14 +85,25 @@ fn remote_config(url: &str, dialect: &str) -> RemoteConfig {
 }
 
 fn requests() -> Vec<CountRequest> {
-    let texts = ["U.S.", "cancer", "breast cancer", "well-known", "café", "1990", "nothing here"];
+    let texts = [
+        "U.S.",
+        "cancer",
+        "breast cancer",
+        "well-known",
+        "café",
+        "1990",
+        "nothing here",
+    ];
     let mut requests: Vec<CountRequest> = texts
         .iter()
         .map(|t| CountRequest::single(TermSet::from_text(t)))
         .collect();
     for a in &texts {
         for b in &texts {
-            requests.push(CountRequest::pair(TermSet::from_text(a), TermSet::from_text(b)));
+            requests.push(CountRequest::pair(
+                TermSet::from_text(a),
+                TermSet::from_text(b),
+            ));
         }
     }
     requests.push(CountRequest::single(TermSet {
@@ -115,7 +126,11 @@ fn declass_handler() -> Arc<Handler> {
         let Ok(batch) = serde_json::from_value::<BatchCountRequest>(body.clone()) else {
             return (400, "{}".into());
         };
-        let counts: Vec<u64> = batch.requests.iter().map(|r| brute_count(&docs, r)).collect();
+        let counts: Vec<u64> = batch
+            .requests
+            .iter()
+            .map(|r| brute_count(&docs, r))
+            .collect();
         let answer = BatchCountResponse {
             identity: "test".into(),
             docs: docs.len() as u64,
@@ -148,7 +163,9 @@ fn elasticsearch_handler() -> Arc<Handler> {
                     .map(|should| {
                         should
                             .iter()
-                            .map(|m| index_terms_of(m["match_phrase"]["text"].as_str().unwrap_or("")))
+                            .map(|m| {
+                                index_terms_of(m["match_phrase"]["text"].as_str().unwrap_or(""))
+                            })
                             .collect()
                     })
                     .unwrap_or_default()
@@ -200,7 +217,10 @@ fn stalling_server_is_an_error_not_zero() {
         .count_batch(&requests()[..1])
         .expect_err("a stalled server must not give a count");
     assert!(err.to_string().contains("timed out"), "{err}");
-    assert!(started.elapsed() < Duration::from_secs(4), "timeouts bound the wait");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "timeouts bound the wait"
+    );
     assert_eq!(hits.load(Ordering::SeqCst), 3, "one try and two retries");
 }
 
@@ -208,7 +228,9 @@ fn stalling_server_is_an_error_not_zero() {
 fn erroring_server_is_an_error_after_retries() {
     let (url, hits) = serve(Arc::new(|_, _| (503, "{}".into())));
     let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
-    let err = source.count_batch(&requests()).expect_err("errors must not become counts");
+    let err = source
+        .count_batch(&requests())
+        .expect_err("errors must not become counts");
     assert!(err.to_string().contains("503"), "{err}");
     assert!(hits.load(Ordering::SeqCst) >= 3);
 
@@ -223,7 +245,10 @@ fn erroring_server_is_an_error_after_retries() {
 fn malformed_answers_are_errors() {
     // Wrong number of counts.
     let (url, _) = serve(Arc::new(|_, _| {
-        (200, json!({"identity": "x", "docs": 3, "counts": [1]}).to_string())
+        (
+            200,
+            json!({"identity": "x", "docs": 3, "counts": [1]}).to_string(),
+        )
     }));
     let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
     assert!(source.count_batch(&requests()[..3]).is_err());

@@ -194,9 +194,9 @@ fn read_wiki_xml<R: BufRead>(
     let mut redirect = false;
     let mut text = String::new();
     loop {
-        let event = xml
-            .read_event_into(&mut buf)
-            .map_err(|e| Error::input(file, format!("XML at byte {}: {e}", xml.buffer_position())))?;
+        let event = xml.read_event_into(&mut buf).map_err(|e| {
+            Error::input(file, format!("XML at byte {}: {e}", xml.buffer_position()))
+        })?;
         match event {
             Event::Start(e) => {
                 let name = e.local_name().as_ref().to_vec();
@@ -207,11 +207,7 @@ fn read_wiki_xml<R: BufRead>(
                 }
                 path.push(name);
             }
-            Event::Empty(e) => {
-                if e.local_name().as_ref() == b"redirect" {
-                    redirect = true;
-                }
-            }
+            Event::Empty(e) if e.local_name().as_ref() == b"redirect" => redirect = true,
             Event::Text(t) => {
                 let value = t
                     .unescape()
@@ -224,10 +220,8 @@ fn read_wiki_xml<R: BufRead>(
                     _ => {}
                 }
             }
-            Event::CData(t) => {
-                if path.last().map(Vec::as_slice) == Some(b"text") {
-                    text.push_str(&String::from_utf8_lossy(&t));
-                }
+            Event::CData(t) if path.last().map(Vec::as_slice) == Some(b"text") => {
+                text.push_str(&String::from_utf8_lossy(&t));
             }
             Event::End(e) => {
                 path.pop();
@@ -256,7 +250,10 @@ static WIKI_CLEANUP: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         // Templates, innermost first (the loop below repeats until none is left).
         (r"\{\{[^{}]*\}\}", ""),
         // Files and categories.
-        (r"\[\[(?i:file|image|category):[^\[\]]*(?:\[\[[^\]]*\]\][^\[\]]*)*\]\]", ""),
+        (
+            r"\[\[(?i:file|image|category):[^\[\]]*(?:\[\[[^\]]*\]\][^\[\]]*)*\]\]",
+            "",
+        ),
         // [[target|label]] → label, [[target]] → target.
         (r"\[\[[^\]|]*\|([^\]]*)\]\]", "$1"),
         (r"\[\[([^\]]*)\]\]", "$1"),
@@ -337,7 +334,10 @@ mod tests {
 <page><title>Talk:Paris</title><ns>1</ns><revision><text>talk</text></revision></page>
 <page><title>Lutetia</title><ns>0</ns><redirect title="Paris" /><revision><text>#REDIRECT [[Paris]]</text></revision></page></mediawiki>"#;
         let (docs, _) = collect(Path::new("dump.xml"), xml);
-        assert_eq!(docs, vec!["Paris is the capital of the French Republic. See Seine."]);
+        assert_eq!(
+            docs,
+            vec!["Paris is the capital of the French Republic. See Seine."]
+        );
     }
 
     #[test]
