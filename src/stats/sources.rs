@@ -341,6 +341,29 @@ mod tests {
     }
 
     #[test]
+    fn bzip2_dump_is_read_like_plain_xml() {
+        use std::io::Write;
+        let xml = b"<mediawiki><page><title>A</title><ns>0</ns><revision><text>Alpha [[beta]].</text></revision></page></mediawiki>";
+        let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        encoder.write_all(xml).expect("compress");
+        let compressed = encoder.finish().expect("finish");
+        let (docs, _) = collect(Path::new("dump.xml.bz2"), &compressed);
+        assert_eq!(docs, vec!["Alpha beta."]);
+    }
+
+    #[test]
+    fn truncated_dump_is_an_error_naming_the_file() {
+        let err = read_documents(
+            Path::new("bad.xml"),
+            Box::new(&b"<mediawiki><page><title>A</ti"[..]),
+            &mut |_| Ok(()),
+            &mut |_| {},
+        )
+        .expect_err("truncated XML");
+        assert!(err.to_string().contains("bad.xml"), "{err}");
+    }
+
+    #[test]
     fn nested_templates_are_removed() {
         assert_eq!(wikitext_to_plain("a {{x|{{y}}}} b"), "a  b");
     }
