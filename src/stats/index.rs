@@ -277,3 +277,36 @@ impl CorpusIndex {
 fn tantivy_error(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::model(path, format!("corpus index: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlong_tokens_are_cut_at_a_char_boundary() {
+        let long = "é".repeat(MAX_TOKEN_LEN);
+        let cut = index_form(&long);
+        assert!(cut.len() <= MAX_TOKEN_LEN && cut.len() >= MAX_TOKEN_LEN - 1);
+        assert!(long.starts_with(cut));
+        assert_eq!(index_form("short"), "short");
+    }
+
+    #[test]
+    fn overlong_token_keeps_phrase_positions() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let url = format!("http://example.com/{}", "a".repeat(MAX_TOKEN_LEN + 10));
+        let mut builder = IndexBuilder::create(tmp.path(), 50, 1).expect("create");
+        builder.add(&format!("see {url} here now")).expect("add");
+        builder.finish("t", vec![], 0).expect("finish");
+        let index = CorpusIndex::open(tmp.path()).expect("open");
+        let phrase = index_terms(&format!("{url} here"));
+        assert_eq!(index.phrase_docs(&phrase).expect("fetch").len(), 1);
+        assert_eq!(
+            index
+                .phrase_docs(&index_terms("here now"))
+                .expect("fetch")
+                .len(),
+            1
+        );
+    }
+}

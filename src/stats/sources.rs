@@ -207,11 +207,7 @@ fn read_wiki_xml<R: BufRead>(
                 }
                 path.push(name);
             }
-            Event::Empty(e) => {
-                if e.local_name().as_ref() == b"redirect" {
-                    redirect = true;
-                }
-            }
+            Event::Empty(e) if e.local_name().as_ref() == b"redirect" => redirect = true,
             Event::Text(t) => {
                 let value = t
                     .unescape()
@@ -224,10 +220,8 @@ fn read_wiki_xml<R: BufRead>(
                     _ => {}
                 }
             }
-            Event::CData(t) => {
-                if path.last().map(Vec::as_slice) == Some(b"text") {
-                    text.push_str(&String::from_utf8_lossy(&t));
-                }
+            Event::CData(t) if path.last().map(Vec::as_slice) == Some(b"text") => {
+                text.push_str(&String::from_utf8_lossy(&t));
             }
             Event::End(e) => {
                 path.pop();
@@ -344,6 +338,29 @@ mod tests {
             docs,
             vec!["Paris is the capital of the French Republic. See Seine."]
         );
+    }
+
+    #[test]
+    fn bzip2_dump_is_read_like_plain_xml() {
+        use std::io::Write;
+        let xml = b"<mediawiki><page><title>A</title><ns>0</ns><revision><text>Alpha [[beta]].</text></revision></page></mediawiki>";
+        let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        encoder.write_all(xml).expect("compress");
+        let compressed = encoder.finish().expect("finish");
+        let (docs, _) = collect(Path::new("dump.xml.bz2"), &compressed);
+        assert_eq!(docs, vec!["Alpha beta."]);
+    }
+
+    #[test]
+    fn truncated_dump_is_an_error_naming_the_file() {
+        let err = read_documents(
+            Path::new("bad.xml"),
+            Box::new(&b"<mediawiki><page><title>A</ti"[..]),
+            &mut |_| Ok(()),
+            &mut |_| {},
+        )
+        .expect_err("truncated XML");
+        assert!(err.to_string().contains("bad.xml"), "{err}");
     }
 
     #[test]
