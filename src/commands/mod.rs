@@ -1,6 +1,8 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+pub mod detect;
+
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -43,7 +45,28 @@ impl GlobalArgs {
 }
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// List the sensitive terms the detectors find, without sanitizing.
+    Detect(detect::DetectArgs),
+    /// Score components on labelled data.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Train models.
+    #[command(subcommand)]
+    Train(TrainCommand),
+}
+
+#[derive(Subcommand)]
+pub enum EvalCommand {
+    /// Entity-level precision, recall and F1 of a sequence labeller, as JSON.
+    Ner(detect::EvalNerArgs),
+}
+
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// The disease-mention sequence model (NCBI-disease, CoNLL form).
+    Disease(detect::TrainDiseaseArgs),
+}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
@@ -60,6 +83,10 @@ impl Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let _ctx = Ctx::new(&cli.global)?;
-    match cli.command {}
+    let ctx = Ctx::new(&cli.global)?;
+    match cli.command {
+        Command::Detect(args) => detect::run_detect(&ctx, args),
+        Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
+        Command::Train(TrainCommand::Disease(args)) => detect::run_train_disease(&ctx, args),
+    }
 }

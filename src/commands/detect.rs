@@ -1,0 +1,204 @@
+//! `declass detect`, `declass eval ner` and `declass train disease`: argument parsing and
+//! output only; the detectors live in `declass::detect`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use declass::detect::sequence::{self, SequenceModel, TrainOptions};
+use declass::detect::{DetectorInputs, DetectorSet, finding_records};
+use declass::text::{Analyzer, Tagger};
+
+use super::Ctx;
+
+#[derive(Args)]
+pub struct DetectArgs {
+    /// The document to scan (`-` for standard input).
+    pub file: PathBuf,
+    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease);
+    /// default: `[detect] default` in config.
+    #[arg(long, value_delimiter = ',')]
+    pub detect: Vec<String>,
+    /// A person whose every mention is sensitive (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub protect: Vec<String>,
+    /// A term whose every whole-word occurrence is sensitive (repeatable).
+    #[arg(long, value_name = "TERM")]
+    pub sensitive: Vec<String>,
+    /// JSON file of sensitive spans: [{"start", "end", "category"?, "generalization"?}],
+    /// code-point offsets.
+    #[arg(long, value_name = "FILE")]
+    pub spans: Option<PathBuf>,
+    /// Print `{"findings": [...]}` instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The tagger `declass detect` analyses documents with. The POS tagger is built in
+/// another module; until it is wired here this says so instead of guessing tags.
+pub fn command_tagger(_ctx: &Ctx) -> Result<Box<dyn Tagger>> {
+    bail!("this build has no part-of-speech tagger wired into `declass detect` yet")
+}
+
+/// Model search path: the data directory, then the project's `kb/`.
+pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
+    vec![
+        ctx.data.root().to_path_buf(),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb"),
+    ]
+}
+
+pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
+    let inputs = DetectorInputs {
+        protect: args.protect,
+        sensitive: args.sensitive,
+        spans_file: args.spans,
+        model_dirs: model_dirs(ctx),
+    };
+    let detectors = DetectorSet::build(&args.detect, &inputs, &ctx.config.detect)?;
+    let text = if args.file == Path::new("-") {
+        declass::io::read_text_stdin()?
+    } else {
+        declass::io::read_text_file(&args.file)?
+    };
+    let tagger = command_tagger(ctx)?;
+    let doc = Analyzer::new(tagger.as_ref(), &ctx.config.text).analyze(text);
+    let findings = detectors
+        .detect(&doc)
+        .with_context(|| format!("detecting in {}", args.file.display()))?;
+    let records = finding_records(&doc, &findings);
+    if args.json {
+        let json = serde_json::json!({ "findings": records });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        for r in &records {
+            println!(
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                r.start,
+                r.end,
+                r.category,
+                r.detector,
+                r.generalization.as_deref().unwrap_or("(remove)"),
+                r.text
+            );
+        }
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalNerArgs {
+    /// Labelled file in UNER's IOB2 form (index, token, label columns).
+    #[arg(long, conflicts_with = "conll", required_unless_present = "conll")]
+    pub iob2: Option<PathBuf>,
+    /// Labelled file in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long)]
+    pub conll: Option<PathBuf>,
+    /// The sequence model to score; default: chosen from the labels the file uses.
+    #[arg(long)]
+    pub detector: Option<String>,
+    /// Score this model file instead of the configured one.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+}
+
+/// Entity-level precision, recall and F1 of a sequence model on a labelled file, JSON.
+pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
+    let (path, sentences) = match (&args.iob2, &args.conll) {
+        (Some(p), _) => (p.clone(), sequence::read_iob2(p)?),
+        (None, Some(p)) => (p.clone(), sequence::read_conll(p)?),
+        (None, None) => bail!("give --iob2 FILE or --conll FILE"),
+    };
+    let detector = match &args.detector {
+        Some(d) => d.clone(),
+        None => detector_for_labels(&sentences)
+            .with_context(|| format!("{}: cannot tell which detector to score", path.display()))?,
+    };
+    let model_config = match detector.as_str() {
+        sequence::DISEASE => &ctx.config.detect.disease,
+        other => bail!("no trained sequence model for `{other}` (available: disease)"),
+    };
+    let model_path = match &args.model {
+        Some(p) => p.clone(),
+        None => declass::detect::find_model(&model_config.model, &model_dirs(ctx))?,
+    };
+    let model = SequenceModel::load(&model_path)?;
+    let gazetteers = sequence::Gazetteers::default();
+    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+    let predicted: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| model.predict(&s.words, s.tags.as_deref(), &gazetteers))
+        .collect();
+    let scores = sequence::entity_scores(&gold, &predicted);
+    println!("{}", serde_json::to_string_pretty(&scores)?);
+    Ok(())
+}
+
+/// Disease labels → the disease detector; PER/LOC/ORG → named entities.
+fn detector_for_labels(sentences: &[sequence::LabelledSentence]) -> Result<String> {
+    let kinds: std::collections::BTreeSet<&str> = sentences
+        .iter()
+        .flat_map(|s| &s.labels)
+        .filter_map(|l| l.get(2..))
+        .collect();
+    if kinds.contains("Disease") {
+        Ok(sequence::DISEASE.into())
+    } else if kinds.iter().any(|k| matches!(*k, "PER" | "LOC" | "ORG")) {
+        Ok("ner".into())
+    } else {
+        bail!("labels {kinds:?} name no known detector; pass --detector")
+    }
+}
+
+#[derive(Args)]
+pub struct TrainDiseaseArgs {
+    /// Training data in CoNLL form (NCBI-disease train.tsv).
+    #[arg(long)]
+    pub train: PathBuf,
+    /// Development data, scored after training (NCBI-disease devel.tsv).
+    #[arg(long)]
+    pub dev: Option<PathBuf>,
+    /// Where to write the model; default: `[detect.disease] model` under `kb/`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Passes over the training data (default from config).
+    #[arg(long)]
+    pub epochs: Option<usize>,
+}
+
+/// Trains the disease sequence model and reports dev scores.
+pub fn run_train_disease(ctx: &Ctx, args: TrainDiseaseArgs) -> Result<()> {
+    let config = &ctx.config.detect.disease;
+    let train = sequence::read_conll(&args.train)?;
+    let options = TrainOptions {
+        epochs: args.epochs.unwrap_or(config.epochs),
+        seed: config.seed,
+        min_feature_count: config.min_feature_count,
+    };
+    let gazetteers = sequence::Gazetteers::default();
+    let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {
+        eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
+    });
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb").join(&config.model));
+    model.save(&out)?;
+    eprintln!(
+        "wrote {} ({} features, {} sentences)",
+        out.display(),
+        model.feature_count(),
+        train.len()
+    );
+    if let Some(dev) = args.dev {
+        let sentences = sequence::read_conll(&dev)?;
+        let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+        let predicted: Vec<Vec<String>> = sentences
+            .iter()
+            .map(|s| model.predict(&s.words, None, &gazetteers))
+            .collect();
+        let scores = sequence::entity_scores(&gold, &predicted);
+        println!("{}", serde_json::to_string_pretty(&scores)?);
+    }
+    Ok(())
+}
