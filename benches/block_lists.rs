@@ -24,12 +24,73 @@ const TEXT_BYTES: usize = 1_000_000;
 const MAX_WORDS: usize = 2;
 
 const COMMON: &[&str] = &[
-    "the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be",
-    "by", "on", "not", "he", "she", "this", "are", "or", "his", "her", "from", "at", "which",
-    "but", "have", "an", "had", "they", "you", "were", "their", "one", "all", "we", "can",
-    "been", "has", "more", "will", "would", "there", "what", "about", "report", "court",
-    "hospital", "city", "government", "minister", "said", "year", "new", "first", "state",
-    "people", "case", "meeting", "office", "school", "street", "river", "team", "company",
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "she",
+    "this",
+    "are",
+    "or",
+    "his",
+    "her",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "had",
+    "they",
+    "you",
+    "were",
+    "their",
+    "one",
+    "all",
+    "we",
+    "can",
+    "been",
+    "has",
+    "more",
+    "will",
+    "would",
+    "there",
+    "what",
+    "about",
+    "report",
+    "court",
+    "hospital",
+    "city",
+    "government",
+    "minister",
+    "said",
+    "year",
+    "new",
+    "first",
+    "state",
+    "people",
+    "case",
+    "meeting",
+    "office",
+    "school",
+    "street",
+    "river",
+    "team",
+    "company",
 ];
 
 /// Title case of a census name line's first column ("SMITH   1.006 …" → "Smith").
@@ -88,11 +149,19 @@ fn corpus() -> (Vec<String>, String) {
         .collect();
     firsts.retain(|f| !f.is_empty());
     let lasts = census_names(&find_file(&dir, "dist.all.last").expect("surname file"));
-    eprintln!("name lists: {} first names, {} surnames", firsts.len(), lasts.len());
+    eprintln!(
+        "name lists: {} first names, {} surnames",
+        firsts.len(),
+        lasts.len()
+    );
     let mut rng = Xorshift(0x5eed);
     let mut names = BTreeSet::new();
     while names.len() < NAMES {
-        names.insert(format!("{} {}", firsts[rng.next(firsts.len())], lasts[rng.next(lasts.len())]));
+        names.insert(format!(
+            "{} {}",
+            firsts[rng.next(firsts.len())],
+            lasts[rng.next(lasts.len())]
+        ));
     }
     let names: Vec<String> = names.into_iter().collect();
     let mut text = String::with_capacity(TEXT_BYTES + 100);
@@ -147,11 +216,17 @@ fn bench(c: &mut Criterion) {
     // Same answers (Bloom: a superset), and the Bloom mode's false-positive rate over
     // every n-gram that is not a listed name.
     let exact: BTreeSet<(usize, usize)> = hashset_find().into_iter().collect();
-    let via_automaton: BTreeSet<(usize, usize)> = automaton.find(&text, &tokens).into_iter().collect();
+    let via_automaton: BTreeSet<(usize, usize)> =
+        automaton.find(&text, &tokens).into_iter().collect();
     let via_bloom: BTreeSet<(usize, usize)> = bloom.find(&text, &tokens).into_iter().collect();
     assert_eq!(exact, via_automaton, "automaton and hash set disagree");
-    assert!(via_bloom.is_superset(&exact), "Bloom filter missed a listed name");
-    let queries: usize = (0..tokens.len()).map(|i| MAX_WORDS.min(tokens.len() - i)).sum();
+    assert!(
+        via_bloom.is_superset(&exact),
+        "Bloom filter missed a listed name"
+    );
+    let queries: usize = (0..tokens.len())
+        .map(|i| MAX_WORDS.min(tokens.len() - i))
+        .sum();
     let false_positives = via_bloom.len() - exact.len();
     let rate = false_positives as f64 / (queries - exact.len()) as f64;
     eprintln!(
@@ -170,7 +245,9 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("block_list_160k_names_1MB");
     group.sample_size(10);
-    group.bench_function("aho_corasick", |b| b.iter(|| automaton.find(&text, &tokens).len()));
+    group.bench_function("aho_corasick", |b| {
+        b.iter(|| automaton.find(&text, &tokens).len())
+    });
     group.bench_function("hashset_tokens", |b| b.iter(|| hashset_find().len()));
     group.bench_function("bloom", |b| b.iter(|| bloom.find(&text, &tokens).len()));
     group.bench_function("build_aho_corasick", |b| {

@@ -175,6 +175,8 @@ pub struct SequenceModelConfig {
     pub seed: u64,
     /// Features seen fewer times in training are dropped from the saved model.
     pub min_feature_count: u32,
+    /// Folds for the lexicon of training mentions the model ships (0: none).
+    pub lexicon_folds: usize,
     /// Category and generalization of its findings.
     pub category: String,
     pub generalization: String,

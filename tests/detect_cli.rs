@@ -34,7 +34,11 @@ fn train_then_eval_ner_prints_entity_scores() {
         .arg(&model)
         .output()
         .expect("runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let scores: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(scores["gold"], 4);
     assert!(scores["f1"].as_f64().expect("f1") > 0.9, "{scores}");

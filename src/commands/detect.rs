@@ -165,6 +165,9 @@ pub struct TrainDiseaseArgs {
     /// Passes over the training data (default from config).
     #[arg(long)]
     pub epochs: Option<usize>,
+    /// Folds for the training-mention lexicon, 0 for none (default from config).
+    #[arg(long)]
+    pub lexicon_folds: Option<usize>,
 }
 
 /// Trains the disease sequence model and reports dev scores.
@@ -175,14 +178,17 @@ pub fn run_train_disease(ctx: &Ctx, args: TrainDiseaseArgs) -> Result<()> {
         epochs: args.epochs.unwrap_or(config.epochs),
         seed: config.seed,
         min_feature_count: config.min_feature_count,
+        lexicon_folds: args.lexicon_folds.unwrap_or(config.lexicon_folds),
     };
     let gazetteers = sequence::Gazetteers::default();
     let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {
         eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
     });
-    let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb").join(&config.model));
+    let out = args.out.unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.model)
+    });
     model.save(&out)?;
     eprintln!(
         "wrote {} ({} features, {} sentences)",

@@ -39,8 +39,14 @@ pub fn load_terms(path: &Path) -> Result<Vec<String>> {
         if term.is_empty() || term.starts_with('#') {
             continue;
         }
-        if !tokenize(term).iter().any(|t| t.kind != TokenKind::Punct && t.kind != TokenKind::Symbol) {
-            return Err(Error::input(path, format!("line {line_number}: no word in the term")));
+        if !tokenize(term)
+            .iter()
+            .any(|t| t.kind != TokenKind::Punct && t.kind != TokenKind::Symbol)
+        {
+            return Err(Error::input(
+                path,
+                format!("line {line_number}: no word in the term"),
+            ));
         }
         terms.push(term.to_string());
     }
@@ -59,7 +65,11 @@ fn tokens_key(text: &str, tokens: &[Token], case_fold: bool) -> String {
         if i > 0 {
             key.push(' ');
         }
-        key.push_str(if case_fold { &token.norm } else { token.text(text) });
+        key.push_str(if case_fold {
+            &token.norm
+        } else {
+            token.text(text)
+        });
     }
     key
 }
@@ -92,7 +102,10 @@ impl BlockList {
             path: PathBuf::from("[detect.lists]"),
             message,
         };
-        let keys: Vec<String> = terms.iter().map(|t| term_key(t, config.case_fold)).collect();
+        let keys: Vec<String> = terms
+            .iter()
+            .map(|t| term_key(t, config.case_fold))
+            .collect();
         let matcher = if config.bloom {
             let rate = config.bloom_false_positive_rate;
             if !(rate > 0.0 && rate < 1.0) {
@@ -185,7 +198,11 @@ impl BlockList {
                         joined.push(' ');
                     }
                     starts.push(joined.len());
-                    joined.push_str(if self.case_fold { &token.norm } else { token.text(text) });
+                    joined.push_str(if self.case_fold {
+                        &token.norm
+                    } else {
+                        token.text(text)
+                    });
                     ends.push(joined.len());
                 }
                 automaton
@@ -207,7 +224,11 @@ impl BlockList {
                             key.push(' ');
                         }
                         let token = &tokens[last];
-                        key.push_str(if self.case_fold { &token.norm } else { token.text(text) });
+                        key.push_str(if self.case_fold {
+                            &token.norm
+                        } else {
+                            token.text(text)
+                        });
                         if filter.contains(key.as_str()) {
                             spans.push((tokens[first].start, token.end));
                         }
@@ -294,18 +315,27 @@ mod tests {
         let doc = analyze(text);
         let mut found: Vec<(usize, usize)> = list.find(&doc.text, &doc.tokens);
         found.sort();
-        found.into_iter().map(|(s, e)| text[s..e].to_string()).collect()
+        found
+            .into_iter()
+            .map(|(s, e)| text[s..e].to_string())
+            .collect()
     }
 
     #[test]
     fn whole_words_and_case_folding() {
         let terms = vec!["Ann".to_string(), "New York".into()];
         let list = BlockList::new(&terms, &config()).expect("list");
-        assert_eq!(spans(&list, "ANN went to new york; Annette stayed."), vec!["ANN", "new york"]);
+        assert_eq!(
+            spans(&list, "ANN went to new york; Annette stayed."),
+            vec!["ANN", "new york"]
+        );
         let mut exact = config();
         exact.case_fold = false;
         let list = BlockList::new(&terms, &exact).expect("list");
-        assert_eq!(spans(&list, "ANN and Ann in New York."), vec!["Ann", "New York"]);
+        assert_eq!(
+            spans(&list, "ANN and Ann in New York."),
+            vec!["Ann", "New York"]
+        );
         let mut substrings = config();
         substrings.whole_word = false;
         let list = BlockList::new(&terms, &substrings).expect("list");
@@ -319,9 +349,16 @@ mod tests {
         cfg.bloom = true;
         cfg.bloom_false_positive_rate = 0.01;
         let list = BlockList::new(&terms, &cfg).expect("list");
-        assert_eq!(spans(&list, "Met NAME7 Surname7 and name7 only."), vec!["NAME7 Surname7"]);
+        assert_eq!(
+            spans(&list, "Met NAME7 Surname7 and name7 only."),
+            vec!["NAME7 Surname7"]
+        );
         // ≈ 9.6 bits per term at 1 %.
-        assert!(list.memory_bytes() > 1000 && list.memory_bytes() < 4000, "{}", list.memory_bytes());
+        assert!(
+            list.memory_bytes() > 1000 && list.memory_bytes() < 4000,
+            "{}",
+            list.memory_bytes()
+        );
         // Measured false-positive rate on keys never inserted is within 2× of the target.
         let trials = 20_000;
         let false_positives = (0..trials)

@@ -163,7 +163,9 @@ mod tests {
         assert!(err.to_string().contains("spans.json"), "{err}");
 
         std::fs::write(&path, r#"[{"start": 5, "end": 3}]"#).expect("write");
-        let err = ManualDetector::new(&[], Some(&path)).err().expect("start > end");
+        let err = ManualDetector::new(&[], Some(&path))
+            .err()
+            .expect("start > end");
         assert!(err.to_string().contains("spans.json"), "{err}");
         assert!(err.to_string().contains("after end"), "{err}");
     }

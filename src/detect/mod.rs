@@ -152,7 +152,10 @@ impl DetectorSet {
                             "the protect detector needs --protect NAME".into(),
                         ));
                     }
-                    Box::new(protect::ProtectDetector::new(&inputs.protect, &config.protect))
+                    Box::new(protect::ProtectDetector::new(
+                        &inputs.protect,
+                        &config.protect,
+                    ))
                 }
                 manual::NAME => Box::new(manual::ManualDetector::new(
                     &inputs.sensitive,
@@ -160,7 +163,8 @@ impl DetectorSet {
                 )?),
                 patterns::NAME => Box::new(patterns::PatternsDetector::new(&config.patterns)?),
                 lists::NAME => {
-                    let files: Vec<PathBuf> = config.lists.block.iter().map(PathBuf::from).collect();
+                    let files: Vec<PathBuf> =
+                        config.lists.block.iter().map(PathBuf::from).collect();
                     Box::new(lists::BlockList::from_files(&files, &config.lists)?)
                 }
                 sequence::DISEASE => {
@@ -212,7 +216,10 @@ pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
         return if path.exists() {
             Ok(path.to_path_buf())
         } else {
-            Err(Error::model(path, "model file not found; train it with `declass train`"))
+            Err(Error::model(
+                path,
+                "model file not found; train it with `declass train`",
+            ))
         };
     }
     dirs.iter()
@@ -223,7 +230,10 @@ pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
                 path,
                 format!(
                     "model file not found under {}; train it with `declass train`",
-                    dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
         })
@@ -356,11 +366,17 @@ mod registry_tests {
         let text = "Alban Bagbin (born 24 September 1957) spoke in the Parliament of Ghana.";
         let doc = testing::analyze(text);
         let records = finding_records(&doc, &set.detect(&doc).expect("detect"));
-        let found: Vec<(&str, &str)> =
-            records.iter().map(|r| (r.text.as_str(), r.detector.as_str())).collect();
+        let found: Vec<(&str, &str)> = records
+            .iter()
+            .map(|r| (r.text.as_str(), r.detector.as_str()))
+            .collect();
         assert_eq!(
             found,
-            vec![("Alban Bagbin", "protect"), ("24 September 1957", "patterns"), ("Parliament", "manual")]
+            vec![
+                ("Alban Bagbin", "protect"),
+                ("24 September 1957", "patterns"),
+                ("Parliament", "manual")
+            ]
         );
         assert_eq!(records[1].generalization.as_deref(), Some("1950s"));
     }

@@ -90,11 +90,16 @@ impl Operators {
                 .filter(|k| !k.is_empty())
                 .map(String::into_bytes)
         };
-        let uses_hash = default == Operator::Hash || by_category.values().any(|o| *o == Operator::Hash);
+        let uses_hash =
+            default == Operator::Hash || by_category.values().any(|o| *o == Operator::Hash);
         if uses_hash && hash_key.is_none() {
             return Err(bad(format!(
                 "the hash operator needs a key: set hash_key or the environment variable {}",
-                if config.hash_key_env.is_empty() { "named by hash_key_env" } else { &config.hash_key_env }
+                if config.hash_key_env.is_empty() {
+                    "named by hash_key_env"
+                } else {
+                    &config.hash_key_env
+                }
             )));
         }
         Ok(Operators {
@@ -108,7 +113,10 @@ impl Operators {
     }
 
     pub fn operator_for(&self, category: &str) -> Operator {
-        self.by_category.get(category).copied().unwrap_or(self.default)
+        self.by_category
+            .get(category)
+            .copied()
+            .unwrap_or(self.default)
     }
 
     /// The replacement text for `finding` in `text` (byte offsets of the finding).
@@ -146,7 +154,11 @@ pub fn mask(span: &str, mask_char: char, keep_last: usize) -> String {
                 return c;
             }
             seen += 1;
-            if seen > total.saturating_sub(keep_last) { c } else { mask_char }
+            if seen > total.saturating_sub(keep_last) {
+                c
+            } else {
+                mask_char
+            }
         })
         .collect()
 }
@@ -245,7 +257,11 @@ mod tests {
         cfg.default = "hash".into();
         cfg.hash_key_env = "DECLASS_TEST_KEY_THAT_IS_NEVER_SET".into();
         let err = Operators::from_config(&cfg).expect_err("no key");
-        assert!(err.to_string().contains("DECLASS_TEST_KEY_THAT_IS_NEVER_SET"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("DECLASS_TEST_KEY_THAT_IS_NEVER_SET"),
+            "{err}"
+        );
         cfg.hash_key = "secret".into();
         assert!(Operators::from_config(&cfg).is_ok());
     }
@@ -262,9 +278,18 @@ mod tests {
         let mut pseudonyms = Pseudonyms::new();
         let rendered: Vec<String> = [("Ann", 0), ("Bob", 0), ("ann", 0), ("Carl", 0)]
             .iter()
-            .map(|(n, from)| operators.render(&finding(text, n, *from, "person", "ner"), text, &mut pseudonyms))
+            .map(|(n, from)| {
+                operators.render(
+                    &finding(text, n, *from, "person", "ner"),
+                    text,
+                    &mut pseudonyms,
+                )
+            })
             .collect();
-        assert_eq!(rendered, vec!["PERSON 1", "PERSON 2", "PERSON 1", "PERSON 3"]);
+        assert_eq!(
+            rendered,
+            vec!["PERSON 1", "PERSON 2", "PERSON 1", "PERSON 3"]
+        );
         // Other categories fall back to the default operator (generalize).
         let place = finding(text, "Bob", 0, "place", "ner");
         assert_eq!(operators.render(&place, text, &mut pseudonyms), "place");

@@ -111,10 +111,16 @@ impl PatternsDetector {
 
     fn hits(&self, name: &str, text: &str) -> Vec<Hit> {
         match name {
-            "email" => candidates(&EMAIL, text, |s| valid_email(s).then(|| "email address".into())),
+            "email" => candidates(&EMAIL, text, |s| {
+                valid_email(s).then(|| "email address".into())
+            }),
             "phone" => self.phones(text),
-            "card" => candidates(&CARD, text, |s| valid_card(s).then(|| "payment card number".into())),
-            "iban" => candidates(&IBAN, text, |s| valid_iban(s).then(|| "bank account number".into())),
+            "card" => candidates(&CARD, text, |s| {
+                valid_card(s).then(|| "payment card number".into())
+            }),
+            "iban" => candidates(&IBAN, text, |s| {
+                valid_iban(s).then(|| "bank account number".into())
+            }),
             "ip" => {
                 let mut hits = candidates(&IPV4, text, |s| {
                     s.parse::<Ipv4Addr>().is_ok().then(|| "IP address".into())
@@ -129,9 +135,13 @@ impl PatternsDetector {
             }
             "url" => candidates(&URL, text, |s| valid_url(s).then(|| "web address".into())),
             "date" => self.dates(text),
-            "ssn" => candidates(&SSN, text, |s| valid_ssn(s).then(|| "social security number".into())),
+            "ssn" => candidates(&SSN, text, |s| {
+                valid_ssn(s).then(|| "social security number".into())
+            }),
             "uk_postcode" => candidates(&UK_POSTCODE, text, |_| Some("postcode".into())),
-            "nhs" => candidates(&NHS, text, |s| valid_nhs(s).then(|| "health service number".into())),
+            "nhs" => candidates(&NHS, text, |s| {
+                valid_nhs(s).then(|| "health service number".into())
+            }),
             _ => Vec::new(),
         }
     }
@@ -156,7 +166,11 @@ impl PatternsDetector {
 
     fn dates(&self, text: &str) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for regex in [&*DATE_DAY_MONTH_YEAR, &*DATE_MONTH_DAY_YEAR, &*DATE_MONTH_YEAR] {
+        for regex in [
+            &*DATE_DAY_MONTH_YEAR,
+            &*DATE_MONTH_DAY_YEAR,
+            &*DATE_MONTH_YEAR,
+        ] {
             for caps in regex.captures_iter(text) {
                 let Some(whole) = caps.get(0) else { continue };
                 // "31 February 1990" failed as a full date: its "February 1990" is no date.
@@ -167,8 +181,12 @@ impl PatternsDetector {
                     continue;
                 }
                 let month = caps.name("month").and_then(|m| month_number(m.as_str()));
-                let day = caps.name("day").and_then(|d| d.as_str().parse::<u32>().ok());
-                let year = caps.name("year").and_then(|y| y.as_str().parse::<i32>().ok());
+                let day = caps
+                    .name("day")
+                    .and_then(|d| d.as_str().parse::<u32>().ok());
+                let year = caps
+                    .name("year")
+                    .and_then(|y| y.as_str().parse::<i32>().ok());
                 if let (Some(month), Some(year)) = (month, year)
                     && day.is_none_or(|d| valid_day(year, month, d))
                 {
@@ -283,8 +301,11 @@ fn static_regex(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("built-in pattern does not compile: {e}"))
 }
 
-static EMAIL: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"\b[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b"));
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(
+        r"\b[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b",
+    )
+});
 static PHONE_INTERNATIONAL: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"\+\d{1,3}(?:[ .\-]?\(?\d{1,5}\)?){1,6}\d"));
 static PHONE_NATIONAL: LazyLock<Regex> =
@@ -293,20 +314,33 @@ static CARD: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d(?:[ \-]?\d){
 static IBAN: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}\b"));
 static IPV4: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{1,3}(?:\.\d{1,3}){3}\b"));
-static IPV6: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?"));
+static IPV6: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?")
+});
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(r#"(?i)\b(?:https?://|ftp://|www\.)[^\s<>"'()\[\]{}]+[^\s<>"'()\[\]{}.,;:!?]"#)
 });
 static SSN: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{3}-\d{2}-\d{4}\b"));
 static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r"\b(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRV-Y\d]?) ?\d[ABD-HJLNP-UW-Z]{2})\b")
+    static_regex(
+        r"\b(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRV-Y\d]?) ?\d[ABD-HJLNP-UW-Z]{2})\b",
+    )
 });
 static NHS: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{3}[ \-]?\d{3}[ \-]?\d{4}\b"));
 
 const MONTHS: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
 const MONTH_ALTERNATION: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
 
@@ -321,14 +355,23 @@ static DATE_MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 static DATE_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(&format!(r"\b(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12]\d{{3}})\b"))
+    static_regex(&format!(
+        r"\b(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12]\d{{3}})\b"
+    ))
 });
 static DATE_NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r"\b(?:(?P<a>[12]\d{3})-(?P<b>[01]?\d)-(?P<c>[0-3]?\d)|(?P<d>[0-3]?\d)[/.\-](?P<e>[0-3]?\d)[/.\-](?P<f>[12]\d{3}))\b")
+    static_regex(
+        r"\b(?:(?P<a>[12]\d{3})-(?P<b>[01]?\d)-(?P<c>[0-3]?\d)|(?P<d>[0-3]?\d)[/.\-](?P<e>[0-3]?\d)[/.\-](?P<f>[12]\d{3}))\b",
+    )
 });
 
 fn month_number(name: &str) -> Option<u32> {
-    let key: String = name.trim_end_matches('.').to_lowercase().chars().take(3).collect();
+    let key: String = name
+        .trim_end_matches('.')
+        .to_lowercase()
+        .chars()
+        .take(3)
+        .collect();
     MONTHS
         .iter()
         .position(|m| m[..3].to_lowercase() == key)
@@ -477,12 +520,18 @@ mod tests {
     }
 
     fn categories(text: &str) -> Vec<String> {
-        found(&detector("decade", ""), text).into_iter().map(|f| f.0).collect()
+        found(&detector("decade", ""), text)
+            .into_iter()
+            .map(|f| f.0)
+            .collect()
     }
 
     #[test]
     fn email_valid_and_near_misses() {
-        assert_eq!(categories("Write to jane.doe@example.co.uk today."), vec!["email"]);
+        assert_eq!(
+            categories("Write to jane.doe@example.co.uk today."),
+            vec!["email"]
+        );
         assert!(categories("Write to jane..doe@example.com or a@b.c or @x.org").is_empty());
     }
 
@@ -497,24 +546,33 @@ mod tests {
 
     #[test]
     fn iban_needs_mod_97() {
-        assert_eq!(categories("Pay GB82 WEST 1234 5698 7654 32 now."), vec!["iban"]);
+        assert_eq!(
+            categories("Pay GB82 WEST 1234 5698 7654 32 now."),
+            vec!["iban"]
+        );
         assert_eq!(categories("Pay DE89370400440532013000 now."), vec!["iban"]);
         assert!(categories("Pay GB82 WEST 1234 5698 7654 33 now.").is_empty());
     }
 
     #[test]
     fn ip_addresses_use_std_parsers() {
-        assert_eq!(categories("Host 192.168.1.20 and 2001:db8::8a2e:370:7334 up."), vec!["ip", "ip"]);
+        assert_eq!(
+            categories("Host 192.168.1.20 and 2001:db8::8a2e:370:7334 up."),
+            vec!["ip", "ip"]
+        );
         assert!(categories("Version 300.1.2.3 and time 10:30:45.").is_empty());
     }
 
     #[test]
     fn urls() {
         assert_eq!(
-            found(&detector("decade", ""), "See https://example.org/a?b=1, then www.example.com.")
-                .into_iter()
-                .map(|f| f.1)
-                .collect::<Vec<_>>(),
+            found(
+                &detector("decade", ""),
+                "See https://example.org/a?b=1, then www.example.com."
+            )
+            .into_iter()
+            .map(|f| f.1)
+            .collect::<Vec<_>>(),
             vec!["https://example.org/a?b=1", "www.example.com"]
         );
         assert!(categories("See http://localhost today.").is_empty());
@@ -528,7 +586,10 @@ mod tests {
 
     #[test]
     fn uk_postcodes() {
-        assert_eq!(categories("Office at SW1A 1AA and M1 1AE."), vec!["uk_postcode", "uk_postcode"]);
+        assert_eq!(
+            categories("Office at SW1A 1AA and M1 1AE."),
+            vec!["uk_postcode", "uk_postcode"]
+        );
         assert!(categories("Codes QV1 1AA and SW1A 1CI.").is_empty());
     }
 
@@ -568,8 +629,14 @@ mod tests {
                 ("1999-02-28".into(), "1990s".into()),
             ]
         );
-        let month: Vec<String> = found(&detector("month", ""), text).into_iter().map(|f| f.2).collect();
-        assert_eq!(month, vec!["September 1957", "March 1980", "May 1991", "February 1999"]);
+        let month: Vec<String> = found(&detector("month", ""), text)
+            .into_iter()
+            .map(|f| f.2)
+            .collect();
+        assert_eq!(
+            month,
+            vec!["September 1957", "March 1980", "May 1991", "February 1999"]
+        );
         let year = found(&detector("year", ""), "On 12/05/2020 and 25/12/2021.");
         assert_eq!(
             year.into_iter().map(|f| f.2).collect::<Vec<_>>(),
@@ -586,7 +653,10 @@ mod tests {
             generalization: "case number".into(),
         }];
         let d = PatternsDetector::new(&config).expect("ok");
-        assert_eq!(found(&d, "See CASE-1234."), vec![("case".into(), "CASE-1234".into(), "case number".into())]);
+        assert_eq!(
+            found(&d, "See CASE-1234."),
+            vec![("case".into(), "CASE-1234".into(), "case number".into())]
+        );
         config.custom[0].regex = "(".into();
         let err = PatternsDetector::new(&config).err().expect("bad regex");
         assert!(err.to_string().contains("case"), "{err}");

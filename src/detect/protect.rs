@@ -212,7 +212,12 @@ impl ProtectDetector {
             && parts.iter().any(|p| self.matches_part(&view.folded[k], p))
     }
 
-    fn find_mentions(&self, doc: &Document, view: &TokenView, parts: &[String]) -> Vec<(usize, usize)> {
+    fn find_mentions(
+        &self,
+        doc: &Document,
+        view: &TokenView,
+        parts: &[String],
+    ) -> Vec<(usize, usize)> {
         let mut spans = Vec::new();
         for sentence in &doc.sentences {
             let end = sentence.tokens.end;
@@ -252,10 +257,16 @@ impl ProtectDetector {
                     }
                 }
                 // A closing quote of a nickname that ends the run belongs to it.
-                if last + 1 < end && view.is_quote(last + 1) && view.is_quote_open_before(first, last) {
+                if last + 1 < end
+                    && view.is_quote(last + 1)
+                    && view.is_quote_open_before(first, last)
+                {
                     last += 1;
                 }
-                while last + 1 < end && self.is_suffix(&view.folded[last + 1]) && view.name_like[last + 1] {
+                while last + 1 < end
+                    && self.is_suffix(&view.folded[last + 1])
+                    && view.name_like[last + 1]
+                {
                     last += 1;
                 }
                 spans.push((doc.tokens[first].start, doc.tokens[last].end));
@@ -335,7 +346,10 @@ impl TokenView {
             let quote = is_quote_token(token, &doc.text);
             view.glue
                 .push(initial || quote || text == "-" || text == "‐");
-            view.upper.push(word && text.chars().any(char::is_uppercase) && !text.chars().any(char::is_lowercase));
+            view.upper.push(
+                word && text.chars().any(char::is_uppercase)
+                    && !text.chars().any(char::is_lowercase),
+            );
             view.folded.push(folded);
             view.name_like.push(name_like);
             view.initial.push(initial);
@@ -345,15 +359,22 @@ impl TokenView {
     }
 
     fn mostly_upper(&self, range: std::ops::Range<usize>) -> bool {
-        let words = range.clone().filter(|&k| !self.folded[k].is_empty()).count();
-        let upper = range.filter(|&k| self.upper[k] && self.folded[k].chars().count() > 1).count();
+        let words = range
+            .clone()
+            .filter(|&k| !self.folded[k].is_empty())
+            .count();
+        let upper = range
+            .filter(|&k| self.upper[k] && self.folded[k].chars().count() > 1)
+            .count();
         words > 0 && upper * 2 > words
     }
 
     /// The run of name-like tokens and glue starting at `i` (exclusive end).
     fn name_run(&self, i: usize, end: usize) -> std::ops::Range<usize> {
         let mut k = i;
-        while k < end && (self.name_like[k] || (self.glue[k] && k + 1 < end && self.name_like[k + 1])) {
+        while k < end
+            && (self.name_like[k] || (self.glue[k] && k + 1 < end && self.name_like[k + 1]))
+        {
             k += 1;
         }
         i..k
@@ -418,9 +439,16 @@ fn aliases_after(doc: &Document, view: &TokenView, end: usize) -> Vec<Vec<usize>
     aliases
 }
 
-const ALIAS_LEAD_WORDS: &[&str] = &["born", "nee", "also", "known", "as", "aka", "or", "formerly"];
+const ALIAS_LEAD_WORDS: &[&str] = &[
+    "born", "nee", "also", "known", "as", "aka", "or", "formerly",
+];
 
-fn push_alias(aliases: &mut Vec<Vec<usize>>, segment: &[usize], has_number: bool, view: &TokenView) {
+fn push_alias(
+    aliases: &mut Vec<Vec<usize>>,
+    segment: &[usize],
+    has_number: bool,
+    view: &TokenView,
+) {
     if has_number {
         return;
     }
@@ -513,7 +541,10 @@ mod tests {
             vec!["Traci Elizabeth Lords", "Nora Louise Kuzma", "Kuzma"]
         );
         let text = "Yida Huang (pinyin: Huáng Yìdá; born 1979) is a singer. \"YiDA\" was his name.";
-        assert_eq!(mentions("yida huang", text), vec!["Yida Huang", "Huáng Yìdá", "YiDA"]);
+        assert_eq!(
+            mentions("yida huang", text),
+            vec!["Yida Huang", "Huáng Yìdá", "YiDA"]
+        );
     }
 
     #[test]
@@ -522,7 +553,10 @@ mod tests {
                     Lt Gen Bilimoria retired.";
         assert_eq!(
             mentions("f. n. billimoria", text),
-            vec!["Lieutenant General Faridoon Noshir Billimoria", "Lt Gen Bilimoria"]
+            vec![
+                "Lieutenant General Faridoon Noshir Billimoria",
+                "Lt Gen Bilimoria"
+            ]
         );
     }
 
@@ -596,7 +630,11 @@ mod tests {
             }
         }
         // "General Billy" is a nickname that shares no part and no spelling with the name.
-        assert_eq!(missed, vec!["General Billy".to_string()], "of {total} mentions");
+        assert_eq!(
+            missed,
+            vec!["General Billy".to_string()],
+            "of {total} mentions"
+        );
         assert!(total > 50);
     }
 }

@@ -24,7 +24,10 @@ use crate::text::{Document, Upos};
 pub const DISEASE: &str = "disease";
 
 /// Bumped when features or the file layout change: older model files are refused.
-pub const MODEL_VERSION: u32 = 1;
+pub const MODEL_VERSION: u32 = 2;
+
+/// The name of the training-mention gazetteer inside a model.
+const LEXICON: &str = "train";
 
 /// One labelled sentence: words, optional POS tags, BIO labels.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +39,7 @@ pub struct LabelledSentence {
 
 /// Named phrase lists (normalized, space-joined words); a token inside a listed phrase
 /// gets the feature `gaz:NAME:B` or `gaz:NAME:I`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Gazetteers {
     lists: BTreeMap<String, BTreeSet<String>>,
     max_words: usize,
@@ -46,7 +49,10 @@ impl Gazetteers {
     pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
         let set = self.lists.entry(name.to_string()).or_default();
         for phrase in phrases {
-            let norm = phrase.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>();
+            let norm = phrase
+                .split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>();
             self.max_words = self.max_words.max(norm.len());
             set.insert(norm.join(" "));
         }
@@ -80,13 +86,18 @@ impl Gazetteers {
 pub fn sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
-    gazetteers: &Gazetteers,
+    gazetteers: &[&Gazetteers],
     stemmer: &Stemmer,
 ) -> Vec<Vec<String>> {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let stems: Vec<String> = lower.iter().map(|w| stemmer.stem(w).into_owned()).collect();
     let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
-    let gaz = gazetteers.features(&lower);
+    let mut gaz = vec![Vec::new(); lower.len()];
+    for g in gazetteers {
+        for (slot, features) in gaz.iter_mut().zip(g.features(&lower)) {
+            slot.extend(features);
+        }
+    }
     let n = words.len();
     let at = |v: &[String], i: isize| -> String {
         if i < 0 {
@@ -120,15 +131,42 @@ pub fn sentence_features(
                 format!("w-2={}", at(&lower, k - 2)),
                 format!("w+2={}", at(&lower, k + 2)),
             ];
-            for len in 1..=4 {
+            let suffix3 = |j: isize| -> String {
+                if j < 0 || j as usize >= n {
+                    "-".into()
+                } else {
+                    let c: Vec<char> = lower[j as usize].chars().collect();
+                    c[c.len().saturating_sub(3)..].iter().collect()
+                }
+            };
+            f.push(format!("suf3-1={}", suffix3(k - 1)));
+            f.push(format!("suf3+1={}", suffix3(k + 1)));
+            f.push(format!("w-1|w+1={}|{}", at(&lower, k - 1), at(&lower, k + 1)));
+            // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
+            if chars.len() > 3 {
+                for window in chars.windows(3) {
+                    f.push(format!("c3={}", window.iter().collect::<String>()));
+                }
+            }
+            for len in 1..=5 {
                 if chars.len() > len {
-                    f.push(format!("pre{len}={}", chars[..len].iter().collect::<String>()));
-                    f.push(format!("suf{len}={}", chars[chars.len() - len..].iter().collect::<String>()));
+                    f.push(format!(
+                        "pre{len}={}",
+                        chars[..len].iter().collect::<String>()
+                    ));
+                    f.push(format!(
+                        "suf{len}={}",
+                        chars[chars.len() - len..].iter().collect::<String>()
+                    ));
                 }
             }
             if let Some(tags) = tags {
                 let tag = |j: isize| -> &str {
-                    if j < 0 || j as usize >= n { "-" } else { tags[j as usize].as_str() }
+                    if j < 0 || j as usize >= n {
+                        "-"
+                    } else {
+                        tags[j as usize].as_str()
+                    }
                 };
                 f.push(format!("pos={}", tag(k)));
                 f.push(format!("pos-1={}", tag(k - 1)));
@@ -184,6 +222,10 @@ pub struct SequenceModel {
     pub labels: Vec<String>,
     /// Gazetteer names the model was trained with (the caller supplies the same lists).
     pub gazetteers: Vec<String>,
+    /// The training data's own mentions, a gazetteer shipped inside the model. During
+    /// training each sentence sees only the mentions of the other folds (jackknifing), so
+    /// the model learns how far to trust a listed phrase instead of memorizing it.
+    lexicon: Gazetteers,
     features: Vec<String>,
     /// `features.len() × labels.len()`, row-major.
     weights: Vec<f32>,
@@ -199,6 +241,8 @@ pub struct TrainOptions {
     pub epochs: usize,
     pub seed: u64,
     pub min_feature_count: u32,
+    /// Folds for the training-mention lexicon (0: no lexicon).
+    pub lexicon_folds: usize,
 }
 
 impl SequenceModel {
@@ -218,11 +262,37 @@ impl SequenceModel {
             l.sort_by_key(|x| (x != "O", x.get(2..).unwrap_or("").to_string(), x.clone()));
             l
         };
-        let label_index: HashMap<&str, usize> =
-            labels.iter().enumerate().map(|(i, l)| (l.as_str(), i)).collect();
+        let label_index: HashMap<&str, usize> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.as_str(), i))
+            .collect();
+        let mentions = |s: &LabelledSentence| -> Vec<String> {
+            bio_spans(&s.labels)
+                .into_iter()
+                .map(|(a, b, _)| s.words[a..b].join(" "))
+                .collect()
+        };
+        let folds = options.lexicon_folds;
+        let mut lexicon = Gazetteers::default();
+        let mut fold_lexicons = vec![Gazetteers::default(); folds];
+        if folds > 0 {
+            lexicon.add(LEXICON, data.iter().flat_map(mentions));
+            for (k, fold) in fold_lexicons.iter_mut().enumerate() {
+                let others = data.iter().enumerate().filter(|(i, _)| i % folds != k);
+                fold.add(LEXICON, others.flat_map(|(_, s)| mentions(s)));
+            }
+        }
         let feats: Vec<Vec<Vec<String>>> = data
             .iter()
-            .map(|s| sentence_features(&s.words, s.tags.as_deref(), gazetteers, &stemmer))
+            .enumerate()
+            .map(|(i, s)| {
+                let mut lists = vec![gazetteers];
+                if folds > 0 {
+                    lists.push(&fold_lexicons[i % folds]);
+                }
+                sentence_features(&s.words, s.tags.as_deref(), &lists, &stemmer)
+            })
             .collect();
         let mut counts: HashMap<&str, u32> = HashMap::new();
         for sentence in &feats {
@@ -238,8 +308,11 @@ impl SequenceModel {
             .map(|(f, _)| f.to_string())
             .collect();
         names.sort();
-        let index: HashMap<String, u32> =
-            names.iter().enumerate().map(|(i, f)| (f.clone(), i as u32)).collect();
+        let index: HashMap<String, u32> = names
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as u32))
+            .collect();
         let encoded: Vec<Vec<Vec<u32>>> = feats
             .iter()
             .map(|s| {
@@ -257,6 +330,7 @@ impl SequenceModel {
             version: MODEL_VERSION,
             labels,
             gazetteers: gazetteers.names(),
+            lexicon,
             features: names,
             weights: vec![0.0; index.len() * nl],
             transitions: vec![0.0; (nl + 1) * nl],
@@ -276,7 +350,11 @@ impl SequenceModel {
                 let predicted = model.viterbi(&encoded[s]);
                 tokens += predicted.len();
                 if predicted != gold[s] {
-                    errors += predicted.iter().zip(&gold[s]).filter(|(a, b)| a != b).count();
+                    errors += predicted
+                        .iter()
+                        .zip(&gold[s])
+                        .filter(|(a, b)| a != b)
+                        .count();
                     for (sign, path) in [(1.0f32, &gold[s]), (-1.0f32, &predicted)] {
                         let mut prev = nl;
                         for (t, &label) in path.iter().enumerate() {
@@ -358,9 +436,9 @@ impl SequenceModel {
         };
         let mut score = vec![f32::NEG_INFINITY; n * nl];
         let mut back = vec![0usize; n * nl];
-        for l in 0..nl {
+        for (l, slot) in score.iter_mut().take(nl).enumerate() {
             if self.allowed(None, l) {
-                score[l] = self.transitions[nl * nl + l] + emission(0, l);
+                *slot = self.transitions[nl * nl + l] + emission(0, l);
             }
         }
         for t in 1..n {
@@ -394,11 +472,21 @@ impl SequenceModel {
     }
 
     /// BIO labels for one sentence.
-    pub fn predict(&self, words: &[String], tags: Option<&[Upos]>, gazetteers: &Gazetteers) -> Vec<String> {
+    pub fn predict(
+        &self,
+        words: &[String],
+        tags: Option<&[Upos]>,
+        gazetteers: &Gazetteers,
+    ) -> Vec<String> {
         let stemmer = Stemmer::create(Algorithm::English);
-        let encoded: Vec<Vec<u32>> = sentence_features(words, tags, gazetteers, &stemmer)
+        let lists = [gazetteers, &self.lexicon];
+        let encoded: Vec<Vec<u32>> = sentence_features(words, tags, &lists, &stemmer)
             .iter()
-            .map(|t| t.iter().filter_map(|f| self.index.get(f).copied()).collect())
+            .map(|t| {
+                t.iter()
+                    .filter_map(|f| self.index.get(f).copied())
+                    .collect()
+            })
             .collect();
         self.viterbi(&encoded)
             .into_iter()
@@ -430,7 +518,10 @@ impl SequenceModel {
         if model.version != MODEL_VERSION {
             return Err(Error::model(
                 path,
-                format!("model version {} (expected {MODEL_VERSION}); retrain it", model.version),
+                format!(
+                    "model version {} (expected {MODEL_VERSION}); retrain it",
+                    model.version
+                ),
             ));
         }
         let nl = model.labels.len();
@@ -438,7 +529,10 @@ impl SequenceModel {
             || model.weights.len() != model.features.len() * nl
             || model.transitions.len() != (nl + 1) * nl
         {
-            return Err(Error::model(path, "corrupt model file: table sizes disagree"));
+            return Err(Error::model(
+                path,
+                "corrupt model file: table sizes disagree",
+            ));
         }
         model.rebuild_index();
         Ok(model)
@@ -566,7 +660,11 @@ fn read_columns(path: &Path, word_col: usize, label_col: usize) -> Result<Vec<La
         let (Some(word), Some(label)) = (columns.get(word_col), columns.get(label_col)) else {
             return Err(Error::input(
                 path,
-                format!("line {}: expected at least {} tab-separated columns", i + 1, label_col + 1),
+                format!(
+                    "line {}: expected at least {} tab-separated columns",
+                    i + 1,
+                    label_col + 1
+                ),
             ));
         };
         let label = label.trim();
@@ -583,6 +681,9 @@ fn read_columns(path: &Path, word_col: usize, label_col: usize) -> Result<Vec<La
     Ok(sentences)
 }
 
+/// Maps a normalized mention to a broader concept, or `None` to keep the default label.
+pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
 /// Runs a trained model over a document's sentences.
 pub struct SequenceDetector {
     name: String,
@@ -592,7 +693,7 @@ pub struct SequenceDetector {
     generalization: String,
     /// Seam for a knowledge base: maps a normalized mention to a broader concept (e.g.
     /// its MeSH parent). Without one, every mention gets `generalization`.
-    generalizer: Option<Box<dyn Fn(&str) -> Option<String> + Send + Sync>>,
+    generalizer: Option<Generalizer>,
 }
 
 impl SequenceDetector {
@@ -619,7 +720,10 @@ impl SequenceDetector {
     }
 
     /// Supplies the generalizer (see the field's doc).
-    pub fn with_generalizer(mut self, g: Box<dyn Fn(&str) -> Option<String> + Send + Sync>) -> Self {
+    pub fn with_generalizer(
+        mut self,
+        g: Generalizer,
+    ) -> Self {
         self.generalizer = Some(g);
         self
     }
@@ -635,11 +739,17 @@ impl Detector for SequenceDetector {
         let mut findings = Vec::new();
         for sentence in &doc.sentences {
             let range = sentence.tokens.clone();
-            let words: Vec<String> = range.clone().map(|i| doc.token_text(i).to_string()).collect();
+            let words: Vec<String> = range
+                .clone()
+                .map(|i| doc.token_text(i).to_string())
+                .collect();
             let tags = tagged.then(|| &doc.tags[range.clone()]);
             let labels = self.model.predict(&words, tags, &self.gazetteers);
             for (start, end, _) in bio_spans(&labels) {
-                let (s, e) = (doc.tokens[range.start + start].start, doc.tokens[range.start + end - 1].end);
+                let (s, e) = (
+                    doc.tokens[range.start + start].start,
+                    doc.tokens[range.start + end - 1].end,
+                );
                 let norm = crate::text::tokenize::normalize(&doc.text[s..e]);
                 let label = self
                     .generalizer
@@ -675,17 +785,35 @@ mod tests {
 
     #[test]
     fn bio_spans_follow_conlleval() {
-        let labels: Vec<String> = "O B-D I-D O I-D B-D B-D".split(' ').map(String::from).collect();
+        let labels: Vec<String> = "O B-D I-D O I-D B-D B-D"
+            .split(' ')
+            .map(String::from)
+            .collect();
         assert_eq!(
             bio_spans(&labels),
-            vec![(1, 3, "D".into()), (4, 5, "D".into()), (5, 6, "D".into()), (6, 7, "D".into())]
+            vec![
+                (1, 3, "D".into()),
+                (4, 5, "D".into()),
+                (5, 6, "D".into()),
+                (6, 7, "D".into())
+            ]
         );
     }
 
     #[test]
     fn entity_scores_count_exact_matches() {
-        let gold = vec!["B-D I-D O B-D".split(' ').map(String::from).collect::<Vec<_>>()];
-        let pred = vec!["B-D I-D O O".split(' ').map(String::from).collect::<Vec<_>>()];
+        let gold = vec![
+            "B-D I-D O B-D"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
+        let pred = vec![
+            "B-D I-D O O"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
         let scores = entity_scores(&gold, &pred);
         assert_eq!((scores.gold, scores.predicted, scores.correct), (2, 1, 1));
         assert!((scores.f1 - 2.0 / 3.0).abs() < 1e-9);
@@ -695,20 +823,39 @@ mod tests {
     fn learns_a_small_pattern_and_round_trips() {
         let mut data = Vec::new();
         for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
-            data.push(s(&format!("patients with {name} were treated"), "O O B-D O O"));
-            data.push(s(&format!("chronic {name} syndrome is rare"), "B-D I-D I-D O O"));
+            data.push(s(
+                &format!("patients with {name} were treated"),
+                "O O B-D O O",
+            ));
+            data.push(s(
+                &format!("chronic {name} syndrome is rare"),
+                "B-D I-D I-D O O",
+            ));
             data.push(s("the doctors were treated well", "O O O O O"));
         }
-        let options = TrainOptions { epochs: 8, seed: 3, min_feature_count: 1 };
+        let options = TrainOptions {
+            epochs: 8,
+            seed: 3,
+            min_feature_count: 1,
+        };
         let gaz = Gazetteers::default();
         let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
-        let words: Vec<String> = "patients with cholera were treated".split(' ').map(String::from).collect();
-        assert_eq!(model.predict(&words, None, &gaz), vec!["O", "O", "B-D", "O", "O"]);
+        let words: Vec<String> = "patients with cholera were treated"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            model.predict(&words, None, &gaz),
+            vec!["O", "O", "B-D", "O", "O"]
+        );
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("m.bin.gz");
         model.save(&path).expect("save");
         let loaded = SequenceModel::load(&path).expect("load");
-        assert_eq!(loaded.predict(&words, None, &gaz), model.predict(&words, None, &gaz));
+        assert_eq!(
+            loaded.predict(&words, None, &gaz),
+            model.predict(&words, None, &gaz)
+        );
         std::fs::write(&path, b"junk").expect("write");
         assert!(SequenceModel::load(&path).is_err());
     }
@@ -716,7 +863,11 @@ mod tests {
     #[test]
     fn viterbi_never_starts_with_inside() {
         let data = vec![s("a b", "I-D I-D"), s("c d", "O O")];
-        let options = TrainOptions { epochs: 2, seed: 1, min_feature_count: 1 };
+        let options = TrainOptions {
+            epochs: 2,
+            seed: 1,
+            min_feature_count: 1,
+        };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
         assert_ne!(labels[0], "I-D");
