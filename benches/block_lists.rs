@@ -168,8 +168,8 @@ fn corpus() -> (Vec<String>, String) {
     let mut position = 0usize;
     while text.len() < TEXT_BYTES {
         position += 1;
-        if position % 50 == 0 {
-            if position % 100 == 0 {
+        if position.is_multiple_of(50) {
+            if position.is_multiple_of(100) {
                 text.push_str(&names[rng.next(names.len())]);
             } else {
                 // Probably unlisted: a random pairing.
@@ -180,7 +180,11 @@ fn corpus() -> (Vec<String>, String) {
         } else {
             text.push_str(COMMON[rng.next(COMMON.len())]);
         }
-        text.push_str(if position % 17 == 0 { ". " } else { " " });
+        text.push_str(if position.is_multiple_of(17) {
+            ". "
+        } else {
+            " "
+        });
     }
     (names, text)
 }

@@ -79,6 +79,7 @@ pub struct DetectConfig {
     pub lists: ListsConfig,
     pub operators: OperatorsConfig,
     pub disease: SequenceModelConfig,
+    pub ner: SequenceModelConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -177,7 +178,8 @@ pub struct SequenceModelConfig {
     pub min_feature_count: u32,
     /// Folds for the lexicon of training mentions the model ships (0: none).
     pub lexicon_folds: usize,
-    /// Category and generalization of its findings.
+    /// Category and generalization of its findings; empty: from the entity type
+    /// (PER → person, LOC → location, ORG → organization, others lowercased).
     pub category: String,
     pub generalization: String,
 }

@@ -40,7 +40,7 @@ fn train_then_eval_ner_prints_entity_scores() {
         String::from_utf8_lossy(&output.stderr)
     );
     let scores: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(scores["gold"], 4);
+    assert_eq!(scores["gold"], 3);
     assert!(scores["f1"].as_f64().expect("f1") > 0.9, "{scores}");
 }
 

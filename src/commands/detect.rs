@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use declass::config::SequenceModelConfig;
 use declass::detect::sequence::{self, SequenceModel, TrainOptions};
 use declass::detect::{DetectorInputs, DetectorSet, finding_records};
 use declass::text::{Analyzer, Tagger};
@@ -101,11 +102,15 @@ pub struct EvalNerArgs {
     /// Score this model file instead of the configured one.
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// Score only every N-th sentence (index % N == 0): the part `train --holdout-every N`
+    /// held out.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
 }
 
 /// Entity-level precision, recall and F1 of a sequence model on a labelled file, JSON.
 pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
-    let (path, sentences) = match (&args.iob2, &args.conll) {
+    let (path, mut sentences) = match (&args.iob2, &args.conll) {
         (Some(p), _) => (p.clone(), sequence::read_iob2(p)?),
         (None, Some(p)) => (p.clone(), sequence::read_conll(p)?),
         (None, None) => bail!("give --iob2 FILE or --conll FILE"),
@@ -115,22 +120,16 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
         None => detector_for_labels(&sentences)
             .with_context(|| format!("{}: cannot tell which detector to score", path.display()))?,
     };
-    let model_config = match detector.as_str() {
-        sequence::DISEASE => &ctx.config.detect.disease,
-        other => bail!("no trained sequence model for `{other}` (available: disease)"),
-    };
+    let model_config = sequence_config(ctx, &detector)?;
     let model_path = match &args.model {
         Some(p) => p.clone(),
         None => declass::detect::find_model(&model_config.model, &model_dirs(ctx))?,
     };
     let model = SequenceModel::load(&model_path)?;
-    let gazetteers = sequence::Gazetteers::default();
-    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
-    let predicted: Vec<Vec<String>> = sentences
-        .iter()
-        .map(|s| model.predict(&s.words, s.tags.as_deref(), &gazetteers))
-        .collect();
-    let scores = sequence::entity_scores(&gold, &predicted);
+    if args.holdout_every > 0 {
+        sentences = split_holdout(sentences, args.holdout_every).1;
+    }
+    let scores = score(&model, &sentences);
     println!("{}", serde_json::to_string_pretty(&scores)?);
     Ok(())
 }
@@ -145,21 +144,28 @@ fn detector_for_labels(sentences: &[sequence::LabelledSentence]) -> Result<Strin
     if kinds.contains("Disease") {
         Ok(sequence::DISEASE.into())
     } else if kinds.iter().any(|k| matches!(*k, "PER" | "LOC" | "ORG")) {
-        Ok("ner".into())
+        Ok(sequence::NER.into())
     } else {
         bail!("labels {kinds:?} name no known detector; pass --detector")
     }
 }
 
 #[derive(Args)]
-pub struct TrainDiseaseArgs {
-    /// Training data in CoNLL form (NCBI-disease train.tsv).
+pub struct TrainSequenceArgs {
+    /// Training data in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long, conflicts_with = "iob2", required_unless_present = "iob2")]
+    pub train: Option<PathBuf>,
+    /// Training data in UNER's IOB2 form (index, token, label columns).
     #[arg(long)]
-    pub train: PathBuf,
-    /// Development data, scored after training (NCBI-disease devel.tsv).
+    pub iob2: Option<PathBuf>,
+    /// Hold out every N-th sentence of the training file (sentence index % N == 0) and
+    /// score the model on them; 0 holds out nothing.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+    /// Development data in the training file's form, scored after training.
     #[arg(long)]
     pub dev: Option<PathBuf>,
-    /// Where to write the model; default: `[detect.disease] model` under `kb/`.
+    /// Where to write the model; default: the configured model path under `kb/`.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Passes over the training data (default from config).
@@ -170,10 +176,64 @@ pub struct TrainDiseaseArgs {
     pub lexicon_folds: Option<usize>,
 }
 
-/// Trains the disease sequence model and reports dev scores.
-pub fn run_train_disease(ctx: &Ctx, args: TrainDiseaseArgs) -> Result<()> {
-    let config = &ctx.config.detect.disease;
-    let train = sequence::read_conll(&args.train)?;
+fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
+    match detector {
+        sequence::DISEASE => Ok(&ctx.config.detect.disease),
+        sequence::NER => Ok(&ctx.config.detect.ner),
+        other => bail!("no sequence model for `{other}` (available: disease, ner)"),
+    }
+}
+
+/// Splits off every `every`-th sentence (index % every == 0) as held out.
+fn split_holdout(
+    sentences: Vec<sequence::LabelledSentence>,
+    every: usize,
+) -> (
+    Vec<sequence::LabelledSentence>,
+    Vec<sequence::LabelledSentence>,
+) {
+    if every == 0 {
+        return (sentences, Vec::new());
+    }
+    let (held, kept): (Vec<_>, Vec<_>) = sentences
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| i % every == 0);
+    (
+        kept.into_iter().map(|(_, s)| s).collect(),
+        held.into_iter().map(|(_, s)| s).collect(),
+    )
+}
+
+fn score(
+    model: &SequenceModel,
+    sentences: &[sequence::LabelledSentence],
+) -> sequence::EntityScores {
+    let gazetteers = sequence::Gazetteers::default();
+    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+    let predicted: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| model.predict(&s.words, s.tags.as_deref(), &gazetteers))
+        .collect();
+    sequence::entity_scores(&gold, &predicted)
+}
+
+/// Trains the sequence model of `detector` (disease or ner) and prints held-out and dev
+/// scores as JSON.
+pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) -> Result<()> {
+    let config = sequence_config(ctx, detector)?;
+    let read = |p: &Path| {
+        if args.iob2.is_some() {
+            sequence::read_iob2(p)
+        } else {
+            sequence::read_conll(p)
+        }
+    };
+    let train_path = match (&args.train, &args.iob2) {
+        (Some(p), _) | (None, Some(p)) => p.clone(),
+        (None, None) => bail!("give --train FILE or --iob2 FILE"),
+    };
+    let (train, held_out) = split_holdout(read(&train_path)?, args.holdout_every);
     let options = TrainOptions {
         epochs: args.epochs.unwrap_or(config.epochs),
         seed: config.seed,
@@ -184,27 +244,31 @@ pub fn run_train_disease(ctx: &Ctx, args: TrainDiseaseArgs) -> Result<()> {
     let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {
         eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
     });
-    let out = args.out.unwrap_or_else(|| {
+    let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("kb")
             .join(&config.model)
     });
     model.save(&out)?;
     eprintln!(
-        "wrote {} ({} features, {} sentences)",
+        "wrote {} ({} features, {} training sentences)",
         out.display(),
         model.feature_count(),
         train.len()
     );
-    if let Some(dev) = args.dev {
-        let sentences = sequence::read_conll(&dev)?;
-        let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
-        let predicted: Vec<Vec<String>> = sentences
-            .iter()
-            .map(|s| model.predict(&s.words, None, &gazetteers))
-            .collect();
-        let scores = sequence::entity_scores(&gold, &predicted);
-        println!("{}", serde_json::to_string_pretty(&scores)?);
+    let mut report = serde_json::Map::new();
+    if !held_out.is_empty() {
+        report.insert(
+            "held_out".into(),
+            serde_json::to_value(score(&model, &held_out))?,
+        );
     }
+    if let Some(dev) = &args.dev {
+        report.insert(
+            "dev".into(),
+            serde_json::to_value(score(&model, &read(dev)?))?,
+        );
+    }
+    println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(())
 }

@@ -65,7 +65,9 @@ pub enum EvalCommand {
 #[derive(Subcommand)]
 pub enum TrainCommand {
     /// The disease-mention sequence model (NCBI-disease, CoNLL form).
-    Disease(detect::TrainDiseaseArgs),
+    Disease(detect::TrainSequenceArgs),
+    /// The named-entity sequence model (UNER IOB2, with a held-out part).
+    Ner(detect::TrainSequenceArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -87,6 +89,11 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Detect(args) => detect::run_detect(&ctx, args),
         Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
-        Command::Train(TrainCommand::Disease(args)) => detect::run_train_disease(&ctx, args),
+        Command::Train(TrainCommand::Disease(args)) => {
+            detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
+        }
+        Command::Train(TrainCommand::Ner(args)) => {
+            detect::run_train_sequence(&ctx, declass::detect::sequence::NER, args)
+        }
     }
 }

@@ -97,6 +97,7 @@ pub const DETECTORS: &[&str] = &[
     patterns::NAME,
     lists::NAME,
     sequence::DISEASE,
+    sequence::NER,
 ];
 
 /// What the user supplied on the command line for the detectors that need it.
@@ -169,7 +170,15 @@ impl DetectorSet {
                 }
                 sequence::DISEASE => {
                     let path = find_model(&config.disease.model, &inputs.model_dirs)?;
-                    Box::new(sequence::SequenceDetector::load(&path, &config.disease)?)
+                    Box::new(sequence::SequenceDetector::load(
+                        name,
+                        &path,
+                        &config.disease,
+                    )?)
+                }
+                sequence::NER => {
+                    let path = find_model(&config.ner.model, &inputs.model_dirs)?;
+                    Box::new(sequence::SequenceDetector::load(name, &path, &config.ner)?)
                 }
                 other => {
                     return Err(selection_error(format!(

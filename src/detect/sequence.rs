@@ -23,6 +23,19 @@ use crate::text::{Document, Upos};
 /// The registered name of the disease detector.
 pub const DISEASE: &str = "disease";
 
+/// The registered name of the named-entity detector.
+pub const NER: &str = "ner";
+
+/// The category of an entity type when config names none: UNER's and TAB's types.
+pub fn category_of_type(kind: &str) -> String {
+    match kind {
+        "PER" | "PERSON" => "person".into(),
+        "LOC" | "LOCATION" | "GPE" => "location".into(),
+        "ORG" | "ORGANIZATION" => "organization".into(),
+        other => other.to_lowercase(),
+    }
+}
+
 /// Bumped when features or the file layout change: older model files are refused.
 pub const MODEL_VERSION: u32 = 2;
 
@@ -141,7 +154,11 @@ pub fn sentence_features(
             };
             f.push(format!("suf3-1={}", suffix3(k - 1)));
             f.push(format!("suf3+1={}", suffix3(k + 1)));
-            f.push(format!("w-1|w+1={}|{}", at(&lower, k - 1), at(&lower, k + 1)));
+            f.push(format!(
+                "w-1|w+1={}|{}",
+                at(&lower, k - 1),
+                at(&lower, k + 1)
+            ));
             // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
             if chars.len() > 3 {
                 for window in chars.windows(3) {
@@ -697,8 +714,8 @@ pub struct SequenceDetector {
 }
 
 impl SequenceDetector {
-    /// The disease detector from its model file.
-    pub fn load(path: &Path, config: &SequenceModelConfig) -> Result<Self> {
+    /// A detector registered as `name` from its model file.
+    pub fn load(name: &str, path: &Path, config: &SequenceModelConfig) -> Result<Self> {
         let model = SequenceModel::load(path)?;
         if !model.gazetteers.is_empty() {
             return Err(Error::model(
@@ -710,7 +727,7 @@ impl SequenceDetector {
             ));
         }
         Ok(SequenceDetector {
-            name: DISEASE.into(),
+            name: name.into(),
             model,
             gazetteers: Gazetteers::default(),
             category: config.category.clone(),
@@ -720,10 +737,7 @@ impl SequenceDetector {
     }
 
     /// Supplies the generalizer (see the field's doc).
-    pub fn with_generalizer(
-        mut self,
-        g: Generalizer,
-    ) -> Self {
+    pub fn with_generalizer(mut self, g: Generalizer) -> Self {
         self.generalizer = Some(g);
         self
     }
@@ -745,7 +759,12 @@ impl Detector for SequenceDetector {
                 .collect();
             let tags = tagged.then(|| &doc.tags[range.clone()]);
             let labels = self.model.predict(&words, tags, &self.gazetteers);
-            for (start, end, _) in bio_spans(&labels) {
+            for (start, end, kind) in bio_spans(&labels) {
+                let category = if self.category.is_empty() {
+                    category_of_type(&kind)
+                } else {
+                    self.category.clone()
+                };
                 let (s, e) = (
                     doc.tokens[range.start + start].start,
                     doc.tokens[range.start + end - 1].end,
@@ -755,15 +774,21 @@ impl Detector for SequenceDetector {
                     .generalizer
                     .as_ref()
                     .and_then(|g| g(&norm))
-                    .unwrap_or_else(|| self.generalization.clone());
+                    .unwrap_or_else(|| {
+                        if self.generalization.is_empty() {
+                            category.clone()
+                        } else {
+                            self.generalization.clone()
+                        }
+                    });
                 findings.push(Finding {
                     start: s,
                     end: e,
-                    category: self.category.clone(),
+                    reason: format!("labelled {category} by the sequence model"),
+                    category,
                     detector: self.name.clone(),
                     proposal: Proposal::Generalize(label),
                     confidence: 0.8,
-                    reason: format!("labelled {} by the sequence model", self.category),
                 });
             }
         }
@@ -837,6 +862,7 @@ mod tests {
             epochs: 8,
             seed: 3,
             min_feature_count: 1,
+            lexicon_folds: 0,
         };
         let gaz = Gazetteers::default();
         let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
@@ -867,10 +893,42 @@ mod tests {
             epochs: 2,
             seed: 1,
             min_feature_count: 1,
+            lexicon_folds: 3,
         };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
         assert_ne!(labels[0], "I-D");
+    }
+
+    #[test]
+    fn entity_types_map_to_categories() {
+        assert_eq!(category_of_type("PER"), "person");
+        assert_eq!(category_of_type("LOC"), "location");
+        assert_eq!(category_of_type("ORG"), "organization");
+        assert_eq!(category_of_type("Disease"), "disease");
+    }
+
+    /// The shipped disease model finds a disease in a document and proposes "disease".
+    #[test]
+    fn shipped_disease_model_detects_in_documents() {
+        let config = crate::Config::builtin().expect("config").detect.disease;
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.model);
+        let detector = SequenceDetector::load(DISEASE, &path, &config).expect("shipped model");
+        let text = "Mutations in BRCA1 cause hereditary breast cancer in women.";
+        let doc = crate::detect::testing::analyze(text);
+        let findings = detector.detect(&doc).expect("detect");
+        let found: Vec<&str> = findings.iter().map(|f| &text[f.start..f.end]).collect();
+        assert!(
+            found.iter().any(|f| f.contains("breast cancer")),
+            "{found:?}"
+        );
+        assert!(
+            findings
+                .iter()
+                .all(|f| f.proposal == Proposal::Generalize("disease".into()))
+        );
     }
 
     #[test]
