@@ -23,6 +23,7 @@ pub struct Config {
     pub stats: StatsConfig,
     pub krepeat: crate::krepeat::KRepeatConfig,
     pub kanon: crate::kanon::KanonConfig,
+    pub detect: DetectConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -71,6 +72,124 @@ pub struct SetupPackages {
     pub mesh: String,
     pub wiki: String,
     pub wordfreq: String,
+    /// US Census 1990 first names and surnames (the block-list benchmark's names).
+    pub names: String,
+}
+
+/// Detectors of sensitive terms (ε1): which run by default and how each is configured.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DetectConfig {
+    /// Detector names run when `--detect` is not given.
+    pub default: Vec<String>,
+    pub protect: ProtectConfig,
+    pub patterns: PatternsConfig,
+    pub lists: ListsConfig,
+    pub operators: OperatorsConfig,
+    pub disease: SequenceModelConfig,
+    pub ner: SequenceModelConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtectConfig {
+    /// Honorifics and ranks that belong to a name mention when they precede it.
+    pub titles: Vec<String>,
+    /// Generational suffixes that belong to a name mention when they follow it.
+    pub suffixes: Vec<String>,
+    /// Name parts at least this long (in characters) also match with small misspellings.
+    pub fuzzy_min_chars: usize,
+    /// Largest edit distance for such misspellings (0 turns fuzzy matching off).
+    pub fuzzy_max_edits: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternsConfig {
+    /// Built-in validated patterns to run.
+    pub enabled: Vec<String>,
+    /// Region (ISO 3166 alpha-2) for phone numbers written without a `+` country code;
+    /// empty: only international numbers are recognised.
+    pub phone_region: String,
+    /// What a date is generalized to: "month", "year" or "decade".
+    pub date_generalization: String,
+    /// User-defined patterns.
+    pub custom: Vec<CustomPattern>,
+}
+
+/// A user-defined pattern: every match of `regex` is sensitive and becomes `generalization`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomPattern {
+    pub name: String,
+    pub regex: String,
+    pub generalization: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListsConfig {
+    /// Files of terms that are always sensitive, one per line.
+    pub block: Vec<String>,
+    /// Files of terms that are never sensitive; they also veto other detectors' findings.
+    pub allow: Vec<String>,
+    /// Match only whole words (term boundaries on both sides).
+    pub whole_word: bool,
+    /// Match regardless of case.
+    pub case_fold: bool,
+    /// Category and generalization of block-list findings.
+    pub category: String,
+    pub generalization: String,
+    /// Keep block lists in a Bloom filter instead of an automaton (very large lists).
+    pub bloom: bool,
+    /// The Bloom filter's target false-positive rate.
+    pub bloom_false_positive_rate: f64,
+    /// Longest block-list term in words the Bloom mode looks up.
+    pub bloom_max_words: usize,
+}
+
+/// One operator rule: findings of `category` are rendered with `operator`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorRule {
+    pub category: String,
+    pub operator: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorsConfig {
+    /// Operator for categories no rule names: remove, generalize, mask, pseudonym, hash.
+    pub default: String,
+    pub rules: Vec<OperatorRule>,
+    /// Character the mask operator writes over each character.
+    pub mask_char: String,
+    /// Characters left unmasked at the end (e.g. the last digits of a card).
+    pub mask_keep_last: usize,
+    /// HMAC-SHA256 key for the hash operator, or empty to read it from `hash_key_env`.
+    pub hash_key: String,
+    /// Environment variable holding the key when `hash_key` is empty.
+    pub hash_key_env: String,
+    /// Hex characters of the digest kept in the output.
+    pub hash_hex_chars: usize,
+}
+
+/// A trained linear-chain sequence labeller (structured perceptron).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SequenceModelConfig {
+    /// Weights, relative to the project's `kb/` directory or the data directory.
+    pub model: String,
+    pub epochs: usize,
+    pub seed: u64,
+    /// Features seen fewer times in training are dropped from the saved model.
+    pub min_feature_count: u32,
+    /// Folds for the lexicon of training mentions the model ships (0: none).
+    pub lexicon_folds: usize,
+    /// Category and generalization of its findings; empty: from the entity type
+    /// (PER → person, LOC → location, ORG → organization, others lowercased).
+    pub category: String,
+    pub generalization: String,
 }
 
 /// Reference corpora and count sources (`[corpus]`).

@@ -2,6 +2,7 @@
 //! library; no engine logic lives here.
 
 pub mod corpus;
+pub mod detect;
 pub mod kanon;
 pub mod krepeat;
 pub mod setup;
@@ -62,6 +63,8 @@ pub enum Command {
     Krepeat(krepeat::KRepeatArgs),
     /// k-anonymous masking of quasi-identifiers (seed 000).
     Kanon(kanon::KanonArgs),
+    /// List the sensitive terms the detectors find, without sanitizing.
+    Detect(detect::DetectArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
     Nlp(text::NlpArgs),
     /// Train a model (`train pos`: the part-of-speech tagger).
@@ -77,6 +80,10 @@ pub enum Command {
 pub enum TrainCommand {
     /// Train the part-of-speech tagger on CoNLL-U files.
     Pos(text::TrainPosArgs),
+    /// The disease-mention sequence model (NCBI-disease, CoNLL form).
+    Disease(detect::TrainSequenceArgs),
+    /// The named-entity sequence model (UNER IOB2, with a held-out part).
+    Ner(detect::TrainSequenceArgs),
 }
 
 /// The components `declass eval` measures.
@@ -84,6 +91,8 @@ pub enum TrainCommand {
 pub enum EvalCommand {
     /// UPOS accuracy of the tagger on a gold CoNLL-U file.
     Pos(text::EvalPosArgs),
+    /// Entity-level precision, recall and F1 of a sequence labeller, as JSON.
+    Ner(detect::EvalNerArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -116,5 +125,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
+        Command::Detect(args) => detect::run_detect(&ctx, args),
+        Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
+        Command::Train(TrainCommand::Disease(args)) => {
+            detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
+        }
+        Command::Train(TrainCommand::Ner(args)) => {
+            detect::run_train_sequence(&ctx, declass::detect::sequence::NER, args)
+        }
     }
 }

@@ -3,10 +3,20 @@
 //! as "person", or removal). The sanitizer consumes findings only through this module's
 //! types, so new detectors plug in without changing it.
 
+pub mod lists;
+pub mod manual;
+pub mod operators;
+pub mod patterns;
+pub mod protect;
+pub mod sequence;
+
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 
-use crate::error::Result;
-use crate::text::Document;
+use crate::config::DetectConfig;
+use crate::error::{Error, Result};
+use crate::text::{CharOffsets, Document};
 
 /// What a detector proposes to put in place of a sensitive term.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -80,6 +90,217 @@ pub fn merge_findings(mut findings: Vec<Finding>) -> Vec<Finding> {
     kept
 }
 
+/// Every detector name the registry knows, for `--detect` and `[detect] default`.
+pub const DETECTORS: &[&str] = &[
+    protect::NAME,
+    manual::NAME,
+    patterns::NAME,
+    lists::NAME,
+    sequence::DISEASE,
+    sequence::NER,
+];
+
+/// What the user supplied on the command line for the detectors that need it.
+#[derive(Debug, Clone, Default)]
+pub struct DetectorInputs {
+    /// `--protect NAME`: persons whose every mention is sensitive.
+    pub protect: Vec<String>,
+    /// `--sensitive TERM`: terms whose every whole-word occurrence is sensitive.
+    pub sensitive: Vec<String>,
+    /// A JSON file of sensitive spans (code-point offsets).
+    pub spans_file: Option<PathBuf>,
+    /// Directories searched, in order, for model files named in config (e.g. the data
+    /// directory, then the project's `kb/`).
+    pub model_dirs: Vec<PathBuf>,
+}
+
+/// The detectors chosen for a run, plus the allow lists that veto their findings.
+pub struct DetectorSet {
+    detectors: Vec<Box<dyn Detector>>,
+    allow: Option<lists::AllowList>,
+}
+
+/// Where a detector-selection error points.
+const SELECTION: &str = "--detect / [detect] default";
+
+impl DetectorSet {
+    /// Builds the detectors named in `names` (or `config.default` when empty). `protect`
+    /// and `manual` join automatically when `inputs` carries names, terms or spans.
+    pub fn build(names: &[String], inputs: &DetectorInputs, config: &DetectConfig) -> Result<Self> {
+        let mut chosen: Vec<String> = if names.is_empty() {
+            config.default.clone()
+        } else {
+            names.to_vec()
+        };
+        if !inputs.protect.is_empty() {
+            chosen.push(protect::NAME.into());
+        }
+        if !inputs.sensitive.is_empty() || inputs.spans_file.is_some() {
+            chosen.push(manual::NAME.into());
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        chosen.retain(|n| seen.insert(n.clone()));
+        let selection_error = |message: String| Error::Config {
+            path: SELECTION.into(),
+            message,
+        };
+        let mut detectors: Vec<Box<dyn Detector>> = Vec::new();
+        for name in &chosen {
+            let detector: Box<dyn Detector> = match name.as_str() {
+                protect::NAME => {
+                    if inputs.protect.is_empty() {
+                        return Err(selection_error(
+                            "the protect detector needs --protect NAME".into(),
+                        ));
+                    }
+                    Box::new(protect::ProtectDetector::new(
+                        &inputs.protect,
+                        &config.protect,
+                    ))
+                }
+                manual::NAME => Box::new(manual::ManualDetector::new(
+                    &inputs.sensitive,
+                    inputs.spans_file.as_deref(),
+                )?),
+                patterns::NAME => Box::new(patterns::PatternsDetector::new(&config.patterns)?),
+                lists::NAME => {
+                    let files: Vec<PathBuf> =
+                        config.lists.block.iter().map(PathBuf::from).collect();
+                    Box::new(lists::BlockList::from_files(&files, &config.lists)?)
+                }
+                sequence::DISEASE => {
+                    let path = find_model(&config.disease.model, &inputs.model_dirs)?;
+                    Box::new(sequence::SequenceDetector::load(
+                        name,
+                        &path,
+                        &config.disease,
+                    )?)
+                }
+                sequence::NER => {
+                    let path = find_model(&config.ner.model, &inputs.model_dirs)?;
+                    Box::new(sequence::SequenceDetector::load(name, &path, &config.ner)?)
+                }
+                other => {
+                    return Err(selection_error(format!(
+                        "unknown detector `{other}` (known: {})",
+                        DETECTORS.join(", ")
+                    )));
+                }
+            };
+            detectors.push(detector);
+        }
+        let allow_files: Vec<PathBuf> = config.lists.allow.iter().map(PathBuf::from).collect();
+        let allow = lists::AllowList::from_files(&allow_files)?;
+        Ok(DetectorSet {
+            detectors,
+            allow: (!allow.is_empty()).then_some(allow),
+        })
+    }
+
+    /// The names of the detectors that will run, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.detectors.iter().map(|d| d.name()).collect()
+    }
+
+    /// Runs every detector, drops allow-listed findings, and merges overlaps
+    /// ([`merge_findings`]).
+    pub fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+        let mut findings = Vec::new();
+        for detector in &self.detectors {
+            findings.extend(detector.detect(doc)?);
+        }
+        if let Some(allow) = &self.allow {
+            let before = findings.len();
+            findings.retain(|f| !allow.allows(doc, f.start, f.end));
+            log::info!("allow lists vetoed {} finding(s)", before - findings.len());
+        }
+        Ok(merge_findings(findings))
+    }
+}
+
+/// The first existing `relative` under `dirs`, or an error saying how to make the model.
+pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
+    let path = Path::new(relative);
+    if path.is_absolute() {
+        return if path.exists() {
+            Ok(path.to_path_buf())
+        } else {
+            Err(Error::model(
+                path,
+                "model file not found; train it with `declass train`",
+            ))
+        };
+    }
+    dirs.iter()
+        .map(|d| d.join(path))
+        .find(|p| p.exists())
+        .ok_or_else(|| {
+            Error::model(
+                path,
+                format!(
+                    "model file not found under {}; train it with `declass train`",
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
+}
+
+/// One finding as `declass detect --json` prints it: code-point offsets, the matched text,
+/// and the proposed generalization (null for removal).
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingRecord {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub category: String,
+    pub detector: String,
+    pub generalization: Option<String>,
+    pub reason: String,
+}
+
+/// Converts findings (byte offsets) to records with code-point offsets.
+pub fn finding_records(doc: &Document, findings: &[Finding]) -> Vec<FindingRecord> {
+    let offsets = CharOffsets::new(&doc.text);
+    findings
+        .iter()
+        .map(|f| FindingRecord {
+            start: offsets.char_of(f.start),
+            end: offsets.char_of(f.end),
+            text: doc.text[f.start..f.end].to_string(),
+            category: f.category.clone(),
+            detector: f.detector.clone(),
+            generalization: match &f.proposal {
+                Proposal::Generalize(label) => Some(label.clone()),
+                Proposal::Remove => None,
+            },
+            reason: f.reason.clone(),
+        })
+        .collect()
+}
+
+/// Test support: documents analysed without a trained tagger (every tag is `X`), which
+/// is what the detectors that ignore tags need.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::text::{Analyzer, Document, Tagger, Upos};
+
+    struct UntaggedForTests;
+
+    impl Tagger for UntaggedForTests {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            vec![Upos::X; words.len()]
+        }
+    }
+
+    pub fn analyze(text: &str) -> Document {
+        let config = crate::Config::builtin().expect("config").text;
+        Analyzer::new(&UntaggedForTests, &config).analyze(text.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +339,54 @@ mod tests {
         let mut b = a.clone();
         b.reverse();
         assert_eq!(merge_findings(a), merge_findings(b));
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    fn config() -> DetectConfig {
+        crate::Config::builtin().expect("config").detect
+    }
+
+    #[test]
+    fn unknown_detector_is_named() {
+        let err = DetectorSet::build(&["ner2".into()], &DetectorInputs::default(), &config())
+            .err()
+            .expect("unknown");
+        assert!(err.to_string().contains("ner2"), "{err}");
+    }
+
+    #[test]
+    fn protect_and_sensitive_join_and_allow_lists_veto() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let allow = dir.path().join("allow.txt");
+        std::fs::write(&allow, "Ghana\n").expect("write");
+        let mut cfg = config();
+        cfg.lists.allow = vec![allow.display().to_string()];
+        let inputs = DetectorInputs {
+            protect: vec!["alban bagbin".into()],
+            sensitive: vec!["Ghana".into(), "parliament".into()],
+            ..Default::default()
+        };
+        let set = DetectorSet::build(&["patterns".into()], &inputs, &cfg).expect("build");
+        assert_eq!(set.names(), vec!["patterns", "protect", "manual"]);
+        let text = "Alban Bagbin (born 24 September 1957) spoke in the Parliament of Ghana.";
+        let doc = testing::analyze(text);
+        let records = finding_records(&doc, &set.detect(&doc).expect("detect"));
+        let found: Vec<(&str, &str)> = records
+            .iter()
+            .map(|r| (r.text.as_str(), r.detector.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("Alban Bagbin", "protect"),
+                ("24 September 1957", "patterns"),
+                ("Parliament", "manual")
+            ]
+        );
+        assert_eq!(records[1].generalization.as_deref(), Some("1950s"));
     }
 }

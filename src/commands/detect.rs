@@ -1,0 +1,276 @@
+//! `declass detect`, `declass eval ner` and `declass train disease`: argument parsing and
+//! output only; the detectors live in `declass::detect`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use declass::config::SequenceModelConfig;
+use declass::detect::sequence::{self, SequenceModel, TrainOptions};
+use declass::detect::{DetectorInputs, DetectorSet, finding_records};
+use declass::text::{Analyzer, Tagger};
+
+use super::Ctx;
+
+#[derive(Args)]
+pub struct DetectArgs {
+    /// The document to scan (`-` for standard input).
+    pub file: PathBuf,
+    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease);
+    /// default: `[detect] default` in config.
+    #[arg(long, value_delimiter = ',')]
+    pub detect: Vec<String>,
+    /// A person whose every mention is sensitive (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub protect: Vec<String>,
+    /// A term whose every whole-word occurrence is sensitive (repeatable).
+    #[arg(long, value_name = "TERM")]
+    pub sensitive: Vec<String>,
+    /// JSON file of sensitive spans: [{"start", "end", "category"?, "generalization"?}],
+    /// code-point offsets.
+    #[arg(long, value_name = "FILE")]
+    pub spans: Option<PathBuf>,
+    /// Print `{"findings": [...]}` instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The tagger documents are analysed with: the configured model, or the built-in one.
+pub fn command_tagger(ctx: &Ctx) -> Result<Box<dyn Tagger>> {
+    Ok(Box::new(declass::text::pos::PerceptronTagger::configured(
+        &ctx.config.pos,
+        ctx.data.root(),
+    )?))
+}
+
+/// Model search path: the data directory, then the project's `kb/`.
+pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
+    vec![
+        ctx.data.root().to_path_buf(),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb"),
+    ]
+}
+
+pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
+    let inputs = DetectorInputs {
+        protect: args.protect,
+        sensitive: args.sensitive,
+        spans_file: args.spans,
+        model_dirs: model_dirs(ctx),
+    };
+    let detectors = DetectorSet::build(&args.detect, &inputs, &ctx.config.detect)?;
+    let text = if args.file == Path::new("-") {
+        declass::io::read_text_stdin()?
+    } else {
+        declass::io::read_text_file(&args.file)?
+    };
+    let tagger = command_tagger(ctx)?;
+    let doc = Analyzer::new(tagger.as_ref(), &ctx.config.text).analyze(text);
+    let findings = detectors
+        .detect(&doc)
+        .with_context(|| format!("detecting in {}", args.file.display()))?;
+    let records = finding_records(&doc, &findings);
+    if args.json {
+        let json = serde_json::json!({ "findings": records });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        for r in &records {
+            println!(
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                r.start,
+                r.end,
+                r.category,
+                r.detector,
+                r.generalization.as_deref().unwrap_or("(remove)"),
+                r.text
+            );
+        }
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalNerArgs {
+    /// Labelled file in UNER's IOB2 form (index, token, label columns).
+    #[arg(long, conflicts_with = "conll", required_unless_present = "conll")]
+    pub iob2: Option<PathBuf>,
+    /// Labelled file in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long)]
+    pub conll: Option<PathBuf>,
+    /// The sequence model to score; default: chosen from the labels the file uses.
+    #[arg(long)]
+    pub detector: Option<String>,
+    /// Score this model file instead of the configured one.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Score only every N-th sentence (index % N == 0): the part `train --holdout-every N`
+    /// held out.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+}
+
+/// Entity-level precision, recall and F1 of a sequence model on a labelled file, JSON.
+pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
+    let (path, mut sentences) = match (&args.iob2, &args.conll) {
+        (Some(p), _) => (p.clone(), sequence::read_iob2(p)?),
+        (None, Some(p)) => (p.clone(), sequence::read_conll(p)?),
+        (None, None) => bail!("give --iob2 FILE or --conll FILE"),
+    };
+    let detector = match &args.detector {
+        Some(d) => d.clone(),
+        None => detector_for_labels(&sentences)
+            .with_context(|| format!("{}: cannot tell which detector to score", path.display()))?,
+    };
+    let model_config = sequence_config(ctx, &detector)?;
+    let model_path = match &args.model {
+        Some(p) => p.clone(),
+        None => declass::detect::find_model(&model_config.model, &model_dirs(ctx))?,
+    };
+    let model = SequenceModel::load(&model_path)?;
+    if args.holdout_every > 0 {
+        sentences = split_holdout(sentences, args.holdout_every).1;
+    }
+    let scores = score(&model, &sentences);
+    println!("{}", serde_json::to_string_pretty(&scores)?);
+    Ok(())
+}
+
+/// Disease labels → the disease detector; PER/LOC/ORG → named entities.
+fn detector_for_labels(sentences: &[sequence::LabelledSentence]) -> Result<String> {
+    let kinds: std::collections::BTreeSet<&str> = sentences
+        .iter()
+        .flat_map(|s| &s.labels)
+        .filter_map(|l| l.get(2..))
+        .collect();
+    if kinds.contains("Disease") {
+        Ok(sequence::DISEASE.into())
+    } else if kinds.iter().any(|k| matches!(*k, "PER" | "LOC" | "ORG")) {
+        Ok(sequence::NER.into())
+    } else {
+        bail!("labels {kinds:?} name no known detector; pass --detector")
+    }
+}
+
+#[derive(Args)]
+pub struct TrainSequenceArgs {
+    /// Training data in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long, conflicts_with = "iob2", required_unless_present = "iob2")]
+    pub train: Option<PathBuf>,
+    /// Training data in UNER's IOB2 form (index, token, label columns).
+    #[arg(long)]
+    pub iob2: Option<PathBuf>,
+    /// Hold out every N-th sentence of the training file (sentence index % N == 0) and
+    /// score the model on them; 0 holds out nothing.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+    /// Development data in the training file's form, scored after training.
+    #[arg(long)]
+    pub dev: Option<PathBuf>,
+    /// Where to write the model; default: the configured model path under `kb/`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Passes over the training data (default from config).
+    #[arg(long)]
+    pub epochs: Option<usize>,
+    /// Folds for the training-mention lexicon, 0 for none (default from config).
+    #[arg(long)]
+    pub lexicon_folds: Option<usize>,
+}
+
+fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
+    match detector {
+        sequence::DISEASE => Ok(&ctx.config.detect.disease),
+        sequence::NER => Ok(&ctx.config.detect.ner),
+        other => bail!("no sequence model for `{other}` (available: disease, ner)"),
+    }
+}
+
+/// Splits off every `every`-th sentence (index % every == 0) as held out.
+fn split_holdout(
+    sentences: Vec<sequence::LabelledSentence>,
+    every: usize,
+) -> (
+    Vec<sequence::LabelledSentence>,
+    Vec<sequence::LabelledSentence>,
+) {
+    if every == 0 {
+        return (sentences, Vec::new());
+    }
+    let (held, kept): (Vec<_>, Vec<_>) = sentences
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| i % every == 0);
+    (
+        kept.into_iter().map(|(_, s)| s).collect(),
+        held.into_iter().map(|(_, s)| s).collect(),
+    )
+}
+
+fn score(
+    model: &SequenceModel,
+    sentences: &[sequence::LabelledSentence],
+) -> sequence::EntityScores {
+    let gazetteers = sequence::Gazetteers::default();
+    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+    let predicted: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| model.predict(&s.words, s.tags.as_deref(), &gazetteers))
+        .collect();
+    sequence::entity_scores(&gold, &predicted)
+}
+
+/// Trains the sequence model of `detector` (disease or ner) and prints held-out and dev
+/// scores as JSON.
+pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) -> Result<()> {
+    let config = sequence_config(ctx, detector)?;
+    let read = |p: &Path| {
+        if args.iob2.is_some() {
+            sequence::read_iob2(p)
+        } else {
+            sequence::read_conll(p)
+        }
+    };
+    let train_path = match (&args.train, &args.iob2) {
+        (Some(p), _) | (None, Some(p)) => p.clone(),
+        (None, None) => bail!("give --train FILE or --iob2 FILE"),
+    };
+    let (train, held_out) = split_holdout(read(&train_path)?, args.holdout_every);
+    let options = TrainOptions {
+        epochs: args.epochs.unwrap_or(config.epochs),
+        seed: config.seed,
+        min_feature_count: config.min_feature_count,
+        lexicon_folds: args.lexicon_folds.unwrap_or(config.lexicon_folds),
+    };
+    let gazetteers = sequence::Gazetteers::default();
+    let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {
+        eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
+    });
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.model)
+    });
+    model.save(&out)?;
+    eprintln!(
+        "wrote {} ({} features, {} training sentences)",
+        out.display(),
+        model.feature_count(),
+        train.len()
+    );
+    let mut report = serde_json::Map::new();
+    if !held_out.is_empty() {
+        report.insert(
+            "held_out".into(),
+            serde_json::to_value(score(&model, &held_out))?,
+        );
+    }
+    if let Some(dev) = &args.dev {
+        report.insert(
+            "dev".into(),
+            serde_json::to_value(score(&model, &read(dev)?))?,
+        );
+    }
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    Ok(())
+}

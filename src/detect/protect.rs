@@ -1,0 +1,640 @@
+//! `protect`: every mention of a person whose identity must be concealed (`--protect NAME`).
+//!
+//! The name as given is often only a short form ("alban bagbin", even lowercase, as in the
+//! `task` field of TAB documents) while the text uses the full form ("Alban Sumana
+//! Kingsford Bagbin"), parts of it ("Bagbin"), titles ("Dr. Bagbin", "Lt Gen Bagbin"),
+//! birth names ("born Nora Louise Kuzma") and transliterations ("Huáng Yìdá"). The
+//! sanitizer requires that no surface form survives, so matching is recall-first:
+//!
+//! 1. the given name is cut into parts with the canonical tokenizer; single letters
+//!    ("f. n. billimoria") are initials;
+//! 2. runs of name-like words that contain two parts of the name (or one part and a
+//!    matching initial) contribute all their words as further parts;
+//! 3. aliases right after the first full mention become parts: the bracketed segments
+//!    ("(born X; …)", "[X]", "(Chinese: X; pinyin: Y)") that hold no number, and
+//!    ", born X" or "or X";
+//! 4. every name-like token equal to a part — compared lowercase without accents, or
+//!    within a small edit distance for long parts — is a mention; adjacent parts,
+//!    initials and quoted nicknames join into one span, preceding titles and following
+//!    suffixes ("Jr.") are included. A possessive `'s` stays outside the span.
+//!
+//! Pronouns are never parts, so "he" and "she" are left alone.
+
+use std::collections::BTreeSet;
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::{Detector, Finding, Proposal};
+use crate::config::ProtectConfig;
+use crate::error::Result;
+use crate::text::tokenize::tokenize;
+use crate::text::{Document, Token, TokenKind};
+
+/// The registered name of this detector.
+pub const NAME: &str = "protect";
+
+/// Finds every mention of the protected persons.
+pub struct ProtectDetector {
+    names: Vec<Vec<NamePart>>,
+    titles: BTreeSet<String>,
+    suffixes: BTreeSet<String>,
+    fuzzy_min_chars: usize,
+    fuzzy_max_edits: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct NamePart {
+    /// Lowercase, accents removed, final period dropped.
+    folded: String,
+    initial: bool,
+}
+
+/// Lowercase, accents stripped (NFD without combining marks), final period dropped: the
+/// form names are compared in, so "Huáng" equals "huang" and "Jr." equals "jr".
+pub fn fold(word: &str) -> String {
+    let lower: String = word
+        .nfd()
+        .filter(|c| !is_combining(*c))
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == '’' { '\'' } else { c })
+        .collect();
+    lower.trim_end_matches('.').to_string()
+}
+
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+impl ProtectDetector {
+    pub fn new(names: &[String], config: &ProtectConfig) -> Self {
+        let titles: BTreeSet<String> = config.titles.iter().map(|t| fold(t)).collect();
+        let suffixes: BTreeSet<String> = config.suffixes.iter().map(|t| fold(t)).collect();
+        let names = names
+            .iter()
+            .map(|name| {
+                tokenize(name)
+                    .iter()
+                    .filter(|t| t.kind == TokenKind::Word)
+                    .map(|t| fold(&name[t.start..t.end]))
+                    .filter(|w| !w.is_empty() && !titles.contains(w) && !suffixes.contains(w))
+                    .map(|folded| NamePart {
+                        initial: folded.chars().count() == 1,
+                        folded,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|parts| !parts.is_empty())
+            .collect();
+        ProtectDetector {
+            names,
+            titles,
+            suffixes,
+            fuzzy_min_chars: config.fuzzy_min_chars,
+            fuzzy_max_edits: config.fuzzy_max_edits,
+        }
+    }
+
+    fn is_title(&self, folded: &str) -> bool {
+        self.titles.contains(folded)
+    }
+
+    fn is_suffix(&self, folded: &str) -> bool {
+        self.suffixes.contains(folded)
+    }
+
+    /// Whether token `folded` names the full part `part` (exactly or within the edit bound).
+    fn matches_part(&self, folded: &str, part: &str) -> bool {
+        if folded == part {
+            return true;
+        }
+        if self.fuzzy_max_edits == 0 {
+            return false;
+        }
+        let (a, b) = (folded.chars().count(), part.chars().count());
+        a >= self.fuzzy_min_chars
+            && b >= self.fuzzy_min_chars
+            && a.abs_diff(b) <= self.fuzzy_max_edits
+            && levenshtein(folded, part) <= self.fuzzy_max_edits
+    }
+
+    /// All parts of one protected name as they are used in `doc`: the given parts plus
+    /// those learnt from full-name runs and aliases.
+    fn expand(&self, doc: &Document, view: &TokenView, given: &[NamePart]) -> Vec<String> {
+        let mut full: BTreeSet<String> = given
+            .iter()
+            .filter(|p| !p.initial)
+            .map(|p| p.folded.clone())
+            .collect();
+        let initials: BTreeSet<char> = given
+            .iter()
+            .filter(|p| p.initial)
+            .filter_map(|p| p.folded.chars().next())
+            .collect();
+        let mut first_mention_end: Option<usize> = None;
+        for sentence in &doc.sentences {
+            let range = sentence.tokens.clone();
+            if view.mostly_upper(range.clone()) {
+                continue;
+            }
+            let mut i = range.start;
+            while i < range.end {
+                if !view.name_like[i] {
+                    i += 1;
+                    continue;
+                }
+                let run = view.name_run(i, range.end);
+                let words: Vec<usize> = run
+                    .clone()
+                    .filter(|&k| view.name_like[k] && !view.initial[k])
+                    .collect();
+                // A given part also matches a longer form it begins ("josh" → "Joshua").
+                let matched_full: BTreeSet<String> = words
+                    .iter()
+                    .filter_map(|&k| {
+                        let word = &view.folded[k];
+                        full.iter()
+                            .find(|p| {
+                                self.matches_part(word, p)
+                                    || (p.chars().count() >= 3
+                                        && given.iter().any(|g| &g.folded == *p)
+                                        && word.starts_with(p.as_str()))
+                            })
+                            .cloned()
+                    })
+                    .collect();
+                let matched_initials = run
+                    .clone()
+                    .filter(|&k| view.name_like[k])
+                    .filter_map(|k| view.folded[k].chars().next())
+                    .filter(|c| initials.contains(c))
+                    .count();
+                let qualifies = words.len() <= 8
+                    && (matched_full.len() >= 2
+                        || (!matched_full.is_empty() && matched_initials > matched_full.len()));
+                if qualifies {
+                    let learnt: Vec<String> = self.strip_titles(view, &words);
+                    full.extend(learnt);
+                }
+                if first_mention_end.is_none() && !matched_full.is_empty() {
+                    first_mention_end = Some(run.end);
+                }
+                i = run.end.max(i + 1);
+            }
+        }
+        if let Some(end) = first_mention_end {
+            for alias in aliases_after(doc, view, end) {
+                full.extend(self.strip_titles(view, &alias));
+            }
+        }
+        full.into_iter().collect()
+    }
+
+    /// The folded words of a run without leading titles and trailing suffixes.
+    fn strip_titles(&self, view: &TokenView, words: &[usize]) -> Vec<String> {
+        let mut start = 0;
+        while start < words.len() && self.is_title(&view.folded[words[start]]) {
+            start += 1;
+        }
+        let mut end = words.len();
+        while end > start && self.is_suffix(&view.folded[words[end - 1]]) {
+            end -= 1;
+        }
+        words[start..end]
+            .iter()
+            .map(|&k| view.folded[k].clone())
+            .filter(|w| w.chars().count() > 1)
+            .collect()
+    }
+
+    fn is_part_token(&self, view: &TokenView, k: usize, parts: &[String]) -> bool {
+        view.name_like[k]
+            && !view.initial[k]
+            && parts.iter().any(|p| self.matches_part(&view.folded[k], p))
+    }
+
+    fn find_mentions(
+        &self,
+        doc: &Document,
+        view: &TokenView,
+        parts: &[String],
+    ) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        for sentence in &doc.sentences {
+            let end = sentence.tokens.end;
+            let mut i = sentence.tokens.start;
+            while i < end {
+                if !self.is_part_token(view, i, parts) {
+                    i += 1;
+                    continue;
+                }
+                let mut first = i;
+                let mut last = i;
+                // Extend right over parts, with initials, quotes and hyphens as glue when
+                // another part follows.
+                let mut k = last + 1;
+                while k < end {
+                    if self.is_part_token(view, k, parts) {
+                        last = k;
+                        k += 1;
+                    } else if view.glue[k] && k + 1 < end {
+                        k += 1;
+                    } else {
+                        break;
+                    }
+                }
+                // Extend left over initials/quotes glued to this run, then titles.
+                while first > sentence.tokens.start {
+                    let prev = first - 1;
+                    let glue_before = view.glue[prev]
+                        && prev > sentence.tokens.start
+                        && self.is_part_token(view, prev - 1, parts);
+                    if self.is_title(&view.folded[prev]) && view.name_like[prev] {
+                        first = prev;
+                    } else if glue_before {
+                        first = prev - 1;
+                    } else {
+                        break;
+                    }
+                }
+                // A closing quote of a nickname that ends the run belongs to it.
+                if last + 1 < end
+                    && view.is_quote(last + 1)
+                    && view.is_quote_open_before(first, last)
+                {
+                    last += 1;
+                }
+                while last + 1 < end
+                    && self.is_suffix(&view.folded[last + 1])
+                    && view.name_like[last + 1]
+                {
+                    last += 1;
+                }
+                spans.push((doc.tokens[first].start, doc.tokens[last].end));
+                i = last + 1;
+            }
+        }
+        spans
+    }
+}
+
+impl Detector for ProtectDetector {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+        let view = TokenView::new(doc);
+        let mut findings = Vec::new();
+        for (index, given) in self.names.iter().enumerate() {
+            let parts = self.expand(doc, &view, given);
+            for (start, end) in self.find_mentions(doc, &view, &parts) {
+                findings.push(Finding {
+                    start,
+                    end,
+                    category: "person".into(),
+                    detector: NAME.into(),
+                    proposal: Proposal::Generalize("person".into()),
+                    confidence: 1.0,
+                    reason: protected_reason(index),
+                });
+            }
+        }
+        Ok(findings)
+    }
+}
+
+/// The reason of a protected-person finding: names the protected person by position only,
+/// so every mention of one person shares it (pseudonyms rely on that).
+pub fn protected_reason(index: usize) -> String {
+    format!("protected person {}: name or part of it", index + 1)
+}
+
+/// Per-token facts the matcher needs, computed once per document.
+struct TokenView {
+    folded: Vec<String>,
+    /// Starts with an uppercase letter or is in a script without case (CJK, Arabic…);
+    /// in a document without any uppercase letter every word counts.
+    name_like: Vec<bool>,
+    /// A single letter, with or without period ("P.").
+    initial: Vec<bool>,
+    /// Tokens that may sit inside a name: initials, quotes, hyphens.
+    glue: Vec<bool>,
+    upper: Vec<bool>,
+    quote: Vec<bool>,
+}
+
+impl TokenView {
+    fn new(doc: &Document) -> Self {
+        let any_upper = doc.text.chars().any(char::is_uppercase);
+        let n = doc.tokens.len();
+        let mut view = TokenView {
+            folded: Vec::with_capacity(n),
+            name_like: Vec::with_capacity(n),
+            initial: Vec::with_capacity(n),
+            glue: Vec::with_capacity(n),
+            upper: Vec::with_capacity(n),
+            quote: Vec::with_capacity(n),
+        };
+        for token in &doc.tokens {
+            let text = token.text(&doc.text);
+            let folded = fold(text);
+            let word = token.kind == TokenKind::Word;
+            let first = text.chars().next().unwrap_or(' ');
+            let uncased = first.is_alphabetic() && !first.is_lowercase() && !first.is_uppercase();
+            let name_like = word && (first.is_uppercase() || uncased || !any_upper);
+            let initial = word && folded.chars().count() == 1 && first.is_alphabetic();
+            let quote = is_quote_token(token, &doc.text);
+            view.glue
+                .push(initial || quote || text == "-" || text == "‐");
+            view.upper.push(
+                word && text.chars().any(char::is_uppercase)
+                    && !text.chars().any(char::is_lowercase),
+            );
+            view.folded.push(folded);
+            view.name_like.push(name_like);
+            view.initial.push(initial);
+            view.quote.push(quote);
+        }
+        view
+    }
+
+    fn mostly_upper(&self, range: std::ops::Range<usize>) -> bool {
+        let words = range
+            .clone()
+            .filter(|&k| !self.folded[k].is_empty())
+            .count();
+        let upper = range
+            .filter(|&k| self.upper[k] && self.folded[k].chars().count() > 1)
+            .count();
+        words > 0 && upper * 2 > words
+    }
+
+    /// The run of name-like tokens and glue starting at `i` (exclusive end).
+    fn name_run(&self, i: usize, end: usize) -> std::ops::Range<usize> {
+        let mut k = i;
+        while k < end
+            && (self.name_like[k] || (self.glue[k] && k + 1 < end && self.name_like[k + 1]))
+        {
+            k += 1;
+        }
+        i..k
+    }
+
+    fn is_quote(&self, k: usize) -> bool {
+        self.quote[k]
+    }
+
+    fn is_quote_open_before(&self, first: usize, last: usize) -> bool {
+        (first..=last).filter(|&k| self.quote[k]).count() % 2 == 1
+    }
+}
+
+fn is_quote_token(token: &Token, text: &str) -> bool {
+    matches!(token.text(text), "\"" | "“" | "”" | "'" | "‘" | "’")
+}
+
+/// Bracketed segments and ", born X" / "or X" right after the first mention: the token
+/// indices of each alias's words.
+fn aliases_after(doc: &Document, view: &TokenView, end: usize) -> Vec<Vec<usize>> {
+    let tokens = &doc.tokens;
+    let text_of = |k: usize| tokens[k].text(&doc.text);
+    let mut aliases = Vec::new();
+    let mut k = end;
+    if k < tokens.len() && matches!(text_of(k), "(" | "[") {
+        let close = if text_of(k) == "(" { ")" } else { "]" };
+        let mut segment: Vec<usize> = Vec::new();
+        let mut has_number = false;
+        k += 1;
+        while k < tokens.len() && text_of(k) != close && k < end + 80 {
+            match text_of(k) {
+                ";" | "," => {
+                    push_alias(&mut aliases, &segment, has_number, view);
+                    segment.clear();
+                    has_number = false;
+                }
+                ":" => segment.clear(),
+                _ => {
+                    has_number |= tokens[k].kind == TokenKind::Number;
+                    segment.push(k);
+                }
+            }
+            k += 1;
+        }
+        push_alias(&mut aliases, &segment, has_number, view);
+        return aliases;
+    }
+    // ", born X …" or "or X"
+    let mut j = end;
+    if j < tokens.len() && text_of(j) == "," {
+        j += 1;
+    }
+    if j < tokens.len() && matches!(view.folded[j].as_str(), "born" | "nee" | "or" | "aka") {
+        j += 1;
+        let run = view.name_run(j, tokens.len());
+        let words: Vec<usize> = run.filter(|&m| view.name_like[m]).collect();
+        if !words.is_empty() {
+            aliases.push(words);
+        }
+    }
+    aliases
+}
+
+const ALIAS_LEAD_WORDS: &[&str] = &[
+    "born", "nee", "also", "known", "as", "aka", "or", "formerly",
+];
+
+fn push_alias(
+    aliases: &mut Vec<Vec<usize>>,
+    segment: &[usize],
+    has_number: bool,
+    view: &TokenView,
+) {
+    if has_number {
+        return;
+    }
+    let words: Vec<usize> = segment
+        .iter()
+        .copied()
+        .skip_while(|&k| ALIAS_LEAD_WORDS.contains(&view.folded[k].as_str()))
+        .filter(|&k| !view.folded[k].is_empty() && view.folded[k].chars().any(char::is_alphabetic))
+        .collect();
+    if !words.is_empty() && words.len() <= 6 && words.iter().all(|&k| view.name_like[k]) {
+        aliases.push(words);
+    }
+}
+
+/// Levenshtein distance over characters. Hand-written: ten lines for short names, not
+/// worth a dependency.
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::analyze;
+
+    fn config() -> ProtectConfig {
+        crate::Config::builtin().expect("config").detect.protect
+    }
+
+    fn mentions(name: &str, text: &str) -> Vec<String> {
+        let doc = analyze(text);
+        let detector = ProtectDetector::new(&[name.to_string()], &config());
+        let mut findings = detector.detect(&doc).expect("detect");
+        findings.sort_by_key(|f| f.start);
+        findings
+            .iter()
+            .map(|f| text[f.start..f.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn full_name_parts_titles_and_possessives() {
+        let text = "Scott Andrew Caan is an actor. Mr Caan said that Dr. Caan was right. \
+                    Caan's film opened. Scott smiled. He left.";
+        assert_eq!(
+            mentions("Scott Andrew Caan", text),
+            vec!["Scott Andrew Caan", "Mr Caan", "Dr. Caan", "Caan", "Scott"]
+        );
+    }
+
+    #[test]
+    fn lowercase_query_learns_full_name_and_middle_names() {
+        let text = "Alban Sumana Kingsford Bagbin (born 24 September 1957) is a politician. \
+                    Bagbin was re-elected. Kingsford spoke.";
+        assert_eq!(
+            mentions("alban bagbin", text),
+            vec!["Alban Sumana Kingsford Bagbin", "Bagbin", "Kingsford"]
+        );
+    }
+
+    #[test]
+    fn all_caps_text_matches() {
+        let text = "REPORT ON SCOTT CAAN. MR CAAN WAS SEEN.";
+        assert_eq!(mentions("Scott Caan", text), vec!["SCOTT CAAN", "MR CAAN"]);
+    }
+
+    #[test]
+    fn pronouns_and_common_words_are_left_alone() {
+        let text = "Traci Lords is an actress. She said her lords were kind. Lords left.";
+        assert_eq!(mentions("traci lords", text), vec!["Traci Lords", "Lords"]);
+    }
+
+    #[test]
+    fn birth_names_and_transliterations_in_brackets() {
+        let text = "Traci Elizabeth Lords (born Nora Louise Kuzma; May 7, 1968) is an actress. \
+                    Kuzma grew up in Ohio.";
+        assert_eq!(
+            mentions("traci lords", text),
+            vec!["Traci Elizabeth Lords", "Nora Louise Kuzma", "Kuzma"]
+        );
+        let text = "Yida Huang (pinyin: Huáng Yìdá; born 1979) is a singer. \"YiDA\" was his name.";
+        assert_eq!(
+            mentions("yida huang", text),
+            vec!["Yida Huang", "Huáng Yìdá", "YiDA"]
+        );
+    }
+
+    #[test]
+    fn initials_and_misspellings() {
+        let text = "Lieutenant General Faridoon Noshir Billimoria was an officer. \
+                    Lt Gen Bilimoria retired.";
+        assert_eq!(
+            mentions("f. n. billimoria", text),
+            vec![
+                "Lieutenant General Faridoon Noshir Billimoria",
+                "Lt Gen Bilimoria"
+            ]
+        );
+    }
+
+    #[test]
+    fn levenshtein_counts_edits() {
+        assert_eq!(levenshtein("rantala", "rantal"), 1);
+        assert_eq!(levenshtein("dathus", "datus"), 1);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+        assert_eq!(levenshtein("", "abc"), 3);
+    }
+
+    /// Every DIRECT PERSON mention of the protected person in wiki-bios-dev is found.
+    #[test]
+    fn wiki_bios_dev_direct_mentions_are_all_found() {
+        let path = std::path::Path::new("/work/shared/data/wiki-bios-dev/wiki_bios_dev.json");
+        let Ok(raw) = std::fs::read_to_string(path) else {
+            eprintln!("skipped: {} absent", path.display());
+            return;
+        };
+        let docs: serde_json::Value = serde_json::from_str(&raw).expect("valid JSON");
+        let mut missed = Vec::new();
+        let mut total = 0;
+        for doc in docs.as_array().expect("list") {
+            let text = doc["text"].as_str().expect("text").to_string();
+            let task = doc["task"].as_str().expect("task");
+            let name = task.rsplit(':').next().expect("name").trim().to_string();
+            let analyzed = analyze(&text);
+            let detector = ProtectDetector::new(std::slice::from_ref(&name), &config());
+            let findings = detector.detect(&analyzed).expect("detect");
+            let offsets = crate::text::CharOffsets::new(&text);
+            let covered: Vec<(usize, usize)> = findings
+                .iter()
+                .map(|f| (offsets.char_of(f.start), offsets.char_of(f.end)))
+                .collect();
+            let name_words: BTreeSet<String> = name.split_whitespace().map(fold).collect();
+            let annotations = doc["annotations"].as_object().expect("annotations");
+            let mentions = annotations.values().next().expect("annotator")["entity_mentions"]
+                .as_array()
+                .expect("mentions");
+            let direct_person = |m: &&serde_json::Value| {
+                m["entity_type"] == "PERSON" && m["identifier_type"] == "DIRECT"
+            };
+            // The protected entity: the one whose mentions share a word with the task name.
+            let protected: BTreeSet<&str> = mentions
+                .iter()
+                .filter(direct_person)
+                .filter(|m| {
+                    m["span_text"]
+                        .as_str()
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .any(|w| name_words.contains(&fold(w)))
+                })
+                .filter_map(|m| m["entity_id"].as_str())
+                .collect();
+            for m in mentions.iter().filter(direct_person) {
+                if !protected.contains(m["entity_id"].as_str().unwrap_or("")) {
+                    continue;
+                }
+                total += 1;
+                let start = m["start_offset"].as_u64().expect("start") as usize;
+                let end = m["end_offset"].as_u64().expect("end") as usize;
+                // Every word character of the mention lies inside some finding.
+                let chars: Vec<char> = text.chars().collect();
+                let all_covered = (start..end)
+                    .filter(|&c| chars[c].is_alphanumeric())
+                    .all(|c| covered.iter().any(|&(s, e)| s <= c && c < e));
+                if !all_covered {
+                    missed.push(m["span_text"].as_str().unwrap_or("").to_string());
+                }
+            }
+        }
+        // "General Billy" is a nickname that shares no part and no spelling with the name.
+        assert_eq!(
+            missed,
+            vec!["General Billy".to_string()],
+            "of {total} mentions"
+        );
+        assert!(total > 50);
+    }
+}

@@ -1,0 +1,954 @@
+//! A linear-chain sequence labeller in pure Rust: an averaged structured perceptron
+//! (Collins 2002) with first-order Viterbi decoding over BIO labels, using seed 001's
+//! features — the word, its stem, length, shape, affixes, POS when the document has tags,
+//! and the same for a ±1 word window — plus gazetteer features (a phrase list marks the
+//! tokens it covers, so a knowledge base such as MeSH can feed the model).
+//!
+//! Hand-written rather than a CRF crate: the perceptron needs no numerical optimiser, trains
+//! NCBI-disease in seconds on two cores, and its model is a plain table we serialize
+//! ourselves (MessagePack, gzip). Decoding forbids I-X after anything but B-X or I-X.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{Read, Write};
+use std::path::Path;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::{Deserialize, Serialize};
+
+use super::{Detector, Finding, Proposal};
+use crate::config::SequenceModelConfig;
+use crate::error::{Error, Result};
+use crate::text::{Document, Upos};
+
+/// The registered name of the disease detector.
+pub const DISEASE: &str = "disease";
+
+/// The registered name of the named-entity detector.
+pub const NER: &str = "ner";
+
+/// The category of an entity type when config names none: UNER's and TAB's types.
+pub fn category_of_type(kind: &str) -> String {
+    match kind {
+        "PER" | "PERSON" => "person".into(),
+        "LOC" | "LOCATION" | "GPE" => "location".into(),
+        "ORG" | "ORGANIZATION" => "organization".into(),
+        other => other.to_lowercase(),
+    }
+}
+
+/// Bumped when features or the file layout change: older model files are refused.
+pub const MODEL_VERSION: u32 = 2;
+
+/// The name of the training-mention gazetteer inside a model.
+const LEXICON: &str = "train";
+
+/// One labelled sentence: words, optional POS tags, BIO labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledSentence {
+    pub words: Vec<String>,
+    pub tags: Option<Vec<Upos>>,
+    pub labels: Vec<String>,
+}
+
+/// Named phrase lists (normalized, space-joined words); a token inside a listed phrase
+/// gets the feature `gaz:NAME:B` or `gaz:NAME:I`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Gazetteers {
+    lists: BTreeMap<String, BTreeSet<String>>,
+    max_words: usize,
+}
+
+impl Gazetteers {
+    pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
+        let set = self.lists.entry(name.to_string()).or_default();
+        for phrase in phrases {
+            let norm = phrase
+                .split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>();
+            self.max_words = self.max_words.max(norm.len());
+            set.insert(norm.join(" "));
+        }
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.lists.keys().cloned().collect()
+    }
+
+    /// Per token, the gazetteer features it gets.
+    fn features(&self, lower: &[String]) -> Vec<Vec<String>> {
+        let mut out = vec![Vec::new(); lower.len()];
+        for (name, set) in &self.lists {
+            for start in 0..lower.len() {
+                for len in (1..=self.max_words.min(lower.len() - start)).rev() {
+                    if set.contains(&lower[start..start + len].join(" ")) {
+                        out[start].push(format!("gaz:{name}:B"));
+                        for slot in &mut out[start + 1..start + len] {
+                            slot.push(format!("gaz:{name}:I"));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The string features of every token of a sentence.
+pub fn sentence_features(
+    words: &[String],
+    tags: Option<&[Upos]>,
+    gazetteers: &[&Gazetteers],
+    stemmer: &Stemmer,
+) -> Vec<Vec<String>> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let stems: Vec<String> = lower.iter().map(|w| stemmer.stem(w).into_owned()).collect();
+    let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
+    let mut gaz = vec![Vec::new(); lower.len()];
+    for g in gazetteers {
+        for (slot, features) in gaz.iter_mut().zip(g.features(&lower)) {
+            slot.extend(features);
+        }
+    }
+    let n = words.len();
+    let at = |v: &[String], i: isize| -> String {
+        if i < 0 {
+            "<s>".into()
+        } else if i as usize >= n {
+            "</s>".into()
+        } else {
+            v[i as usize].clone()
+        }
+    };
+    (0..n)
+        .map(|i| {
+            let word = &lower[i];
+            let chars: Vec<char> = word.chars().collect();
+            let k = i as isize;
+            let mut f = vec![
+                "bias".to_string(),
+                format!("w={word}"),
+                format!("stem={}", stems[i]),
+                format!("shape={}", shapes[i]),
+                format!("sshape={}", shape(&words[i], false)),
+                format!("len={}", chars.len().min(12)),
+                format!("w-1={}", at(&lower, k - 1)),
+                format!("w+1={}", at(&lower, k + 1)),
+                format!("stem-1={}", at(&stems, k - 1)),
+                format!("stem+1={}", at(&stems, k + 1)),
+                format!("shape-1={}", at(&shapes, k - 1)),
+                format!("shape+1={}", at(&shapes, k + 1)),
+                format!("w-1|w={}|{word}", at(&lower, k - 1)),
+                format!("w|w+1={word}|{}", at(&lower, k + 1)),
+                format!("w-2={}", at(&lower, k - 2)),
+                format!("w+2={}", at(&lower, k + 2)),
+            ];
+            let suffix3 = |j: isize| -> String {
+                if j < 0 || j as usize >= n {
+                    "-".into()
+                } else {
+                    let c: Vec<char> = lower[j as usize].chars().collect();
+                    c[c.len().saturating_sub(3)..].iter().collect()
+                }
+            };
+            f.push(format!("suf3-1={}", suffix3(k - 1)));
+            f.push(format!("suf3+1={}", suffix3(k + 1)));
+            f.push(format!(
+                "w-1|w+1={}|{}",
+                at(&lower, k - 1),
+                at(&lower, k + 1)
+            ));
+            // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
+            if chars.len() > 3 {
+                for window in chars.windows(3) {
+                    f.push(format!("c3={}", window.iter().collect::<String>()));
+                }
+            }
+            for len in 1..=5 {
+                if chars.len() > len {
+                    f.push(format!(
+                        "pre{len}={}",
+                        chars[..len].iter().collect::<String>()
+                    ));
+                    f.push(format!(
+                        "suf{len}={}",
+                        chars[chars.len() - len..].iter().collect::<String>()
+                    ));
+                }
+            }
+            if let Some(tags) = tags {
+                let tag = |j: isize| -> &str {
+                    if j < 0 || j as usize >= n {
+                        "-"
+                    } else {
+                        tags[j as usize].as_str()
+                    }
+                };
+                f.push(format!("pos={}", tag(k)));
+                f.push(format!("pos-1={}", tag(k - 1)));
+                f.push(format!("pos+1={}", tag(k + 1)));
+                f.push(format!("pos-1|pos={}|{}", tag(k - 1), tag(k)));
+            }
+            for g in &gaz[i] {
+                f.push(g.clone());
+            }
+            if i > 0 {
+                for g in &gaz[i - 1] {
+                    f.push(format!("{g}-1"));
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// Word shape: `Xxxx` → "Xx" (short) or "Xxxx" (long, runs capped at 4).
+fn shape(word: &str, long: bool) -> String {
+    let mut out = String::new();
+    let mut last = ' ';
+    let mut run = 0;
+    for c in word.chars() {
+        let class = if c.is_uppercase() {
+            'X'
+        } else if c.is_lowercase() {
+            'x'
+        } else if c.is_ascii_digit() {
+            'd'
+        } else {
+            c
+        };
+        if class == last {
+            run += 1;
+            if !long || run >= 4 {
+                continue;
+            }
+        } else {
+            run = 0;
+        }
+        out.push(class);
+        last = class;
+    }
+    out
+}
+
+/// A trained model: labels, feature table, and transition scores.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SequenceModel {
+    pub version: u32,
+    pub labels: Vec<String>,
+    /// Gazetteer names the model was trained with (the caller supplies the same lists).
+    pub gazetteers: Vec<String>,
+    /// The training data's own mentions, a gazetteer shipped inside the model. During
+    /// training each sentence sees only the mentions of the other folds (jackknifing), so
+    /// the model learns how far to trust a listed phrase instead of memorizing it.
+    lexicon: Gazetteers,
+    features: Vec<String>,
+    /// `features.len() × labels.len()`, row-major.
+    weights: Vec<f32>,
+    /// `(labels.len() + 1) × labels.len()`: row `labels.len()` is the sentence start.
+    transitions: Vec<f32>,
+    #[serde(skip)]
+    index: HashMap<String, u32>,
+}
+
+/// Training settings.
+#[derive(Debug, Clone)]
+pub struct TrainOptions {
+    pub epochs: usize,
+    pub seed: u64,
+    pub min_feature_count: u32,
+    /// Folds for the training-mention lexicon (0: no lexicon).
+    pub lexicon_folds: usize,
+}
+
+impl SequenceModel {
+    /// Trains an averaged structured perceptron. Sentences are shuffled each epoch with a
+    /// seeded generator, so the same data and options give the same model.
+    pub fn train(
+        data: &[LabelledSentence],
+        gazetteers: &Gazetteers,
+        options: &TrainOptions,
+        mut progress: impl FnMut(usize, f64),
+    ) -> SequenceModel {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let labels: Vec<String> = {
+            let set: BTreeSet<&String> = data.iter().flat_map(|s| &s.labels).collect();
+            let mut l: Vec<String> = set.into_iter().cloned().collect();
+            // "O" first, then B-/I- pairs in order.
+            l.sort_by_key(|x| (x != "O", x.get(2..).unwrap_or("").to_string(), x.clone()));
+            l
+        };
+        let label_index: HashMap<&str, usize> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.as_str(), i))
+            .collect();
+        let mentions = |s: &LabelledSentence| -> Vec<String> {
+            bio_spans(&s.labels)
+                .into_iter()
+                .map(|(a, b, _)| s.words[a..b].join(" "))
+                .collect()
+        };
+        let folds = options.lexicon_folds;
+        let mut lexicon = Gazetteers::default();
+        let mut fold_lexicons = vec![Gazetteers::default(); folds];
+        if folds > 0 {
+            lexicon.add(LEXICON, data.iter().flat_map(mentions));
+            for (k, fold) in fold_lexicons.iter_mut().enumerate() {
+                let others = data.iter().enumerate().filter(|(i, _)| i % folds != k);
+                fold.add(LEXICON, others.flat_map(|(_, s)| mentions(s)));
+            }
+        }
+        let feats: Vec<Vec<Vec<String>>> = data
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut lists = vec![gazetteers];
+                if folds > 0 {
+                    lists.push(&fold_lexicons[i % folds]);
+                }
+                sentence_features(&s.words, s.tags.as_deref(), &lists, &stemmer)
+            })
+            .collect();
+        let mut counts: HashMap<&str, u32> = HashMap::new();
+        for sentence in &feats {
+            for token in sentence {
+                for f in token {
+                    *counts.entry(f.as_str()).or_default() += 1;
+                }
+            }
+        }
+        let mut names: Vec<String> = counts
+            .iter()
+            .filter(|(_, c)| **c >= options.min_feature_count)
+            .map(|(f, _)| f.to_string())
+            .collect();
+        names.sort();
+        let index: HashMap<String, u32> = names
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as u32))
+            .collect();
+        let encoded: Vec<Vec<Vec<u32>>> = feats
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|t| t.iter().filter_map(|f| index.get(f).copied()).collect())
+                    .collect()
+            })
+            .collect();
+        let gold: Vec<Vec<usize>> = data
+            .iter()
+            .map(|s| s.labels.iter().map(|l| label_index[l.as_str()]).collect())
+            .collect();
+        let nl = labels.len();
+        let mut model = SequenceModel {
+            version: MODEL_VERSION,
+            labels,
+            gazetteers: gazetteers.names(),
+            lexicon,
+            features: names,
+            weights: vec![0.0; index.len() * nl],
+            transitions: vec![0.0; (nl + 1) * nl],
+            index,
+        };
+        // Averaging: `acc` holds sum of c·Δ; the average is w − acc / c.
+        let mut acc_w = vec![0.0f64; model.weights.len()];
+        let mut acc_t = vec![0.0f64; model.transitions.len()];
+        let mut c = 1.0f64;
+        let mut order: Vec<usize> = (0..data.len()).collect();
+        let mut rng = XorShift(options.seed.max(1));
+        for epoch in 0..options.epochs {
+            rng.shuffle(&mut order);
+            let mut errors = 0usize;
+            let mut tokens = 0usize;
+            for &s in &order {
+                let predicted = model.viterbi(&encoded[s]);
+                tokens += predicted.len();
+                if predicted != gold[s] {
+                    errors += predicted
+                        .iter()
+                        .zip(&gold[s])
+                        .filter(|(a, b)| a != b)
+                        .count();
+                    for (sign, path) in [(1.0f32, &gold[s]), (-1.0f32, &predicted)] {
+                        let mut prev = nl;
+                        for (t, &label) in path.iter().enumerate() {
+                            for &f in &encoded[s][t] {
+                                let k = f as usize * nl + label;
+                                model.weights[k] += sign;
+                                acc_w[k] += c * sign as f64;
+                            }
+                            let k = prev * nl + label;
+                            model.transitions[k] += sign;
+                            acc_t[k] += c * sign as f64;
+                            prev = label;
+                        }
+                    }
+                }
+                c += 1.0;
+            }
+            progress(epoch + 1, 1.0 - errors as f64 / tokens.max(1) as f64);
+        }
+        for (w, a) in model.weights.iter_mut().zip(&acc_w) {
+            *w -= (*a / c) as f32;
+        }
+        for (w, a) in model.transitions.iter_mut().zip(&acc_t) {
+            *w -= (*a / c) as f32;
+        }
+        model.prune();
+        model
+    }
+
+    /// Drops features whose averaged weights are all zero: they cannot change a decision.
+    fn prune(&mut self) {
+        let nl = self.labels.len();
+        let mut features = Vec::new();
+        let mut weights = Vec::new();
+        for (i, name) in self.features.iter().enumerate() {
+            let row = &self.weights[i * nl..(i + 1) * nl];
+            if row.iter().any(|w| w.abs() > 1e-6) {
+                features.push(name.clone());
+                weights.extend_from_slice(row);
+            }
+        }
+        self.features = features;
+        self.weights = weights;
+        self.rebuild_index();
+    }
+
+    fn rebuild_index(&mut self) {
+        self.index = self
+            .features
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as u32))
+            .collect();
+    }
+
+    pub fn feature_count(&self) -> usize {
+        self.features.len()
+    }
+
+    /// Whether label `to` may follow label `from` (`None`: sentence start) in BIO.
+    fn allowed(&self, from: Option<usize>, to: usize) -> bool {
+        match self.labels[to].strip_prefix("I-") {
+            None => true,
+            Some(kind) => from.is_some_and(|f| self.labels[f].get(2..) == Some(kind)),
+        }
+    }
+
+    fn viterbi(&self, sentence: &[Vec<u32>]) -> Vec<usize> {
+        let nl = self.labels.len();
+        let n = sentence.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let emission = |t: usize, label: usize| -> f32 {
+            sentence[t]
+                .iter()
+                .map(|&f| self.weights[f as usize * nl + label])
+                .sum()
+        };
+        let mut score = vec![f32::NEG_INFINITY; n * nl];
+        let mut back = vec![0usize; n * nl];
+        for (l, slot) in score.iter_mut().take(nl).enumerate() {
+            if self.allowed(None, l) {
+                *slot = self.transitions[nl * nl + l] + emission(0, l);
+            }
+        }
+        for t in 1..n {
+            for l in 0..nl {
+                let e = emission(t, l);
+                let mut best = f32::NEG_INFINITY;
+                let mut arg = 0;
+                for p in 0..nl {
+                    if !self.allowed(Some(p), l) {
+                        continue;
+                    }
+                    let s = score[(t - 1) * nl + p] + self.transitions[p * nl + l];
+                    if s > best {
+                        best = s;
+                        arg = p;
+                    }
+                }
+                score[t * nl + l] = best + e;
+                back[t * nl + l] = arg;
+            }
+        }
+        let mut last = (0..nl)
+            .max_by(|&a, &b| score[(n - 1) * nl + a].total_cmp(&score[(n - 1) * nl + b]))
+            .unwrap_or(0);
+        let mut path = vec![0; n];
+        for t in (0..n).rev() {
+            path[t] = last;
+            last = back[t * nl + last];
+        }
+        path
+    }
+
+    /// BIO labels for one sentence.
+    pub fn predict(
+        &self,
+        words: &[String],
+        tags: Option<&[Upos]>,
+        gazetteers: &Gazetteers,
+    ) -> Vec<String> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let lists = [gazetteers, &self.lexicon];
+        let encoded: Vec<Vec<u32>> = sentence_features(words, tags, &lists, &stemmer)
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|f| self.index.get(f).copied())
+                    .collect()
+            })
+            .collect();
+        self.viterbi(&encoded)
+            .into_iter()
+            .map(|l| self.labels[l].clone())
+            .collect()
+    }
+
+    /// Writes the model as gzip-compressed MessagePack, atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = rmp_serde::to_vec(self)
+            .map_err(|e| Error::model(path, format!("cannot encode model: {e}")))?;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(&bytes).map_err(|e| Error::io(path, e))?;
+        let compressed = encoder.finish().map_err(|e| Error::io(path, e))?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        crate::io::write_atomic(path, &compressed)
+    }
+
+    pub fn load(path: &Path) -> Result<SequenceModel> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(file)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::model(path, format!("not a gzip model file: {e}")))?;
+        let mut model: SequenceModel = rmp_serde::from_slice(&bytes)
+            .map_err(|e| Error::model(path, format!("corrupt model file: {e}")))?;
+        if model.version != MODEL_VERSION {
+            return Err(Error::model(
+                path,
+                format!(
+                    "model version {} (expected {MODEL_VERSION}); retrain it",
+                    model.version
+                ),
+            ));
+        }
+        let nl = model.labels.len();
+        if nl == 0
+            || model.weights.len() != model.features.len() * nl
+            || model.transitions.len() != (nl + 1) * nl
+        {
+            return Err(Error::model(
+                path,
+                "corrupt model file: table sizes disagree",
+            ));
+        }
+        model.rebuild_index();
+        Ok(model)
+    }
+}
+
+/// Deterministic xorshift64 for shuffling training order. Hand-written: one Fisher–Yates
+/// shuffle per epoch does not justify a random-number crate.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Entity spans `(start, end_exclusive, type)` of a BIO sequence (an I- without a
+/// preceding B- of its type starts an entity, as conlleval does).
+pub fn bio_spans(labels: &[String]) -> Vec<(usize, usize, String)> {
+    let mut spans = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, label) in labels.iter().enumerate() {
+        let (prefix, kind) = match label.split_once('-') {
+            Some((p, k)) => (p, k),
+            None => ("O", ""),
+        };
+        let continues = prefix == "I" && current.as_ref().is_some_and(|(_, k)| k == kind);
+        if !continues {
+            if let Some((start, k)) = current.take() {
+                spans.push((start, i, k));
+            }
+            if prefix == "B" || prefix == "I" {
+                current = Some((i, kind.to_string()));
+            }
+        }
+    }
+    if let Some((start, k)) = current {
+        spans.push((start, labels.len(), k));
+    }
+    spans
+}
+
+/// Entity-level precision, recall and F1 (exact span and type).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct EntityScores {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub gold: usize,
+    pub predicted: usize,
+    pub correct: usize,
+}
+
+pub fn entity_scores(gold: &[Vec<String>], predicted: &[Vec<String>]) -> EntityScores {
+    let (mut g, mut p, mut c) = (0, 0, 0);
+    for (gs, ps) in gold.iter().zip(predicted) {
+        let gold_spans: BTreeSet<_> = bio_spans(gs).into_iter().collect();
+        let pred_spans: BTreeSet<_> = bio_spans(ps).into_iter().collect();
+        g += gold_spans.len();
+        p += pred_spans.len();
+        c += gold_spans.intersection(&pred_spans).count();
+    }
+    let precision = if p == 0 { 0.0 } else { c as f64 / p as f64 };
+    let recall = if g == 0 { 0.0 } else { c as f64 / g as f64 };
+    let f1 = if precision + recall == 0.0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    };
+    EntityScores {
+        precision,
+        recall,
+        f1,
+        gold: g,
+        predicted: p,
+        correct: c,
+    }
+}
+
+/// Reads NCBI-disease's CoNLL form: `token<TAB>label` per line, blank lines between
+/// sentences. Errors name the file and line.
+pub fn read_conll(path: &Path) -> Result<Vec<LabelledSentence>> {
+    read_columns(path, 0, 1)
+}
+
+/// Reads UNER's IOB2 form: `index<TAB>token<TAB>label<TAB>…`, `#` comment lines.
+pub fn read_iob2(path: &Path) -> Result<Vec<LabelledSentence>> {
+    read_columns(path, 1, 2)
+}
+
+fn read_columns(path: &Path, word_col: usize, label_col: usize) -> Result<Vec<LabelledSentence>> {
+    let text = crate::io::read_text_file(path)?;
+    let mut sentences = Vec::new();
+    let mut words = Vec::new();
+    let mut labels = Vec::new();
+    let mut flush = |words: &mut Vec<String>, labels: &mut Vec<String>| {
+        if !words.is_empty() {
+            sentences.push(LabelledSentence {
+                words: std::mem::take(words),
+                tags: None,
+                labels: std::mem::take(labels),
+            });
+        }
+    };
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            flush(&mut words, &mut labels);
+            continue;
+        }
+        if line.starts_with('#') && word_col > 0 {
+            continue;
+        }
+        let columns: Vec<&str> = line.split('\t').collect();
+        let (Some(word), Some(label)) = (columns.get(word_col), columns.get(label_col)) else {
+            return Err(Error::input(
+                path,
+                format!(
+                    "line {}: expected at least {} tab-separated columns",
+                    i + 1,
+                    label_col + 1
+                ),
+            ));
+        };
+        let label = label.trim();
+        if !(label == "O" || label.starts_with("B-") || label.starts_with("I-")) {
+            return Err(Error::input(
+                path,
+                format!("line {}: label `{label}` is not O, B-TYPE or I-TYPE", i + 1),
+            ));
+        }
+        words.push(word.to_string());
+        labels.push(label.to_string());
+    }
+    flush(&mut words, &mut labels);
+    Ok(sentences)
+}
+
+/// Maps a normalized mention to a broader concept, or `None` to keep the default label.
+pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// Runs a trained model over a document's sentences.
+pub struct SequenceDetector {
+    name: String,
+    model: SequenceModel,
+    gazetteers: Gazetteers,
+    category: String,
+    generalization: String,
+    /// Seam for a knowledge base: maps a normalized mention to a broader concept (e.g.
+    /// its MeSH parent). Without one, every mention gets `generalization`.
+    generalizer: Option<Generalizer>,
+}
+
+impl SequenceDetector {
+    /// A detector registered as `name` from its model file.
+    pub fn load(name: &str, path: &Path, config: &SequenceModelConfig) -> Result<Self> {
+        let model = SequenceModel::load(path)?;
+        if !model.gazetteers.is_empty() {
+            return Err(Error::model(
+                path,
+                format!(
+                    "model was trained with gazetteers ({}) this build does not supply",
+                    model.gazetteers.join(", ")
+                ),
+            ));
+        }
+        Ok(SequenceDetector {
+            name: name.into(),
+            model,
+            gazetteers: Gazetteers::default(),
+            category: config.category.clone(),
+            generalization: config.generalization.clone(),
+            generalizer: None,
+        })
+    }
+
+    /// Supplies the generalizer (see the field's doc).
+    pub fn with_generalizer(mut self, g: Generalizer) -> Self {
+        self.generalizer = Some(g);
+        self
+    }
+}
+
+impl Detector for SequenceDetector {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+        let tagged = doc.tags.len() == doc.tokens.len();
+        let mut findings = Vec::new();
+        for sentence in &doc.sentences {
+            let range = sentence.tokens.clone();
+            let words: Vec<String> = range
+                .clone()
+                .map(|i| doc.token_text(i).to_string())
+                .collect();
+            let tags = tagged.then(|| &doc.tags[range.clone()]);
+            let labels = self.model.predict(&words, tags, &self.gazetteers);
+            for (start, end, kind) in bio_spans(&labels) {
+                let category = if self.category.is_empty() {
+                    category_of_type(&kind)
+                } else {
+                    self.category.clone()
+                };
+                let (s, e) = (
+                    doc.tokens[range.start + start].start,
+                    doc.tokens[range.start + end - 1].end,
+                );
+                let norm = crate::text::tokenize::normalize(&doc.text[s..e]);
+                let label = self
+                    .generalizer
+                    .as_ref()
+                    .and_then(|g| g(&norm))
+                    .unwrap_or_else(|| {
+                        if self.generalization.is_empty() {
+                            category.clone()
+                        } else {
+                            self.generalization.clone()
+                        }
+                    });
+                findings.push(Finding {
+                    start: s,
+                    end: e,
+                    reason: format!("labelled {category} by the sequence model"),
+                    category,
+                    detector: self.name.clone(),
+                    proposal: Proposal::Generalize(label),
+                    confidence: 0.8,
+                });
+            }
+        }
+        Ok(findings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(words: &str, labels: &str) -> LabelledSentence {
+        LabelledSentence {
+            words: words.split(' ').map(String::from).collect(),
+            tags: None,
+            labels: labels.split(' ').map(String::from).collect(),
+        }
+    }
+
+    #[test]
+    fn bio_spans_follow_conlleval() {
+        let labels: Vec<String> = "O B-D I-D O I-D B-D B-D"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            bio_spans(&labels),
+            vec![
+                (1, 3, "D".into()),
+                (4, 5, "D".into()),
+                (5, 6, "D".into()),
+                (6, 7, "D".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn entity_scores_count_exact_matches() {
+        let gold = vec![
+            "B-D I-D O B-D"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
+        let pred = vec![
+            "B-D I-D O O"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
+        let scores = entity_scores(&gold, &pred);
+        assert_eq!((scores.gold, scores.predicted, scores.correct), (2, 1, 1));
+        assert!((scores.f1 - 2.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn learns_a_small_pattern_and_round_trips() {
+        let mut data = Vec::new();
+        for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
+            data.push(s(
+                &format!("patients with {name} were treated"),
+                "O O B-D O O",
+            ));
+            data.push(s(
+                &format!("chronic {name} syndrome is rare"),
+                "B-D I-D I-D O O",
+            ));
+            data.push(s("the doctors were treated well", "O O O O O"));
+        }
+        let options = TrainOptions {
+            epochs: 8,
+            seed: 3,
+            min_feature_count: 1,
+            lexicon_folds: 0,
+        };
+        let gaz = Gazetteers::default();
+        let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
+        let words: Vec<String> = "patients with cholera were treated"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            model.predict(&words, None, &gaz),
+            vec!["O", "O", "B-D", "O", "O"]
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("m.bin.gz");
+        model.save(&path).expect("save");
+        let loaded = SequenceModel::load(&path).expect("load");
+        assert_eq!(
+            loaded.predict(&words, None, &gaz),
+            model.predict(&words, None, &gaz)
+        );
+        std::fs::write(&path, b"junk").expect("write");
+        assert!(SequenceModel::load(&path).is_err());
+    }
+
+    #[test]
+    fn viterbi_never_starts_with_inside() {
+        let data = vec![s("a b", "I-D I-D"), s("c d", "O O")];
+        let options = TrainOptions {
+            epochs: 2,
+            seed: 1,
+            min_feature_count: 1,
+            lexicon_folds: 3,
+        };
+        let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+        let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
+        assert_ne!(labels[0], "I-D");
+    }
+
+    #[test]
+    fn entity_types_map_to_categories() {
+        assert_eq!(category_of_type("PER"), "person");
+        assert_eq!(category_of_type("LOC"), "location");
+        assert_eq!(category_of_type("ORG"), "organization");
+        assert_eq!(category_of_type("Disease"), "disease");
+    }
+
+    /// The shipped disease model finds a disease in a document and proposes "disease".
+    #[test]
+    fn shipped_disease_model_detects_in_documents() {
+        let config = crate::Config::builtin().expect("config").detect.disease;
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.model);
+        let detector = SequenceDetector::load(DISEASE, &path, &config).expect("shipped model");
+        let text = "Mutations in BRCA1 cause hereditary breast cancer in women.";
+        let doc = crate::detect::testing::analyze(text);
+        let findings = detector.detect(&doc).expect("detect");
+        let found: Vec<&str> = findings.iter().map(|f| &text[f.start..f.end]).collect();
+        assert!(
+            found.iter().any(|f| f.contains("breast cancer")),
+            "{found:?}"
+        );
+        assert!(
+            findings
+                .iter()
+                .all(|f| f.proposal == Proposal::Generalize("disease".into()))
+        );
+    }
+
+    #[test]
+    fn gazetteer_features_mark_phrases() {
+        let mut gaz = Gazetteers::default();
+        gaz.add("mesh", ["breast cancer".to_string()]);
+        let f = gaz.features(&["a".into(), "breast".into(), "cancer".into()]);
+        assert_eq!(f[1], vec!["gaz:mesh:B"]);
+        assert_eq!(f[2], vec!["gaz:mesh:I"]);
+    }
+
+    #[test]
+    fn readers_report_file_and_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("bad.tsv");
+        std::fs::write(&path, "Cancer\tB-Disease\nis\tX\n").expect("write");
+        let err = read_conll(&path).expect_err("bad label").to_string();
+        assert!(err.contains("bad.tsv") && err.contains("line 2"), "{err}");
+        std::fs::write(&path, "# c\n1\tTampa\tB-LOC\t-\n2\tbay\tI-LOC\t-\n\n").expect("write");
+        let sentences = read_iob2(&path).expect("iob2");
+        assert_eq!(sentences[0].words, vec!["Tampa", "bay"]);
+    }
+}
