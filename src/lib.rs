@@ -12,6 +12,7 @@ pub mod error;
 pub mod eval;
 pub mod io;
 pub mod kanon;
+pub mod pipeline;
 pub mod krepeat;
 pub mod sanitize;
 pub mod setup;

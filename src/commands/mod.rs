@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod detect;
+pub mod sanitize;
 pub mod kanon;
 pub mod krepeat;
 pub mod setup;
@@ -63,6 +64,10 @@ pub enum Command {
     Krepeat(krepeat::KRepeatArgs),
     /// k-anonymous masking of quasi-identifiers (seed 000).
     Kanon(kanon::KanonArgs),
+    /// Sanitize documents: generalize sensitive terms and the terms that give them away.
+    Sanitize(sanitize::SanitizeArgs),
+    /// Show each term's information content, risk and decision, without rewriting.
+    Assess(sanitize::AssessArgs),
     /// List the sensitive terms the detectors find, without sanitizing.
     Detect(detect::DetectArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
@@ -93,6 +98,8 @@ pub enum EvalCommand {
     Pos(text::EvalPosArgs),
     /// Entity-level precision, recall and F1 of a sequence labeller, as JSON.
     Ner(detect::EvalNerArgs),
+    /// The benchmark's metrics for masked spans against TAB gold annotations, as JSON.
+    Tab(sanitize::EvalTabArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -125,6 +132,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
+        Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
+        Command::Assess(args) => sanitize::run_assess(&ctx, args),
+        Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),
         Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
         Command::Train(TrainCommand::Disease(args)) => {

@@ -9,6 +9,7 @@
 pub mod counts;
 pub mod render;
 pub mod risk;
+pub mod taxonomy;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -109,6 +110,8 @@ pub struct SanitizeConfig {
     pub pair_check: bool,
     pub pair_check_max_terms: usize,
     pub max_rounds: usize,
+    pub max_candidates: usize,
+    pub concept_label_limit: usize,
     pub root_label: String,
     pub removal_marker: String,
     pub fail_closed: bool,
@@ -316,8 +319,6 @@ fn phrase_set(text: &str) -> TermSet {
 /// Runs Algorithm 1 over a document with its (merged) findings.
 pub struct Sanitizer<'a> {
     pub config: &'a SanitizeConfig,
-    /// The origin of measured counts (corpus or remote), for the report.
-    pub measured: Origin,
     pub counts: &'a dyn CountSource,
     pub taxonomy: &'a dyn Taxonomy,
     pub ic: &'a dyn IcSource,
@@ -561,7 +562,7 @@ impl Run<'_, '_> {
             // The root: every document, no information.
             return Ok(Figure {
                 bits: 0.0,
-                origin: self.s.measured,
+                origin: self.s.counts.origin(),
             });
         }
         let count = self.table.get(&[set])?;
@@ -612,7 +613,7 @@ impl Run<'_, '_> {
                 sx: self.table.get(&with_s)?,
                 generalization,
             },
-            self.s.measured,
+            self.s.counts.origin(),
         ))
     }
 
@@ -651,43 +652,53 @@ impl Run<'_, '_> {
         Ok(best)
     }
 
-    /// Candidate replacements of an item, in the order Algorithm 1 tries them: the KB
-    /// chain steps (first sense), or for a term no KB knows, its simplifications from the
-    /// left and then the chain of the first simplification a KB knows; the root last.
+    /// Candidate replacements of an item: every step of every KB chain of the term (first
+    /// sense), or for a term no KB knows, its simplifications from the left (seed 004
+    /// §4.3) and the chain steps of the first simplification a KB knows. They are tried in
+    /// decreasing IC once counted (eq. 12: the most informative safe one wins); the root
+    /// is the last resort after all of them.
     fn candidates(&self, item: &Item) -> Vec<Candidate> {
-        let from_chain = |chains: Vec<Vec<Step>>| -> Vec<Candidate> {
-            let mut out: Vec<Candidate> = Vec::new();
-            if let Some(chain) = chains.into_iter().next() {
-                for step in chain {
-                    if !out.iter().any(|c| c.set == step.counting) {
-                        out.push(Candidate {
-                            label: step.label,
-                            source: step.source,
-                            set: step.counting,
-                        });
-                    }
+        let mut out: Vec<Candidate> = Vec::new();
+        let mut add = |out: &mut Vec<Candidate>, chains: Vec<Vec<Step>>| {
+            for step in chains.into_iter().flatten() {
+                if !out.iter().any(|c| c.set == step.counting) && !step.counting.alternatives.is_empty() {
+                    out.push(Candidate {
+                        label: step.label,
+                        source: step.source,
+                        set: step.counting,
+                    });
                 }
             }
-            out
         };
-        let mut out = from_chain(self.s.taxonomy.chains(&item.text));
+        add(&mut out, self.s.taxonomy.chains(&item.text));
         if out.is_empty() && item.kind == ItemKind::Term {
             let words: Vec<&str> = item.text.split_whitespace().collect();
             for k in 1..words.len() {
                 let simplified = words[k..].join(" ");
-                let chain = from_chain(self.s.taxonomy.chains(&simplified));
+                let chains = self.s.taxonomy.chains(&simplified);
                 out.push(Candidate {
                     set: phrase_set(&simplified),
                     label: simplified,
                     source: "simplified".to_string(),
                 });
-                if !chain.is_empty() {
-                    out.extend(chain);
+                if !chains.is_empty() {
+                    add(&mut out, chains);
                     break;
                 }
             }
         }
+        out.truncate(self.s.config.max_candidates.max(1));
         out
+    }
+
+    /// Orders counted candidates by decreasing IC (ties keep the chain order).
+    fn by_information(&self, mut list: Vec<Candidate>) -> Result<Vec<Candidate>> {
+        let mut keyed = Vec::with_capacity(list.len());
+        for (i, c) in list.drain(..).enumerate() {
+            keyed.push((self.ic(&c.set)?.bits, i, c));
+        }
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        Ok(keyed.into_iter().map(|(_, _, c)| c).collect())
     }
 
     /// The last resort (seed 004 §4.3): the taxonomy's root, taken without a risk check
@@ -795,7 +806,7 @@ impl Run<'_, '_> {
         let mut changed = false;
         for (i, reasons) in risky {
             let ss = self.sensitive_in(self.items[i].context);
-            let list = candidates.remove(&i).unwrap_or_default();
+            let list = self.by_information(candidates.remove(&i).unwrap_or_default())?;
             let mut chosen = None;
             for c in list {
                 let mut safe = true;
@@ -939,6 +950,11 @@ impl Run<'_, '_> {
                     .and_then(|d| d.chosen.as_ref())
                     .map(|c| c.set.clone());
                 let mut list = self.candidates(&self.items[i]);
+                for c in &list {
+                    self.table.need(&[&c.set]);
+                }
+                self.table.fetch(self.s.counts)?;
+                list = self.by_information(list)?;
                 if let Some(pos) = current.and_then(|cur| list.iter().position(|c| c.set == cur)) {
                     list.drain(..=pos);
                 }
@@ -1266,7 +1282,6 @@ mod tests {
             ic: &CountIc {
                 measured: Origin::Corpus,
             },
-            measured: Origin::Corpus,
         }
         .sanitize(&doc, &findings, strategy)
     }
@@ -1436,7 +1451,6 @@ mod tests {
             ic: &CountIc {
                 measured: Origin::Corpus,
             },
-            measured: Origin::Corpus,
         }
         .sanitize(
             &doc,

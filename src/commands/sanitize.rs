@@ -1,0 +1,359 @@
+//! `declass sanitize`, `declass assess` and `declass eval tab`: argument parsing, input
+//! discovery and output writing; the engine is `declass::pipeline`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use declass::detect::DetectorInputs;
+use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
+use declass::io::{read_text_file, read_text_stdin, write_atomic};
+use declass::pipeline::{Engine, Processed};
+use declass::sanitize::Strategy;
+use declass::sanitize::render::{RenderOptions, report, sanitized_text, tab_spans};
+
+use super::Ctx;
+use super::detect::model_dirs;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The sanitized document.
+    Text,
+    /// A report per document: replacements, reasons, threshold, utility.
+    Json,
+    /// `{doc_id: [[start, end], ...]}`: the benchmark's span format.
+    Tab,
+}
+
+/// Which terms are sensitive, shared by `sanitize` and `assess`.
+#[derive(Args, Clone)]
+pub struct SensitiveArgs {
+    /// A person whose identity must be concealed: every mention of the name and its parts
+    /// (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub protect: Vec<String>,
+    /// A term that is sensitive wherever it occurs (repeatable).
+    #[arg(long, value_name = "TERM")]
+    pub sensitive: Vec<String>,
+    /// JSON file of sensitive spans: [{"start", "end", "category"?, "generalization"?}],
+    /// code-point offsets.
+    #[arg(long, value_name = "FILE")]
+    pub spans: Option<PathBuf>,
+    /// Detectors to run, comma-separated (default: `[detect] default` in config).
+    #[arg(long, value_delimiter = ',')]
+    pub detect: Vec<String>,
+    /// S1 remove sensitive; S2 generalize sensitive; S3 remove sensitive and correlated;
+    /// S4 remove sensitive, generalize correlated; S5 generalize both (default: config).
+    #[arg(long)]
+    pub strategy: Option<Strategy>,
+}
+
+#[derive(Args)]
+pub struct SanitizeArgs {
+    /// Documents: files, directories (their files, recursively) or `-` for standard input.
+    #[arg(value_name = "FILE|DIR|-")]
+    pub inputs: Vec<PathBuf>,
+    /// Documents in the Text Anonymization Benchmark's JSON format; each document's
+    /// person to protect is the text after "person:" in its `task`.
+    #[arg(long, value_name = "DOCS.json", conflicts_with = "inputs")]
+    pub tab: Option<PathBuf>,
+    #[command(flatten)]
+    pub sensitive: SensitiveArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Wrap each replacement as `[replacement]` in text output.
+    #[arg(long)]
+    pub mark: bool,
+    /// Output file, or directory when there are several inputs (one output each).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Redo inputs whose output already exists in the output directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args)]
+pub struct AssessArgs {
+    /// The document to assess (`-` for standard input).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub sensitive: SensitiveArgs,
+}
+
+#[derive(Args)]
+pub struct EvalTabArgs {
+    /// Gold annotations in the benchmark's format.
+    #[arg(long, value_name = "GOLD.json")]
+    pub gold: PathBuf,
+    /// Masked spans `{doc_id: [[start, end], ...]}`.
+    #[arg(long, value_name = "SPANS.json")]
+    pub spans: PathBuf,
+}
+
+/// One input document.
+struct Input {
+    id: String,
+    /// Where it came from, for error messages and output names.
+    path: Option<PathBuf>,
+    text: String,
+    protect: Vec<String>,
+}
+
+fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
+    let inputs = DetectorInputs {
+        protect: args.protect.clone(),
+        sensitive: args.sensitive.clone(),
+        spans_file: args.spans.clone(),
+        model_dirs: model_dirs(ctx),
+    };
+    Engine::open(&ctx.config, &ctx.data, &args.detect, &inputs, ctx.auto_setup)
+        .context("cannot assess documents (nothing was written)")
+}
+
+/// Files of a directory, recursively, in a stable order.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot read directory", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("{}: cannot read directory", dir.display()))?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_under(&path, out)?;
+        } else if path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn read_inputs(args: &SanitizeArgs) -> Result<(Vec<Input>, bool)> {
+    if let Some(tab) = &args.tab {
+        let docs = read_tab_documents(tab)?;
+        let inputs = docs
+            .into_iter()
+            .map(|d| Input {
+                protect: d
+                    .task
+                    .as_deref()
+                    .and_then(|t| t.split_once("person:"))
+                    .map(|(_, name)| name.trim().to_string())
+                    .filter(|name| !name.is_empty())
+                    .into_iter()
+                    .collect(),
+                id: d.doc_id,
+                path: None,
+                text: d.text,
+            })
+            .collect();
+        return Ok((inputs, false));
+    }
+    if args.inputs.is_empty() {
+        bail!("no input: give files, directories, `-`, or --tab DOCS.json");
+    }
+    let mut paths = Vec::new();
+    let mut several = args.inputs.len() > 1;
+    for input in &args.inputs {
+        if input.as_os_str() == "-" {
+            paths.push(input.clone());
+        } else if input.is_dir() {
+            several = true;
+            files_under(input, &mut paths)?;
+        } else {
+            paths.push(input.clone());
+        }
+    }
+    let mut inputs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let text = if path.as_os_str() == "-" {
+            read_text_stdin()?
+        } else {
+            read_text_file(&path)?
+        };
+        inputs.push(Input {
+            id: path.display().to_string(),
+            path: Some(path),
+            text,
+            protect: Vec::new(),
+        });
+    }
+    Ok((inputs, several))
+}
+
+fn render(format: Format, options: &RenderOptions, input: &Input, done: &Processed) -> Result<String> {
+    Ok(match format {
+        Format::Text => sanitized_text(&done.doc.text, &done.plan, options),
+        Format::Json => serde_json::to_string_pretty(&report(&input.id, &done.doc.text, &done.plan, options))? + "\n",
+        Format::Tab => {
+            let map = BTreeMap::from([(input.id.as_str(), tab_spans(&done.doc.text, &done.plan))]);
+            serde_json::to_string(&map)? + "\n"
+        }
+    })
+}
+
+fn extension(format: Format) -> &'static str {
+    match format {
+        Format::Text => "txt",
+        Format::Json | Format::Tab => "json",
+    }
+}
+
+pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
+    let (inputs, several) = read_inputs(&args)?;
+    let strategy = args.sensitive.strategy.unwrap_or(ctx.config.sanitize.strategy);
+    let options = RenderOptions {
+        mark: args.mark,
+        removal_marker: ctx.config.sanitize.removal_marker.clone(),
+    };
+    let engine = open_engine(ctx, &args.sensitive)?;
+    let progress = if inputs.len() > 1 {
+        ProgressBar::new(inputs.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} documents {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // Several plain inputs with --out: one output file per input, in a directory.
+    if let (true, Some(dir)) = (several, &args.out) {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        let mut failed = 0;
+        for input in &inputs {
+            progress.inc(1);
+            let name = input
+                .path
+                .as_ref()
+                .and_then(|p| p.file_stem())
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| input.id.clone());
+            let target = dir.join(format!("{name}.{}", extension(args.format)));
+            if target.exists() && !args.force {
+                continue;
+            }
+            match engine
+                .process(input.text.clone(), &input.protect, strategy)
+                .and_then(|done| {
+                    render(args.format, &options, input, &done)
+                        .map_err(|e| declass::Error::input(&input.id, e.to_string()))
+                })
+                .and_then(|out| write_atomic(&target, out.as_bytes()))
+            {
+                Ok(()) => {}
+                Err(err) => {
+                    failed += 1;
+                    progress.suspend(|| eprintln!("declass: error: {err} (not written)"));
+                }
+            }
+        }
+        progress.finish_and_clear();
+        if failed > 0 {
+            bail!("{failed} of {} documents could not be sanitized", inputs.len());
+        }
+        return Ok(());
+    }
+    // One output stream: every document must succeed or nothing is written (fail closed).
+    let mut done = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        progress.inc(1);
+        let processed = engine
+            .process(input.text.clone(), &input.protect, strategy)
+            .with_context(|| format!("{}: cannot sanitize (nothing was written)", input.id))?;
+        done.push(processed);
+    }
+    progress.finish_and_clear();
+    let output = match args.format {
+        Format::Text => {
+            let mut out = String::new();
+            for (input, d) in inputs.iter().zip(&done) {
+                if inputs.len() > 1 {
+                    out.push_str(&format!("==> {} <==\n", input.id));
+                }
+                out.push_str(&sanitized_text(&d.doc.text, &d.plan, &options));
+                if inputs.len() > 1 && !out.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            out
+        }
+        Format::Json => {
+            let reports: Vec<_> = inputs
+                .iter()
+                .zip(&done)
+                .map(|(input, d)| report(&input.id, &d.doc.text, &d.plan, &options))
+                .collect();
+            if reports.len() == 1 && args.tab.is_none() {
+                serde_json::to_string_pretty(&reports[0])? + "\n"
+            } else {
+                serde_json::to_string_pretty(&reports)? + "\n"
+            }
+        }
+        Format::Tab => {
+            let map: BTreeMap<&str, Vec<(usize, usize)>> = inputs
+                .iter()
+                .zip(&done)
+                .map(|(input, d)| (input.id.as_str(), tab_spans(&d.doc.text, &d.plan)))
+                .collect();
+            serde_json::to_string(&map)? + "\n"
+        }
+    };
+    match &args.out {
+        Some(path) => write_atomic(path, output.as_bytes())?,
+        None => print!("{output}"),
+    }
+    Ok(())
+}
+
+pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
+    let text = if args.file.as_os_str() == "-" {
+        read_text_stdin()?
+    } else {
+        read_text_file(&args.file)?
+    };
+    let strategy = args.sensitive.strategy.unwrap_or(ctx.config.sanitize.strategy);
+    let engine = open_engine(ctx, &args.sensitive)?;
+    let done = engine
+        .process(text, &[], strategy)
+        .with_context(|| format!("{}: cannot assess", args.file.display()))?;
+    match &done.plan.threshold {
+        Some(t) => println!("threshold: {:.2} bits (set by {:?}, {:?})", t.bits, t.term, t.rule),
+        None => println!("threshold: none (no sensitive term found)"),
+    }
+    println!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0);
+    println!("{:<32} {:>8} {:<14} {:>8} {:<24} decision", "term", "IC", "from", "max DR", "sensitive");
+    for f in &done.findings {
+        let text = &done.doc.text[f.start..f.end];
+        println!(
+            "{:<32} {:>8} {:<14} {:>8} {:<24} sensitive ({}, {})",
+            text, "", "", "", "", f.category, f.detector
+        );
+    }
+    for a in &done.plan.assessments {
+        let (dr, origin) = match &a.max_dr {
+            Some(r) => (format!("{:.2}", r.bits), format!("{:?}", r.origin)),
+            None => (String::new(), String::new()),
+        };
+        println!(
+            "{:<32} {:>8.2} {:<14} {:>8} {:<24} {}",
+            a.term,
+            a.ic.bits,
+            origin,
+            dr,
+            a.behind.as_deref().unwrap_or(""),
+            a.decision
+        );
+    }
+    Ok(())
+}
+
+pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
+    let gold = read_tab_documents(&args.gold)?;
+    let spans = read_masked_spans(&args.spans)?;
+    let scores = score(&gold, &spans, &args.gold)?;
+    println!("{}", serde_json::to_string_pretty(&scores)?);
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! The whole chain for one document: text → detect → stats / kb → sanitize. Opened once
+//! per run (tagger, knowledge bases, count source, detectors), then applied to each
+//! document; the commands `sanitize`, `assess` and `compare` all go through it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::data::DataDir;
+use crate::detect::protect::ProtectDetector;
+use crate::detect::{Detector, DetectorInputs, DetectorSet, Finding, merge_findings};
+use crate::error::Result;
+use crate::kb::KnowledgeBase;
+use crate::sanitize::taxonomy::KbTaxonomy;
+use crate::sanitize::{Plan, PriorIc, Sanitizer, Step, Strategy, Taxonomy};
+use crate::stats::prior::WordFreq;
+use crate::stats::{CountSource, defaults, open_configured_source};
+use crate::text::pos::PerceptronTagger;
+use crate::text::{Analyzer, Document};
+
+/// What a run needs, loaded once.
+pub struct Engine {
+    config: Config,
+    tagger: PerceptronTagger,
+    knowledge: Option<KnowledgeBase>,
+    counts: Arc<dyn CountSource>,
+    prior: Option<WordFreq>,
+    detectors: DetectorSet,
+}
+
+/// A document after the pipeline: its analysis, the merged findings and the plan.
+pub struct Processed {
+    pub doc: Document,
+    pub findings: Vec<Finding>,
+    pub plan: Plan,
+}
+
+/// A taxonomy that knows nothing: with the knowledge bases unavailable and
+/// `sanitize.fail_closed = false`, every risky term goes to the root.
+struct NoTaxonomy;
+
+impl Taxonomy for NoTaxonomy {
+    fn chains(&self, _term: &str) -> Vec<Vec<Step>> {
+        Vec::new()
+    }
+    fn concept(&self, _label: &str) -> Option<Step> {
+        None
+    }
+}
+
+impl Engine {
+    /// Opens everything a run needs. Missing default data is built first when
+    /// `auto_setup` allows it. A knowledge base or count source that cannot be opened is
+    /// an error (fail closed) unless `sanitize.fail_closed = false`.
+    pub fn open(
+        config: &Config,
+        data: &DataDir,
+        detect: &[String],
+        inputs: &DetectorInputs,
+        auto_setup: bool,
+    ) -> Result<Engine> {
+        let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
+        let mut inputs = inputs.clone();
+        if inputs.model_dirs.is_empty() {
+            inputs.model_dirs = vec![data.root().to_path_buf(), PathBuf::from("kb")];
+        }
+        let detectors = DetectorSet::build(detect, &inputs, &config.detect)?;
+        let counts = open_configured_source(config, data, auto_setup)?;
+        let prior = defaults::load_prior(config, data)?;
+        let knowledge = match KnowledgeBase::load(data, config) {
+            Ok(kb) => Some(kb),
+            Err(err) if config.sanitize.fail_closed => return Err(err),
+            Err(err) => {
+                log::warn!("knowledge bases unavailable, generalizing to the root: {err}");
+                None
+            }
+        };
+        Ok(Engine {
+            config: config.clone(),
+            tagger,
+            knowledge,
+            counts,
+            prior,
+            detectors,
+        })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Analyses, detects and sanitizes one document. `protect` adds persons to conceal in
+    /// this document only (the TAB format names one per document).
+    pub fn process(&self, text: String, protect: &[String], strategy: Strategy) -> Result<Processed> {
+        let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
+        let mut findings = self.detectors.detect(&doc)?;
+        if !protect.is_empty() {
+            findings.extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
+            findings = merge_findings(findings);
+        }
+        let plan = self.plan(&doc, &findings, strategy)?;
+        Ok(Processed {
+            doc,
+            findings,
+            plan,
+        })
+    }
+
+    /// Sanitizes an analysed document with given findings.
+    pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
+        let ic = PriorIc {
+            prior: self.prior.as_ref(),
+            min_count: self.config.stats.prior_min_count,
+            measured: self.counts.origin(),
+        };
+        let kb_taxonomy;
+        let taxonomy: &dyn Taxonomy = match &self.knowledge {
+            Some(kb) => {
+                kb_taxonomy = KbTaxonomy {
+                    kb,
+                    label_limit: self.config.sanitize.concept_label_limit,
+                };
+                &kb_taxonomy
+            }
+            None => &NoTaxonomy,
+        };
+        Sanitizer {
+            config: &self.config.sanitize,
+            counts: self.counts.as_ref(),
+            taxonomy,
+            ic: &ic,
+        }
+        .sanitize(doc, findings, strategy)
+    }
+}
