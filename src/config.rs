@@ -18,6 +18,7 @@ pub struct Config {
     pub text: TextConfig,
     pub pos: PosConfig,
     pub setup: SetupConfig,
+    pub kb: KbConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -63,6 +64,20 @@ pub struct SetupPackages {
     pub mesh: String,
     pub wiki: String,
     pub wordfreq: String,
+    pub wordnet_exceptions: String,
+}
+
+/// Knowledge-base lookup order and chain limits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KbConfig {
+    pub wordnet_priority: i32,
+    pub geonames_priority: i32,
+    pub mesh_priority: i32,
+    pub plugin_priority: i32,
+    pub max_chains: usize,
+    pub max_chain_depth: usize,
+    pub geonames_min_population: u64,
 }
 
 impl SetupConfig {

@@ -15,3 +15,4 @@ pub mod text;
 
 pub use config::Config;
 pub use error::{Error, Result};
+pub mod kb;

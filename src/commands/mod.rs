@@ -9,6 +9,8 @@ use clap::{Args, Parser, Subcommand};
 use declass::Config;
 use declass::data::DataDir;
 
+pub mod kb;
+
 /// Sanitize English documents: generalize sensitive terms and the terms that give them away.
 #[derive(Parser)]
 #[command(name = "declass", version, about, propagate_version = true)]
@@ -43,7 +45,10 @@ impl GlobalArgs {
 }
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Knowledge bases: lookups, generalization chains, plug-ins.
+    Kb(kb::KbArgs),
+}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
@@ -60,6 +65,8 @@ impl Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    let _ctx = Ctx::new(&cli.global)?;
-    match cli.command {}
+    let ctx = Ctx::new(&cli.global)?;
+    match cli.command {
+        Command::Kb(args) => kb::run(&ctx, args),
+    }
 }

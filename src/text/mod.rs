@@ -3,6 +3,7 @@
 //! one [`Document`] value; nothing downstream re-reads the raw text to find structure.
 
 pub mod chunk;
+pub mod lemma;
 pub mod segment;
 pub mod tokenize;
 pub mod upos;
