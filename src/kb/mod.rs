@@ -18,6 +18,9 @@ pub mod store;
 pub mod vocab;
 pub mod wordnet;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::OnceLock;
 
