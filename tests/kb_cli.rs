@@ -14,12 +14,26 @@ fn declass(data: &std::path::Path) -> Command {
 fn shipped_chains_reach_the_expected_concepts() {
     let tmp = tempfile::tempdir().expect("tmp");
     let out = declass(tmp.path())
-        .args(["kb", "chain", "radiotherapy", "Florida", "Miami", "breast cancer"])
+        .args([
+            "kb",
+            "chain",
+            "radiotherapy",
+            "Florida",
+            "Miami",
+            "breast cancer",
+        ])
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).expect("utf-8");
-    assert!(text.contains("radiotherapy → therapy → medical care"), "{text}");
+    assert!(
+        text.contains("radiotherapy → therapy → medical care"),
+        "{text}"
+    );
     assert!(
         text.contains("Florida → American state (instance of) → state"),
         "{text}"
@@ -73,8 +87,13 @@ ex:ct skos:prefLabel "oncological treatment"@en ;
         .args(["kb", "list"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("onco\tplugin\tpriority 90\t2 concepts"));
-    declass(&data).args(["kb", "remove", "onco"]).assert().success();
+        .stdout(predicate::str::contains(
+            "onco\tplugin\tpriority 90\t2 concepts",
+        ));
+    declass(&data)
+        .args(["kb", "remove", "onco"])
+        .assert()
+        .success();
     declass(&data)
         .args(["kb", "chain", "radiotherapy"])
         .assert()
@@ -88,7 +107,11 @@ fn bad_input_names_the_file_and_line() {
     let tmp = tempfile::tempdir().expect("tmp");
     let data = tmp.path().join("data");
     let ttl = tmp.path().join("broken.ttl");
-    std::fs::write(&ttl, "@prefix ex: <http://example.org/> .\nex:a ex:b \"open\n").expect("write");
+    std::fs::write(
+        &ttl,
+        "@prefix ex: <http://example.org/> .\nex:a ex:b \"open\n",
+    )
+    .expect("write");
     declass(&data)
         .args(["kb", "import"])
         .arg(&ttl)

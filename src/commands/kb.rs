@@ -151,7 +151,11 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
                 .flatten()
             {
                 if json {
-                    writeln!(out, "{}", serde_json::to_string(&concept_json(&kb, c, true))?)?;
+                    writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(&concept_json(&kb, c, true))?
+                    )?;
                     continue;
                 }
                 writeln!(out, "{} [{}]", kb.label(c), kb.kb_name(c))?;
@@ -179,7 +183,8 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
                 if json {
                     writeln!(out, "{}", serde_json::to_string(&j)?)?;
                 } else {
-                    writeln!(out, 
+                    writeln!(
+                        out,
                         "{}\t{}\t{}\t{}{}",
                         j.label,
                         j.kb,
@@ -208,7 +213,8 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
             };
             let entry = plugin::import(&ctx.data, &ctx.config, &file, &name, &options)
                 .with_context(|| format!("importing {}", file.display()))?;
-            writeln!(out, 
+            writeln!(
+                out,
                 "installed {} ({} concepts, {} triples, priority {})",
                 entry.name, entry.concepts, entry.triples, entry.priority
             )?;
@@ -219,9 +225,14 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
                 if json {
                     writeln!(out, "{}", serde_json::to_string(info)?)?;
                 } else {
-                    writeln!(out, 
+                    writeln!(
+                        out,
                         "{}\t{}\tpriority {}\t{} concepts\t{} triples\t{}",
-                        info.name, info.kind, info.priority, info.concepts, info.triples,
+                        info.name,
+                        info.kind,
+                        info.priority,
+                        info.concepts,
+                        info.triples,
                         info.origin
                     )?;
                 }
@@ -235,7 +246,10 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
             plugin::restore(&ctx.data, &name)?;
             writeln!(out, "restored {name}")?;
         }
-        KbCommand::ImportWordnet { dict_dir, out: target } => {
+        KbCommand::ImportWordnet {
+            dict_dir,
+            out: target,
+        } => {
             let target = match target {
                 Some(p) => p,
                 None => kb::setup::built_file(&ctx.data, "wordnet"),
@@ -256,9 +270,8 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
             let files =
                 kb::setup::fetch_sources(&ctx.data, &ctx.config, from.as_deref(), &mut progress)?;
             kb::setup::build_all(&files, &ctx.config, &dir, &mut progress)?;
-            let spec = declass::setup::PackageSpec::parse(
-                &ctx.config.setup.packages.wordnet_exceptions,
-            )?;
+            let spec =
+                declass::setup::PackageSpec::parse(&ctx.config.setup.packages.wordnet_exceptions)?;
             let sources = ctx.data.subdir("sources")?;
             let exc = declass::setup::ensure_package(
                 &spec,

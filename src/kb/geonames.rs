@@ -89,7 +89,10 @@ pub fn write_rdf(
             .iter()
             .map(|k| {
                 wordnet.offset_of_key(k).ok_or_else(|| {
-                    Error::input(data_dir, format!("WordNet has no sense {k} to attach places to"))
+                    Error::input(
+                        data_dir,
+                        format!("WordNet has no sense {k} to attach places to"),
+                    )
                 })
             })
             .collect::<Result<Vec<u32>>>()?;
@@ -160,9 +163,16 @@ pub fn write_rdf(
     // ancestors include the place's kind. Of several places with one name, the largest
     // gets the twin.
     let mut instances_by_label: HashMap<&str, Vec<u32>> = HashMap::new();
-    for s in wordnet.synsets.iter().filter(|s| !s.instance_hypernyms.is_empty()) {
+    for s in wordnet
+        .synsets
+        .iter()
+        .filter(|s| !s.instance_hypernyms.is_empty())
+    {
         for l in &s.lemmas {
-            instances_by_label.entry(l.as_str()).or_default().push(s.offset);
+            instances_by_label
+                .entry(l.as_str())
+                .or_default()
+                .push(s.offset);
         }
     }
     let mut order: Vec<usize> = (0..places.len()).collect();
@@ -179,15 +189,12 @@ pub fn write_rdf(
         let Some(candidates) = instances_by_label.get(p.name.as_str()) else {
             continue;
         };
-        twin[i] = candidates
-            .iter()
-            .copied()
-            .find(|&o| {
-                !taken.contains_key(&o) && {
-                    let ancestors = wordnet.ancestors(o);
-                    p.kinds.iter().any(|k| ancestors.contains(k))
-                }
-            });
+        twin[i] = candidates.iter().copied().find(|&o| {
+            !taken.contains_key(&o) && {
+                let ancestors = wordnet.ancestors(o);
+                p.kinds.iter().any(|k| ancestors.contains(k))
+            }
+        });
         if let Some(o) = twin[i] {
             taken.insert(o, ());
         }

@@ -71,7 +71,10 @@ pub fn write_rdf(pickle_bz2: &Path, wordnet: &WordNet, out: &mut TripleWriter) -
     let mut variants: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (variant, canonicals) in &dict.disease_variant_to_canonical {
         for c in canonicals {
-            variants.entry(c.as_str()).or_default().insert(variant.as_str());
+            variants
+                .entry(c.as_str())
+                .or_default()
+                .insert(variant.as_str());
         }
     }
     for (canonical, d) in &kept {

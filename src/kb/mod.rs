@@ -22,9 +22,10 @@ pub mod wordnet;
 mod tests;
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
 use std::sync::OnceLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, KbConfig};
 use crate::data::DataDir;
@@ -32,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::text::lemma::Lemmatizer;
 use crate::text::tokenize;
 
-pub use setup::{ensure_default, SetupReport};
+pub use setup::{SetupReport, ensure_default};
 pub use store::KbData;
 
 /// A concept of the loaded knowledge bases: an index into this run's [`KnowledgeBase`].
@@ -41,7 +42,7 @@ pub use store::KbData;
 pub struct ConceptRef(pub u32);
 
 /// How a chain step generalizes the one before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Relation {
     /// A kind of (`skos:broader`, `rdfs:subClassOf`, WordNet hypernym).
@@ -78,17 +79,18 @@ pub struct Chain {
 }
 
 /// A knowledge base as loaded: name, priority and size.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KbInfo {
     pub name: String,
     pub priority: i32,
     /// `shipped` or `plugin`.
-    pub kind: &'static str,
+    pub kind: String,
     pub origin: String,
     pub triples: u64,
     pub concepts: usize,
 }
 
+#[derive(Serialize, Deserialize)]
 struct Concept {
     iri: Box<str>,
     label: Box<str>,
@@ -103,21 +105,63 @@ struct Concept {
 /// Candidates for one label: concept and sort key (kb order, sense number).
 type Postings = Vec<(u32, (u16, u32))>;
 
-/// The loaded knowledge bases with their lookup and taxonomy index.
-pub struct KnowledgeBase {
+/// The part of the knowledge base built from the store's answers; cached between runs.
+#[derive(Serialize, Deserialize)]
+struct Index {
+    /// Identifies the knowledge bases and settings the index was built from.
+    key: String,
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
     by_iri: HashMap<Box<str>, u32>,
     exact: HashMap<Box<str>, Vec<u32>>,
     lower: HashMap<Box<str>, Vec<u32>>,
-    stems: OnceLock<HashMap<String, Vec<u32>>>,
     /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
     /// shown through that one in lookups.
     absorbed_by: HashMap<u32, u32>,
-    lemmatizer: Lemmatizer,
     leaf_count: usize,
+}
+
+/// The loaded knowledge bases with their lookup and taxonomy index.
+pub struct KnowledgeBase {
+    index: Index,
+    stems: OnceLock<HashMap<String, Vec<u32>>>,
+    lemmatizer: Lemmatizer,
     max_chains: usize,
     max_chain_depth: usize,
+}
+
+/// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
+const INDEX_FORMAT: u32 = 1;
+
+/// The cached index if it was built under `key`; anything else (absent, unreadable,
+/// stale) means rebuilding, never an error: the knowledge-base files are the truth.
+fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
+    let bytes = std::fs::read(path).ok()?;
+    match rmp_serde::from_slice::<Index>(&bytes) {
+        Ok(index) if index.key == key => Some(index),
+        Ok(_) => None,
+        Err(e) => {
+            log::warn!(
+                "{}: unreadable index cache, rebuilding: {e}",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+fn write_cached_index(path: &Path, index: &Index) {
+    let result = rmp_serde::to_vec(index)
+        .map_err(|e| Error::model(path, e.to_string()))
+        .and_then(|bytes| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            crate::io::write_atomic(path, &bytes)
+        });
+    if let Err(e) = result {
+        log::warn!("cannot cache the knowledge-base index: {e}");
+    }
 }
 
 /// A knowledge base to load: its name, priority and data.
@@ -135,26 +179,102 @@ impl KnowledgeBase {
     /// builds the index. A missing or corrupt knowledge base is an error naming its file.
     pub fn load(data: &DataDir, config: &Config) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
-        Self::from_sources(&sources, &config.kb)
+        let cache = data.root().join("cache").join("kb-index.msgpack");
+        Self::load_sources(&sources, &config.kb, Some(&cache))
     }
 
     /// Loads the given knowledge bases into a fresh store and indexes them.
     pub fn from_sources(sources: &[KbSource], config: &KbConfig) -> Result<KnowledgeBase> {
-        let store = oxigraph::store::Store::new()
-            .map_err(|e| Error::model("<memory store>", e.to_string()))?;
+        Self::load_sources(sources, config, None)
+    }
+
+    /// Like [`Self::from_sources`], reusing the index cached at `cache` when it was built
+    /// from exactly these knowledge-base files (checksums) and priorities, and caching a
+    /// newly built one there. A missing or corrupt knowledge base is still an error: every
+    /// file is read for its checksum.
+    pub fn load_sources(
+        sources: &[KbSource],
+        config: &KbConfig,
+        cache: Option<&Path>,
+    ) -> Result<KnowledgeBase> {
+        let started = std::time::Instant::now();
         let mut ordered: Vec<&KbSource> = sources.iter().collect();
         ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
-        for s in &ordered {
-            store::load_graph(&store, &s.name, &s.data)?;
+        let bytes = ordered
+            .iter()
+            .map(|s| s.data.bytes())
+            .collect::<Result<Vec<_>>>()?;
+        let mut key = format!("declass kb index {INDEX_FORMAT}");
+        for (s, b) in ordered.iter().zip(&bytes) {
+            let mut crc = flate2::Crc::new();
+            crc.update(b);
+            key.push_str(&format!(
+                "\n{} {} {} {} {:08x}",
+                s.name,
+                s.priority,
+                s.shipped,
+                b.len(),
+                crc.sum()
+            ));
         }
-        Self::index(&store, &ordered, config)
+        if let Some(index) = cache.and_then(|path| read_cached_index(path, &key)) {
+            log::info!(
+                "knowledge-base index read from cache in {:.2?}",
+                started.elapsed()
+            );
+            return Self::with_index(index, config);
+        }
+        // Parsing (the larger part of loading) runs for all files at once.
+        let parsed: Vec<Result<Vec<oxigraph::model::Quad>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ordered
+                .iter()
+                .zip(&bytes)
+                .map(|(s, b)| scope.spawn(move || store::parse_graph(&s.name, b, &s.data.origin())))
+                .collect();
+            handles
+                .into_iter()
+                .zip(&ordered)
+                .map(|(h, s)| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::model(s.data.origin(), "parser thread failed"))
+                    })
+                })
+                .collect()
+        });
+        let store = oxigraph::store::Store::new()
+            .map_err(|e| Error::model("<memory store>", e.to_string()))?;
+        let mut triples = Vec::with_capacity(ordered.len());
+        for (s, quads) in ordered.iter().zip(parsed) {
+            let quads = quads?;
+            triples.push(quads.len() as u64);
+            store::insert(&store, quads, &s.data.origin())?;
+        }
+        log::info!("knowledge bases stored in {:.2?}", started.elapsed());
+        let index = Self::index(&store, &ordered, &triples, key)?;
+        log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
+        if let Some(path) = cache {
+            write_cached_index(path, &index);
+        }
+        Self::with_index(index, config)
+    }
+
+    fn with_index(index: Index, config: &KbConfig) -> Result<KnowledgeBase> {
+        Ok(KnowledgeBase {
+            index,
+            stems: OnceLock::new(),
+            lemmatizer: Lemmatizer::wordnet()?,
+            max_chains: config.max_chains,
+            max_chain_depth: config.max_chain_depth,
+        })
     }
 
     fn index(
         store: &oxigraph::store::Store,
         sources: &[&KbSource],
-        config: &KbConfig,
-    ) -> Result<KnowledgeBase> {
+        triples: &[u64],
+        key: String,
+    ) -> Result<Index> {
+        let started = std::time::Instant::now();
         let mut concepts: Vec<Concept> = Vec::new();
         let mut by_iri: HashMap<Box<str>, u32> = HashMap::new();
         let mut kbs = Vec::new();
@@ -164,7 +284,8 @@ impl KnowledgeBase {
         for (kb_index, s) in sources.iter().enumerate() {
             let mut rows: Vec<(String, bool, String)> = Vec::new();
             store::select(store, store::LABELS_RQ, &s.name, |row| {
-                if let (Some(c), Some(label)) = (store::iri(row, "concept"), store::literal(row, "label"))
+                if let (Some(c), Some(label)) =
+                    (store::iri(row, "concept"), store::literal(row, "label"))
                     && store::is_english_or_untagged(row, "label")
                 {
                     let preferred = store::literal(row, "preferred") == Some("true");
@@ -209,12 +330,13 @@ impl KnowledgeBase {
             kbs.push(KbInfo {
                 name: s.name.clone(),
                 priority: s.priority,
-                kind: if s.shipped { "shipped" } else { "plugin" },
+                kind: if s.shipped { "shipped" } else { "plugin" }.to_string(),
                 origin: s.data.origin().display().to_string(),
-                triples: store::graph_size(store, &s.name)?,
+                triples: triples.get(kb_index).copied().unwrap_or(0),
                 concepts: concepts.len() - before,
             });
         }
+        log::debug!("labels read at {:.2?}", started.elapsed());
         // Generalization links, between labelled concepts only.
         for s in sources {
             store::select(store, store::GENERALIZATIONS_RQ, &s.name, |row| {
@@ -244,6 +366,7 @@ impl KnowledgeBase {
             c.children.sort_unstable();
             c.children.dedup();
         }
+        log::debug!("generalizations read at {:.2?}", started.elapsed());
         // Sense order and frequencies.
         let mut sense_number: HashMap<(Box<str>, u32), u32> = HashMap::new();
         for s in sources {
@@ -263,6 +386,7 @@ impl KnowledgeBase {
                 Ok(())
             })?;
         }
+        log::debug!("senses read at {:.2?}", started.elapsed());
         let mut absorbed_by = HashMap::new();
         for s in sources {
             store::select(store, store::EXACT_MATCHES_RQ, &s.name, |row| {
@@ -284,7 +408,10 @@ impl KnowledgeBase {
             for label in std::iter::once(&c.label).chain(&c.alt_labels) {
                 let low: Box<str> = Box::from(tokenize::normalize(label));
                 let sense = sense_number.get(&(low.clone(), id)).copied().unwrap_or(0);
-                exact.entry(label.clone()).or_default().push((id, (c.kb, sense)));
+                exact
+                    .entry(label.clone())
+                    .or_default()
+                    .push((id, (c.kb, sense)));
                 lower.entry(low).or_default().push((id, (c.kb, sense)));
             }
         }
@@ -299,28 +426,25 @@ impl KnowledgeBase {
                 .collect()
         };
         let leaf_count = concepts.iter().filter(|c| c.children.is_empty()).count();
-        Ok(KnowledgeBase {
+        Ok(Index {
+            key,
             kbs,
             exact: finish(exact),
             lower: finish(lower),
             concepts,
             by_iri,
-            stems: OnceLock::new(),
             absorbed_by,
-            lemmatizer: Lemmatizer::wordnet()?,
             leaf_count,
-            max_chains: config.max_chains,
-            max_chain_depth: config.max_chain_depth,
         })
     }
 
     /// The loaded knowledge bases, highest priority first.
     pub fn knowledge_bases(&self) -> &[KbInfo] {
-        &self.kbs
+        &self.index.kbs
     }
 
     pub fn concept_count(&self) -> usize {
-        self.concepts.len()
+        self.index.concepts.len()
     }
 
     /// Concepts a surface term may stand for: exact (case-sensitive) label matches first,
@@ -337,17 +461,17 @@ impl KnowledgeBase {
         let mut found: Vec<u32> = Vec::new();
         let add = |ids: Option<&Vec<u32>>, found: &mut Vec<u32>| {
             for &id in ids.into_iter().flatten() {
-                let id = self.absorbed_by.get(&id).copied().unwrap_or(id);
+                let id = self.index.absorbed_by.get(&id).copied().unwrap_or(id);
                 if !found.contains(&id) {
                     found.push(id);
                 }
             }
         };
-        add(self.exact.get(surface.as_str()), &mut found);
-        add(self.lower.get(low.as_str()), &mut found);
+        add(self.index.exact.get(surface.as_str()), &mut found);
+        add(self.index.lower.get(low.as_str()), &mut found);
         if found.is_empty() {
             for lemma in self.lemma_forms(&low) {
-                add(self.lower.get(lemma.as_str()), &mut found);
+                add(self.index.lower.get(lemma.as_str()), &mut found);
             }
         }
         if found.is_empty() {
@@ -364,7 +488,11 @@ impl KnowledgeBase {
             return Vec::new();
         };
         let (prefix, word) = low.split_at(last.start);
-        let known = |w: &str| self.lower.contains_key(format!("{prefix}{w}").as_str());
+        let known = |w: &str| {
+            self.index
+                .lower
+                .contains_key(format!("{prefix}{w}").as_str())
+        };
         self.lemmatizer
             .noun_lemmas(word, known)
             .into_iter()
@@ -375,12 +503,12 @@ impl KnowledgeBase {
 
     fn stem_index(&self) -> &HashMap<String, Vec<u32>> {
         self.stems.get_or_init(|| {
-            let mut keys: Vec<&str> = self.lower.keys().map(|k| &**k).collect();
+            let mut keys: Vec<&str> = self.index.lower.keys().map(|k| &**k).collect();
             keys.sort_unstable();
             let mut map: HashMap<String, Vec<u32>> = HashMap::new();
             for k in keys {
                 let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
-                for &id in &self.lower[k] {
+                for &id in &self.index.lower[k] {
                     if !ids.contains(&id) {
                         ids.push(id);
                     }
@@ -395,7 +523,7 @@ impl KnowledgeBase {
     /// at most `kb.max_chain_depth` steps; a cycle in a plug-in ends its chain.
     pub fn chains(&self, concept: ConceptRef) -> Vec<Chain> {
         let mut out = Vec::new();
-        if (concept.0 as usize) >= self.concepts.len() {
+        if (concept.0 as usize) >= self.index.concepts.len() {
             return out;
         }
         let mut path = vec![ChainStep {
@@ -408,7 +536,7 @@ impl KnowledgeBase {
 
     fn walk(&self, path: &mut Vec<ChainStep>, out: &mut Vec<Chain>) {
         let Some(last) = path.last() else { return };
-        let parents = &self.concepts[last.concept.0 as usize].parents;
+        let parents = &self.index.concepts[last.concept.0 as usize].parents;
         let mut extended = false;
         if path.len() < self.max_chain_depth {
             for &(p, rel) in parents {
@@ -444,7 +572,7 @@ impl KnowledgeBase {
         let mut queue = VecDeque::from([concept.0]);
         seen.insert(concept.0);
         while let Some(id) = queue.pop_front() {
-            let Some(c) = self.concepts.get(id as usize) else {
+            let Some(c) = self.index.concepts.get(id as usize) else {
                 break;
             };
             for label in std::iter::once(&c.label).chain(&c.alt_labels) {
@@ -469,15 +597,15 @@ impl KnowledgeBase {
     /// leaves(c) are the leaf concepts below c, subsumers(c) the concepts above c and c
     /// itself, and max_leaves all leaves of the loaded taxonomy. A leaf gets the maximum.
     pub fn intrinsic_ic(&self, concept: ConceptRef) -> f64 {
-        let Some(_) = self.concepts.get(concept.0 as usize) else {
+        let Some(_) = self.index.concepts.get(concept.0 as usize) else {
             return 0.0;
         };
-        let mut seen = vec![false; self.concepts.len()];
+        let mut seen = vec![false; self.index.concepts.len()];
         let mut stack = vec![concept.0];
         seen[concept.0 as usize] = true;
         let mut leaves = 0usize;
         while let Some(id) = stack.pop() {
-            let c = &self.concepts[id as usize];
+            let c = &self.index.concepts[id as usize];
             if c.children.is_empty() && id != concept.0 {
                 leaves += 1;
             }
@@ -491,26 +619,28 @@ impl KnowledgeBase {
         let mut up = HashSet::from([concept.0]);
         let mut stack = vec![concept.0];
         while let Some(id) = stack.pop() {
-            for &(p, _) in &self.concepts[id as usize].parents {
+            for &(p, _) in &self.index.concepts[id as usize].parents {
                 if up.insert(p) {
                     stack.push(p);
                 }
             }
         }
         let ratio = leaves as f64 / up.len() as f64;
-        -((ratio + 1.0) / (self.leaf_count as f64 + 1.0)).log2()
+        -((ratio + 1.0) / (self.index.leaf_count as f64 + 1.0)).log2()
     }
 
     /// The preferred label.
     pub fn label(&self, concept: ConceptRef) -> &str {
-        self.concepts
+        self.index
+            .concepts
             .get(concept.0 as usize)
             .map_or("", |c| &c.label)
     }
 
     /// The other labels (synonyms, variants).
     pub fn alt_labels(&self, concept: ConceptRef) -> Vec<&str> {
-        self.concepts
+        self.index
+            .concepts
             .get(concept.0 as usize)
             .map(|c| c.alt_labels.iter().map(|l| &**l).collect())
             .unwrap_or_default()
@@ -518,35 +648,43 @@ impl KnowledgeBase {
 
     /// The name of the knowledge base the concept comes from.
     pub fn kb_name(&self, concept: ConceptRef) -> &str {
-        self.concepts
+        self.index
+            .concepts
             .get(concept.0 as usize)
-            .and_then(|c| self.kbs.get(c.kb as usize))
+            .and_then(|c| self.index.kbs.get(c.kb as usize))
             .map_or("", |k| &k.name)
     }
 
     /// The concept's IRI, its durable name.
     pub fn iri(&self, concept: ConceptRef) -> &str {
-        self.concepts.get(concept.0 as usize).map_or("", |c| &c.iri)
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map_or("", |c| &c.iri)
     }
 
     /// The concept with this IRI, if loaded.
     pub fn concept(&self, iri: &str) -> Option<ConceptRef> {
-        self.by_iri.get(iri).map(|&id| ConceptRef(id))
+        self.index.by_iri.get(iri).map(|&id| ConceptRef(id))
     }
 
     /// Whether the concept is an instance (a named entity: a person, a place…) rather
     /// than a class: it has an instance-of or located-in link.
     pub fn is_instance(&self, concept: ConceptRef) -> bool {
-        self.concepts.get(concept.0 as usize).is_some_and(|c| {
-            c.parents
-                .iter()
-                .any(|&(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
-        })
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .is_some_and(|c| {
+                c.parents
+                    .iter()
+                    .any(|&(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
+            })
     }
 
     /// WordNet's tagged frequency of the concept's senses (0 when unknown).
     pub fn tag_count(&self, concept: ConceptRef) -> u32 {
-        self.concepts
+        self.index
+            .concepts
             .get(concept.0 as usize)
             .map_or(0, |c| c.tag_count)
     }

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::kb::rdf::TripleWriter;
 use crate::kb::store::{self, KbData};
-use crate::kb::{shipped, vocab, KbSource};
+use crate::kb::{KbSource, shipped, vocab};
 
 /// What is installed besides the shipped knowledge bases.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -127,7 +127,10 @@ fn check_name(name: &str) -> Result<()> {
         ));
     }
     if shipped::SHIPPED.iter().any(|k| k.name == name) {
-        return Err(Error::input(name, "is the name of a shipped knowledge base"));
+        return Err(Error::input(
+            name,
+            "is the name of a shipped knowledge base",
+        ));
     }
     Ok(())
 }
@@ -167,9 +170,10 @@ pub fn convert(path: &Path, options: &ImportOptions) -> Result<(Vec<u8>, usize, 
         options.broader.clone()
     };
     let base = format!("file://{}", path.display());
+    // Relative IRIs resolve against the file; a path that is no valid IRI gets no base.
     let parser = RdfParser::from_format(format)
         .with_base_iri(base)
-        .map_err(|e| Error::input(path, e.to_string()))?;
+        .unwrap_or_else(|_| RdfParser::from_format(format));
     // Concept IRI → (preferred labels, other labels); (child, relation, parent).
     let mut labels: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
     let mut links: BTreeSet<(String, &'static str, String)> = BTreeSet::new();
@@ -296,7 +300,10 @@ pub fn remove(data: &DataDir, name: &str) -> Result<()> {
         }
         return Ok(());
     }
-    Err(Error::input(name, "no knowledge base of that name is installed"))
+    Err(Error::input(
+        name,
+        "no knowledge base of that name is installed",
+    ))
 }
 
 /// Re-enables a shipped knowledge base removed earlier.

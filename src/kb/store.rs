@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::read::GzDecoder;
 use oxigraph::io::{RdfFormat, RdfParser};
-use oxigraph::model::{NamedNode, Term, Variable};
+use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolution, SparqlEvaluator};
 use oxigraph::store::Store;
 
@@ -18,7 +18,6 @@ pub const LABELS_RQ: &str = include_str!("../../queries/labels.rq");
 pub const GENERALIZATIONS_RQ: &str = include_str!("../../queries/generalizations.rq");
 pub const SENSES_RQ: &str = include_str!("../../queries/senses.rq");
 pub const EXACT_MATCHES_RQ: &str = include_str!("../../queries/exact_matches.rq");
-pub const GRAPH_SIZE_RQ: &str = include_str!("../../queries/graph_size.rq");
 
 /// Where a knowledge base's N-Triples come from.
 #[derive(Debug, Clone)]
@@ -37,7 +36,8 @@ impl KbData {
         }
     }
 
-    fn bytes(&self) -> Result<std::borrow::Cow<'static, [u8]>> {
+    /// The compressed N-Triples.
+    pub fn bytes(&self) -> Result<std::borrow::Cow<'static, [u8]>> {
         match self {
             KbData::Embedded(bytes, _) => Ok(std::borrow::Cow::Borrowed(bytes)),
             KbData::File(path) => std::fs::read(path)
@@ -47,29 +47,32 @@ impl KbData {
     }
 }
 
-/// Loads gzip-compressed N-Triples into the named graph of `kb_name`. Parsing happens
-/// before anything is inserted, so a corrupt file leaves the store as it was.
-pub fn load_graph(store: &Store, kb_name: &str, data: &KbData) -> Result<()> {
-    let origin = data.origin();
-    let compressed = data.bytes()?;
+/// Parses gzip-compressed N-Triples into quads of the named graph of `kb_name`;
+/// `origin` names the file in errors.
+pub fn parse_graph(kb_name: &str, compressed: &[u8], origin: &Path) -> Result<Vec<Quad>> {
     let mut text = Vec::new();
-    GzDecoder::new(&compressed[..])
+    GzDecoder::new(compressed)
         .read_to_end(&mut text)
-        .map_err(|e| Error::model(&origin, format!("not a gzip-compressed file: {e}")))?;
+        .map_err(|e| Error::model(origin, format!("not a gzip-compressed file: {e}")))?;
     let graph = NamedNode::new(vocab::graph_iri(kb_name))
-        .map_err(|e| Error::model(&origin, format!("bad knowledge-base name: {e}")))?;
+        .map_err(|e| Error::model(origin, format!("bad knowledge-base name: {e}")))?;
     let parser = RdfParser::from_format(RdfFormat::NTriples).with_default_graph(graph);
     let mut quads = Vec::new();
     for quad in parser.for_slice(&text) {
-        quads.push(quad.map_err(|e| Error::model(&origin, parse_error_message(&e)))?);
+        quads.push(quad.map_err(|e| Error::model(origin, parse_error_message(&e)))?);
     }
+    Ok(quads)
+}
+
+/// Inserts parsed quads with the bulk loader (which stores nothing before `commit`).
+pub fn insert(store: &Store, quads: Vec<Quad>, origin: &Path) -> Result<()> {
     let mut loader = store.bulk_loader();
     loader
         .load_quads(quads)
-        .map_err(|e| Error::model(&origin, format!("cannot store: {e}")))?;
+        .map_err(|e| Error::model(origin, format!("cannot store: {e}")))?;
     loader
         .commit()
-        .map_err(|e| Error::model(&origin, format!("cannot store: {e}")))
+        .map_err(|e| Error::model(origin, format!("cannot store: {e}")))
 }
 
 /// "line N, column M: message" when the parser knows where, else the message.
@@ -135,18 +138,6 @@ pub fn is_english_or_untagged(solution: &QuerySolution, name: &str) -> bool {
             .is_none_or(|lang| lang == "en" || lang.starts_with("en-")),
         _ => false,
     }
-}
-
-/// Number of triples of a knowledge base in the store.
-pub fn graph_size(store: &Store, kb_name: &str) -> Result<u64> {
-    let mut n = 0;
-    select(store, GRAPH_SIZE_RQ, kb_name, |s| {
-        n = literal(s, "triples")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        Ok(())
-    })?;
-    Ok(n)
 }
 
 /// Reads a file into memory, naming it on failure.

@@ -66,7 +66,10 @@ fn chains_follow_broader_and_instance_links_to_the_root() {
     assert!(kb.is_instance(florida));
     let chain = &kb.chains(florida)[0];
     assert_eq!(chain.steps[1].relation, Some(Relation::InstanceOf));
-    assert_eq!(kb.format_chain(chain), "Florida → American state → state → entity");
+    assert_eq!(
+        kb.format_chain(chain),
+        "Florida → American state → state → entity"
+    );
     assert!(!kb.is_instance(c));
 }
 
@@ -84,11 +87,20 @@ fn cycles_end_a_chain_instead_of_looping() {
 fn lookup_prefers_exact_case_then_lemmas_then_stems() {
     let tmp = tempfile::tempdir().expect("tmp");
     let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
-    let labels = |t: &str| kb.lookup(t).iter().map(|&c| kb.label(c)).collect::<Vec<_>>();
+    let labels = |t: &str| {
+        kb.lookup(t)
+            .iter()
+            .map(|&c| kb.label(c))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(labels("China"), vec!["China", "china"]);
     assert_eq!(labels("china"), vec!["china", "China"]);
     assert_eq!(labels("mice"), vec!["mouse"], "noun.exc");
-    assert_eq!(labels("radiation  therapies"), vec!["radiotherapy"], "morphy on the last word");
+    assert_eq!(
+        labels("radiation  therapies"),
+        vec!["radiotherapy"],
+        "morphy on the last word"
+    );
     assert_eq!(labels("mousing"), vec!["mouse"], "Snowball fallback");
     assert!(labels("zyzzyva").is_empty());
     assert!(labels("   ").is_empty());
@@ -117,10 +129,17 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         "radiotherapy → cancer treatment → therapy → act → entity"
     );
     let fl = kb.lookup("Florida");
-    assert_eq!(fl.len(), 1, "the WordNet twin is shown through the plug-in's concept");
+    assert_eq!(
+        fl.len(),
+        1,
+        "the WordNet twin is shown through the plug-in's concept"
+    );
     assert_eq!(kb.kb_name(fl[0]), "onco");
 
-    let low = KbSource { priority: -5, ..onto };
+    let low = KbSource {
+        priority: -5,
+        ..onto
+    };
     let kb = KnowledgeBase::from_sources(&[wn, low], &kb_config()).expect("load");
     assert_eq!(kb.kb_name(kb.lookup("radiotherapy")[0]), "wn");
 }
@@ -132,9 +151,17 @@ fn subsumed_labels_are_nearest_first_and_capped() {
     let therapy = kb.lookup("therapy")[0];
     assert_eq!(
         kb.subsumed_labels(therapy, 10),
-        vec!["therapy", "chemotherapy", "radiotherapy", "radiation therapy"]
+        vec![
+            "therapy",
+            "chemotherapy",
+            "radiotherapy",
+            "radiation therapy"
+        ]
     );
-    assert_eq!(kb.subsumed_labels(therapy, 2), vec!["therapy", "chemotherapy"]);
+    assert_eq!(
+        kb.subsumed_labels(therapy, 2),
+        vec!["therapy", "chemotherapy"]
+    );
 }
 
 #[test]
@@ -145,7 +172,10 @@ fn intrinsic_ic_is_monotone_and_maximal_at_leaves() {
     assert!(ic("entity") < ic("act"));
     assert!(ic("act") < ic("therapy"));
     assert!(ic("therapy") < ic("radiotherapy"));
-    assert!((ic("radiotherapy") - ic("mouse")).abs() < 1e-12, "leaves share the maximum");
+    assert!(
+        (ic("radiotherapy") - ic("mouse")).abs() < 1e-12,
+        "leaves share the maximum"
+    );
     assert!(ic("entity") >= 0.0);
 }
 
@@ -198,11 +228,13 @@ fn malformed_import_leaves_the_registry_as_it_was() {
     let before = std::fs::read(data.root().join("kb/registry.json")).expect("registry");
 
     let bad = tmp.path().join("bad.ttl");
-    std::fs::write(&bad, format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\nex:b skos:broader .\n"))
-        .expect("write");
+    std::fs::write(
+        &bad,
+        format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\nex:b skos:broader .\n"),
+    )
+    .expect("write");
     let err = plugin::import(&data, &config, &bad, "bad", &ImportOptions::default())
-        .err()
-        .expect("malformed");
+        .expect_err("malformed");
     let msg = err.to_string();
     assert!(msg.contains("bad.ttl") && msg.contains("line 5"), "{msg}");
     let err = plugin::import(
@@ -212,8 +244,7 @@ fn malformed_import_leaves_the_registry_as_it_was() {
         "absent",
         &ImportOptions::default(),
     )
-    .err()
-    .expect("missing");
+    .expect_err("missing");
     assert!(err.to_string().contains("absent.ttl"));
     assert_eq!(
         std::fs::read(data.root().join("kb/registry.json")).expect("registry"),
@@ -258,6 +289,41 @@ fn custom_label_and_broader_properties() {
     )
     .expect("load");
     assert!(kb.lookup("ix").is_empty(), "French label skipped");
-    assert_eq!(kb.format_chain(&kb.chains(kb.lookup("ex")[0])[0]), "ex → why");
-    assert!(plugin::convert(&ttl, &ImportOptions::default()).is_err(), "no labels by default");
+    assert_eq!(
+        kb.format_chain(&kb.chains(kb.lookup("ex")[0])[0]),
+        "ex → why"
+    );
+    assert!(
+        plugin::convert(&ttl, &ImportOptions::default()).is_err(),
+        "no labels by default"
+    );
+}
+
+#[test]
+fn index_cache_is_reused_only_for_the_same_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cache = tmp.path().join("cache/kb-index.msgpack");
+    let wn = small_wordnet(tmp.path());
+    let first = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("build");
+    assert!(cache.exists());
+    let second = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("cached");
+    let chain = |kb: &KnowledgeBase| kb.format_chain(&kb.chains(kb.lookup("radiotherapy")[0])[0]);
+    assert_eq!(chain(&first), chain(&second));
+    // A changed file invalidates the cache.
+    let changed = source(
+        tmp.path(),
+        "wn",
+        0,
+        "ex:radiotherapy skos:prefLabel \"radiotherapy\" ; skos:broader ex:x .\nex:x skos:prefLabel \"treatment\" .\n",
+    );
+    let third =
+        KnowledgeBase::load_sources(&[changed], &kb_config(), Some(&cache)).expect("rebuilt");
+    assert_eq!(chain(&third), "radiotherapy → treatment");
+    // A corrupt cache is rebuilt, not an error.
+    std::fs::write(&cache, b"garbage").expect("write");
+    let wn = small_wordnet(tmp.path());
+    let fourth = KnowledgeBase::load_sources(&[wn], &kb_config(), Some(&cache)).expect("rebuilt");
+    assert_eq!(chain(&fourth), chain(&first));
 }

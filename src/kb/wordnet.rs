@@ -54,7 +54,10 @@ impl WordNet {
                 continue; // licence header
             }
             let synset = parse_data_line(line).ok_or_else(|| {
-                Error::input(&data_path, format!("line {}: not a WordNet data line", n + 1))
+                Error::input(
+                    &data_path,
+                    format!("line {}: not a WordNet data line", n + 1),
+                )
             })?;
             synsets.push(synset);
         }
@@ -252,8 +255,15 @@ mod tests {
         let s = parse_sense_line("dog%1:05:00:: 02086723 1 42")
             .expect("valid")
             .expect("noun");
-        assert_eq!((s.lemma.as_str(), s.offset, s.number, s.tag_count), ("dog", 2086723, 1, 42));
-        assert!(parse_sense_line("run%2:38:00:: 01926984 1 9").expect("valid").is_none());
+        assert_eq!(
+            (s.lemma.as_str(), s.offset, s.number, s.tag_count),
+            ("dog", 2086723, 1, 42)
+        );
+        assert!(
+            parse_sense_line("run%2:38:00:: 01926984 1 9")
+                .expect("valid")
+                .is_none()
+        );
         assert!(parse_sense_line("garbage").is_none());
     }
 
