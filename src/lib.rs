@@ -12,8 +12,8 @@ pub mod error;
 pub mod eval;
 pub mod io;
 pub mod kanon;
-pub mod pipeline;
 pub mod krepeat;
+pub mod pipeline;
 pub mod sanitize;
 pub mod setup;
 pub mod stats;
@@ -21,3 +21,4 @@ pub mod text;
 
 pub use config::Config;
 pub use error::{Error, Result};
+pub mod kb;

@@ -91,11 +91,17 @@ impl Engine {
 
     /// Analyses, detects and sanitizes one document. `protect` adds persons to conceal in
     /// this document only (the TAB format names one per document).
-    pub fn process(&self, text: String, protect: &[String], strategy: Strategy) -> Result<Processed> {
+    pub fn process(
+        &self,
+        text: String,
+        protect: &[String],
+        strategy: Strategy,
+    ) -> Result<Processed> {
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
         let mut findings = self.detectors.detect(&doc)?;
         if !protect.is_empty() {
-            findings.extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
+            findings
+                .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
             findings = merge_findings(findings);
         }
         let plan = self.plan(&doc, &findings, strategy)?;

@@ -3,9 +3,10 @@
 
 pub mod corpus;
 pub mod detect;
-pub mod sanitize;
 pub mod kanon;
+pub mod kb;
 pub mod krepeat;
+pub mod sanitize;
 pub mod setup;
 
 use std::path::PathBuf;
@@ -70,6 +71,8 @@ pub enum Command {
     Assess(sanitize::AssessArgs),
     /// List the sensitive terms the detectors find, without sanitizing.
     Detect(detect::DetectArgs),
+    /// Knowledge bases: lookups, generalization chains, plug-ins.
+    Kb(kb::KbArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
     Nlp(text::NlpArgs),
     /// Train a model (`train pos`: the part-of-speech tagger).
@@ -143,5 +146,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Train(TrainCommand::Ner(args)) => {
             detect::run_train_sequence(&ctx, declass::detect::sequence::NER, args)
         }
+        Command::Kb(args) => kb::run(&ctx, args),
     }
 }

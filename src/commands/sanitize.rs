@@ -109,8 +109,14 @@ fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
         spans_file: args.spans.clone(),
         model_dirs: model_dirs(ctx),
     };
-    Engine::open(&ctx.config, &ctx.data, &args.detect, &inputs, ctx.auto_setup)
-        .context("cannot assess documents (nothing was written)")
+    Engine::open(
+        &ctx.config,
+        &ctx.data,
+        &args.detect,
+        &inputs,
+        ctx.auto_setup,
+    )
+    .context("cannot assess documents (nothing was written)")
 }
 
 /// Files of a directory, recursively, in a stable order.
@@ -184,10 +190,18 @@ fn read_inputs(args: &SanitizeArgs) -> Result<(Vec<Input>, bool)> {
     Ok((inputs, several))
 }
 
-fn render(format: Format, options: &RenderOptions, input: &Input, done: &Processed) -> Result<String> {
+fn render(
+    format: Format,
+    options: &RenderOptions,
+    input: &Input,
+    done: &Processed,
+) -> Result<String> {
     Ok(match format {
         Format::Text => sanitized_text(&done.doc.text, &done.plan, options),
-        Format::Json => serde_json::to_string_pretty(&report(&input.id, &done.doc.text, &done.plan, options))? + "\n",
+        Format::Json => {
+            serde_json::to_string_pretty(&report(&input.id, &done.doc.text, &done.plan, options))?
+                + "\n"
+        }
         Format::Tab => {
             let map = BTreeMap::from([(input.id.as_str(), tab_spans(&done.doc.text, &done.plan))]);
             serde_json::to_string(&map)? + "\n"
@@ -204,7 +218,10 @@ fn extension(format: Format) -> &'static str {
 
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     let (inputs, several) = read_inputs(&args)?;
-    let strategy = args.sensitive.strategy.unwrap_or(ctx.config.sanitize.strategy);
+    let strategy = args
+        .sensitive
+        .strategy
+        .unwrap_or(ctx.config.sanitize.strategy);
     let options = RenderOptions {
         mark: args.mark,
         removal_marker: ctx.config.sanitize.removal_marker.clone(),
@@ -221,7 +238,8 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     );
     // Several plain inputs with --out: one output file per input, in a directory.
     if let (true, Some(dir)) = (several, &args.out) {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create", dir.display()))?;
         let mut failed = 0;
         for input in &inputs {
             progress.inc(1);
@@ -252,7 +270,10 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         }
         progress.finish_and_clear();
         if failed > 0 {
-            bail!("{failed} of {} documents could not be sanitized", inputs.len());
+            bail!(
+                "{failed} of {} documents could not be sanitized",
+                inputs.len()
+            );
         }
         return Ok(());
     }
@@ -314,17 +335,26 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
     } else {
         read_text_file(&args.file)?
     };
-    let strategy = args.sensitive.strategy.unwrap_or(ctx.config.sanitize.strategy);
+    let strategy = args
+        .sensitive
+        .strategy
+        .unwrap_or(ctx.config.sanitize.strategy);
     let engine = open_engine(ctx, &args.sensitive)?;
     let done = engine
         .process(text, &[], strategy)
         .with_context(|| format!("{}: cannot assess", args.file.display()))?;
     match &done.plan.threshold {
-        Some(t) => println!("threshold: {:.2} bits (set by {:?}, {:?})", t.bits, t.term, t.rule),
+        Some(t) => println!(
+            "threshold: {:.2} bits (set by {:?}, {:?})",
+            t.bits, t.term, t.rule
+        ),
         None => println!("threshold: none (no sensitive term found)"),
     }
     println!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0);
-    println!("{:<32} {:>8} {:<14} {:>8} {:<24} decision", "term", "IC", "from", "max DR", "sensitive");
+    println!(
+        "{:<32} {:>8} {:<14} {:>8} {:<24} decision",
+        "term", "IC", "from", "max DR", "sensitive"
+    );
     for f in &done.findings {
         let text = &done.doc.text[f.start..f.end];
         println!(

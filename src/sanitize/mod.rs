@@ -659,9 +659,11 @@ impl Run<'_, '_> {
     /// is the last resort after all of them.
     fn candidates(&self, item: &Item) -> Vec<Candidate> {
         let mut out: Vec<Candidate> = Vec::new();
-        let mut add = |out: &mut Vec<Candidate>, chains: Vec<Vec<Step>>| {
+        let add = |out: &mut Vec<Candidate>, chains: Vec<Vec<Step>>| {
             for step in chains.into_iter().flatten() {
-                if !out.iter().any(|c| c.set == step.counting) && !step.counting.alternatives.is_empty() {
+                if !out.iter().any(|c| c.set == step.counting)
+                    && !step.counting.alternatives.is_empty()
+                {
                     out.push(Candidate {
                         label: step.label,
                         source: step.source,

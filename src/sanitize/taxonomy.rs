@@ -45,7 +45,14 @@ impl Taxonomy for KbTaxonomy<'_> {
         self.kb
             .chains(concept)
             .iter()
-            .map(|chain| chain.steps.iter().skip(1).map(|s| self.step(s.concept)).collect())
+            .map(|chain| {
+                chain
+                    .steps
+                    .iter()
+                    .skip(1)
+                    .map(|s| self.step(s.concept))
+                    .collect()
+            })
             .filter(|steps: &Vec<Step>| !steps.is_empty())
             .collect()
     }

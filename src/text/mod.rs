@@ -4,6 +4,7 @@
 
 pub mod chunk;
 pub mod conllu;
+pub mod lemma;
 pub mod pos;
 pub mod report;
 pub mod segment;

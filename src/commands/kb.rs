@@ -1,0 +1,291 @@
+//! `declass kb …`: knowledge-base lookups, chains, plug-ins and importers.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use declass::kb::plugin::{self, ImportOptions};
+use declass::kb::{self, ConceptRef, KnowledgeBase, Relation};
+
+use super::Ctx;
+
+#[derive(Args)]
+pub struct KbArgs {
+    #[command(subcommand)]
+    pub command: KbCommand,
+}
+
+#[derive(Subcommand)]
+pub enum KbCommand {
+    /// Print every generalization chain of a term: `radiotherapy → therapy → … → entity`.
+    Chain {
+        /// One or more terms (quote multi-word terms).
+        #[arg(required = true)]
+        terms: Vec<String>,
+        /// One JSON object per line: the concept and its chains.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the concepts a term maps to, in lookup order.
+    Lookup {
+        term: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install a domain ontology (Turtle, N-Triples or RDF/XML) as a plug-in.
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        name: String,
+        /// Property meaning "is narrower than" (repeatable; default skos:broader and
+        /// rdfs:subClassOf).
+        #[arg(long, value_name = "IRI")]
+        broader: Vec<String>,
+        /// Label property, the first preferred (repeatable; default skos:prefLabel,
+        /// rdfs:label, skos:altLabel).
+        #[arg(long, value_name = "IRI")]
+        label: Vec<String>,
+        /// Lookup priority (higher first; default kb.plugin_priority).
+        #[arg(long)]
+        priority: Option<i32>,
+    },
+    /// Show the installed knowledge bases with their sizes.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a plug-in (or disable a shipped knowledge base).
+    Remove { name: String },
+    /// Re-enable a shipped knowledge base removed earlier.
+    Restore { name: String },
+    /// Convert a WordNet database directory (data.noun, index.sense) to N-Triples.
+    ImportWordnet {
+        dict_dir: PathBuf,
+        /// Output file (default: the data directory's kb/default/wordnet.nt.gz).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Fetch the pinned sources and rebuild the shipped knowledge bases into DIR (the
+    /// repository's `kb/`), with WordNet's noun exception list.
+    BuildShipped {
+        dir: PathBuf,
+        /// Directory of package archives downloaded beforehand.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+}
+
+#[derive(Serialize)]
+struct StepJson<'a> {
+    label: &'a str,
+    kb: &'a str,
+    iri: &'a str,
+    relation: Option<Relation>,
+}
+
+#[derive(Serialize)]
+struct ConceptJson<'a> {
+    label: &'a str,
+    alt_labels: Vec<&'a str>,
+    kb: &'a str,
+    iri: &'a str,
+    instance: bool,
+    intrinsic_ic: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chains: Option<Vec<Vec<StepJson<'a>>>>,
+}
+
+fn concept_json(kb: &KnowledgeBase, c: ConceptRef, with_chains: bool) -> ConceptJson<'_> {
+    ConceptJson {
+        label: kb.label(c),
+        alt_labels: kb.alt_labels(c),
+        kb: kb.kb_name(c),
+        iri: kb.iri(c),
+        instance: kb.is_instance(c),
+        intrinsic_ic: kb.intrinsic_ic(c),
+        chains: with_chains.then(|| {
+            kb.chains(c)
+                .iter()
+                .map(|chain| {
+                    chain
+                        .steps
+                        .iter()
+                        .map(|s| StepJson {
+                            label: kb.label(s.concept),
+                            kb: kb.kb_name(s.concept),
+                            iri: kb.iri(s.concept),
+                            relation: s.relation,
+                        })
+                        .collect()
+                })
+                .collect()
+        }),
+    }
+}
+
+fn load(ctx: &Ctx) -> Result<KnowledgeBase> {
+    KnowledgeBase::load(&ctx.data, &ctx.config).context("loading the knowledge bases")
+}
+
+fn found(kb: &KnowledgeBase, term: &str) -> Result<Vec<ConceptRef>> {
+    let concepts = kb.lookup(term);
+    if concepts.is_empty() {
+        anyhow::bail!("no knowledge base has a concept for the term given");
+    }
+    Ok(concepts)
+}
+
+pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match args.command {
+        KbCommand::Chain { terms, json } => {
+            let kb = load(ctx)?;
+            for c in terms
+                .iter()
+                .map(|t| found(&kb, t))
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .flatten()
+            {
+                if json {
+                    writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(&concept_json(&kb, c, true))?
+                    )?;
+                    continue;
+                }
+                writeln!(out, "{} [{}]", kb.label(c), kb.kb_name(c))?;
+                for chain in kb.chains(c) {
+                    let steps: Vec<String> = chain
+                        .steps
+                        .iter()
+                        .map(|s| {
+                            let mark = match s.relation {
+                                Some(Relation::InstanceOf) => " (instance of)",
+                                Some(Relation::LocatedIn) => " (located in)",
+                                _ => "",
+                            };
+                            format!("{}{mark}", kb.label(s.concept))
+                        })
+                        .collect();
+                    writeln!(out, "  {}", steps.join(" → "))?;
+                }
+            }
+        }
+        KbCommand::Lookup { term, json } => {
+            let kb = load(ctx)?;
+            for c in found(&kb, &term)? {
+                let j = concept_json(&kb, c, false);
+                if json {
+                    writeln!(out, "{}", serde_json::to_string(&j)?)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}\t{}{}",
+                        j.label,
+                        j.kb,
+                        j.iri,
+                        if j.instance { "instance" } else { "class" },
+                        if j.alt_labels.is_empty() {
+                            String::new()
+                        } else {
+                            format!("\t({})", j.alt_labels.join(", "))
+                        }
+                    )?;
+                }
+            }
+        }
+        KbCommand::Import {
+            file,
+            name,
+            broader,
+            label,
+            priority,
+        } => {
+            let options = ImportOptions {
+                broader,
+                labels: label,
+                priority,
+            };
+            let entry = plugin::import(&ctx.data, &ctx.config, &file, &name, &options)
+                .with_context(|| format!("importing {}", file.display()))?;
+            writeln!(
+                out,
+                "installed {} ({} concepts, {} triples, priority {})",
+                entry.name, entry.concepts, entry.triples, entry.priority
+            )?;
+        }
+        KbCommand::List { json } => {
+            let kb = load(ctx)?;
+            for info in kb.knowledge_bases() {
+                if json {
+                    writeln!(out, "{}", serde_json::to_string(info)?)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{}\t{}\tpriority {}\t{} concepts\t{} triples\t{}",
+                        info.name,
+                        info.kind,
+                        info.priority,
+                        info.concepts,
+                        info.triples,
+                        info.origin
+                    )?;
+                }
+            }
+        }
+        KbCommand::Remove { name } => {
+            plugin::remove(&ctx.data, &name)?;
+            writeln!(out, "removed {name}")?;
+        }
+        KbCommand::Restore { name } => {
+            plugin::restore(&ctx.data, &name)?;
+            writeln!(out, "restored {name}")?;
+        }
+        KbCommand::ImportWordnet {
+            dict_dir,
+            out: target,
+        } => {
+            let target = match target {
+                Some(p) => p,
+                None => kb::setup::built_file(&ctx.data, "wordnet"),
+            };
+            let wordnet = kb::wordnet::WordNet::read(&dict_dir)?;
+            let mut writer = kb::rdf::TripleWriter::new();
+            wordnet.write_rdf(&mut writer);
+            let triples = writer.count();
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            declass::io::write_atomic(&target, &writer.finish(&target)?)?;
+            writeln!(out, "wrote {} ({triples} triples)", target.display())?;
+        }
+        KbCommand::BuildShipped { dir, from } => {
+            let mut progress = |m: &str| eprintln!("{m}");
+            let files =
+                kb::setup::fetch_sources(&ctx.data, &ctx.config, from.as_deref(), &mut progress)?;
+            kb::setup::build_all(&files, &ctx.config, &dir, &mut progress)?;
+            let spec =
+                declass::setup::PackageSpec::parse(&ctx.config.setup.packages.wordnet_exceptions)?;
+            let sources = ctx.data.subdir("sources")?;
+            let exc = declass::setup::ensure_package(
+                &spec,
+                &sources,
+                from.as_deref(),
+                &ctx.config.setup.tools(),
+            )?
+            .join("package/data/noun.exc");
+            let text = std::fs::read(&exc).with_context(|| format!("reading {}", exc.display()))?;
+            let target = dir.join("wordnet").join("noun.exc");
+            std::fs::create_dir_all(dir.join("wordnet"))?;
+            declass::io::write_atomic(&target, &text)?;
+            eprintln!("wrote {}", target.display());
+        }
+    }
+    Ok(())
+}

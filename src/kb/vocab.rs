@@ -1,0 +1,45 @@
+//! The RDF vocabulary every knowledge base is normalized into: SKOS for concepts, labels
+//! and "kind of" links, plus three properties of declass's own where SKOS has none
+//! (instance-of, located-in, WordNet sense data). Importers write these; the SPARQL in
+//! `queries/` reads them.
+
+pub const SKOS_PREF_LABEL: &str = "http://www.w3.org/2004/02/skos/core#prefLabel";
+pub const SKOS_ALT_LABEL: &str = "http://www.w3.org/2004/02/skos/core#altLabel";
+pub const SKOS_BROADER: &str = "http://www.w3.org/2004/02/skos/core#broader";
+pub const SKOS_EXACT_MATCH: &str = "http://www.w3.org/2004/02/skos/core#exactMatch";
+pub const RDFS_LABEL: &str = "http://www.w3.org/2000/01/rdf-schema#label";
+pub const RDFS_SUBCLASS_OF: &str = "http://www.w3.org/2000/01/rdf-schema#subClassOf";
+
+/// An instance and its class (WordNet's instance hypernym: Florida is an instance of
+/// "American state", not a kind of it).
+pub const INSTANCE_OF: &str = "urn:declass:vocab:instanceOf";
+/// Geographic containment (Miami is located in Florida): a generalization step, but
+/// neither a kind-of nor an instance-of link.
+pub const LOCATED_IN: &str = "urn:declass:vocab:locatedIn";
+/// A WordNet sense (lemma, synset, sense number, tagged frequency) as its own node.
+pub const SENSE_LEMMA: &str = "urn:declass:vocab:lemma";
+pub const SENSE_SYNSET: &str = "urn:declass:vocab:synset";
+pub const SENSE_NUMBER: &str = "urn:declass:vocab:senseNumber";
+pub const SENSE_TAG_COUNT: &str = "urn:declass:vocab:tagCount";
+
+/// The named graph a knowledge base is loaded into.
+pub fn graph_iri(kb_name: &str) -> String {
+    format!("urn:declass:kb:{kb_name}")
+}
+
+/// WordNet 3.1 noun synsets, named as in Princeton's own WordNet RDF.
+pub fn wordnet_synset_iri(offset: u32) -> String {
+    format!("http://wordnet-rdf.princeton.edu/id/{offset:08}-n")
+}
+
+pub fn geonames_iri(geonameid: u64) -> String {
+    format!("https://sws.geonames.org/{geonameid}/")
+}
+
+/// A MeSH disease, named by its canonical (lowercase) heading.
+pub fn mesh_iri(canonical: &str) -> String {
+    format!(
+        "urn:declass:mesh:{}",
+        crate::kb::wordnet::escape_iri_part(canonical)
+    )
+}

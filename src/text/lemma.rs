@@ -1,0 +1,146 @@
+//! Lemmatizer for matching knowledge-base labels: WordNet's morphy for nouns (the
+//! exception list `noun.exc`, then the detachment rules, each candidate kept only if the
+//! lexicon knows it), with a Snowball stem only as the last resort of a lookup. It is
+//! never used inside counting, where surface forms are unioned instead (DESIGN.md §5).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::error::{Error, Result};
+
+/// WordNet 3.0's noun exception list, shipped under `kb/wordnet/` (see kb/SOURCES.md).
+const NOUN_EXC: &str = include_str!("../../kb/wordnet/noun.exc");
+
+/// Morphy's noun suffix rules: (suffix, replacement), tried in this order.
+const NOUN_RULES: &[(&str, &str)] = &[
+    ("s", ""),
+    ("ses", "s"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("men", "man"),
+    ("ies", "y"),
+];
+
+/// Base forms of nouns, checked against a lexicon the caller supplies.
+pub struct Lemmatizer {
+    noun_exceptions: HashMap<String, Vec<String>>,
+    stemmer: Stemmer,
+}
+
+impl Lemmatizer {
+    /// With WordNet's shipped exception list.
+    pub fn wordnet() -> Result<Lemmatizer> {
+        Self::from_exceptions(NOUN_EXC, Path::new("kb/wordnet/noun.exc"))
+    }
+
+    /// From the text of a morphy exception list (`inflected base…` per line); `origin`
+    /// names it in errors.
+    pub fn from_exceptions(text: &str, origin: &Path) -> Result<Lemmatizer> {
+        let mut noun_exceptions = HashMap::new();
+        for (n, line) in text.lines().enumerate() {
+            let mut words = line.split_ascii_whitespace();
+            let Some(inflected) = words.next() else {
+                continue;
+            };
+            let bases: Vec<String> = words.map(|w| w.replace('_', " ")).collect();
+            if bases.is_empty() {
+                return Err(Error::model(
+                    origin,
+                    format!("line {}: an exception without a base form", n + 1),
+                ));
+            }
+            noun_exceptions.insert(inflected.replace('_', " "), bases);
+        }
+        Ok(Lemmatizer {
+            noun_exceptions,
+            stemmer: Stemmer::create(Algorithm::English),
+        })
+    }
+
+    /// Morphy for a lowercase noun: the word itself if the lexicon has it, its listed
+    /// exceptions, and the forms the detachment rules produce, each only if
+    /// `in_lexicon` accepts it, in that order and without repeats.
+    pub fn noun_lemmas(&self, word: &str, in_lexicon: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let push = |form: String, out: &mut Vec<String>| {
+            if in_lexicon(&form) && !out.contains(&form) {
+                out.push(form);
+            }
+        };
+        push(word.to_string(), &mut out);
+        if let Some(bases) = self.noun_exceptions.get(word) {
+            for b in bases {
+                push(b.clone(), &mut out);
+            }
+            return out;
+        }
+        for (suffix, replacement) in NOUN_RULES {
+            if let Some(stem) = word.strip_suffix(suffix)
+                && !stem.is_empty()
+            {
+                push(format!("{stem}{replacement}"), &mut out);
+            }
+        }
+        out
+    }
+
+    /// Snowball (Porter 2) stem of each word: the fallback key for labels morphy cannot
+    /// reach. Never used for counting.
+    pub fn stem_key(&self, lowercase_text: &str) -> String {
+        lowercase_text
+            .split_whitespace()
+            .map(|w| self.stemmer.stem(w).into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lexicon(words: &[&str]) -> impl Fn(&str) -> bool {
+        let set: std::collections::HashSet<String> = words.iter().map(|w| w.to_string()).collect();
+        move |w| set.contains(w)
+    }
+
+    #[test]
+    fn detaches_regular_suffixes_only_into_known_words() {
+        let lem = Lemmatizer::wordnet().expect("shipped list");
+        let lex = lexicon(&["box", "church", "city", "glass", "woman", "bus"]);
+        assert_eq!(lem.noun_lemmas("boxes", &lex), vec!["box"]);
+        assert_eq!(lem.noun_lemmas("churches", &lex), vec!["church"]);
+        assert_eq!(lem.noun_lemmas("cities", &lex), vec!["city"]);
+        assert_eq!(lem.noun_lemmas("glasses", &lex), vec!["glass"]);
+        assert_eq!(lem.noun_lemmas("women", &lex), vec!["woman"]);
+        assert_eq!(lem.noun_lemmas("bus", &lex), vec!["bus"]);
+        assert!(lem.noun_lemmas("xyzzies", &lex).is_empty());
+    }
+
+    #[test]
+    fn uses_the_exception_list() {
+        let lem = Lemmatizer::wordnet().expect("shipped list");
+        let lex = lexicon(&["mouse", "child", "datum", "criterion"]);
+        assert_eq!(lem.noun_lemmas("mice", &lex), vec!["mouse"]);
+        assert_eq!(lem.noun_lemmas("children", &lex), vec!["child"]);
+        assert_eq!(lem.noun_lemmas("criteria", &lex), vec!["criterion"]);
+    }
+
+    #[test]
+    fn rejects_an_exception_line_without_base() {
+        let err = Lemmatizer::from_exceptions("geese goose\nmice\n", Path::new("x.exc"))
+            .err()
+            .expect("bad line");
+        assert!(err.to_string().contains("x.exc") && err.to_string().contains("line 2"));
+    }
+
+    #[test]
+    fn stems_each_word() {
+        let lem = Lemmatizer::wordnet().expect("shipped list");
+        assert_eq!(lem.stem_key("running  shoes"), "run shoe");
+    }
+}
