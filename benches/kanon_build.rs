@@ -35,23 +35,33 @@ fn fail(message: String) -> ! {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
-    let number = |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let number =
+        |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let sample = number(0, 5000);
     let naive_sample = number(1, 12);
     let naive_max_len = number(2, 9);
     let full = args.get(3).is_none_or(|a| a == "full");
     let config = Config::builtin().unwrap_or_else(|e| fail(e.to_string()));
     let data = DataDir::resolve(None, &config).unwrap_or_else(|e| fail(e.to_string()));
-    let sources = data.subdir("sources").unwrap_or_else(|e| fail(e.to_string()));
+    let sources = data
+        .subdir("sources")
+        .unwrap_or_else(|e| fail(e.to_string()));
     let tools = config.setup.tools();
     let mut lists = Vec::new();
     for (spec, read) in [
-        (&config.setup.packages.geonames, wordlist::geonames_names as fn(&std::path::Path) -> declass::Result<Vec<String>>),
+        (
+            &config.setup.packages.geonames,
+            wordlist::geonames_names as fn(&std::path::Path) -> declass::Result<Vec<String>>,
+        ),
         (&config.setup.packages.wordnet, wordlist::wordnet_lemmas),
     ] {
         let spec = PackageSpec::parse(spec).unwrap_or_else(|e| fail(e.to_string()));
-        let dir = ensure_package(&spec, &sources, None, &tools).unwrap_or_else(|e| fail(e.to_string()));
+        let dir =
+            ensure_package(&spec, &sources, None, &tools).unwrap_or_else(|e| fail(e.to_string()));
         lists.push(read(&dir).unwrap_or_else(|e| fail(e.to_string())));
     }
     let list = wordlist::merge(lists);
@@ -61,10 +71,14 @@ fn main() {
     let index = ShapeIndex::new(&list);
     let index_secs = start.elapsed().as_secs_f64();
     let n = index.terms().len();
-    println!("list: {n} distinct strings; index (sets T) built in {index_secs:.2} s; K = {min_k}, budget {budget}");
+    println!(
+        "list: {n} distinct strings; index (sets T) built in {index_secs:.2} s; K = {min_k}, budget {budget}"
+    );
 
     let mut rng = SplitMix(7);
-    let ids: Vec<usize> = (0..sample).map(|_| (rng.next() % n as u64) as usize).collect();
+    let ids: Vec<usize> = (0..sample)
+        .map(|_| (rng.next() % n as u64) as usize)
+        .collect();
     let start = Instant::now();
     let mut incomplete = 0;
     for &id in &ids {
@@ -105,7 +119,9 @@ fn main() {
             let want = naive.iter().position(|&b| b >= k);
             let got = entry.pattern_for(k).map(|p| p.masked as usize);
             if want != got {
-                fail(format!("mismatch for a sampled term at k = {k}: {want:?} vs {got:?}"));
+                fail(format!(
+                    "mismatch for a sampled term at k = {k}: {want:?} vs {got:?}"
+                ));
             }
         }
     }

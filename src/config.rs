@@ -18,6 +18,9 @@ pub struct Config {
     pub text: TextConfig,
     pub pos: PosConfig,
     pub setup: SetupConfig,
+    pub sanitize: crate::sanitize::SanitizeConfig,
+    pub corpus: CorpusConfig,
+    pub stats: StatsConfig,
     pub krepeat: crate::krepeat::KRepeatConfig,
     pub kanon: crate::kanon::KanonConfig,
 }
@@ -45,6 +48,9 @@ pub struct PosConfig {
     pub tagdict_min_count: u32,
     pub tagdict_min_share: f64,
     pub seed: u64,
+    pub early_stop_patience: usize,
+    pub stack_folds: usize,
+    pub refit_with_dev: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -65,6 +71,55 @@ pub struct SetupPackages {
     pub mesh: String,
     pub wiki: String,
     pub wordfreq: String,
+}
+
+/// Reference corpora and count sources (`[corpus]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusConfig {
+    pub default: String,
+    pub source: String,
+    pub name: String,
+    pub writer_memory_mb: usize,
+    pub writer_threads: usize,
+    pub bitmap_cache_mb: u64,
+    pub remote: RemoteConfig,
+    pub cache: CountCacheConfig,
+}
+
+/// The remote count service (`[corpus.remote]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemoteConfig {
+    pub url: String,
+    pub dialect: String,
+    pub field: String,
+    pub generation: String,
+    pub concurrency: usize,
+    pub batch_size: usize,
+    pub timeout_ms: u64,
+    pub connect_timeout_ms: u64,
+    pub retries: u32,
+    pub backoff_ms: u64,
+    pub requests_per_second: f64,
+}
+
+/// Count caches (`[corpus.cache]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountCacheConfig {
+    pub disk: bool,
+    pub memory_entries: u64,
+    pub busy_timeout_ms: u64,
+}
+
+/// Information arithmetic and the IC prior (`[stats]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsConfig {
+    pub prior: String,
+    pub prior_min_count: u64,
+    pub wordfreq_file: String,
 }
 
 impl SetupConfig {

@@ -19,6 +19,12 @@ pub enum Error {
     /// A model or data file the engine ships or builds is missing or corrupt.
     #[error("{}: {message}", path.display())]
     Model { path: PathBuf, message: String },
+    /// Counts could not be had: the engine cannot assess the document and must not emit it.
+    #[error("counts unavailable: {0}")]
+    Count(String),
+    /// The knowledge base could not answer: same consequence as missing counts.
+    #[error("knowledge base unavailable: {0}")]
+    Knowledge(String),
     /// A parameter out of range (`k < 2`, an empty list…), named by `what`.
     #[error("{what}: {message}")]
     Parameter { what: String, message: String },

@@ -9,10 +9,13 @@ pub mod config;
 pub mod data;
 pub mod detect;
 pub mod error;
+pub mod eval;
 pub mod io;
 pub mod kanon;
 pub mod krepeat;
+pub mod sanitize;
 pub mod setup;
+pub mod stats;
 pub mod text;
 
 pub use config::Config;

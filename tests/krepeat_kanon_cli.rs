@@ -15,7 +15,11 @@ fn krepeat_covers_files_and_keeps_length() {
     let dir = tempfile::tempdir().expect("tmp");
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
-    std::fs::write(&a, "The court held that Mr Zyxwv owed the applicant costs.\n").expect("a");
+    std::fs::write(
+        &a,
+        "The court held that Mr Zyxwv owed the applicant costs.\n",
+    )
+    .expect("a");
     std::fs::write(&b, "The court held that the applicant owed costs.\n").expect("b");
     let out = dir.path().join("out.txt");
     declass(dir.path())
@@ -37,14 +41,25 @@ fn krepeat_covers_files_and_keeps_length() {
     // Per document, one output file per input.
     let dir_out = dir.path().join("covered");
     declass(dir.path())
-        .args(["krepeat", "--k", "2", "--per-document", "--mask-char", "#", "--out-dir"])
+        .args([
+            "krepeat",
+            "--k",
+            "2",
+            "--per-document",
+            "--mask-char",
+            "#",
+            "--out-dir",
+        ])
         .arg(&dir_out)
         .arg(&a)
         .arg(&b)
         .assert()
         .success();
     let covered = std::fs::read_to_string(dir_out.join("a.txt")).expect("a out");
-    assert!(covered.contains('#') && !covered.contains("Zyxwv"), "{covered}");
+    assert!(
+        covered.contains('#') && !covered.contains("Zyxwv"),
+        "{covered}"
+    );
 }
 
 #[test]
@@ -78,7 +93,11 @@ fn krepeat_bad_input_is_a_clear_error() {
 fn kanon_build_and_apply() {
     let dir = tempfile::tempdir().expect("tmp");
     let list = dir.path().join("w.txt");
-    std::fs::write(&list, "Paris\nParma\nPerth\nPorto\nNew York\nNew Yolk\nNara\n\n").expect("w");
+    std::fs::write(
+        &list,
+        "Paris\nParma\nPerth\nPorto\nNew York\nNew Yolk\nNara\n\n",
+    )
+    .expect("w");
     let db = dir.path().join("qi.sqlite");
     declass(dir.path())
         .args(["kanon", "build", "--min-k", "2", "--list"])
@@ -103,7 +122,10 @@ fn kanon_build_and_apply() {
     let out = String::from_utf8(out).expect("utf8");
     assert_eq!(out.chars().count(), text.chars().count());
     assert!(out.starts_with("From Par"), "{out}");
-    assert!(out.contains("New Yo*k") && out.ends_with(" via ****.\n"), "{out}");
+    assert!(
+        out.contains("New Yo*k") && out.ends_with(" via ****.\n"),
+        "{out}"
+    );
     declass(dir.path())
         .args(["kanon", "apply", "--k", "99", "--db"])
         .arg(&db)

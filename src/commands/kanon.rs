@@ -106,7 +106,11 @@ pub fn run(ctx: &Ctx, args: KanonArgs) -> Result<()> {
             let mut text = list.join("\n");
             text.push('\n');
             declass::io::write_atomic(&out, text.as_bytes())?;
-            eprintln!("kanon: {} distinct entries -> {}", list.len(), out.display());
+            eprintln!(
+                "kanon: {} distinct entries -> {}",
+                list.len(),
+                out.display()
+            );
             Ok(())
         }
     }

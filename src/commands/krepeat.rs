@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use declass::krepeat::{CoverParams, Counting, cover};
+use declass::krepeat::{Counting, CoverParams, cover};
 
 use super::Ctx;
 

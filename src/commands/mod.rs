@@ -1,8 +1,10 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+pub mod corpus;
 pub mod kanon;
 pub mod krepeat;
+pub mod setup;
 
 use std::path::PathBuf;
 
@@ -10,6 +12,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use declass::Config;
+
+mod text;
 use declass::data::DataDir;
 
 /// Sanitize English documents: generalize sensitive terms and the terms that give them away.
@@ -33,6 +37,9 @@ pub struct GlobalArgs {
     /// More log output (-v info, -vv debug); sensitive terms appear only at debug.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Never build missing data automatically (the default corpus); fail instead.
+    #[arg(long, global = true)]
+    pub no_auto_setup: bool,
 }
 
 impl GlobalArgs {
@@ -47,29 +54,66 @@ impl GlobalArgs {
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// Build, query, list or remove reference corpora (document counts for IC and PMI).
+    Corpus(corpus::CorpusArgs),
+    /// Fetch the data packages and build the default data (idempotent).
+    Setup(setup::SetupArgs),
     /// Suppress substrings occurring fewer than k times (seed 002).
     Krepeat(krepeat::KRepeatArgs),
     /// k-anonymous masking of quasi-identifiers (seed 000).
     Kanon(kanon::KanonArgs),
+    /// Show the sentences, tagged tokens and extracted terms of a document.
+    Nlp(text::NlpArgs),
+    /// Train a model (`train pos`: the part-of-speech tagger).
+    #[command(subcommand)]
+    Train(TrainCommand),
+    /// Measure a component on gold data and print the figures as JSON.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+/// The models `declass train` builds.
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Train the part-of-speech tagger on CoNLL-U files.
+    Pos(text::TrainPosArgs),
+}
+
+/// The components `declass eval` measures.
+#[derive(Subcommand)]
+pub enum EvalCommand {
+    /// UPOS accuracy of the tagger on a gold CoNLL-U file.
+    Pos(text::EvalPosArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
     pub config: Config,
     pub data: DataDir,
+    /// Whether commands may build missing default data themselves.
+    pub auto_setup: bool,
 }
 
 impl Ctx {
     fn new(global: &GlobalArgs) -> Result<Ctx> {
         let config = Config::load(global.config.as_deref()).context("loading configuration")?;
         let data = DataDir::resolve(global.data_dir.as_deref(), &config)?;
-        Ok(Ctx { config, data })
+        Ok(Ctx {
+            auto_setup: config.setup.auto && !global.no_auto_setup,
+            config,
+            data,
+        })
     }
 }
 
 pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx::new(&cli.global)?;
     match cli.command {
+        Command::Corpus(args) => corpus::run(&ctx, args),
+        Command::Setup(args) => setup::run(&ctx, args),
+        Command::Nlp(args) => text::nlp(&ctx, &args),
+        Command::Train(TrainCommand::Pos(args)) => text::train_pos(&ctx, &args),
+        Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
     }

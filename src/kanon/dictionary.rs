@@ -128,7 +128,14 @@ impl ShapeIndex {
     pub fn entry(&self, id: usize, min_k: usize, budget: usize) -> TermEntry {
         let cs = &self.chars[id];
         let group = &self.groups[&shape(cs)];
-        frontier(&self.terms[id], cs, group, self.local_id[id], min_k as u32, budget)
+        frontier(
+            &self.terms[id],
+            cs,
+            group,
+            self.local_id[id],
+            min_k as u32,
+            budget,
+        )
     }
 }
 
@@ -197,7 +204,11 @@ fn frontier(
     let mut stack: Vec<(usize, RoaringBitmap, Vec<usize>)> = Vec::new();
     // Level one: single kept characters, straight from T.
     for (i, &p) in positions.iter().enumerate().rev() {
-        let set = group.sets.get(&(p as u32, cs[p])).cloned().unwrap_or_default();
+        let set = group
+            .sets
+            .get(&(p as u32, cs[p]))
+            .cloned()
+            .unwrap_or_default();
         stack.push((i, set, vec![p]));
     }
     while let Some((i, set, kept)) = stack.pop() {
@@ -276,7 +287,10 @@ pub fn naive_best_khat(term: &str, list: &[Vec<char>]) -> Vec<u32> {
         for (bit, &p) in positions.iter().enumerate() {
             kept[p] = (mask >> bit) & 1 == 0;
         }
-        let count = list.iter().filter(|w| pattern_matches(&cs, &kept, w)).count() as u32;
+        let count = list
+            .iter()
+            .filter(|w| pattern_matches(&cs, &kept, w))
+            .count() as u32;
         let masked = mask.count_ones() as usize;
         best[masked] = best[masked].max(count);
     }
@@ -342,10 +356,12 @@ mod tests {
 
     #[test]
     fn seed_example_shapes() {
-        let list: Vec<String> = ["crew", "draw", "cram", "docs", "crawl", "clew", "new york", "new yolk"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let list: Vec<String> = [
+            "crew", "draw", "cram", "docs", "crawl", "clew", "new york", "new yolk",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let entries = build(&list, 2, usize::MAX).expect("build");
         let crew = entries.iter().find(|e| e.term == "crew").expect("crew");
         // crew, draw, cram, docs, clew have length 4: masking everything gives 5.
@@ -354,7 +370,10 @@ mod tests {
         assert_eq!(p.masked, 1);
         assert_eq!(p.render("crew", '*'), "c*ew");
         let ny = entries.iter().find(|e| e.term == "new york").expect("ny");
-        assert_eq!(ny.pattern_for(2).expect("k=2").render("new york", '*'), "new yo*k");
+        assert_eq!(
+            ny.pattern_for(2).expect("k=2").render("new york", '*'),
+            "new yo*k"
+        );
     }
 
     #[test]
@@ -368,7 +387,10 @@ mod tests {
 
     #[test]
     fn budget_marks_incomplete() {
-        let list: Vec<String> = ["abcdef", "abcdeg", "abcdeh"].iter().map(|s| s.to_string()).collect();
+        let list: Vec<String> = ["abcdef", "abcdeg", "abcdeh"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let entries = build(&list, 2, 3).expect("build");
         assert!(entries.iter().any(|e| !e.complete));
     }

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::Deserialize;
 
-pub use dictionary::{Pattern, TermEntry, normalize_entry};
 use crate::error::{Error, Result};
 use crate::text::tokenize::{TokenKind, tokenize};
+pub use dictionary::{Pattern, TermEntry, normalize_entry};
 
 /// `[kanon]` in config.toml.
 #[derive(Debug, Clone, Deserialize)]
@@ -67,7 +67,9 @@ pub fn build_db(list: &[String], min_k: usize, budget: usize, path: &Path) -> Re
                 meta.execute(params![key, value]).map_err(db_error)?;
             }
             let mut term = tx
-                .prepare("INSERT INTO terms (id, term, shape_count, complete) VALUES (?1, ?2, ?3, ?4)")
+                .prepare(
+                    "INSERT INTO terms (id, term, shape_count, complete) VALUES (?1, ?2, ?3, ?4)",
+                )
                 .map_err(db_error)?;
             let mut pattern = tx
                 .prepare(
@@ -75,12 +77,23 @@ pub fn build_db(list: &[String], min_k: usize, budget: usize, path: &Path) -> Re
                 )
                 .map_err(db_error)?;
             for (id, entry) in entries.iter().enumerate() {
-                term.execute(params![id as i64, entry.term, entry.shape_count, entry.complete])
-                    .map_err(db_error)?;
+                term.execute(params![
+                    id as i64,
+                    entry.term,
+                    entry.shape_count,
+                    entry.complete
+                ])
+                .map_err(db_error)?;
                 for p in &entry.frontier {
                     let kept: String = p.kept.iter().map(|&k| if k { '1' } else { '0' }).collect();
                     pattern
-                        .execute(params![id as i64, p.masked, p.khat, kept, p.render(&entry.term, '*')])
+                        .execute(params![
+                            id as i64,
+                            p.masked,
+                            p.khat,
+                            kept,
+                            p.render(&entry.term, '*')
+                        ])
                         .map_err(db_error)?;
                 }
             }
@@ -173,7 +186,10 @@ impl KanonDb {
     /// Checks that `k` can be answered from this dictionary.
     pub fn check_k(&self, k: usize) -> Result<()> {
         if k < 2 {
-            return Err(Error::parameter("kanon k", format!("must be at least 2 (got {k})")));
+            return Err(Error::parameter(
+                "kanon k",
+                format!("must be at least 2 (got {k})"),
+            ));
         }
         if k < self.min_k {
             return Err(Error::parameter(
@@ -202,7 +218,11 @@ impl KanonDb {
             .map_err(db_error)?;
         let Some((id, shape_count, complete)) = by_term
             .query_row([normalized], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, u32>(1)?, r.get::<_, bool>(2)?))
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, u32>(1)?,
+                    r.get::<_, bool>(2)?,
+                ))
             })
             .optional()
             .map_err(db_error)?
@@ -236,7 +256,12 @@ impl KanonDb {
     /// The operator for the sanitizer: masks `phrase` (as written in the text) to a
     /// pattern matched by at least `k` list entries with the fewest masked characters.
     /// `None` when the phrase is not in the list.
-    pub fn mask_quasi_identifier(&self, phrase: &str, k: usize, mask: char) -> Result<Option<Masked>> {
+    pub fn mask_quasi_identifier(
+        &self,
+        phrase: &str,
+        k: usize,
+        mask: char,
+    ) -> Result<Option<Masked>> {
         self.check_k(k)?;
         let normalized = normalize_entry(phrase);
         let Some(entry) = self.lookup(&normalized)? else {
@@ -345,7 +370,9 @@ mod tests {
     fn build_open_and_mask_text() {
         let dir = tempfile::tempdir().expect("tmp");
         let db_path = dir.path().join("qi.sqlite");
-        let w = list(&["Paris", "Parma", "Perth", "Porto", "New York", "New Yolk", "Nara"]);
+        let w = list(&[
+            "Paris", "Parma", "Perth", "Porto", "New York", "New Yolk", "Nara",
+        ]);
         let stats = build_db(&w, 2, 10_000, &db_path).expect("build");
         assert_eq!(stats.terms, 7);
         let db = KanonDb::open(&db_path).expect("open");
@@ -361,9 +388,16 @@ mod tests {
         assert!(out.ends_with("."), "{out}");
         // Deterministic.
         assert_eq!(db.mask_text(text, 2, '*', 4).expect("again").0, out);
-        let op = db.mask_quasi_identifier("PARIS", 2, '#').expect("op").expect("in list");
+        let op = db
+            .mask_quasi_identifier("PARIS", 2, '#')
+            .expect("op")
+            .expect("in list");
         assert!(op.khat >= 2 && op.text.starts_with("PAR"), "{op:?}");
-        assert!(db.mask_quasi_identifier("London", 2, '#').expect("op").is_none());
+        assert!(
+            db.mask_quasi_identifier("London", 2, '#')
+                .expect("op")
+                .is_none()
+        );
     }
 
     #[test]
@@ -374,7 +408,9 @@ mod tests {
         let db = KanonDb::open(&db_path).expect("open");
         assert!(db.mask_text("aa", 1, '*', 3).is_err());
         assert!(db.mask_text("aa", 4, '*', 3).is_err());
-        let err = KanonDb::open(&dir.path().join("none.sqlite")).err().expect("missing");
+        let err = KanonDb::open(&dir.path().join("none.sqlite"))
+            .err()
+            .expect("missing");
         assert!(err.to_string().contains("kanon build"), "{err}");
         std::fs::write(dir.path().join("junk.sqlite"), b"not a database at all").expect("write");
         assert!(KanonDb::open(&dir.path().join("junk.sqlite")).is_err());

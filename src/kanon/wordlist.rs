@@ -87,11 +87,18 @@ mod tests {
                 "2": {"name": "Nara", "alternatenames": null}}"#,
         )
         .expect("write");
-        std::fs::write(data.join("countries.json"), r#"{"JP": {"name": "Japan", "capital": "Tokyo"}}"#)
+        std::fs::write(
+            data.join("countries.json"),
+            r#"{"JP": {"name": "Japan", "capital": "Tokyo"}}"#,
+        )
+        .expect("write");
+        std::fs::write(data.join("us_states.json"), r#"{"AK": {"name": "Alaska"}}"#)
             .expect("write");
-        std::fs::write(data.join("us_states.json"), r#"{"AK": {"name": "Alaska"}}"#).expect("write");
-        std::fs::write(data.join("us_counties.json"), r#"[{"name": "Autauga County"}]"#)
-            .expect("write");
+        std::fs::write(
+            data.join("us_counties.json"),
+            r#"[{"name": "Autauga County"}]"#,
+        )
+        .expect("write");
         let wn = dir.path().join("wn");
         std::fs::create_dir_all(wn.join("package/dict")).expect("mkdir");
         for pos in ["noun", "verb", "adj", "adv"] {
@@ -108,8 +115,17 @@ mod tests {
         assert_eq!(
             list,
             vec![
-                "adj word", "adv word", "alaska", "autauga county", "casas vila", "japan", "nara",
-                "noun word", "tokyo", "verb word", "vila"
+                "adj word",
+                "adv word",
+                "alaska",
+                "autauga county",
+                "casas vila",
+                "japan",
+                "nara",
+                "noun word",
+                "tokyo",
+                "verb word",
+                "vila"
             ]
         );
         assert!(geonames_names(&dir.path().join("none")).is_err());

@@ -118,9 +118,11 @@ pub fn cover(docs: &[&str], params: &CoverParams) -> Result<Vec<DocCover>> {
             let base = index.doc_starts[d];
             let mut visible = vec![false; doc.len()];
             for (i, c) in doc.char_indices() {
-                let keep =
-                    c.is_whitespace() || flags[base + i..base + i + c.len_utf8()].iter().all(|&f| f);
-                visible[i..i + c.len_utf8()].iter_mut().for_each(|v| *v = keep);
+                let keep = c.is_whitespace()
+                    || flags[base + i..base + i + c.len_utf8()].iter().all(|&f| f);
+                visible[i..i + c.len_utf8()]
+                    .iter_mut()
+                    .for_each(|v| *v = keep);
             }
             DocCover { visible }
         })
@@ -266,16 +268,7 @@ mod tests {
         };
         let err = cover(&["a", "b"], &params).expect_err("too few documents");
         assert!(err.to_string().contains("documents"), "{err}");
-        assert!(
-            cover(
-                &["a\0b"],
-                &CoverParams {
-                    k: 2,
-                    ..params
-                }
-            )
-            .is_err()
-        );
+        assert!(cover(&["a\0b"], &CoverParams { k: 2, ..params }).is_err());
     }
 
     #[test]

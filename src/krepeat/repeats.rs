@@ -184,9 +184,7 @@ impl WindowEnds {
     fn get(&self, a: usize) -> Option<usize> {
         match self {
             WindowEnds::Plain { k, n } => (a + k - 1 < *n).then_some(a + k - 1),
-            WindowEnds::PerDocument { ends, .. } => {
-                (ends[a] != NONE).then_some(ends[a] as usize)
-            }
+            WindowEnds::PerDocument { ends, .. } => (ends[a] != NONE).then_some(ends[a] as usize),
         }
     }
 
@@ -438,7 +436,10 @@ mod tests {
                     // Algorithm 1 keeps one (the leftmost-starting) repeat per end
                     // position; every brute-force maximal repeat must be among them.
                     for w in &want {
-                        assert!(got.contains(w), "{docs:?} k={k} {counting:?}: missing {w:?}");
+                        assert!(
+                            got.contains(w),
+                            "{docs:?} k={k} {counting:?}: missing {w:?}"
+                        );
                     }
                     for &(s, e) in &got {
                         let r = Region {

@@ -259,9 +259,9 @@ impl Ctx<'_> {
             } else if within(i + 1) && self.is_year(i + 1) {
                 stop = Some(i + 2);
             }
-        } else if self.is_year(i) && self.tags[i] == Upos::Num {
-            stop = Some(i + 1);
-        } else if self.tokens[i].kind == TokenKind::Number && is_numeric_date(self.word(i)) {
+        } else if (self.is_year(i) && self.tags[i] == Upos::Num)
+            || (self.tokens[i].kind == TokenKind::Number && is_numeric_date(self.word(i)))
+        {
             stop = Some(i + 1);
         }
         let stop = stop?;

@@ -3,6 +3,9 @@
 //! one [`Document`] value; nothing downstream re-reads the raw text to find structure.
 
 pub mod chunk;
+pub mod conllu;
+pub mod pos;
+pub mod report;
 pub mod segment;
 pub mod tokenize;
 pub mod upos;

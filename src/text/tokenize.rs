@@ -23,7 +23,7 @@ use serde::Serialize;
 
 /// Bumped whenever a rule above changes: corpus indexes built with another version must
 /// be rebuilt, because their counts would no longer match extracted terms.
-pub const TOKENIZER_VERSION: u32 = 1;
+pub const TOKENIZER_VERSION: u32 = 2;
 
 /// What kind of text a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,13 +69,25 @@ impl Token {
 /// Abbreviations that keep their final period. Language data, not a tunable: changing it
 /// changes tokenization and therefore every corpus index (see [`TOKENIZER_VERSION`]).
 const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "gen", "gov", "sen", "rep",
-    "col", "lt", "sgt", "capt", "cmdr", "adm", "maj", "rev", "hon", "pres", "supt", "insp",
-    "messrs", "mme", "mlle", "inc", "ltd", "co", "corp", "bros", "vs", "etc", "cf", "al", "approx",
-    "no", "nos", "vol", "vols", "fig", "figs", "pp", "ed", "eds", "dept", "univ", "assn", "ave",
-    "blvd", "rd", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-    "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "art", "arts", "para", "paras", "sec",
-    "ch", "op", "cit", "ibid", "viz", "est", "dist", "ca",
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "gov", "sen", "lt", "sgt",
+    "capt", "cmdr", "adm", "maj", "hon", "supt", "insp", "messrs", "mme", "mlle", "inc", "ltd",
+    "corp", "bros", "vs", "etc", "cf", "al", "approx", "dept", "univ", "assn", "ave", "blvd",
+    "viz", "ibid",
+];
+
+/// Abbreviations that are also ordinary words ("Mar." / "mar", "Co." / "co"): they keep
+/// their period only when capitalized.
+const CAPITALIZED_ABBREVIATIONS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon",
+    "tue", "wed", "thu", "fri", "sat", "sun", "co", "ed", "eds", "est", "dist", "gen", "col",
+    "rep", "rev", "pres", "rd",
+];
+
+/// Abbreviations that keep their period only before a number ("No. 5", "Art. 8", "ca. 1950"),
+/// because as words they often end a sentence ("He said no.").
+const NUMERAL_ABBREVIATIONS: &[&str] = &[
+    "no", "nos", "vol", "vols", "fig", "figs", "pp", "p", "art", "arts", "para", "paras", "sec",
+    "ch", "op", "ca", "nr",
 ];
 
 /// Abbreviations that are also sentence-final often enough that a following
@@ -230,12 +242,24 @@ fn is_unicode_punct(c: char) -> bool {
     )
 }
 
+/// Whether `word` followed by a period (and then `after`) is an abbreviation.
+fn is_abbreviation(word: &str, after: &str) -> bool {
+    let norm = normalize(word);
+    let capitalized = word.chars().next().is_some_and(char::is_uppercase);
+    if word.chars().count() == 1 && capitalized {
+        return true; // an initial
+    }
+    let before_number = followed_by_number(after);
+    ABBREVIATIONS.contains(&norm.as_str())
+        || (capitalized && CAPITALIZED_ABBREVIATIONS.contains(&norm.as_str()))
+        || (before_number && NUMERAL_ABBREVIATIONS.contains(&norm.as_str()))
+}
+
 /// A word or number starting at the beginning of `rest`.
 fn word_or_number(rest: &str) -> (usize, TokenKind) {
-    let mut len = run_len(rest, is_word_char);
-    let first = &rest[..len];
-    let all_digits = first.chars().all(|c| c.is_ascii_digit());
-    if all_digits {
+    let digits = run_len(rest, |c| c.is_ascii_digit());
+    if digits > 0 {
+        let mut len = digits;
         // Internal separators between digit groups: 3.5, 1,000, 12/05/2020, 10:30, 1990-95.
         loop {
             let tail = &rest[len..];
@@ -252,6 +276,7 @@ fn word_or_number(rest: &str) -> (usize, TokenKind) {
         len += run_len(&rest[len..], is_word_char);
         return (len, TokenKind::Number);
     }
+    let mut len = run_len(rest, is_word_char);
     // Apostrophe inside a word: keep it (O'Brien), clitic splitting happens afterwards.
     loop {
         let tail = &rest[len..];
@@ -268,13 +293,17 @@ fn word_or_number(rest: &str) -> (usize, TokenKind) {
         if let Some(acronym) = dotted_acronym_len(rest) {
             return (acronym, TokenKind::Word);
         }
-        let word = &rest[..len];
-        let single_upper = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
-        if single_upper || ABBREVIATIONS.contains(&normalize(word).as_str()) {
+        if is_abbreviation(&rest[..len], &rest[len + 1..]) {
             return (len + 1, TokenKind::Word);
         }
     }
     (len, TokenKind::Word)
+}
+
+/// Whether `rest` starts with optional spaces and a digit.
+fn followed_by_number(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\u{a0}'])
+        .starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Length of `X.Y.` style acronyms (at least two letter groups of at most three letters,
@@ -351,6 +380,23 @@ mod tests {
             ]
         );
         assert_eq!(texts("a Ph.D. student"), vec!["a", "Ph.D.", "student"]);
+        assert_eq!(
+            texts("No. 5 and nos. 6"),
+            vec!["No.", "5", "and", "nos.", "6"]
+        );
+        assert_eq!(texts("said no. Then"), vec!["said", "no", ".", "Then"]);
+    }
+
+    #[test]
+    fn ambiguous_abbreviations_depend_on_context() {
+        assert_eq!(
+            texts("He said no. No. 5 is here."),
+            vec!["He", "said", "no", ".", "No.", "5", "is", "here", "."]
+        );
+        assert_eq!(
+            texts("In Mar. they mar the sun."),
+            vec!["In", "Mar.", "they", "mar", "the", "sun", "."]
+        );
     }
 
     #[test]
@@ -377,6 +423,7 @@ mod tests {
             vec!["the", "4th", "of", "1990-95"]
         );
         assert_eq!(tokenize("4th")[0].kind, TokenKind::Number);
+        assert_eq!(tokenize("3pm")[0].kind, TokenKind::Number);
     }
 
     #[test]

@@ -1,0 +1,68 @@
+//! `declass setup`: fetches the data packages and builds the default data, as a sequence
+//! of idempotent steps (a second run does nothing).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use declass::stats::defaults::{StepOutcome, ensure_default_corpus, ensure_wordfreq};
+
+use super::Ctx;
+use super::corpus::byte_progress;
+
+#[derive(Args)]
+pub struct SetupArgs {
+    /// Build from package archives downloaded beforehand into DIR (no network).
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+}
+
+/// One setup step: a name for messages and the function doing it.
+type Step = (
+    &'static str,
+    fn(&Ctx, Option<&std::path::Path>) -> Result<StepOutcome>,
+);
+
+fn default_corpus(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    let progress = byte_progress("indexing the default corpus");
+    let outcome = ensure_default_corpus(&ctx.config, &ctx.data, from, &progress)?;
+    progress.finish_and_clear();
+    Ok(outcome)
+}
+
+fn wordfreq(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    Ok(ensure_wordfreq(&ctx.config, &ctx.data, from)?)
+}
+
+/// The steps, in order. Each is idempotent.
+const STEPS: &[Step] = &[
+    ("default corpus", default_corpus),
+    ("wordfreq prior", wordfreq),
+];
+
+pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<()> {
+    let mut done = 0;
+    for (i, (name, step)) in STEPS.iter().enumerate() {
+        eprintln!("[{}/{}] {name}…", i + 1, STEPS.len());
+        match step(ctx, args.from.as_deref()).with_context(|| format!("setup step `{name}`"))? {
+            StepOutcome::Present(what) => eprintln!("      already present: {what}"),
+            StepOutcome::Done(what) => {
+                done += 1;
+                eprintln!("      done: {what}");
+            }
+        }
+    }
+    if done == 0 {
+        println!(
+            "setup: everything was already in place in {}",
+            ctx.data.root().display()
+        );
+    } else {
+        println!(
+            "setup: {done} step(s) done in {}",
+            ctx.data.root().display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! Evaluation: scoring outputs against annotated data.
+
+pub mod tab;

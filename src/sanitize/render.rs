@@ -1,0 +1,226 @@
+//! Turning a [`Plan`] into outputs: the sanitized text, the JSON report (code-point
+//! offsets), and the Text Anonymization Benchmark's span format.
+
+use serde::Serialize;
+
+use super::{Action, Plan, Reason, Role, Threshold, Utility};
+use crate::text::CharOffsets;
+
+/// Options for the text rendering.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// Wrap each replacement as `[replacement]`.
+    pub mark: bool,
+    /// What a removed span becomes.
+    pub removal_marker: String,
+}
+
+/// The sanitized text: every replacement applied to the original.
+pub fn sanitized_text(text: &str, plan: &Plan, options: &RenderOptions) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for r in &plan.replacements {
+        if r.start < at {
+            continue; // overlapping spans never come out of the sanitizer; be safe anyway
+        }
+        out.push_str(&text[at..r.start]);
+        let mut piece = match &r.replacement {
+            Some(label) => label.clone(),
+            None => options.removal_marker.clone(),
+        };
+        if r.replacement.is_some() && starts_sentence(text, r.start) {
+            piece = capitalize(&piece);
+        }
+        if options.mark {
+            out.push('[');
+            out.push_str(&piece);
+            out.push(']');
+        } else {
+            out.push_str(&piece);
+        }
+        at = r.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Whether byte `start` opens a sentence: only whitespace since the start of the text or
+/// since a sentence-ending mark.
+fn starts_sentence(text: &str, start: usize) -> bool {
+    match text[..start].trim_end().chars().last() {
+        None => true,
+        Some(c) => matches!(c, '.' | '!' | '?' | '\n'),
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// One replacement in the JSON report; offsets in code points.
+#[derive(Debug, Serialize)]
+pub struct ReportReplacement<'a> {
+    pub start: usize,
+    pub end: usize,
+    pub original: &'a str,
+    pub replacement: Option<&'a str>,
+    pub action: Action,
+    pub role: Role,
+    pub source: &'a str,
+    pub reasons: &'a [Reason],
+}
+
+/// The JSON report of one document.
+#[derive(Debug, Serialize)]
+pub struct Report<'a> {
+    pub doc_id: &'a str,
+    pub sanitized_text: String,
+    pub strategy: super::Strategy,
+    pub threshold: Option<&'a Threshold>,
+    pub utility: Utility,
+    pub counts_from: &'a str,
+    pub replacements: Vec<ReportReplacement<'a>>,
+}
+
+/// Builds the JSON report of a document.
+pub fn report<'a>(
+    doc_id: &'a str,
+    text: &str,
+    plan: &'a Plan,
+    options: &RenderOptions,
+) -> Report<'a> {
+    let offsets = CharOffsets::new(text);
+    Report {
+        doc_id,
+        sanitized_text: sanitized_text(text, plan, options),
+        strategy: plan.strategy,
+        threshold: plan.threshold.as_ref(),
+        utility: plan.utility,
+        counts_from: &plan.counts_from,
+        replacements: plan
+            .replacements
+            .iter()
+            .map(|r| ReportReplacement {
+                start: offsets.char_of(r.start),
+                end: offsets.char_of(r.end),
+                original: &r.original,
+                replacement: r.replacement.as_deref(),
+                action: r.action,
+                role: r.role,
+                source: &r.source,
+                reasons: &r.reasons,
+            })
+            .collect(),
+    }
+}
+
+/// Every changed region in code points, merged where adjacent: what the benchmark's
+/// evaluation script reads.
+pub fn tab_spans(text: &str, plan: &Plan) -> Vec<(usize, usize)> {
+    let offsets = CharOffsets::new(text);
+    let mut spans: Vec<(usize, usize)> = plan
+        .replacements
+        .iter()
+        .map(|r| (offsets.char_of(r.start), offsets.char_of(r.end)))
+        .collect();
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Replacement, Strategy};
+    use super::*;
+
+    fn plan(replacements: Vec<Replacement>) -> Plan {
+        Plan {
+            strategy: Strategy::S5,
+            threshold: None,
+            replacements,
+            utility: Utility {
+                original_bits: 1.0,
+                kept_bits: 1.0,
+                ratio: 1.0,
+            },
+            assessments: Vec::new(),
+            counts_from: "test".into(),
+        }
+    }
+
+    fn rep(start: usize, end: usize, text: &str, replacement: Option<&str>) -> Replacement {
+        Replacement {
+            start,
+            end,
+            original: text[start..end].to_string(),
+            replacement: replacement.map(str::to_string),
+            action: if replacement.is_some() {
+                Action::Generalize
+            } else {
+                Action::Remove
+            },
+            role: Role::Correlated,
+            reasons: Vec::new(),
+            source: "t".into(),
+        }
+    }
+
+    #[test]
+    fn renders_replacements_marks_and_capitals() {
+        let text = "Miami is warm. She lives in Miami and likes tea.";
+        let p = plan(vec![
+            rep(0, 5, text, Some("city")),
+            rep(28, 33, text, Some("city")),
+            rep(44, 47, text, None),
+        ]);
+        let plain = RenderOptions {
+            mark: false,
+            removal_marker: "***".into(),
+        };
+        assert_eq!(
+            sanitized_text(text, &p, &plain),
+            "City is warm. She lives in city and likes ***."
+        );
+        let marked = RenderOptions {
+            mark: true,
+            ..plain
+        };
+        assert_eq!(
+            sanitized_text(text, &p, &marked),
+            "[City] is warm. She lives in [city] and likes [***]."
+        );
+    }
+
+    #[test]
+    fn offsets_are_code_points_and_tab_spans_merge() {
+        let text = "Zoë met Åsa Öberg";
+        let start = text.find("Åsa").expect("in text");
+        let mid = text.find("Öberg").expect("in text");
+        let p = plan(vec![
+            rep(0, "Zoë".len(), text, Some("person")),
+            rep(start, mid - 1, text, Some("person")),
+            rep(mid - 1, text.len(), text, Some("person")),
+        ]);
+        let r = report(
+            "d",
+            text,
+            &p,
+            &RenderOptions {
+                mark: false,
+                removal_marker: "*".into(),
+            },
+        );
+        assert_eq!((r.replacements[0].start, r.replacements[0].end), (0, 3));
+        assert_eq!(tab_spans(text, &p), vec![(0, 3), (8, 17)]);
+    }
+}

@@ -1,0 +1,222 @@
+//! Named corpus indexes in the data directory (`<data>/corpora/<name>/`): building one
+//! from sources, listing, removing, and building the default corpus during setup.
+//!
+//! A build writes into a hidden temporary directory beside the target and renames it into
+//! place only when complete, so an interrupted or failed build leaves the previous index
+//! usable.
+
+use std::path::{Path, PathBuf};
+
+use indicatif::ProgressBar;
+
+use crate::config::CorpusConfig;
+use crate::data::DataDir;
+use crate::error::{Error, Result};
+use crate::stats::index::{CorpusMeta, IndexBuilder, META_FILE};
+use crate::stats::sources::{expand_sources, read_documents};
+
+const CORPORA_DIR: &str = "corpora";
+
+/// Corpus names become directory names: keep them plain.
+pub fn validate_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Config {
+            path: PathBuf::from("corpus name"),
+            message: format!(
+                "`{name}`: use letters, digits, '-', '_' or '.' (at most 64, not starting with '.')"
+            ),
+        })
+    }
+}
+
+/// Directory of the corpus `name` (which need not exist yet).
+pub fn corpus_path(data: &DataDir, name: &str) -> Result<PathBuf> {
+    validate_name(name)?;
+    Ok(data.root().join(CORPORA_DIR).join(name))
+}
+
+/// Directory of an existing corpus `name`, or an error saying how to build it.
+pub fn corpus_dir(data: &DataDir, name: &str) -> Result<PathBuf> {
+    let dir = corpus_path(data, name)?;
+    if dir.join(META_FILE).is_file() {
+        Ok(dir)
+    } else {
+        Err(Error::input(
+            &dir,
+            format!(
+                "no corpus named `{name}`; build it with `declass corpus build SOURCE... --name {name}` \
+                 (or `declass setup` for the default corpus)"
+            ),
+        ))
+    }
+}
+
+/// Whether the corpus `name` exists and is complete.
+pub fn corpus_exists(data: &DataDir, name: &str) -> bool {
+    corpus_path(data, name).is_ok_and(|d| d.join(META_FILE).is_file())
+}
+
+/// What happened during a build.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub meta: CorpusMeta,
+    pub dir: PathBuf,
+    /// Every file or record skipped, with its reason (file and line).
+    pub skipped: Vec<Error>,
+}
+
+/// Options of one build.
+pub struct BuildOptions<'a> {
+    pub name: &'a str,
+    /// Abort at the first unreadable file or record instead of skipping it.
+    pub strict: bool,
+    pub progress: &'a ProgressBar,
+}
+
+/// Builds the corpus `options.name` from `sources` (files or directories) and swaps it in
+/// for any previous corpus of that name.
+pub fn build_corpus(
+    data: &DataDir,
+    sources: &[PathBuf],
+    config: &CorpusConfig,
+    options: BuildOptions<'_>,
+) -> Result<BuildReport> {
+    let target = corpus_path(data, options.name)?;
+    let parent = data.subdir(CORPORA_DIR)?;
+    let mut skips = Skips {
+        strict: options.strict,
+        list: Vec::new(),
+        failure: None,
+    };
+    let files = expand_sources(sources, &mut |e| skips.skip(e));
+    skips.check()?;
+    let total_bytes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    options.progress.set_length(total_bytes);
+
+    let work = tempfile::Builder::new()
+        .prefix(&format!(".build-{}-", options.name))
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(&parent, e))?;
+    let index_dir = work.path().join("index");
+    std::fs::create_dir_all(&index_dir).map_err(|e| Error::io(&index_dir, e))?;
+    let mut builder =
+        IndexBuilder::create(&index_dir, config.writer_memory_mb, config.writer_threads)?;
+    for file in &files {
+        let opened = match std::fs::File::open(file) {
+            Ok(f) => f,
+            Err(e) => {
+                skips.skip(Error::io(file, e));
+                skips.check()?;
+                continue;
+            }
+        };
+        let reader = Box::new(options.progress.wrap_read(opened));
+        let before = builder.docs();
+        let result = read_documents(file, reader, &mut |text| builder.add(text), &mut |e| {
+            skips.skip(e)
+        });
+        if let Err(e) = result {
+            if matches!(e, Error::Model { .. }) {
+                // The index itself failed (disk full…): nothing sensible to continue with.
+                return Err(e);
+            }
+            log::warn!(
+                "{}: unreadable after {} documents",
+                file.display(),
+                builder.docs() - before
+            );
+            skips.skip(e);
+        }
+        skips.check()?;
+    }
+    let source_names = sources.iter().map(|s| s.display().to_string()).collect();
+    let meta = builder.finish(options.name, source_names, skips.list.len() as u64)?;
+    swap_into_place(work.path(), &index_dir, &target)?;
+    Ok(BuildReport {
+        meta,
+        dir: target,
+        skipped: skips.list,
+    })
+}
+
+/// The files and records a build skipped; under `--strict` the first one aborts it.
+struct Skips {
+    strict: bool,
+    list: Vec<Error>,
+    failure: Option<Error>,
+}
+
+impl Skips {
+    fn skip(&mut self, e: Error) {
+        log::info!("skipped: {e}");
+        if self.strict && self.failure.is_none() {
+            self.failure = Some(Error::input(
+                PathBuf::from("--strict"),
+                format!("aborting the build: {e}"),
+            ));
+        }
+        self.list.push(e);
+    }
+
+    fn check(&mut self) -> Result<()> {
+        match self.failure.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Replaces `target` by `new_dir` with renames only: the old index stays complete until
+/// the new one is in place.
+fn swap_into_place(work: &Path, new_dir: &Path, target: &Path) -> Result<()> {
+    let retired = work.join("previous");
+    if target.exists() {
+        std::fs::rename(target, &retired).map_err(|e| Error::io(target, e))?;
+    }
+    if let Err(e) = std::fs::rename(new_dir, target) {
+        // Put the previous index back before reporting.
+        if retired.exists() {
+            std::fs::rename(&retired, target).ok();
+        }
+        return Err(Error::io(target, e));
+    }
+    Ok(())
+}
+
+/// Every complete corpus in the data directory, sorted by name.
+pub fn list_corpora(data: &DataDir) -> Result<Vec<CorpusMeta>> {
+    let dir = data.root().join(CORPORA_DIR);
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    let mut metas = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+        let path = entry.map_err(|e| Error::io(&dir, e))?.path();
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if !hidden && path.join(META_FILE).is_file() {
+            metas.push(CorpusMeta::read(&path)?);
+        }
+    }
+    metas.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(metas)
+}
+
+/// Deletes the corpus `name`.
+pub fn remove_corpus(data: &DataDir, name: &str) -> Result<()> {
+    let dir = corpus_dir(data, name)?;
+    std::fs::remove_dir_all(&dir).map_err(|e| Error::io(&dir, e))
+}

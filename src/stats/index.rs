@@ -1,0 +1,312 @@
+//! The local corpus index: a tantivy positional index fed with the engine's own tokens
+//! (`text::tokenize::index_terms`, pre-tokenized, so tantivy never runs an analyzer of its
+//! own), queried with phrase and term queries built from tokens (no query parser). Each
+//! phrase's document set is fetched once into a `RoaringBitmap`; joint counts are bitmap
+//! intersections (DESIGN §5: exact, and ≈13× faster than SQLite FTS5 per pair).
+//!
+//! Beside tantivy's files the index directory holds `declass-corpus.json`: the tokenizer
+//! version (an index built with another one is refused), the document count and a
+//! generation that changes with every build, so caches keyed by it never mix snapshots.
+
+use std::path::{Path, PathBuf};
+
+use roaring::RoaringBitmap;
+use serde::{Deserialize, Serialize};
+use tantivy::query::{EnableScoring, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
+use tantivy::tokenizer::{MAX_TOKEN_LEN, PreTokenizedString, Token};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+use crate::error::{Error, Result};
+use crate::text::tokenize::{TOKENIZER_VERSION, index_terms};
+
+/// Name of the metadata file beside tantivy's files.
+pub const META_FILE: &str = "declass-corpus.json";
+const BODY_FIELD: &str = "body";
+
+/// What `declass-corpus.json` records about a built index.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CorpusMeta {
+    pub name: String,
+    pub tokenizer_version: u32,
+    pub docs: u64,
+    /// Bytes of text indexed.
+    pub bytes: u64,
+    /// Changes with every build: part of every cache key.
+    pub generation: String,
+    /// The sources given to the build, as written.
+    pub sources: Vec<String>,
+    /// Records skipped as unreadable during the build.
+    pub skipped: u64,
+}
+
+impl CorpusMeta {
+    pub fn read(dir: &Path) -> Result<CorpusMeta> {
+        let path = dir.join(META_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        serde_json::from_str(&text).map_err(|e| Error::model(&path, e.to_string()))
+    }
+}
+
+/// A token as the index stores it. Tantivy drops tokens longer than `MAX_TOKEN_LEN`
+/// bytes, which would silently break phrase positions, so longer tokens (giant URLs) are
+/// cut at a character boundary, identically when indexing and when querying.
+pub fn index_form(token: &str) -> &str {
+    if token.len() <= MAX_TOKEN_LEN {
+        return token;
+    }
+    let mut end = MAX_TOKEN_LEN;
+    while !token.is_char_boundary(end) {
+        end -= 1;
+    }
+    &token[..end]
+}
+
+fn schema() -> (Schema, Field) {
+    let mut builder = Schema::builder();
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer("raw")
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let body = builder.add_text_field(
+        BODY_FIELD,
+        TextOptions::default().set_indexing_options(indexing),
+    );
+    (builder.build(), body)
+}
+
+/// Writes a new index into an empty directory, one document at a time.
+pub struct IndexBuilder {
+    dir: PathBuf,
+    writer: IndexWriter,
+    body: Field,
+    docs: u64,
+    bytes: u64,
+}
+
+impl IndexBuilder {
+    /// `memory_mb` is tantivy's indexing budget, split over `threads` writer threads.
+    pub fn create(dir: &Path, memory_mb: usize, threads: usize) -> Result<IndexBuilder> {
+        let (schema, body) = schema();
+        let index = Index::create_in_dir(dir, schema).map_err(|e| tantivy_error(dir, e))?;
+        let threads = threads.max(1);
+        let writer = index
+            .writer_with_num_threads(threads, memory_mb.max(15 * threads) * 1_000_000)
+            .map_err(|e| tantivy_error(dir, e))?;
+        Ok(IndexBuilder {
+            dir: dir.to_path_buf(),
+            writer,
+            body,
+            docs: 0,
+            bytes: 0,
+        })
+    }
+
+    /// Tokenizes `text` with the canonical tokenizer and adds it as one document.
+    /// Documents without any indexed token are still counted in N.
+    pub fn add(&mut self, text: &str) -> Result<()> {
+        let tokens = index_terms(text)
+            .into_iter()
+            .enumerate()
+            .map(|(position, norm)| Token {
+                offset_from: 0,
+                offset_to: 0,
+                position,
+                text: index_form(&norm).to_string(),
+                position_length: 1,
+            })
+            .collect();
+        let mut doc = TantivyDocument::default();
+        doc.add_pre_tokenized_text(
+            self.body,
+            PreTokenizedString {
+                text: String::new(),
+                tokens,
+            },
+        );
+        self.writer
+            .add_document(doc)
+            .map_err(|e| tantivy_error(&self.dir, e))?;
+        self.docs += 1;
+        self.bytes += text.len() as u64;
+        Ok(())
+    }
+
+    pub fn docs(&self) -> u64 {
+        self.docs
+    }
+
+    /// Commits, merges everything into one segment (fewer, longer postings make phrase
+    /// fetches faster) and writes the metadata. Returns it.
+    pub fn finish(mut self, name: &str, sources: Vec<String>, skipped: u64) -> Result<CorpusMeta> {
+        let dir = self.dir.clone();
+        self.writer.commit().map_err(|e| tantivy_error(&dir, e))?;
+        let index = self.writer.index().clone();
+        let segments = index
+            .searchable_segment_ids()
+            .map_err(|e| tantivy_error(&dir, e))?;
+        if segments.len() > 1 {
+            self.writer
+                .merge(&segments)
+                .wait()
+                .map_err(|e| tantivy_error(&dir, e))?;
+        }
+        self.writer
+            .wait_merging_threads()
+            .map_err(|e| tantivy_error(&dir, e))?;
+        let meta = CorpusMeta {
+            name: name.to_string(),
+            tokenizer_version: TOKENIZER_VERSION,
+            docs: self.docs,
+            bytes: self.bytes,
+            generation: new_generation(self.docs, self.bytes),
+            sources,
+            skipped,
+        };
+        let json =
+            serde_json::to_vec_pretty(&meta).map_err(|e| Error::model(&dir, e.to_string()))?;
+        crate::io::write_atomic(&dir.join(META_FILE), &json)?;
+        Ok(meta)
+    }
+}
+
+/// A generation string unique to one build: wall-clock nanoseconds, process id and size.
+fn new_generation(docs: u64, bytes: u64) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{nanos:x}-{:x}-{docs:x}-{bytes:x}", std::process::id())
+}
+
+/// An opened index: one searcher snapshot, so document ids (and the bitmaps built from
+/// them) stay valid for the life of this value.
+pub struct CorpusIndex {
+    dir: PathBuf,
+    meta: CorpusMeta,
+    searcher: Searcher,
+    body: Field,
+    /// Global id of each segment's first document.
+    bases: Vec<u32>,
+    _reader: IndexReader,
+}
+
+impl CorpusIndex {
+    /// Opens the index in `dir`, refusing one built with another tokenizer version.
+    pub fn open(dir: &Path) -> Result<CorpusIndex> {
+        let meta = CorpusMeta::read(dir)?;
+        if meta.tokenizer_version != TOKENIZER_VERSION {
+            return Err(Error::model(
+                dir,
+                format!(
+                    "corpus index built with tokenizer version {} but this declass uses {}; \
+                     rebuild it with `declass corpus build … --name {}`",
+                    meta.tokenizer_version, TOKENIZER_VERSION, meta.name
+                ),
+            ));
+        }
+        let index = Index::open_in_dir(dir).map_err(|e| tantivy_error(dir, e))?;
+        let body = index
+            .schema()
+            .get_field(BODY_FIELD)
+            .map_err(|e| tantivy_error(dir, e))?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e| tantivy_error(dir, e))?;
+        let searcher = reader.searcher();
+        let mut bases = Vec::with_capacity(searcher.segment_readers().len());
+        let mut next = 0u32;
+        for segment in searcher.segment_readers() {
+            bases.push(next);
+            next += segment.max_doc();
+        }
+        Ok(CorpusIndex {
+            dir: dir.to_path_buf(),
+            meta,
+            searcher,
+            body,
+            bases,
+            _reader: reader,
+        })
+    }
+
+    pub fn meta(&self) -> &CorpusMeta {
+        &self.meta
+    }
+
+    pub fn total_docs(&self) -> u64 {
+        self.searcher.num_docs()
+    }
+
+    /// The set of documents containing `phrase` (consecutive tokens, in order).
+    pub fn phrase_docs(&self, phrase: &[String]) -> Result<RoaringBitmap> {
+        let terms: Vec<Term> = phrase
+            .iter()
+            .map(|t| Term::from_field_text(self.body, index_form(t)))
+            .collect();
+        let query: Box<dyn Query> = match terms.len() {
+            0 => return Err(Error::Count("empty phrase".to_string())),
+            1 => Box::new(TermQuery::new(
+                terms
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Error::Count("empty phrase".into()))?,
+                IndexRecordOption::Basic,
+            )),
+            _ => Box::new(PhraseQuery::new(terms)),
+        };
+        let weight = query
+            .weight(EnableScoring::disabled_from_searcher(&self.searcher))
+            .map_err(|e| tantivy_error(&self.dir, e))?;
+        let mut docs = RoaringBitmap::new();
+        for (segment, &base) in self.searcher.segment_readers().iter().zip(&self.bases) {
+            weight
+                .for_each_no_score(segment, &mut |ids| {
+                    // Ids arrive sorted within a segment, and segments in base order.
+                    if docs.append(ids.iter().map(|&id| base + id)).is_err() {
+                        docs.extend(ids.iter().map(|&id| base + id));
+                    }
+                })
+                .map_err(|e| tantivy_error(&self.dir, e))?;
+        }
+        Ok(docs)
+    }
+}
+
+fn tantivy_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::model(path, format!("corpus index: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlong_tokens_are_cut_at_a_char_boundary() {
+        let long = "é".repeat(MAX_TOKEN_LEN);
+        let cut = index_form(&long);
+        assert!(cut.len() <= MAX_TOKEN_LEN && cut.len() >= MAX_TOKEN_LEN - 1);
+        assert!(long.starts_with(cut));
+        assert_eq!(index_form("short"), "short");
+    }
+
+    #[test]
+    fn overlong_token_keeps_phrase_positions() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let url = format!("http://example.com/{}", "a".repeat(MAX_TOKEN_LEN + 10));
+        let mut builder = IndexBuilder::create(tmp.path(), 50, 1).expect("create");
+        builder.add(&format!("see {url} here now")).expect("add");
+        builder.finish("t", vec![], 0).expect("finish");
+        let index = CorpusIndex::open(tmp.path()).expect("open");
+        let phrase = index_terms(&format!("{url} here"));
+        assert_eq!(index.phrase_docs(&phrase).expect("fetch").len(), 1);
+        assert_eq!(
+            index
+                .phrase_docs(&index_terms("here now"))
+                .expect("fetch")
+                .len(),
+            1
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! The local count source: a corpus index plus a per-snapshot cache of phrase document
+//! sets, so every phrase is fetched from tantivy once and every joint count is a bitmap
+//! intersection.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use moka::sync::Cache;
+use roaring::RoaringBitmap;
+
+use crate::config::CorpusConfig;
+use crate::error::Result;
+use crate::stats::index::CorpusIndex;
+use crate::stats::{CountRequest, CountSource, Phrase};
+
+/// Counts from one opened corpus index (one searcher snapshot).
+pub struct LocalSource {
+    index: CorpusIndex,
+    /// Phrase → its documents. Valid for this snapshot only, which this value owns.
+    bitmaps: Cache<Phrase, Arc<RoaringBitmap>>,
+}
+
+impl LocalSource {
+    pub fn open(dir: &Path, config: &CorpusConfig) -> Result<LocalSource> {
+        let index = CorpusIndex::open(dir)?;
+        Ok(LocalSource::from_index(index, config.bitmap_cache_mb))
+    }
+
+    /// Wraps an opened index, caching up to `cache_mb` megabytes of phrase bitmaps.
+    pub fn from_index(index: CorpusIndex, cache_mb: u64) -> LocalSource {
+        let bitmaps = Cache::builder()
+            .weigher(|phrase: &Phrase, docs: &Arc<RoaringBitmap>| {
+                let bytes = docs.serialized_size() + phrase.iter().map(String::len).sum::<usize>();
+                u32::try_from(bytes).unwrap_or(u32::MAX)
+            })
+            .max_capacity(cache_mb.saturating_mul(1_000_000))
+            .build();
+        LocalSource { index, bitmaps }
+    }
+
+    pub fn index(&self) -> &CorpusIndex {
+        &self.index
+    }
+
+    /// The documents of one phrase, from the cache or fetched once from the index.
+    pub fn phrase_docs(&self, phrase: &Phrase) -> Result<Arc<RoaringBitmap>> {
+        if let Some(docs) = self.bitmaps.get(phrase) {
+            return Ok(docs);
+        }
+        let docs = Arc::new(self.index.phrase_docs(phrase)?);
+        self.bitmaps.insert(phrase.clone(), docs.clone());
+        Ok(docs)
+    }
+}
+
+/// Number of documents in all of `sets`: intersections from the smallest set up, and a
+/// plain `intersection_len` for the common two-set case.
+fn intersection_count(mut sets: Vec<Arc<RoaringBitmap>>, total: u64) -> u64 {
+    sets.sort_by_key(|s| s.len());
+    match sets.as_slice() {
+        [] => total,
+        [one] => one.len(),
+        [a, b] => a.intersection_len(b),
+        [first, rest @ ..] => {
+            let mut acc = first.as_ref().clone();
+            for set in rest {
+                acc &= set.as_ref();
+                if acc.is_empty() {
+                    break;
+                }
+            }
+            acc.len()
+        }
+    }
+}
+
+impl CountSource for LocalSource {
+    fn identity(&self) -> String {
+        let meta = self.index.meta();
+        format!("local:{}:{}", meta.name, meta.generation)
+    }
+
+    fn total_docs(&self) -> Result<u64> {
+        Ok(self.index.total_docs())
+    }
+
+    fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+        let total = self.index.total_docs();
+        let mut phrases = BatchPhrases {
+            source: self,
+            ids: HashMap::new(),
+            fetched: Vec::new(),
+        };
+        let mut answers = Vec::with_capacity(requests.len());
+        for request in requests {
+            request.validate()?;
+            let answer = match request.all_of.as_slice() {
+                // The common cases without allocation: one phrase, or a pair of phrases.
+                [] => total,
+                [one] if one.alternatives.len() == 1 => {
+                    let id = phrases.id(&one.alternatives[0])?;
+                    phrases.fetched[id].len()
+                }
+                [a, b] if a.alternatives.len() == 1 && b.alternatives.len() == 1 => {
+                    let a = phrases.id(&a.alternatives[0])?;
+                    let b = phrases.id(&b.alternatives[0])?;
+                    phrases.fetched[a].intersection_len(&phrases.fetched[b])
+                }
+                sets => {
+                    let mut unions = Vec::with_capacity(sets.len());
+                    for set in sets {
+                        let ids = set
+                            .alternatives
+                            .iter()
+                            .map(|p| phrases.id(p))
+                            .collect::<Result<Vec<_>>>()?;
+                        unions.push(union_of(&ids, &phrases.fetched));
+                    }
+                    intersection_count(unions, total)
+                }
+            };
+            answers.push(answer);
+        }
+        Ok(answers)
+    }
+}
+
+/// The distinct phrases of one batch, each fetched once (from the bitmap cache or the
+/// index) and numbered.
+struct BatchPhrases<'a> {
+    source: &'a LocalSource,
+    ids: HashMap<&'a Phrase, usize>,
+    fetched: Vec<Arc<RoaringBitmap>>,
+}
+
+impl<'a> BatchPhrases<'a> {
+    fn id(&mut self, phrase: &'a Phrase) -> Result<usize> {
+        if let Some(&id) = self.ids.get(phrase) {
+            return Ok(id);
+        }
+        self.fetched.push(self.source.phrase_docs(phrase)?);
+        let id = self.fetched.len() - 1;
+        self.ids.insert(phrase, id);
+        Ok(id)
+    }
+}
+
+/// The documents of a term set: the union of its alternatives' documents.
+fn union_of(alternatives: &[usize], fetched: &[Arc<RoaringBitmap>]) -> Arc<RoaringBitmap> {
+    match alternatives {
+        [only] => fetched[*only].clone(),
+        _ => {
+            let mut union = RoaringBitmap::new();
+            for &id in alternatives {
+                union |= fetched[id].as_ref();
+            }
+            Arc::new(union)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::TermSet;
+    use crate::stats::index::IndexBuilder;
+    use crate::stats::testutil::{SAMPLE_DOCS, brute_count, tokenized};
+    use crate::text::tokenize::index_terms;
+
+    fn build(dir: &Path, docs: &[&str]) -> LocalSource {
+        let mut builder = IndexBuilder::create(dir, 50, 1).expect("create");
+        for doc in docs {
+            builder.add(doc).expect("add");
+        }
+        builder.finish("test", vec![], 0).expect("finish");
+        LocalSource::from_index(CorpusIndex::open(dir).expect("open"), 16)
+    }
+
+    fn set(text: &str) -> TermSet {
+        TermSet::from_text(text)
+    }
+
+    #[test]
+    fn counts_match_brute_force() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = build(tmp.path(), SAMPLE_DOCS);
+        let docs = tokenized(SAMPLE_DOCS);
+        let phrases = [
+            "U.S.",
+            "us",
+            "senate",
+            "the U.S. Senate",
+            "café",
+            "cafe",
+            "well-known",
+            "well known",
+            "anti-war",
+            "breast cancer",
+            "cancer",
+            "radiotherapy",
+            "1990",
+            "12/05/2020",
+            "3.5",
+            "1,000",
+            "didn't",
+            "n't",
+            "Müller",
+            "muller",
+            "naïve",
+            "Tom Cruise",
+            "cruise tom",
+            "unseenword",
+            "the",
+        ];
+        let mut requests: Vec<CountRequest> = phrases
+            .iter()
+            .map(|p| CountRequest::single(set(p)))
+            .collect();
+        for a in &phrases {
+            for b in &phrases {
+                requests.push(CountRequest::pair(set(a), set(b)));
+            }
+        }
+        requests.push(CountRequest {
+            all_of: vec![set("surgery"), set("radiotherapy"), set("cancer")],
+        });
+        requests.push(CountRequest::single(TermSet {
+            alternatives: vec![
+                set("café").alternatives[0].clone(),
+                set("Paris").alternatives[0].clone(),
+                set("1990").alternatives[0].clone(),
+            ],
+        }));
+        requests.push(CountRequest { all_of: vec![] });
+        let counts = source.count_batch(&requests).expect("count");
+        for (request, count) in requests.iter().zip(&counts) {
+            assert_eq!(
+                *count,
+                brute_count(&docs, request),
+                "{}",
+                request.cache_key()
+            );
+        }
+        assert_eq!(source.total_docs().expect("n"), SAMPLE_DOCS.len() as u64);
+        // Spot checks that the brute force itself is meaningful.
+        assert_eq!(counts[0], 2, "U.S. twice");
+        assert_eq!(
+            *counts.last().expect("empty request"),
+            SAMPLE_DOCS.len() as u64
+        );
+    }
+
+    #[test]
+    fn concept_count_is_never_below_its_labels() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = build(tmp.path(), SAMPLE_DOCS);
+        let narrow = CountRequest::single(set("breast cancer"));
+        let broad = CountRequest::single(TermSet {
+            alternatives: vec![index_terms("cancer"), index_terms("breast cancer")],
+        });
+        let counts = source.count_batch(&[narrow, broad]).expect("count");
+        assert!(counts[1] >= counts[0]);
+        assert_eq!(counts, vec![2, 3]);
+    }
+
+    #[test]
+    fn other_tokenizer_version_is_refused() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        build(tmp.path(), &["one document"]);
+        let meta_path = tmp.path().join(crate::stats::index::META_FILE);
+        let mut meta = crate::stats::index::CorpusMeta::read(tmp.path()).expect("meta");
+        meta.tokenizer_version += 1;
+        std::fs::write(&meta_path, serde_json::to_vec(&meta).expect("json")).expect("write");
+        let err = CorpusIndex::open(tmp.path()).err().expect("refused");
+        assert!(err.to_string().contains("tokenizer version"), "{err}");
+    }
+
+    #[test]
+    fn punctuation_only_phrase_is_an_error_not_zero() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = build(tmp.path(), SAMPLE_DOCS);
+        assert!(
+            source
+                .count_batch(&[CountRequest::single(set("--"))])
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! Reference-corpus statistics: how many documents contain a phrase, a concept or a
+//! combination of them, and the information arithmetic (IC, PMI, disclosure risk) built
+//! on those counts.
+//!
+//! Counts are planned, then fetched in bulk: a caller lists every [`CountRequest`] it needs
+//! for a document and one [`CountSource::count_batch`] call answers them all (bitmap
+//! intersections on a local index, concurrent HTTP requests on a remote one). Sources are
+//! opened with [`open_count_source`], which puts the memory and disk caches in front.
+
+pub mod cache;
+pub mod corpora;
+pub mod defaults;
+pub mod index;
+pub mod info;
+pub mod local;
+pub mod prior;
+pub mod remote;
+pub mod sources;
+#[cfg(test)]
+pub(crate) mod testutil;
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::data::DataDir;
+use crate::error::{Error, Result};
+
+pub use info::Origin;
+
+/// Normalized tokens of one phrase, from `text::tokenize::index_terms`.
+pub type Phrase = Vec<String>;
+
+/// Documents containing ANY of the alternatives (a concept's labels, a term's variants).
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct TermSet {
+    pub alternatives: Vec<Phrase>,
+}
+
+impl TermSet {
+    /// A literal phrase: the set of documents containing exactly this token sequence.
+    pub fn literal(phrase: Phrase) -> TermSet {
+        TermSet {
+            alternatives: vec![phrase],
+        }
+    }
+
+    /// The phrase of `text` as the corpus index sees it (canonical tokenizer).
+    pub fn from_text(text: &str) -> TermSet {
+        TermSet::literal(crate::text::tokenize::index_terms(text))
+    }
+}
+
+/// Documents containing EVERY one of the sets.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CountRequest {
+    pub all_of: Vec<TermSet>,
+}
+
+impl CountRequest {
+    /// Documents containing `set`.
+    pub fn single(set: TermSet) -> CountRequest {
+        CountRequest { all_of: vec![set] }
+    }
+
+    /// Documents containing both sets (the joint count of PMI).
+    pub fn pair(a: TermSet, b: TermSet) -> CountRequest {
+        CountRequest { all_of: vec![a, b] }
+    }
+
+    /// A canonical text form: alternatives and sets sorted and deduplicated, so two
+    /// requests that must have the same answer have the same key in the caches.
+    pub fn cache_key(&self) -> String {
+        let mut sets: Vec<String> = self
+            .all_of
+            .iter()
+            .map(|set| {
+                let mut alts: Vec<String> = set.alternatives.iter().map(|p| p.join(" ")).collect();
+                alts.sort();
+                alts.dedup();
+                alts.join(" | ")
+            })
+            .collect();
+        sets.sort();
+        sets.dedup();
+        sets.join(" & ")
+    }
+
+    /// Refuses requests whose answer would be meaningless: a phrase without indexed
+    /// tokens (punctuation only) or a set without alternatives.
+    pub fn validate(&self) -> Result<()> {
+        for set in &self.all_of {
+            if set.alternatives.is_empty() {
+                return Err(Error::Count("a term set has no alternatives".to_string()));
+            }
+            if set.alternatives.iter().any(|p| p.is_empty()) {
+                return Err(Error::Count(
+                    "a phrase has no indexable tokens (punctuation only?)".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Anything that can count documents: a local corpus index, a remote count service, or
+/// a cache in front of either.
+pub trait CountSource: Send + Sync {
+    /// Identity for caches and reports; changes when the index changes (generation).
+    fn identity(&self) -> String;
+    fn total_docs(&self) -> Result<u64>;
+    /// One answer per request, in order. Fails as a whole rather than answer 0 for a
+    /// request it could not count.
+    fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>>;
+    /// Where this source's figures come from, for the provenance of every IC and PMI.
+    fn origin(&self) -> Origin {
+        Origin::Corpus
+    }
+}
+
+/// Which count source the configuration selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceChoice {
+    /// A corpus index in the data directory, by name.
+    Local(String),
+    /// The remote count service of `[corpus.remote]`.
+    Remote,
+}
+
+impl SourceChoice {
+    /// `corpus.source` ("local" or "remote") and `corpus.name` (empty: the default).
+    pub fn from_config(config: &Config) -> Result<SourceChoice> {
+        match config.corpus.source.as_str() {
+            "local" => Ok(SourceChoice::Local(if config.corpus.name.is_empty() {
+                config.corpus.default.clone()
+            } else {
+                config.corpus.name.clone()
+            })),
+            "remote" => Ok(SourceChoice::Remote),
+            other => Err(Error::Config {
+                path: "corpus.source".into(),
+                message: format!("`{other}` is neither \"local\" nor \"remote\""),
+            }),
+        }
+    }
+}
+
+/// Opens the count source `choice` (or the configured one when `None`), with the memory
+/// cache and (if enabled) the disk cache in front. A missing local corpus is an error
+/// telling the user how to build it; the caller runs auto-setup first when it wants to.
+pub fn open_count_source(
+    config: &Config,
+    data: &DataDir,
+    choice: Option<SourceChoice>,
+) -> Result<Arc<dyn CountSource>> {
+    let choice = match choice {
+        Some(c) => c,
+        None => SourceChoice::from_config(config)?,
+    };
+    let inner: Arc<dyn CountSource> = match choice {
+        SourceChoice::Local(name) => {
+            let dir = corpora::corpus_dir(data, &name)?;
+            Arc::new(local::LocalSource::open(&dir, &config.corpus)?)
+        }
+        SourceChoice::Remote => Arc::new(remote::RemoteSource::new(&config.corpus.remote)?),
+    };
+    let disk = if config.corpus.cache.disk {
+        Some(data.subdir("cache")?.join("counts.sqlite"))
+    } else {
+        None
+    };
+    Ok(Arc::new(cache::CachedSource::new(
+        inner,
+        &config.corpus.cache,
+        disk.as_deref(),
+    )?))
+}
+
+/// What a command calls when it needs counts: builds the default corpus first if it is
+/// missing and `auto_setup` allows it (saying so on stderr), then opens the configured
+/// source with its caches.
+pub fn open_configured_source(
+    config: &Config,
+    data: &DataDir,
+    auto_setup: bool,
+) -> Result<Arc<dyn CountSource>> {
+    defaults::auto_setup_corpus(config, data, auto_setup)?;
+    open_count_source(config, data, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Phrase {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn cache_key_ignores_order_and_duplicates() {
+        let a = CountRequest {
+            all_of: vec![
+                TermSet {
+                    alternatives: vec![p("breast cancer"), p("carcinoma")],
+                },
+                TermSet::literal(p("radiotherapy")),
+            ],
+        };
+        let b = CountRequest {
+            all_of: vec![
+                TermSet::literal(p("radiotherapy")),
+                TermSet {
+                    alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")],
+                },
+            ],
+        };
+        assert_eq!(a.cache_key(), b.cache_key());
+        assert_ne!(
+            a.cache_key(),
+            CountRequest::single(TermSet::literal(p("radiotherapy"))).cache_key()
+        );
+    }
+
+    #[test]
+    fn empty_phrase_is_refused() {
+        let r = CountRequest::single(TermSet::from_text("--"));
+        assert!(r.validate().is_err());
+        assert!(
+            CountRequest::single(TermSet::from_text("U.S."))
+                .validate()
+                .is_ok()
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! The remote source against real HTTP servers started in the test (std `TcpListener`,
+//! one thread per connection): one speaking declass's route, one speaking the
+//! Elasticsearch `_count` dialect, one that stalls and one that answers errors.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::config::Config;
+use crate::stats::testutil::{SAMPLE_DOCS, brute_count, contains, tokenized};
+use crate::stats::{Phrase, TermSet};
+
+/// What a test server does with one request body: (status, response body).
+type Handler = dyn Fn(&str, &Value) -> (u16, String) + Send + Sync;
+
+/// Starts a server on 127.0.0.1 and returns its base URL and a request counter.
+fn serve(handler: Arc<Handler>) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let handler = handler.clone();
+            let counter = counter.clone();
+            std::thread::spawn(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+                handle(stream, handler.as_ref());
+            });
+        }
+    });
+    (format!("http://{addr}"), hits)
+}
+
+/// Reads one HTTP/1.1 request (headers, then Content-Length bytes) and answers it.
+fn handle(stream: TcpStream, handler: &Handler) {
+    let mut reader = BufReader::new(stream);
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() {
+        return;
+    }
+    let path = request_line.split(' ').nth(1).unwrap_or("").to_string();
+    let mut length = 0usize;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).is_err() || line == "\r\n" || line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0u8; length];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let (status, answer) = handler(&path, &value);
+    let response = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+        answer.len()
+    );
+    let mut stream = reader.into_inner();
+    stream.write_all(response.as_bytes()).ok();
+}
+
+fn remote_config(url: &str, dialect: &str) -> RemoteConfig {
+    let mut config = Config::builtin().expect("config").corpus.remote;
+    config.url = url.to_string();
+    config.dialect = dialect.to_string();
+    config.timeout_ms = 500;
+    config.connect_timeout_ms = 500;
+    config.retries = 2;
+    config.backoff_ms = 10;
+    config.requests_per_second = 0.0;
+    config.batch_size = 7;
+    config
+}
+
+fn requests() -> Vec<CountRequest> {
+    let texts = [
+        "U.S.",
+        "cancer",
+        "breast cancer",
+        "well-known",
+        "café",
+        "1990",
+        "nothing here",
+    ];
+    let mut requests: Vec<CountRequest> = texts
+        .iter()
+        .map(|t| CountRequest::single(TermSet::from_text(t)))
+        .collect();
+    for a in &texts {
+        for b in &texts {
+            requests.push(CountRequest::pair(
+                TermSet::from_text(a),
+                TermSet::from_text(b),
+            ));
+        }
+    }
+    requests.push(CountRequest::single(TermSet {
+        alternatives: vec![index_terms_of("radiotherapy"), index_terms_of("Paris")],
+    }));
+    requests
+}
+
+fn index_terms_of(text: &str) -> Phrase {
+    crate::text::tokenize::index_terms(text)
+}
+
+/// A declass count route over the sample corpus, by brute force.
+fn declass_handler() -> Arc<Handler> {
+    let docs = tokenized(SAMPLE_DOCS);
+    Arc::new(move |path, body| {
+        if path != "/v1/count" {
+            return (404, "{}".into());
+        }
+        let Ok(batch) = serde_json::from_value::<BatchCountRequest>(body.clone()) else {
+            return (400, "{}".into());
+        };
+        let counts: Vec<u64> = batch
+            .requests
+            .iter()
+            .map(|r| brute_count(&docs, r))
+            .collect();
+        let answer = BatchCountResponse {
+            identity: "test".into(),
+            docs: docs.len() as u64,
+            counts,
+        };
+        (200, serde_json::to_string(&answer).unwrap_or_default())
+    })
+}
+
+/// An Elasticsearch `_count` endpoint over the sample corpus: evaluates the bool /
+/// must / should / match_phrase structure by brute force (phrases re-tokenized).
+fn elasticsearch_handler() -> Arc<Handler> {
+    let docs = tokenized(SAMPLE_DOCS);
+    Arc::new(move |path, body| {
+        if path != "/sample/_count" {
+            return (404, "{}".into());
+        }
+        let query = &body["query"];
+        if query.get("match_all").is_some() {
+            return (200, json!({"count": docs.len()}).to_string());
+        }
+        let Some(must) = query["bool"]["must"].as_array() else {
+            return (400, json!({"error": "bad query"}).to_string());
+        };
+        let sets: Vec<Vec<Phrase>> = must
+            .iter()
+            .map(|clause| {
+                clause["bool"]["should"]
+                    .as_array()
+                    .map(|should| {
+                        should
+                            .iter()
+                            .map(|m| {
+                                index_terms_of(m["match_phrase"]["text"].as_str().unwrap_or(""))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+            .collect();
+        let count = docs
+            .iter()
+            .filter(|doc| sets.iter().all(|set| set.iter().any(|p| contains(doc, p))))
+            .count();
+        (200, json!({"count": count, "_shards": {}}).to_string())
+    })
+}
+
+#[test]
+fn declass_route_counts_match_brute_force() {
+    let (url, hits) = serve(declass_handler());
+    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let requests = requests();
+    let docs = tokenized(SAMPLE_DOCS);
+    let expected: Vec<u64> = requests.iter().map(|r| brute_count(&docs, r)).collect();
+    assert_eq!(source.count_batch(&requests).expect("counts"), expected);
+    // Batched: 57 requests in POSTs of at most 7.
+    assert_eq!(hits.load(Ordering::SeqCst), requests.len().div_ceil(7));
+    assert_eq!(source.total_docs().expect("docs"), SAMPLE_DOCS.len() as u64);
+    assert_eq!(source.origin(), Origin::Remote);
+}
+
+#[test]
+fn elasticsearch_dialect_counts_match_brute_force() {
+    let (url, _) = serve(elasticsearch_handler());
+    let source = RemoteSource::new(&remote_config(&format!("{url}/sample"), "elasticsearch"))
+        .expect("source");
+    let requests = requests();
+    let docs = tokenized(SAMPLE_DOCS);
+    let expected: Vec<u64> = requests.iter().map(|r| brute_count(&docs, r)).collect();
+    assert_eq!(source.count_batch(&requests).expect("counts"), expected);
+    assert_eq!(source.total_docs().expect("docs"), SAMPLE_DOCS.len() as u64);
+}
+
+#[test]
+fn stalling_server_is_an_error_not_zero() {
+    let (url, hits) = serve(Arc::new(|_, _| {
+        std::thread::sleep(Duration::from_secs(5));
+        (200, json!({"count": 0}).to_string())
+    }));
+    let source = RemoteSource::new(&remote_config(&url, "elasticsearch")).expect("source");
+    let started = std::time::Instant::now();
+    let err = source
+        .count_batch(&requests()[..1])
+        .expect_err("a stalled server must not give a count");
+    assert!(err.to_string().contains("timed out"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "timeouts bound the wait"
+    );
+    assert_eq!(hits.load(Ordering::SeqCst), 3, "one try and two retries");
+}
+
+#[test]
+fn erroring_server_is_an_error_after_retries() {
+    let (url, hits) = serve(Arc::new(|_, _| (503, "{}".into())));
+    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let err = source
+        .count_batch(&requests())
+        .expect_err("errors must not become counts");
+    assert!(err.to_string().contains("503"), "{err}");
+    assert!(hits.load(Ordering::SeqCst) >= 3);
+
+    // A client error is not retried.
+    let (url, hits) = serve(Arc::new(|_, _| (400, "{}".into())));
+    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    assert!(source.count_batch(&requests()[..1]).is_err());
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn malformed_answers_are_errors() {
+    // Wrong number of counts.
+    let (url, _) = serve(Arc::new(|_, _| {
+        (
+            200,
+            json!({"identity": "x", "docs": 3, "counts": [1]}).to_string(),
+        )
+    }));
+    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    assert!(source.count_batch(&requests()[..3]).is_err());
+    // No "count" field.
+    let (url, _) = serve(Arc::new(|_, _| (200, json!({"hits": 3}).to_string())));
+    let source = RemoteSource::new(&remote_config(&url, "elasticsearch")).expect("source");
+    assert!(source.count_batch(&requests()[..1]).is_err());
+}
+
+#[test]
+fn rate_limit_spaces_requests() {
+    let (url, _) = serve(elasticsearch_handler());
+    let mut config = remote_config(&format!("{url}/sample"), "elasticsearch");
+    config.requests_per_second = 50.0;
+    let source = RemoteSource::new(&config).expect("source");
+    let started = std::time::Instant::now();
+    source.count_batch(&requests()[..11]).expect("counts");
+    // 11 starts at least 20 ms apart: ≥ 200 ms.
+    assert!(started.elapsed() >= Duration::from_millis(200));
+}
