@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use declass::krepeat::{CoverParams, Counting, cover};
+use declass::krepeat::{Counting, CoverParams, cover};
 
 fn shared_data() -> PathBuf {
     std::env::var_os("DECLASS_SHARED_DATA")
@@ -138,7 +138,7 @@ impl Bigrams {
         let mut w = (rng.next() % self.words.len() as u64) as usize;
         while out.len() < target {
             out.push_str(&self.words[w]);
-            out.push(if rng.next() % 12 == 0 { '\n' } else { ' ' });
+            out.push(if rng.next().is_multiple_of(12) { '\n' } else { ' ' });
             let choices = &self.next[w];
             w = if choices.is_empty() {
                 (rng.next() % self.words.len() as u64) as usize
@@ -180,7 +180,9 @@ fn main() {
     }
     eprintln!("real text: {} documents, {real_bytes} bytes", real.len());
     let model = Bigrams::new(&real);
-    println!("| input MB | docs | k | l | counting | wall s | CPU s | MB/s (CPU) | peak extra bytes per input byte | suppressed % |");
+    println!(
+        "| input MB | docs | k | l | counting | wall s | CPU s | MB/s (CPU) | peak extra bytes per input byte | suppressed % |"
+    );
     println!("|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
     for &mb in &sizes {
         let target = mb * 1_000_000;
