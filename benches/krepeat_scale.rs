@@ -138,7 +138,11 @@ impl Bigrams {
         let mut w = (rng.next() % self.words.len() as u64) as usize;
         while out.len() < target {
             out.push_str(&self.words[w]);
-            out.push(if rng.next().is_multiple_of(12) { '\n' } else { ' ' });
+            out.push(if rng.next().is_multiple_of(12) {
+                '\n'
+            } else {
+                ' '
+            });
             let choices = &self.next[w];
             w = if choices.is_empty() {
                 (rng.next() % self.words.len() as u64) as usize
