@@ -255,14 +255,16 @@ pub fn maximum_repeats(index: &SuffixIndex, k: usize, counting: Counting) -> Vec
         }
         *g = minq.front().map_or(0, |&j| lcp[j]);
     }
-    // Longest k-repeating prefix per rank, folded straight into `mr` (leftmost start
-    // per end position).
-    let mut mr = vec![NONE; index.text.len()];
+    // Longest k-repeating prefix per rank, stored by text position: a scattered plain
+    // write per suffix, where updating `mr` in rank order would be a scattered
+    // read-modify-write (the costliest step on large inputs).
+    let mut longest_at = vec![0u32; index.text.len()];
     let mut maxq: VecDeque<usize> = VecDeque::new();
     let mut backq: VecDeque<usize> = VecDeque::new();
+    let backward_windows = matches!(ends, WindowEnds::PerDocument { .. });
     for r in 0..n {
         // Window ending at r (documents only): minimum LCP over start+1..=r.
-        if r > 0 {
+        if backward_windows && r > 0 {
             while backq.back().is_some_and(|&j| lcp[j] >= lcp[r]) {
                 backq.pop_back();
             }
@@ -288,22 +290,27 @@ pub fn maximum_repeats(index: &SuffixIndex, k: usize, counting: Counting) -> Vec
             maxq.pop_front();
         }
         let longest = maxq.front().map_or(0, |&a| glcp[a]).max(backward);
-        if longest > 0 {
-            let start = index.sa[r];
-            let end = (start + longest - 1) as usize;
-            if start < mr[end] {
-                mr[end] = start;
-            }
+        longest_at[index.sa[r] as usize] = longest;
+    }
+    // `mr`: the leftmost start per end. Starts are visited in increasing order, so the
+    // first region seen for an end is the leftmost one; ends lie just after their
+    // starts, so this pass is sequential.
+    let mut end_seen = vec![false; index.text.len()];
+    let mut regions = Vec::new();
+    for (start, &longest) in longest_at.iter().enumerate() {
+        if longest == 0 {
+            continue;
+        }
+        let end = start + longest as usize - 1;
+        if !end_seen[end] {
+            end_seen[end] = true;
+            regions.push(Region {
+                start: start as u32,
+                end: end as u32,
+            });
         }
     }
-    mr.iter()
-        .enumerate()
-        .filter(|(_, s)| **s != NONE)
-        .map(|(end, &start)| Region {
-            start,
-            end: end as u32,
-        })
-        .collect()
+    regions
 }
 
 /// Algorithm 2: greedy covering. Regions are tried longest first (ties: leftmost first,
