@@ -358,8 +358,8 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
     for f in &done.findings {
         let text = &done.doc.text[f.start..f.end];
         println!(
-            "{:<32} {:>8} {:<14} {:>8} {:<24} sensitive ({}, {})",
-            text, "", "", "", "", f.category, f.detector
+            "{:<32} {:>8} {:<14} {:>8} {:<14} {:<24} sensitive ({}, {})",
+            text, "", "", "", "", "", f.category, f.detector
         );
     }
     for a in &done.plan.assessments {
@@ -368,9 +368,10 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
             None => (String::new(), String::new()),
         };
         println!(
-            "{:<32} {:>8.2} {:<14} {:>8} {:<24} {}",
+            "{:<32} {:>8.2} {:<14} {:>8} {:<14} {:<24} {}",
             a.term,
             a.ic.bits,
+            format!("{:?}", a.ic.origin),
             origin,
             dr,
             a.behind.as_deref().unwrap_or(""),

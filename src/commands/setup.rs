@@ -35,8 +35,22 @@ fn wordfreq(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
     Ok(ensure_wordfreq(&ctx.config, &ctx.data, from)?)
 }
 
+fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    let mut say = |message: &str| eprintln!("      {message}");
+    let report = declass::kb::ensure_default(&ctx.data, &ctx.config, from, &mut say)?;
+    Ok(if report.built.is_empty() {
+        StepOutcome::Present("knowledge bases (WordNet, GeoNames, MeSH)".to_string())
+    } else {
+        StepOutcome::Done(format!(
+            "{} knowledge-base file(s) built",
+            report.built.len()
+        ))
+    })
+}
+
 /// The steps, in order. Each is idempotent.
 const STEPS: &[Step] = &[
+    ("knowledge bases", knowledge_bases),
     ("default corpus", default_corpus),
     ("wordfreq prior", wordfreq),
 ];

@@ -605,14 +605,24 @@ impl Run<'_, '_> {
             }
             None => None,
         };
+        let count_s = self.table.get(&[&sensitive.set])?;
+        let count_x = self.table.get(x)?;
+        let ic_s = self.s.ic.ic(&sensitive.set, count_s, self.total).bits;
+        let ic_x = if x.len() == 1 {
+            self.s.ic.ic(x[0], count_x, self.total).bits
+        } else {
+            info::ic(count_x, self.total, self.s.counts.origin()).bits
+        };
         Ok(disclosure_risk(
             &PairCounts {
                 total: self.total,
-                s: self.table.get(&[&sensitive.set])?,
-                x: self.table.get(x)?,
+                s: count_s,
+                x: count_x,
                 sx: self.table.get(&with_s)?,
                 generalization,
             },
+            ic_s,
+            ic_x,
             self.s.counts.origin(),
         ))
     }

@@ -3,11 +3,17 @@
 //! generalization. The arithmetic, including zero counts, is `stats::info`'s; this module
 //! only chooses the formula and carries the evidence regime along.
 //!
-//! Regimes (reported with every decision, see [`Origin`]): *measured* figures come from
-//! counts of both terms; when a term was never seen, or two terms never together, the
-//! figure is the conservative bound of `stats::info` (one occurrence assumed), which for
-//! an unseen sensitive term is `IC(q)` (eq. 3) or `IC(g ∧ q)` (eq. 16): PMI can never
-//! exceed the smaller of the two ICs.
+//! Regimes (reported with every decision, see [`Origin`]):
+//! - *measured*: both terms seen in the corpus; eq. 3 / eq. 16 from counts (two seen terms
+//!   never seen together get `stats::info`'s bound: one co-occurrence assumed).
+//! - *bounded*: the sensitive term or the other term was never seen, so PMI cannot be
+//!   measured. With `g(s) ⊇ s`, eq. 16 is `IC(s) + log2 p(s | g, q) ≤ IC(s)`, and PMI never
+//!   exceeds the smaller IC, so the risk is bounded by `min(IC(s), IC(q) + IC(g | q))`: the
+//!   pair (g, q) cannot reveal more about `s` than either `s` itself or their own rarity.
+//!   These ICs come from the IC source (the corpus, backed by the word-frequency prior for
+//!   rare terms), so unseen-in-the-corpus terms still get a graded IC; `IC(g | q)` is
+//!   taken from counts when `q` and `g` were seen together, else 0 (no evidence that the
+//!   generalization adds to what `q` says).
 
 use serde::Serialize;
 
@@ -33,8 +39,19 @@ pub struct PairCounts {
     pub generalization: Option<(u64, u64)>,
 }
 
-/// DR(s; x): eq. 3 without a generalization, eq. 16 with one.
-pub fn disclosure_risk(c: &PairCounts, measured: Origin) -> Risk {
+/// DR(s; x): eq. 3 without a generalization, eq. 16 with one; `ic_s` and `ic_x` are the
+/// IC source's figures, used for the bound when a term was never seen.
+pub fn disclosure_risk(c: &PairCounts, ic_s: f64, ic_x: f64, measured: Origin) -> Risk {
+    if c.s == 0 || c.x == 0 {
+        let g_given_x = match c.generalization {
+            Some((_, gx)) if c.x > 0 && gx > 0 => info::ic(gx, c.x, measured).bits,
+            _ => 0.0,
+        };
+        return Risk {
+            bits: ic_s.min(ic_x + g_given_x),
+            origin: Origin::UnseenBound,
+        };
+    }
     let figure = match c.generalization {
         None => info::dr_removed(c.s, c.x, c.sx, c.total, measured),
         Some((g, gx)) => info::dr_generalized(
@@ -74,6 +91,8 @@ mod tests {
                 sx: 5,
                 generalization: None,
             },
+            0.0,
+            0.0,
             Origin::Corpus,
         );
         assert_eq!(r.origin, Origin::Corpus);
@@ -98,6 +117,8 @@ mod tests {
                 sx: c.sq,
                 generalization: Some((c.g, c.gq)),
             },
+            0.0,
+            0.0,
             Origin::Corpus,
         );
         let eq6 = info::dr_generalized_eq6(c).expect("all counts positive");
@@ -105,18 +126,30 @@ mod tests {
     }
 
     #[test]
-    fn unseen_sensitive_term_is_a_bound_at_the_ic_of_the_other() {
-        let r = disclosure_risk(
-            &PairCounts {
-                total: 1000,
-                s: 0,
-                x: 8,
-                sx: 0,
-                generalization: None,
-            },
-            Origin::Corpus,
-        );
+    fn unseen_sensitive_term_is_bounded_by_the_smaller_ic() {
+        let unseen_s = PairCounts {
+            total: 1000,
+            s: 0,
+            x: 8,
+            sx: 0,
+            generalization: None,
+        };
+        let r = disclosure_risk(&unseen_s, 20.0, 7.0, Origin::Corpus);
         assert!(r.origin.is_bound());
-        assert!(close(r.bits, (1000.0f64 / 8.0).log2()));
+        assert!(close(r.bits, 7.0));
+        // A rarer term is bounded by IC(s) instead.
+        assert!(close(
+            disclosure_risk(&unseen_s, 20.0, 25.0, Origin::Corpus).bits,
+            20.0
+        ));
+        // With a generalization seen with x: IC(q) + IC(g | q), here -log2(2/8) = 2 bits.
+        let with_g = PairCounts {
+            generalization: Some((100, 2)),
+            ..unseen_s
+        };
+        assert!(close(
+            disclosure_risk(&with_g, 20.0, 7.0, Origin::Corpus).bits,
+            9.0
+        ));
     }
 }
