@@ -549,9 +549,14 @@ impl Run<'_, '_> {
 
     /// The generalization that counts in the risk of `s` under this strategy (eq. 6 for
     /// S5; eq. 3, none, for the others).
+    /// A generalization with no term set is the root: every document, so eq. 16 reduces to
+    /// eq. 3 and it is treated as none.
     fn risk_generalization(&self, s: usize) -> Option<&Generalization> {
         if self.strategy == Strategy::S5 {
-            self.sensitive[s].generalization.as_ref()
+            self.sensitive[s]
+                .generalization
+                .as_ref()
+                .filter(|g| !g.set.alternatives.is_empty())
         } else {
             None
         }
@@ -773,7 +778,10 @@ impl Run<'_, '_> {
         for &context in contexts {
             let ss = self.sensitive_in(context);
             for i in 0..self.items.len() {
-                if self.items[i].context != context || decisions.contains_key(&i) {
+                if self.items[i].context != context
+                    || decisions.contains_key(&i)
+                    || self.items[i].set.alternatives.is_empty()
+                {
                     continue;
                 }
                 for &s in &ss {
@@ -816,6 +824,7 @@ impl Run<'_, '_> {
         }
         self.table.fetch(self.s.counts)?;
         let mut changed = false;
+        let mut updates = Vec::new();
         for (i, reasons) in risky {
             let ss = self.sensitive_in(self.items[i].context);
             let list = self.by_information(candidates.remove(&i).unwrap_or_default())?;
@@ -843,33 +852,37 @@ impl Run<'_, '_> {
             }
             if let ItemKind::GeneralizationOf(owner) = self.items[i].kind {
                 // Algorithm 1 lines 21–22: the sensitive term's generalization is replaced
-                // by the safe one, which later risks must account for.
+                // by the safe one, which later risks must account for. Applied after this
+                // pass, whose counts were planned with the current generalizations.
                 let c = chosen.unwrap_or_else(|| self.root());
-                let new = Generalization {
-                    label: c.label,
-                    source: c.source,
-                    set: c.set,
-                };
-                if self.sensitive[owner].generalization.as_ref() != Some(&new) {
-                    self.items[i].set = new.set.clone();
-                    self.items[i].text = new.label.clone();
-                    self.sensitive[owner].generalization = Some(new);
-                    changed = true;
-                }
-                decisions.insert(
+                updates.push((
+                    owner,
                     i,
-                    Decision {
-                        chosen: None,
-                        reasons,
+                    Generalization {
+                        label: c.label,
+                        source: c.source,
+                        set: c.set,
                     },
-                );
+                ));
+                decisions.insert(i, Decision { chosen: None, reasons });
                 continue;
             }
             decisions.insert(i, Decision { chosen, reasons });
         }
+        for (owner, i, new) in updates {
+            if self.sensitive[owner].generalization.as_ref() != Some(&new) {
+                self.items[i].set = new.set.clone();
+                self.items[i].text = new.label.clone();
+                self.sensitive[owner].generalization = Some(new);
+                changed = true;
+            }
+        }
         if changed {
             // Round 2b: risks with the new generalizations need counts against every item.
             for i in 0..self.items.len() {
+                if self.items[i].set.alternatives.is_empty() {
+                    continue;
+                }
                 let ss = self.sensitive_in(self.items[i].context);
                 let set = self.items[i].set.clone();
                 self.need_risk(&ss, &[&set]);
