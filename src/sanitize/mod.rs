@@ -864,7 +864,13 @@ impl Run<'_, '_> {
                         set: c.set,
                     },
                 ));
-                decisions.insert(i, Decision { chosen: None, reasons });
+                decisions.insert(
+                    i,
+                    Decision {
+                        chosen: None,
+                        reasons,
+                    },
+                );
                 continue;
             }
             decisions.insert(i, Decision { chosen, reasons });

@@ -1,0 +1,277 @@
+//! `declass sanitize`, `assess` and `eval tab` run the way a user runs them, on a corpus
+//! built inside the test and the compiled-in knowledge bases.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    data: PathBuf,
+    config: PathBuf,
+    root: PathBuf,
+}
+
+/// A data directory with a small reference corpus named like the default one, and a
+/// configuration without the word-frequency prior or automatic setup (no network).
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().to_path_buf();
+    let data = root.join("data");
+    let mut docs = String::new();
+    let mut add = |n: usize, text: &str| {
+        for i in 0..n {
+            docs.push_str(
+                &serde_json::json!({"id": format!("{}-{i}", docs.len()), "text": text}).to_string(),
+            );
+            docs.push('\n');
+        }
+    };
+    add(
+        6,
+        "Patients with breast cancer often receive radiotherapy, a therapy.",
+    );
+    add(
+        20,
+        "Therapy and medical care help many patients in a hospital.",
+    );
+    add(30, "The disease was treated in a hospital by a physician.");
+    add(40, "The garden had roses and a person walked there.");
+    add(40, "A person read a book about history and music.");
+    let corpus = root.join("corpus.jsonl");
+    std::fs::write(&corpus, docs).expect("write corpus");
+    let config = root.join("config.toml");
+    std::fs::write(
+        &config,
+        "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[sanitize]\npair_check = false\n",
+    )
+    .expect("write config");
+    Command::cargo_bin("declass")
+        .expect("binary")
+        .args(["--data-dir"])
+        .arg(&data)
+        .arg("--config")
+        .arg(&config)
+        .args(["corpus", "build", "--name", "wiki"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    Setup {
+        _dir: dir,
+        data,
+        config,
+        root,
+    }
+}
+
+fn declass(s: &Setup) -> Command {
+    let mut cmd = Command::cargo_bin("declass").expect("binary");
+    cmd.arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(&s.config);
+    cmd
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+const DOC: &str =
+    "Jane Roe was treated for breast cancer. Ms Roe received radiotherapy. She likes her garden.";
+
+#[test]
+fn sanitizes_protects_and_explains() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args([
+            "--protect",
+            "Jane Roe",
+            "--sensitive",
+            "breast cancer",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let text = report["sanitized_text"].as_str().expect("text");
+    assert!(!text.contains("Roe") && !text.contains("Jane"), "{text}");
+    assert!(!text.contains("breast cancer"), "{text}");
+    assert!(
+        !text.contains("radiotherapy"),
+        "radiotherapy gives breast cancer away: {text}"
+    );
+    assert!(text.contains("garden"), "an unrelated term is kept: {text}");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    let radio = replacements
+        .iter()
+        .find(|r| r["original"] == "radiotherapy")
+        .expect("radiotherapy replaced");
+    assert_eq!(radio["role"], "correlated");
+    assert_eq!(radio["action"], "generalize");
+    assert!(!radio["reasons"].as_array().expect("reasons").is_empty());
+    // Offsets are code points into the original.
+    let start = radio["start"].as_u64().expect("start") as usize;
+    let end = radio["end"].as_u64().expect("end") as usize;
+    let original: String = DOC.chars().skip(start).take(end - start).collect();
+    assert_eq!(original, "radiotherapy");
+    assert!(report["threshold"]["bits"].as_f64().is_some());
+    assert!(report["utility"]["ratio"].as_f64().expect("utility") < 1.0);
+}
+
+#[test]
+fn output_is_deterministic_and_written_atomically() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    let run = |out: &Path| {
+        declass(&s)
+            .arg("sanitize")
+            .arg(&doc)
+            .args([
+                "--protect",
+                "Jane Roe",
+                "--sensitive",
+                "breast cancer",
+                "--out",
+            ])
+            .arg(out)
+            .assert()
+            .success();
+        std::fs::read(out).expect("output")
+    };
+    let a = run(&s.root.join("a.txt"));
+    let b = run(&s.root.join("b.txt"));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn several_inputs_go_to_a_directory_and_done_ones_are_skipped() {
+    let s = setup();
+    let inputs = s.root.join("in");
+    std::fs::create_dir_all(&inputs).expect("mkdir");
+    write(&inputs, "one.txt", DOC);
+    write(&inputs, "two.txt", "Jane Roe likes music.");
+    let out = s.root.join("out");
+    let run = || {
+        declass(&s)
+            .arg("sanitize")
+            .arg(&inputs)
+            .args(["--protect", "Jane Roe", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+    };
+    run();
+    let two = std::fs::read_to_string(out.join("two.txt")).expect("two");
+    assert!(!two.contains("Roe"), "{two}");
+    std::fs::write(out.join("two.txt"), "kept").expect("overwrite");
+    run();
+    assert_eq!(
+        std::fs::read_to_string(out.join("two.txt")).expect("two"),
+        "kept"
+    );
+}
+
+#[test]
+fn fails_closed_when_counts_are_unavailable() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    let config = write(
+        &s.root,
+        "remote.toml",
+        "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[corpus]\nsource = \"remote\"\n\
+         [corpus.remote]\nurl = \"http://127.0.0.1:9/\"\nretries = 0\ntimeout_ms = 500\n\
+         connect_timeout_ms = 200\n[corpus.cache]\ndisk = false\n",
+    );
+    let out = s.root.join("never.txt");
+    let result = Command::cargo_bin("declass")
+        .expect("binary")
+        .arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(&config)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--protect", "Jane Roe", "--out"])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(!result.status.success());
+    assert!(!out.exists(), "nothing may be emitted as sanitized");
+    assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
+}
+
+#[test]
+fn bad_input_names_the_file() {
+    let s = setup();
+    let missing = s.root.join("missing.txt");
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&missing)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
+    let binary = s.root.join("binary.bin");
+    std::fs::write(&binary, [0u8, 1, 2, 0, 159]).expect("write");
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&binary)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("binary.bin"));
+}
+
+#[test]
+fn tab_documents_and_their_scores() {
+    let s = setup();
+    let gold = write(
+        &s.root,
+        "gold.json",
+        &serde_json::json!([{
+            "doc_id": "d1",
+            "text": DOC,
+            "task": "conceal the identity of the main person: jane roe",
+            "dataset_type": "dev",
+            "annotations": {"a1": {"entity_mentions": [
+                {"entity_id": "e1", "identifier_type": "DIRECT", "start_offset": 0, "end_offset": 8, "entity_type": "PERSON"},
+                {"entity_id": "e1", "identifier_type": "DIRECT", "start_offset": 43, "end_offset": 46, "entity_type": "PERSON"}
+            ]}}
+        }])
+        .to_string(),
+    );
+    let spans = s.root.join("spans.json");
+    declass(&s)
+        .args(["sanitize", "--tab"])
+        .arg(&gold)
+        .args(["--format", "tab", "--out"])
+        .arg(&spans)
+        .assert()
+        .success();
+    let out = declass(&s)
+        .args(["eval", "tab", "--gold"])
+        .arg(&gold)
+        .arg("--spans")
+        .arg(&spans)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let scores: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(scores["entity_recall_direct"], 1.0);
+}
