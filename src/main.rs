@@ -14,6 +14,15 @@ fn main() -> ExitCode {
         .init();
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`declass … | head`) is not a failure.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("declass: error: {err:#}");
             ExitCode::FAILURE
