@@ -13,11 +13,11 @@ use declass::text::{Analyzer, Tagger};
 
 use super::Ctx;
 
-#[derive(Args)]
-pub struct DetectArgs {
-    /// The document to scan (`-` for standard input).
-    pub file: PathBuf,
-    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease);
+/// Which detectors run and what the user marks as sensitive; shared by every command
+/// that detects (`detect`, `sanitize`, `assess`).
+#[derive(Args, Clone)]
+pub struct DetectorArgs {
+    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease, ner);
     /// default: `[detect] default` in config.
     #[arg(long, value_delimiter = ',')]
     pub detect: Vec<String>,
@@ -31,6 +31,25 @@ pub struct DetectArgs {
     /// code-point offsets.
     #[arg(long, value_name = "FILE")]
     pub spans: Option<PathBuf>,
+}
+
+impl DetectorArgs {
+    pub fn inputs(&self, ctx: &Ctx) -> DetectorInputs {
+        DetectorInputs {
+            protect: self.protect.clone(),
+            sensitive: self.sensitive.clone(),
+            spans_file: self.spans.clone(),
+            model_dirs: model_dirs(ctx),
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct DetectArgs {
+    /// The document to scan (`-` for standard input).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub detectors: DetectorArgs,
     /// Print `{"findings": [...]}` instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -53,13 +72,8 @@ pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
 }
 
 pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
-    let inputs = DetectorInputs {
-        protect: args.protect,
-        sensitive: args.sensitive,
-        spans_file: args.spans,
-        model_dirs: model_dirs(ctx),
-    };
-    let detectors = DetectorSet::build(&args.detect, &inputs, &ctx.config.detect)?;
+    let inputs = args.detectors.inputs(ctx);
+    let detectors = DetectorSet::build(&args.detectors.detect, &inputs, &ctx.config.detect)?;
     let text = if args.file == Path::new("-") {
         declass::io::read_text_stdin()?
     } else {

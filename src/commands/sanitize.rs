@@ -8,7 +8,6 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use declass::detect::DetectorInputs;
 use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
 use declass::pipeline::{Engine, Processed};
@@ -16,7 +15,7 @@ use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report, sanitized_text, tab_spans};
 
 use super::Ctx;
-use super::detect::model_dirs;
+use super::detect::DetectorArgs;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -28,23 +27,11 @@ pub enum Format {
     Tab,
 }
 
-/// Which terms are sensitive, shared by `sanitize` and `assess`.
+/// Which terms are sensitive and how to treat them, shared by `sanitize` and `assess`.
 #[derive(Args, Clone)]
 pub struct SensitiveArgs {
-    /// A person whose identity must be concealed: every mention of the name and its parts
-    /// (repeatable).
-    #[arg(long, value_name = "NAME")]
-    pub protect: Vec<String>,
-    /// A term that is sensitive wherever it occurs (repeatable).
-    #[arg(long, value_name = "TERM")]
-    pub sensitive: Vec<String>,
-    /// JSON file of sensitive spans: [{"start", "end", "category"?, "generalization"?}],
-    /// code-point offsets.
-    #[arg(long, value_name = "FILE")]
-    pub spans: Option<PathBuf>,
-    /// Detectors to run, comma-separated (default: `[detect] default` in config).
-    #[arg(long, value_delimiter = ',')]
-    pub detect: Vec<String>,
+    #[command(flatten)]
+    pub detectors: DetectorArgs,
     /// S1 remove sensitive; S2 generalize sensitive; S3 remove sensitive and correlated;
     /// S4 remove sensitive, generalize correlated; S5 generalize both (default: config).
     #[arg(long)]
@@ -103,16 +90,11 @@ struct Input {
 }
 
 fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
-    let inputs = DetectorInputs {
-        protect: args.protect.clone(),
-        sensitive: args.sensitive.clone(),
-        spans_file: args.spans.clone(),
-        model_dirs: model_dirs(ctx),
-    };
+    let inputs = args.detectors.inputs(ctx);
     Engine::open(
         &ctx.config,
         &ctx.data,
-        &args.detect,
+        &args.detectors.detect,
         &inputs,
         ctx.auto_setup,
     )
