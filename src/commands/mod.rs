@@ -57,25 +57,25 @@ impl GlobalArgs {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Build, query, list or remove reference corpora (document counts for IC and PMI).
-    Corpus(corpus::CorpusArgs),
-    /// Fetch the data packages and build the default data (idempotent).
-    Setup(setup::SetupArgs),
-    /// Suppress substrings occurring fewer than k times (seed 002).
-    Krepeat(krepeat::KRepeatArgs),
-    /// k-anonymous masking of quasi-identifiers (seed 000).
-    Kanon(kanon::KanonArgs),
     /// Sanitize documents: generalize sensitive terms and the terms that give them away.
     Sanitize(sanitize::SanitizeArgs),
     /// Show each term's information content, risk and decision, without rewriting.
     Assess(sanitize::AssessArgs),
     /// List the sensitive terms the detectors find, without sanitizing.
     Detect(detect::DetectArgs),
+    /// Fetch the data packages and build the default data (idempotent).
+    Setup(setup::SetupArgs),
+    /// Build, query, list or remove reference corpora (document counts for IC and PMI).
+    Corpus(corpus::CorpusArgs),
     /// Knowledge bases: lookups, generalization chains, plug-ins.
     Kb(kb::KbArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
     Nlp(text::NlpArgs),
-    /// Train a model (`train pos`: the part-of-speech tagger).
+    /// Suppress substrings occurring fewer than k times (seed 002).
+    Krepeat(krepeat::KRepeatArgs),
+    /// k-anonymous masking of quasi-identifiers (seed 000).
+    Kanon(kanon::KanonArgs),
+    /// Train a model: the part-of-speech tagger, the disease and named-entity labellers.
     #[command(subcommand)]
     Train(TrainCommand),
     /// Measure a component on gold data and print the figures as JSON.
