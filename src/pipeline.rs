@@ -2,7 +2,6 @@
 //! per run (tagger, knowledge bases, count source, detectors), then applied to each
 //! document; the commands `sanitize`, `assess` and `compare` all go through it.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::Config;
@@ -62,7 +61,7 @@ impl Engine {
         let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
         let mut inputs = inputs.clone();
         if inputs.model_dirs.is_empty() {
-            inputs.model_dirs = vec![data.root().to_path_buf(), PathBuf::from("kb")];
+            inputs.model_dirs = vec![data.root().to_path_buf()];
         }
         let detectors = DetectorSet::build(detect, &inputs, &config.detect)?;
         let counts = open_configured_source(config, data, auto_setup)?;

@@ -168,18 +168,18 @@ impl DetectorSet {
                         config.lists.block.iter().map(PathBuf::from).collect();
                     Box::new(lists::BlockList::from_files(&files, &config.lists)?)
                 }
-                sequence::DISEASE => {
-                    let path = find_model(&config.disease.model, &inputs.model_dirs)?;
-                    Box::new(sequence::SequenceDetector::load(
-                        name,
-                        &path,
-                        &config.disease,
-                    )?)
-                }
-                sequence::NER => {
-                    let path = find_model(&config.ner.model, &inputs.model_dirs)?;
-                    Box::new(sequence::SequenceDetector::load(name, &path, &config.ner)?)
-                }
+                sequence::DISEASE => Box::new(sequence_detector(
+                    name,
+                    &config.disease,
+                    BUILTIN_DISEASE_MODEL,
+                    &inputs.model_dirs,
+                )?),
+                sequence::NER => Box::new(sequence_detector(
+                    name,
+                    &config.ner,
+                    BUILTIN_NER_MODEL,
+                    &inputs.model_dirs,
+                )?),
                 other => {
                     return Err(selection_error(format!(
                         "unknown detector `{other}` (known: {})",
@@ -219,6 +219,27 @@ impl DetectorSet {
 }
 
 /// The first existing `relative` under `dirs`, or an error saying how to make the model.
+/// The shipped sequence models, compiled in (their licences: `kb/models/*.md`).
+const BUILTIN_DISEASE_MODEL: &[u8] = include_bytes!("../../kb/models/disease-perceptron.bin.gz");
+const BUILTIN_NER_MODEL: &[u8] = include_bytes!("../../kb/models/ner-perceptron.bin.gz");
+
+/// A sequence detector from the configured model file when one exists in the model
+/// directories (or at an absolute path), else from the compiled-in model.
+fn sequence_detector(
+    name: &str,
+    config: &crate::config::SequenceModelConfig,
+    builtin: &[u8],
+    dirs: &[PathBuf],
+) -> Result<sequence::SequenceDetector> {
+    match find_model(&config.model, dirs) {
+        Ok(path) => sequence::SequenceDetector::load(name, &path, config),
+        Err(_) if !Path::new(&config.model).is_absolute() => {
+            sequence::SequenceDetector::builtin(name, builtin, config)
+        }
+        Err(err) => Err(err),
+    }
+}
+
 pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
     let path = Path::new(relative);
     if path.is_absolute() {
@@ -304,6 +325,21 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequence_detectors_fall_back_to_the_compiled_in_models() {
+        let config = crate::Config::builtin().expect("config");
+        let empty = tempfile::tempdir().expect("tempdir");
+        let inputs = DetectorInputs {
+            model_dirs: vec![empty.path().to_path_buf()],
+            ..DetectorInputs::default()
+        };
+        let set = DetectorSet::build(&["disease".into(), "ner".into()], &inputs, &config.detect)
+            .expect("built-in models load");
+        assert_eq!(set.names(), vec!["disease", "ner"]);
+        let doc = testing::analyze("She was diagnosed with breast cancer in Paris.");
+        assert!(set.detect(&doc).is_ok());
+    }
 
     fn f(start: usize, end: usize, confidence: f32, detector: &str) -> Finding {
         Finding {

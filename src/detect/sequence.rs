@@ -525,9 +525,15 @@ impl SequenceModel {
     }
 
     pub fn load(path: &Path) -> Result<SequenceModel> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let compressed = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::from_gzip(&compressed, path)
+    }
+
+    /// Reads a model from its gzipped bytes; `origin` names it in errors.
+    pub fn from_gzip(compressed: &[u8], origin: &Path) -> Result<SequenceModel> {
+        let path = origin;
         let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(file)
+        flate2::read::GzDecoder::new(compressed)
             .read_to_end(&mut bytes)
             .map_err(|e| Error::model(path, format!("not a gzip model file: {e}")))?;
         let mut model: SequenceModel = rmp_serde::from_slice(&bytes)
@@ -716,7 +722,27 @@ pub struct SequenceDetector {
 impl SequenceDetector {
     /// A detector registered as `name` from its model file.
     pub fn load(name: &str, path: &Path, config: &SequenceModelConfig) -> Result<Self> {
-        let model = SequenceModel::load(path)?;
+        Self::with_model(name, SequenceModel::load(path)?, path, config)
+    }
+
+    /// The detector over a model compiled into the binary (so `cargo install` needs no
+    /// model files); a trained file found in the model directories takes precedence.
+    pub fn builtin(name: &str, compressed: &[u8], config: &SequenceModelConfig) -> Result<Self> {
+        let origin = Path::new("<built-in model>");
+        Self::with_model(
+            name,
+            SequenceModel::from_gzip(compressed, origin)?,
+            origin,
+            config,
+        )
+    }
+
+    fn with_model(
+        name: &str,
+        model: SequenceModel,
+        path: &Path,
+        config: &SequenceModelConfig,
+    ) -> Result<Self> {
         if !model.gazetteers.is_empty() {
             return Err(Error::model(
                 path,
