@@ -271,7 +271,10 @@ fn corrupt_model_is_a_model_error_not_a_panic() {
 /// (CI has it; elsewhere the test says so and passes).
 #[test]
 fn shipped_model_meets_the_accuracy_target_on_ewt_test() {
-    let gold = Path::new("/work/shared/data/UD_English-EWT/en_ewt-ud-test.conllu");
+    let gold = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/UD_English-EWT/en_ewt-ud-test.conllu"
+    ));
     if !gold.is_file() {
         eprintln!("skipped: {} not present", gold.display());
         return;

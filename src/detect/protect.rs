@@ -571,7 +571,10 @@ mod tests {
     /// Every DIRECT PERSON mention of the protected person in wiki-bios-dev is found.
     #[test]
     fn wiki_bios_dev_direct_mentions_are_all_found() {
-        let path = std::path::Path::new("/work/shared/data/wiki-bios-dev/wiki_bios_dev.json");
+        let path = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/wiki-bios-dev/wiki_bios_dev.json"
+        ));
         let Ok(raw) = std::fs::read_to_string(path) else {
             eprintln!("skipped: {} absent", path.display());
             return;
