@@ -11,7 +11,8 @@ use crate::detect::{Detector, DetectorInputs, DetectorSet, Finding, merge_findin
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
-use crate::sanitize::{Plan, PriorIc, Sanitizer, Step, Strategy, Taxonomy};
+use crate::sanitize::{Plan, Sanitizer, Step, Strategy, Taxonomy};
+use crate::stats::ic::PriorIc;
 use crate::stats::prior::WordFreq;
 use crate::stats::{CountSource, defaults, open_configured_source};
 use crate::text::pos::PerceptronTagger;

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use crate::detect::{Finding, Proposal};
 use crate::error::Result;
 use crate::stats::Origin;
+use crate::stats::ic::IcSource;
 use crate::stats::info::{self, Figure};
-use crate::stats::prior::{WordFreq, ic_with_backoff};
 use crate::stats::{CountSource, TermSet};
 use crate::text::Document;
 use crate::text::tokenize::index_terms;
@@ -135,48 +135,6 @@ pub trait Taxonomy {
     /// The concept a detector's proposal label names ("person"), when a knowledge base
     /// has it, so its counts are monotone too.
     fn concept(&self, label: &str) -> Option<Step>;
-}
-
-/// Gives the IC of a term set from its count; implementations may back off to a prior.
-pub trait IcSource {
-    fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure;
-}
-
-/// IC from counts alone; an unseen term gets log2(N + 1) ("rarer than anything seen").
-pub struct CountIc {
-    /// The origin of measured counts (corpus or remote).
-    pub measured: Origin,
-}
-
-impl IcSource for CountIc {
-    fn ic(&self, _set: &TermSet, count: u64, total: u64) -> Figure {
-        info::ic(count, total, self.measured)
-    }
-}
-
-/// IC from counts, backing off to the wordfreq prior for terms with fewer than
-/// `min_count` documents (issue 4: the embedded corpus is small). A concept counted by
-/// several labels backs off on its first (preferred) label.
-pub struct PriorIc<'a> {
-    pub prior: Option<&'a WordFreq>,
-    pub min_count: u64,
-    pub measured: Origin,
-}
-
-impl IcSource for PriorIc<'_> {
-    fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure {
-        match set.alternatives.first() {
-            Some(phrase) => ic_with_backoff(
-                phrase,
-                count,
-                total,
-                self.measured,
-                self.min_count,
-                self.prior,
-            ),
-            None => info::ic(count, total, self.measured),
-        }
-    }
 }
 
 /// The threshold of a document and the term that set it.
@@ -1148,6 +1106,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::detect::Finding;
+    use crate::stats::ic::CountIc;
     use crate::text::{Analyzer, Tagger, Upos};
 
     /// Brute-force counts over documents given as lists of phrases.

@@ -10,6 +10,7 @@
 pub mod cache;
 pub mod corpora;
 pub mod defaults;
+pub mod ic;
 pub mod index;
 pub mod info;
 pub mod local;
