@@ -116,6 +116,8 @@ pub struct PatternsConfig {
     pub phone_region: String,
     /// What a date is generalized to: "month", "year" or "decade".
     pub date_generalization: String,
+    /// Whether a year standing alone ("in 1938") is a date finding too.
+    pub bare_years: bool,
     /// User-defined patterns.
     pub custom: Vec<CustomPattern>,
 }
@@ -241,6 +243,7 @@ pub struct CountCacheConfig {
 pub struct StatsConfig {
     pub prior: String,
     pub prior_min_count: u64,
+    pub prior_calibration_words: usize,
     pub wordfreq_file: String,
 }
 

@@ -66,7 +66,7 @@ impl Engine {
         }
         let detectors = DetectorSet::build(detect, &inputs, &config.detect)?;
         let counts = open_configured_source(config, data, auto_setup)?;
-        let prior = defaults::load_prior(config, data)?;
+        let prior = defaults::load_prior(config, data, counts.as_ref())?;
         let knowledge = match KnowledgeBase::load(data, config) {
             Ok(kb) => Some(kb),
             Err(err) if config.sanitize.fail_closed => return Err(err),

@@ -150,7 +150,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             }
             let counts = source.count_batch(&requests)?;
             let information = if ic {
-                let prior = load_prior(&ctx.config, &ctx.data)?;
+                let prior = load_prior(&ctx.config, &ctx.data, source.as_ref())?;
                 phrases
                     .iter()
                     .zip(&all_of)

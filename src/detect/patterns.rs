@@ -12,7 +12,7 @@ use regex::Regex;
 use super::{Detector, Finding, Proposal};
 use crate::config::PatternsConfig;
 use crate::error::{Error, Result};
-use crate::text::Document;
+use crate::text::{Document, TermKind, Upos};
 
 /// The registered name of this detector.
 pub const NAME: &str = "patterns";
@@ -29,6 +29,11 @@ pub const BUILTIN: &[&str] = &[
     "ssn",
     "uk_postcode",
     "nhs",
+];
+
+/// Plural nouns without a final "s": a year-like number before them is a count.
+const COUNT_NOUNS: &[&str] = &[
+    "people", "men", "women", "children", "feet", "mice", "geese", "teeth",
 ];
 
 /// How a date is generalized.
@@ -51,6 +56,7 @@ pub struct PatternsDetector {
     enabled: Vec<&'static str>,
     phone_region: Option<phonenumber::country::Id>,
     dates: DateGranularity,
+    bare_years: bool,
     custom: Vec<(String, Regex, String)>,
 }
 
@@ -105,6 +111,7 @@ impl PatternsDetector {
             enabled,
             phone_region,
             dates,
+            bare_years: config.bare_years,
             custom,
         })
     }
@@ -236,6 +243,42 @@ impl PatternsDetector {
         hits
     }
 
+    /// Years standing alone: the text pipeline's date terms of one four-digit token that no
+    /// full-date pattern covered, unless a plural noun follows (a count, not a year).
+    fn bare_years(&self, doc: &Document, taken: &[Hit]) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for term in doc.terms.iter().filter(|t| t.kind == TermKind::Date) {
+            if term.tokens.len() != 1
+                || taken
+                    .iter()
+                    .any(|h| h.start < term.end && term.start < h.end)
+            {
+                continue;
+            }
+            let word = doc.term_text(term);
+            let Ok(year) = word.parse::<i32>() else {
+                continue;
+            };
+            if word.len() != 4 || !(1000..2100).contains(&year) {
+                continue;
+            }
+            let next = term.tokens.end;
+            let counts_things = next < doc.tokens.len()
+                && doc.tags[next] == Upos::Noun
+                && (doc.tokens[next].norm.ends_with('s')
+                    || COUNT_NOUNS.contains(&doc.tokens[next].norm.as_str()));
+            if counts_things {
+                continue;
+            }
+            hits.push(Hit {
+                start: term.start,
+                end: term.end,
+                label: self.date_label(year, None),
+            });
+        }
+        hits
+    }
+
     fn date_label(&self, year: i32, month: Option<u32>) -> String {
         match (self.dates, month) {
             (DateGranularity::Month, Some(m)) => format!("{} {year}", MONTHS[(m - 1) as usize]),
@@ -254,7 +297,12 @@ impl Detector for PatternsDetector {
         let text = &doc.text;
         let mut findings = Vec::new();
         for name in &self.enabled {
-            for hit in self.hits(name, text) {
+            let mut hits = self.hits(name, text);
+            if *name == "date" && self.bare_years {
+                let years = self.bare_years(doc, &hits);
+                hits.extend(years);
+            }
+            for hit in hits {
                 findings.push(Finding {
                     start: hit.start,
                     end: hit.end,
@@ -641,6 +689,58 @@ mod tests {
         assert_eq!(
             year.into_iter().map(|f| f.2).collect::<Vec<_>>(),
             vec!["2020", "2021"]
+        );
+    }
+
+    /// Numbers as NUM, "the" as DET, other lowercase words as NOUN: enough for the text pipeline to find years.
+    struct NumbersAndNouns;
+
+    impl crate::text::Tagger for NumbersAndNouns {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            words
+                .iter()
+                .map(|w| {
+                    if w.bytes().all(|b| b.is_ascii_digit()) {
+                        Upos::Num
+                    } else if *w == "the" {
+                        Upos::Det
+                    } else if w.starts_with(|c: char| c.is_ascii_lowercase()) {
+                        Upos::Noun
+                    } else {
+                        Upos::X
+                    }
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn bare_years_are_dates_unless_they_count_things() {
+        let text =
+            "In 1938 Smith left; the 1992 season ended; 2000 people came; 1500 soldiers died.";
+        let config = crate::Config::builtin().expect("config");
+        let doc = crate::text::Analyzer::new(&NumbersAndNouns, &config.text).analyze(text.into());
+        let years: Vec<(String, Proposal)> = detector("decade", "")
+            .detect(&doc)
+            .expect("detect")
+            .into_iter()
+            .map(|f| (text[f.start..f.end].to_string(), f.proposal))
+            .collect();
+        assert_eq!(
+            years,
+            vec![
+                ("1938".to_string(), Proposal::Generalize("1930s".into())),
+                ("1992".into(), Proposal::Generalize("1990s".into())),
+            ]
+        );
+        let mut off = config.detect.patterns.clone();
+        off.bare_years = false;
+        assert!(
+            PatternsDetector::new(&off)
+                .expect("patterns")
+                .detect(&doc)
+                .expect("detect")
+                .is_empty()
         );
     }
 

@@ -15,14 +15,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::{Finding, Proposal};
+use crate::detect::{Finding, Proposal, protect};
 use crate::error::Result;
 use crate::stats::Origin;
 use crate::stats::ic::IcSource;
 use crate::stats::info::{self, Figure};
 use crate::stats::{CountSource, TermSet};
-use crate::text::Document;
 use crate::text::tokenize::index_terms;
+use crate::text::{Document, TermKind};
 use counts::CountTable;
 use risk::{PairCounts, Risk, disclosure_risk};
 
@@ -115,6 +115,14 @@ pub struct SanitizeConfig {
     pub root_label: String,
     pub removal_marker: String,
     pub fail_closed: bool,
+    /// With a protected person in the document, findings in these categories are targets
+    /// too; the others are quasi-identifiers (see [`Sensitive::target`]).
+    pub target_categories: Vec<String>,
+    /// Terms of these kinds are quasi-identifiers when their risk towards a protected
+    /// person can only be bounded (see [`Origin::QuasiIdentifier`]).
+    pub quasi_identifier_kinds: Vec<TermKind>,
+    /// The concept a number quasi-identifier generalizes to when nothing else applies.
+    pub number_concept: String,
 }
 
 /// One generalization step from a knowledge base, with the term set that counts it
@@ -231,6 +239,16 @@ struct Sensitive {
     text: String,
     set: TermSet,
     mentions: Vec<usize>,
+    /// A target is what must not be disclosed: the threshold (eq. 8/9) is set over targets
+    /// and risks are assessed towards them. When a document has a protected person, the
+    /// targets are that person's mentions and findings in `target_categories` (confidential
+    /// attributes such as diseases, terms given by hand); every other finding (a date, a
+    /// place, an organization) is a quasi-identifier: published as its detector proposes,
+    /// its generalization assessed as a term of Q like any other. Without a protected
+    /// person every finding is a target (seed 004 §5: every named entity is sensitive).
+    target: bool,
+    /// A protected person's mention (the `protect` detector's finding).
+    protected: bool,
     /// The generalization published for it (g(s)), updated when it proves risky.
     generalization: Option<Generalization>,
     contexts: BTreeSet<usize>,
@@ -252,6 +270,8 @@ struct Item {
     kind: ItemKind,
     /// Byte spans of its occurrences in the context.
     spans: Vec<(usize, usize)>,
+    /// A name, date or number (`quasi_identifier_kinds`) somewhere in the context.
+    quasi: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -266,6 +286,21 @@ struct Candidate {
     label: String,
     source: String,
     set: TermSet,
+}
+
+/// Words a simplification may not start with: dropping the head of "Minister for Health"
+/// leaves no phrase. Language data, not a tunable.
+const CONNECTORS: &[&str] = &[
+    "of", "for", "in", "on", "at", "to", "from", "by", "with", "and", "or", "the", "a", "an", "&",
+    "-", "–",
+];
+
+/// Digits with separators ("1,200", ".983", "289–296"): a number, whatever its form.
+fn is_numeral(text: &str) -> bool {
+    text.chars().any(|c| c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-' | '–' | ' ' | '%'))
 }
 
 fn phrase_set(text: &str) -> TermSet {
@@ -415,6 +450,13 @@ impl Run<'_, '_> {
     /// generalizations of sensitive terms) per context.
     fn collect(&mut self) {
         let findings = self.findings;
+        let protecting = findings.iter().any(|f| f.detector == protect::NAME);
+        let config = self.s.config;
+        let is_target = |f: &Finding| {
+            !protecting
+                || f.detector == protect::NAME
+                || config.target_categories.contains(&f.category)
+        };
         let mut by_phrase: BTreeMap<TermSet, usize> = BTreeMap::new();
         for (index, finding) in findings.iter().enumerate() {
             let text = &self.doc.text[finding.start..finding.end];
@@ -447,12 +489,16 @@ impl Run<'_, '_> {
                     text: text.to_string(),
                     set,
                     mentions: Vec::new(),
+                    target: false,
+                    protected: false,
                     generalization,
                     contexts: BTreeSet::new(),
                 });
                 self.sensitive.len() - 1
             });
             self.sensitive[slot].mentions.push(index);
+            self.sensitive[slot].target |= is_target(finding);
+            self.sensitive[slot].protected |= finding.detector == protect::NAME;
             self.sensitive[slot].contexts.insert(context);
         }
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
@@ -467,8 +513,12 @@ impl Run<'_, '_> {
                 alternatives: vec![term.norm.split(' ').map(str::to_string).collect()],
             };
             let context = self.context_of(term.start);
+            let quasi = self.s.config.quasi_identifier_kinds.contains(&term.kind);
             match seen.get(&(context, set.clone())) {
-                Some(&i) => self.items[i].spans.push((term.start, term.end)),
+                Some(&i) => {
+                    self.items[i].spans.push((term.start, term.end));
+                    self.items[i].quasi |= quasi;
+                }
                 None => {
                     seen.insert((context, set.clone()), self.items.len());
                     self.items.push(Item {
@@ -477,6 +527,7 @@ impl Run<'_, '_> {
                         context,
                         kind: ItemKind::Term,
                         spans: vec![(term.start, term.end)],
+                        quasi,
                     });
                 }
             }
@@ -492,6 +543,7 @@ impl Run<'_, '_> {
                             context,
                             kind: ItemKind::GeneralizationOf(index),
                             spans: Vec::new(),
+                            quasi: false,
                         });
                     }
                 }
@@ -499,9 +551,10 @@ impl Run<'_, '_> {
         }
     }
 
+    /// The targets of a context: the sensitive terms risks are assessed towards.
     fn sensitive_in(&self, context: usize) -> Vec<usize> {
         (0..self.sensitive.len())
-            .filter(|&i| self.sensitive[i].contexts.contains(&context))
+            .filter(|&i| self.sensitive[i].target && self.sensitive[i].contexts.contains(&context))
             .collect()
     }
 
@@ -600,7 +653,7 @@ impl Run<'_, '_> {
             }));
         }
         let mut best: Option<Threshold> = None;
-        for s in &self.sensitive {
+        for s in self.sensitive.iter().filter(|s| s.target) {
             let (term, set) = match config.threshold {
                 ThresholdRule::MostInformativeGeneralization => match &s.generalization {
                     Some(g) => (g.label.clone(), &g.set),
@@ -649,7 +702,22 @@ impl Run<'_, '_> {
         if out.is_empty() && item.kind == ItemKind::Term {
             let words: Vec<&str> = item.text.split_whitespace().collect();
             for k in 1..words.len() {
+                if CONNECTORS.contains(&words[k].to_lowercase().as_str()) {
+                    // "Minister for Health" is not simplified to "for Health".
+                    continue;
+                }
                 let simplified = words[k..].join(" ");
+                if item.quasi {
+                    // A shorter name is still a name ("Blue Sox" of "South Bend Blue Sox"):
+                    // only a concept a knowledge base knows generalizes it
+                    // ("Rice University" → university).
+                    if let Some(step) = self.s.taxonomy.concept(&simplified) {
+                        add(&mut out, vec![vec![step]]);
+                        add(&mut out, self.s.taxonomy.chains(&simplified));
+                        break;
+                    }
+                    continue;
+                }
                 let chains = self.s.taxonomy.chains(&simplified);
                 out.push(Candidate {
                     set: phrase_set(&simplified),
@@ -659,6 +727,12 @@ impl Run<'_, '_> {
                 if !chains.is_empty() {
                     add(&mut out, chains);
                     break;
+                }
+            }
+            if out.is_empty() && item.quasi && is_numeral(&item.text) {
+                let number = &self.s.config.number_concept;
+                if let Some(step) = self.s.taxonomy.concept(number) {
+                    add(&mut out, vec![vec![step]]);
                 }
             }
         }
@@ -752,11 +826,17 @@ impl Run<'_, '_> {
                     }
                     let set = self.items[i].set.clone();
                     let r = self.risk(s, &[&set])?;
-                    if r.bits >= t {
+                    let quasi =
+                        self.items[i].quasi && self.sensitive[s].protected && r.origin.is_bound();
+                    if r.bits >= t || quasi {
                         risky.entry(i).or_default().push(Reason {
                             sensitive: self.sensitive[s].text.clone(),
                             dr_bits: r.bits,
-                            origin: r.origin,
+                            origin: if r.bits >= t {
+                                r.origin
+                            } else {
+                                Origin::QuasiIdentifier
+                            },
                             together_with: None,
                         });
                     }
@@ -1208,6 +1288,7 @@ mod tests {
                         Upos::Noun
                     }
                     "intensive" => Upos::Adj,
+                    "kim" | "doe" | "filler" => Upos::Propn,
                     "she" | "her" => Upos::Pron,
                     "had" | "received" | "likes" | "saw" => Upos::Verb,
                     "." => Upos::Punct,
@@ -1450,6 +1531,66 @@ mod tests {
         .expect("plan");
         let r = replaced(&plan, "radiotherapy").expect("risky");
         assert_eq!(r.replacement.as_deref(), Some("medical care"));
+    }
+
+    /// With a protected person the corpus never saw, the threshold comes from that person
+    /// (the target), not from a quasi-identifier finding, and a name whose bounded risk is
+    /// under the threshold is still generalized as a quasi-identifier.
+    #[test]
+    fn protected_person_sets_the_threshold_and_names_are_quasi_identifiers() {
+        let config = Config::builtin().expect("config");
+        let text = "Kim Doe had breast cancer. She likes Filler.";
+        let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+        let finding = |term: &str, detector: &str, category: &str, label: &str| {
+            let start = text.find(term).expect("in text");
+            Finding {
+                start,
+                end: start + term.len(),
+                category: category.into(),
+                detector: detector.into(),
+                proposal: Proposal::Generalize(label.into()),
+                confidence: 1.0,
+                reason: "given".into(),
+            }
+        };
+        let findings = vec![
+            finding("Kim Doe", protect::NAME, "person", "person"),
+            finding("breast cancer", "ner", "location", "disease"),
+        ];
+        let plan_with = |kinds: Vec<TermKind>| {
+            let mut sc = config.sanitize.clone();
+            sc.pair_check = false;
+            sc.quasi_identifier_kinds = kinds;
+            Sanitizer {
+                config: &sc,
+                counts: &corpus(),
+                taxonomy: &Kb,
+                ic: &CountIc {
+                    measured: Origin::Corpus,
+                },
+            }
+            .sanitize(&doc, &findings, Strategy::S5)
+            .expect("plan")
+        };
+        let plan = plan_with(vec![TermKind::ProperName]);
+        let t = plan.threshold.as_ref().expect("threshold");
+        assert_eq!(t.term, "Kim Doe");
+        assert!((t.bits - 184f64.log2()).abs() < 1e-9, "{}", t.bits);
+        // The quasi-identifier finding is published as its detector proposes.
+        let bc = replaced(&plan, "breast cancer").expect("quasi-identifier");
+        assert_eq!(bc.replacement.as_deref(), Some("disease"));
+        let filler = replaced(&plan, "Filler").expect("a name is a quasi-identifier");
+        assert_eq!(filler.role, Role::Correlated);
+        assert!(
+            filler
+                .reasons
+                .iter()
+                .all(|r| r.origin == Origin::QuasiIdentifier
+                    && r.sensitive == "Kim Doe"
+                    && r.dr_bits < t.bits)
+        );
+        // Without the rule, the bound (IC of "Filler": log2(183/40) bits) keeps it.
+        assert!(replaced(&plan_with(Vec::new()), "Filler").is_none());
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::setup::{PackageSpec, ensure_package};
+use crate::stats::CountSource;
 use crate::stats::corpora::{BuildOptions, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
 use crate::stats::prior::WordFreq;
@@ -113,9 +114,14 @@ pub fn ensure_wordfreq(
     )))
 }
 
-/// The IC prior of the configuration: `None` when `stats.prior = "none"`; an error
-/// saying how to fetch it when the file is missing.
-pub fn load_prior(config: &Config, data: &DataDir) -> Result<Option<WordFreq>> {
+/// The IC prior of the configuration, calibrated to the document scale of `counts`
+/// (`stats.prior_calibration_words`): `None` when `stats.prior = "none"`; an error saying
+/// how to fetch it when the file is missing.
+pub fn load_prior(
+    config: &Config,
+    data: &DataDir,
+    counts: &dyn CountSource,
+) -> Result<Option<WordFreq>> {
     match config.stats.prior.as_str() {
         "none" => Ok(None),
         "wordfreq" => {
@@ -126,7 +132,22 @@ pub fn load_prior(config: &Config, data: &DataDir) -> Result<Option<WordFreq>> {
                     "the wordfreq prior is missing; run `declass setup`",
                 ));
             }
-            WordFreq::load(&path).map(Some)
+            let mut prior = WordFreq::load(&path)?;
+            match prior.calibrate(
+                counts,
+                config.stats.prior_calibration_words,
+                config.stats.prior_min_count,
+            )? {
+                Some(c) => log::info!(
+                    "wordfreq prior calibrated on {} words: {:.1} word occurrences per document",
+                    c.words,
+                    c.occurrences_per_document
+                ),
+                None => log::warn!(
+                    "the wordfreq prior could not be calibrated on this corpus; its ICs stay on the word scale"
+                ),
+            }
+            Ok(Some(prior))
         }
         other => Err(Error::Config {
             path: "stats.prior".into(),

@@ -34,12 +34,19 @@ pub enum Origin {
     UnseenBound,
     /// Both terms were seen but never together: an upper bound (one co-occurrence assumed).
     NoCooccurrenceBound,
+    /// The risk towards a protected person could only be bounded (the corpus never saw the
+    /// person) and the term is a name, date or number: a quasi-identifier, treated as risky
+    /// because a corpus without the person cannot clear it.
+    QuasiIdentifier,
 }
 
 impl Origin {
     /// Whether the figure is a bound rather than a measurement.
     pub fn is_bound(self) -> bool {
-        matches!(self, Origin::UnseenBound | Origin::NoCooccurrenceBound)
+        matches!(
+            self,
+            Origin::UnseenBound | Origin::NoCooccurrenceBound | Origin::QuasiIdentifier
+        )
     }
 }
 

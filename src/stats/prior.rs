@@ -30,10 +30,23 @@ use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
+use crate::stats::{CountRequest, CountSource, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
     freqs: HashMap<String, f32>,
+    /// Set by [`WordFreq::calibrate`]: the occurrences per document that turn a word
+    /// frequency `f` into the corpus's document probability `1 - exp(-L f)`.
+    occurrences_per_document: Option<f64>,
+}
+
+/// What [`WordFreq::calibrate`] measured, for logs and reports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Calibration {
+    /// Words of the sample the corpus had enough documents for.
+    pub words: usize,
+    /// The fitted occurrences per document (the median over those words).
+    pub occurrences_per_document: f64,
 }
 
 /// The decoded cBpack: the header is checked while decoding, then the buckets.
@@ -99,7 +112,65 @@ impl WordFreq {
                 freqs.entry(word).or_insert(freq);
             }
         }
-        Ok(WordFreq { freqs })
+        Ok(WordFreq {
+            freqs,
+            occurrences_per_document: None,
+        })
+    }
+
+    /// Puts the prior on the corpus's scale. A word frequency is per occurrence, a corpus
+    /// IC per document: with `L` occurrences of text per document, a word of frequency `f`
+    /// is in a share `1 - exp(-L f)` of documents (occurrences as a Poisson process). `L`
+    /// is fitted on `sample` words of middling frequency (every third of the list from
+    /// rank 200 on, alphabetic words only, so the sample is the same on every run) that
+    /// the corpus has in at least `min_documents` documents and at most half of them:
+    /// the median of `-ln(1 - c/N) / f`. With fewer than 30 such words the prior stays
+    /// on the word scale and `None` is returned.
+    pub fn calibrate(
+        &mut self,
+        counts: &dyn CountSource,
+        sample: usize,
+        min_documents: u64,
+    ) -> Result<Option<Calibration>> {
+        if sample == 0 {
+            return Ok(None);
+        }
+        let mut ranked: Vec<(&String, f32)> = self
+            .freqs
+            .iter()
+            .filter(|(w, _)| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
+            .map(|(w, &f)| (w, f))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let chosen: Vec<(String, f64)> = ranked
+            .iter()
+            .skip(200)
+            .step_by(3)
+            .take(sample)
+            .map(|(w, f)| ((*w).clone(), f64::from(*f)))
+            .collect();
+        let requests: Vec<CountRequest> = chosen
+            .iter()
+            .map(|(w, _)| CountRequest::single(TermSet::literal(vec![w.clone()])))
+            .collect();
+        let answers = counts.count_batch(&requests)?;
+        let n = counts.total_docs()? as f64;
+        let mut fitted: Vec<f64> = chosen
+            .iter()
+            .zip(&answers)
+            .filter(|&(_, &c)| c >= min_documents.max(1) && (c as f64) <= n / 2.0)
+            .map(|((_, f), &c)| -(1.0 - c as f64 / n).ln() / f)
+            .collect();
+        if fitted.len() < 30 {
+            return Ok(None);
+        }
+        fitted.sort_by(f64::total_cmp);
+        let median = fitted[fitted.len() / 2];
+        self.occurrences_per_document = Some(median);
+        Ok(Some(Calibration {
+            words: fitted.len(),
+            occurrences_per_document: median,
+        }))
     }
 
     pub fn len(&self) -> usize {
@@ -131,10 +202,16 @@ impl WordFreq {
         Some(1.0 / inverse)
     }
 
-    /// The prior IC of a phrase, marked [`Origin::WordfreqPrior`].
+    /// The prior IC of a phrase, marked [`Origin::WordfreqPrior`]: on the corpus's
+    /// document scale once calibrated, else on the word-occurrence scale.
     pub fn ic(&self, phrase: &[String]) -> Option<Figure> {
-        self.phrase(phrase)
-            .map(|f| ic_from_probability(f, Origin::WordfreqPrior))
+        self.phrase(phrase).map(|f| {
+            let p = match self.occurrences_per_document {
+                Some(l) => -(-l * f).exp_m1(),
+                None => f,
+            };
+            ic_from_probability(p, Origin::WordfreqPrior)
+        })
     }
 }
 
@@ -227,6 +304,72 @@ mod tests {
         assert_eq!(f.origin, Origin::WordfreqPrior);
         let f = ic_with_backoff(&words("green"), 0, 100, Origin::Corpus, 3, Some(&wf));
         assert_eq!(f.origin, Origin::UnseenBound);
+    }
+
+    /// A corpus where every listed word is in `docs[word]` of 1000 documents.
+    struct Fixed(std::collections::HashMap<String, u64>);
+
+    impl CountSource for Fixed {
+        fn identity(&self) -> String {
+            "fixed".into()
+        }
+        fn total_docs(&self) -> Result<u64> {
+            Ok(1000)
+        }
+        fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+            Ok(requests
+                .iter()
+                .map(|r| {
+                    let word = &r.all_of[0].alternatives[0][0];
+                    self.0.get(word).copied().unwrap_or(0)
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn calibration_puts_the_prior_on_the_document_scale() {
+        // 400 words at frequency 10^-3; each is in 1 - exp(-50 · 10^-3) of the documents.
+        let mut items = vec![Item::Header(Header {
+            format: "cB",
+            version: 1,
+        })];
+        let letter = |k: usize| char::from(b'a' + (k % 26) as u8);
+        let names: Vec<String> = (0..400)
+            .map(|i| format!("w{}{}{}", letter(i / 676), letter(i / 26), letter(i)))
+            .collect();
+        for i in 0..=300 {
+            items.push(Item::Words(if i == 300 { names.clone() } else { vec![] }));
+        }
+        let mut wf = WordFreq::from_msgpack(&rmp_serde::to_vec_named(&items).expect("encode"))
+            .expect("decodes");
+        let share = 1.0 - (-50.0f64 * 1e-3).exp();
+        let docs = (share * 1000.0).round() as u64;
+        let corpus = Fixed(names.iter().map(|w| (w.clone(), docs)).collect());
+        let before = wf.ic(&words(&names[0])).expect("listed").bits;
+        assert!((before - 3.0 * 10f64.log2()).abs() < 1e-6, "{before}");
+        let fitted = wf
+            .calibrate(&corpus, 100, 3)
+            .expect("counts")
+            .expect("enough words");
+        assert_eq!(fitted.words, 67);
+        assert!(
+            (fitted.occurrences_per_document - 50.0).abs() < 0.5,
+            "{fitted:?}"
+        );
+        let after = wf.ic(&words(&names[0])).expect("listed").bits;
+        assert!(
+            (after - (1000.0 / docs as f64).log2()).abs() < 0.02,
+            "{after}"
+        );
+        // Too few words the corpus knows: the prior stays on the word scale.
+        let mut unknown = WordFreq::from_msgpack(&pack()).expect("decodes");
+        assert!(
+            unknown
+                .calibrate(&corpus, 100, 3)
+                .expect("counts")
+                .is_none()
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::upos::Upos;
 use crate::config::TextConfig;
 
 /// What a term is; later stages treat names, common phrases and numbers differently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TermKind {
     NounPhrase,
@@ -220,6 +220,11 @@ impl Ctx<'_> {
                 i = next;
                 continue;
             }
+            if let Some(stop) = self.title_case_name_at(i, range.start, range.end) {
+                self.push_stripped(i..stop, TermKind::ProperName);
+                i = stop;
+                continue;
+            }
             match self.tags[i] {
                 Upos::Propn => i = self.proper_name_at(i, range.end),
                 Upos::Adj | Upos::Noun => i = self.noun_phrase_at(i, range.end),
@@ -301,6 +306,43 @@ impl Ctx<'_> {
         }
         self.push_stripped(i..stop, TermKind::ProperName);
         stop
+    }
+
+    fn is_capitalized(&self, i: usize) -> bool {
+        self.tokens[i].kind == TokenKind::Word
+            && self.word(i).chars().next().is_some_and(char::is_uppercase)
+            && !matches!(
+                self.tags[i],
+                Upos::Pron | Upos::Aux | Upos::Adp | Upos::Cconj | Upos::Sconj | Upos::Part
+            )
+    }
+
+    /// A run of capitalized words is a name even where the tagger called some of them
+    /// adjectives, nouns or verbs ("National Democratic Congress", "Vanishing Point",
+    /// "Canadian Film Award"): at least two capitalized words, with name connectors
+    /// between them, and either a proper noun among them or not at the sentence start
+    /// (where any word is capitalized).
+    fn title_case_name_at(&self, i: usize, sentence_start: usize, end: usize) -> Option<usize> {
+        if !self.is_capitalized(i) {
+            return None;
+        }
+        let mut stop = i;
+        let mut words = 0;
+        loop {
+            if stop < end && self.is_capitalized(stop) && !self.is_month(stop) {
+                words += 1;
+                stop += 1;
+            } else if stop + 1 < end
+                && self.is_capitalized(stop + 1)
+                && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
+            {
+                stop += 2;
+            } else {
+                break;
+            }
+        }
+        let has_proper_noun = (i..stop).any(|k| self.tags[k] == Upos::Propn);
+        (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
     }
 
     fn noun_phrase_at(&mut self, i: usize, end: usize) -> usize {
@@ -428,6 +470,41 @@ mod tests {
                 &["PRON", "VERB", "ADP", "DET", "PROPN", "PROPN"]
             ),
             vec![("Florida State".to_string(), TermKind::ProperName)]
+        );
+    }
+
+    #[test]
+    fn capitalized_runs_are_names_whatever_their_tags() {
+        assert_eq!(
+            terms(
+                "He led the National Democratic Congress and won a Canadian award",
+                &[
+                    "PRON", "VERB", "DET", "ADJ", "ADJ", "PROPN", "CCONJ", "VERB", "DET", "ADJ",
+                    "NOUN"
+                ]
+            ),
+            vec![
+                (
+                    "National Democratic Congress".to_string(),
+                    TermKind::ProperName
+                ),
+                ("Canadian award".to_string(), TermKind::NounPhrase)
+            ]
+        );
+        // At the start of a sentence capitals prove nothing without a proper noun.
+        assert_eq!(
+            terms(
+                "Vanishing Point was aired",
+                &["VERB", "NOUN", "AUX", "VERB"]
+            ),
+            vec![("Point".to_string(), TermKind::NounPhrase)]
+        );
+        assert_eq!(
+            terms(
+                "He starred in Vanishing Point",
+                &["PRON", "VERB", "ADP", "VERB", "NOUN"]
+            ),
+            vec![("Vanishing Point".to_string(), TermKind::ProperName)]
         );
     }
 
