@@ -513,7 +513,11 @@ impl Run<'_, '_> {
                 alternatives: vec![term.norm.split(' ').map(str::to_string).collect()],
             };
             let context = self.context_of(term.start);
-            let quasi = self.s.config.quasi_identifier_kinds.contains(&term.kind);
+            let kinds = &self.s.config.quasi_identifier_kinds;
+            // A common phrase with a capitalized word names something ("NCAA
+            // tournaments"): a name for this rule.
+            let quasi = kinds.contains(&term.kind)
+                || (term.capitalized && kinds.contains(&TermKind::ProperName));
             match seen.get(&(context, set.clone())) {
                 Some(&i) => {
                     self.items[i].spans.push((term.start, term.end));
@@ -937,8 +941,9 @@ impl Run<'_, '_> {
     }
 
     /// Beyond seed 004: pairs of surviving terms checked jointly, p(s, q1, q2). Only
-    /// pairs seen together in the corpus are assessed; a pair never seen together is
-    /// data sparseness, not evidence (an unseen pair would otherwise always look unique).
+    /// pairs seen together in the corpus are assessed, and only a measured risk flags one;
+    /// a pair never seen together, or a target never seen, is data sparseness, not
+    /// evidence (an unseen pair would otherwise always look unique).
     fn pair_check(
         &mut self,
         contexts: &BTreeSet<usize>,
@@ -986,7 +991,10 @@ impl Run<'_, '_> {
                 }
                 for &s in &ss {
                     let r = self.risk(s, &[&sa, &sb])?;
-                    if r.bits >= t {
+                    // Only a measured joint risk flags a pair: a bound on a pair (the target
+                    // or the triple never seen) is the corpus's sparseness, and names, dates
+                    // and numbers are already covered by the quasi-identifier rule there.
+                    if r.bits >= t && !r.origin.is_bound() {
                         // Generalize the more informative of the two.
                         let (target, other) = if surviving[a].2 >= surviving[b].2 {
                             (a, b)

@@ -42,6 +42,9 @@ pub struct Term {
     /// The indexed tokens' normalized forms joined by single spaces: the phrase that is
     /// counted in the corpus.
     pub norm: String,
+    /// Whether a word of it is capitalized where capitals mean a name (not at the start of
+    /// the sentence): "NCAA tournaments" names something, "tournaments" does not.
+    pub capitalized: bool,
 }
 
 /// Words stripped from the ends of noun phrases: they do not change the concept a phrase
@@ -160,6 +163,7 @@ pub fn extract_terms(
             tokens,
             tags,
             sentence: index,
+            sentence_start: sentence.tokens.start,
             config,
             out: &mut terms,
         };
@@ -173,6 +177,8 @@ struct Ctx<'a> {
     tokens: &'a [Token],
     tags: &'a [Upos],
     sentence: usize,
+    /// The first token of the current sentence.
+    sentence_start: usize,
     config: &'a TextConfig,
     out: &'a mut Vec<Term>,
 }
@@ -280,10 +286,8 @@ impl Ctx<'_> {
         while stop < end && self.tags[stop] == Upos::Num {
             stop += 1;
         }
-        // A number modifying a noun is part of that noun phrase ("three children").
-        if stop < end && matches!(self.tags[stop], Upos::Noun | Upos::Adj) {
-            return self.noun_phrase_at(i, end);
-        }
+        // A number in digits is a term of its own even before the noun it counts ("1,200
+        // appearances" → "1,200", "appearances"): the figure is what identifies.
         if self.config.number_terms {
             self.push(i..stop, TermKind::Number);
         }
@@ -308,6 +312,14 @@ impl Ctx<'_> {
         stop
     }
 
+    fn is_ordinal(&self, i: usize) -> bool {
+        let w = self.word(i);
+        let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && matches!(&w[digits.len()..], "st" | "nd" | "rd" | "th")
+    }
+
     fn is_capitalized(&self, i: usize) -> bool {
         self.tokens[i].kind == TokenKind::Word
             && self.word(i).chars().next().is_some_and(char::is_uppercase)
@@ -323,6 +335,11 @@ impl Ctx<'_> {
     /// between them, and either a proper noun among them or not at the sentence start
     /// (where any word is capitalized).
     fn title_case_name_at(&self, i: usize, sentence_start: usize, end: usize) -> Option<usize> {
+        // A leading ordinal belongs to the name ("8th District", "17th Academy Awards").
+        if self.is_ordinal(i) && i + 1 < end && self.is_capitalized(i + 1) {
+            let stop = self.title_case_name_at(i + 1, sentence_start.min(i), end)?;
+            return Some(stop);
+        }
         if !self.is_capitalized(i) {
             return None;
         }
@@ -336,6 +353,14 @@ impl Ctx<'_> {
                 && self.is_capitalized(stop + 1)
                 && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
             {
+                // The connector; the capitalized word after it counts on the next turn.
+                stop += 1;
+            } else if stop + 2 < end
+                && matches!(self.word(stop), "of" | "for")
+                && self.tokens[stop + 1].norm == "the"
+                && self.is_capitalized(stop + 2)
+            {
+                // "Speaker of the Parliament" ("Friday the 13th" is not: no capital).
                 stop += 2;
             } else {
                 break;
@@ -349,6 +374,14 @@ impl Ctx<'_> {
         let mut stop = i;
         let mut last_noun = None;
         while stop < end {
+            if stop > i
+                && self
+                    .title_case_name_at(stop, self.sentence_start, end)
+                    .is_some()
+            {
+                // "eastern Big Four": the name is a term of its own.
+                break;
+            }
             match self.tags[stop] {
                 Upos::Noun => {
                     last_noun = Some(stop);
@@ -370,8 +403,14 @@ impl Ctx<'_> {
     }
 
     fn push_stripped(&mut self, mut range: Range<usize>, kind: TermKind) {
+        // A name keeps its adjectives ("New York", "First Republic"); only articles go.
         let strippable = |c: &Self, k: usize| {
-            STOPWORDS.contains(&c.tokens[k].norm.as_str()) || c.tokens[k].kind == TokenKind::Punct
+            let norm = c.tokens[k].norm.as_str();
+            c.tokens[k].kind == TokenKind::Punct
+                || match kind {
+                    TermKind::ProperName => matches!(norm, "the" | "a" | "an"),
+                    _ => STOPWORDS.contains(&norm),
+                }
         };
         while range.start < range.end && strippable(self, range.start) {
             range.start += 1;
@@ -403,6 +442,11 @@ impl Ctx<'_> {
         if norm.is_empty() {
             return;
         }
+        let capitalized = range.clone().any(|k| {
+            k > self.sentence_start
+                && self.tokens[k].kind == TokenKind::Word
+                && self.word(k).chars().next().is_some_and(char::is_uppercase)
+        });
         self.out.push(Term {
             start: self.tokens[range.start].start,
             end: self.tokens[range.end - 1].end,
@@ -410,6 +454,7 @@ impl Ctx<'_> {
             sentence: self.sentence,
             kind,
             norm,
+            capitalized,
         });
     }
 }
@@ -490,6 +535,19 @@ mod tests {
                 ),
                 ("Canadian award".to_string(), TermKind::NounPhrase)
             ]
+        );
+        assert_eq!(
+            terms(
+                "He was the Speaker of the Parliament of Ghana and won",
+                &[
+                    "PRON", "AUX", "DET", "NOUN", "ADP", "DET", "NOUN", "ADP", "PROPN", "CCONJ",
+                    "VERB"
+                ]
+            ),
+            vec![(
+                "Speaker of the Parliament of Ghana".to_string(),
+                TermKind::ProperName
+            )]
         );
         // At the start of a sentence capitals prove nothing without a proper noun.
         assert_eq!(
