@@ -202,7 +202,8 @@ impl ProtectDetector {
         words[start..end]
             .iter()
             .map(|&k| view.folded[k].clone())
-            .filter(|w| w.chars().count() > 1)
+            // "The Lt Gen F N Billimoria trophy": the article is no part of the name.
+            .filter(|w| w.chars().count() > 1 && !matches!(w.as_str(), "the" | "an"))
             .collect()
     }
 
@@ -544,6 +545,19 @@ mod tests {
         assert_eq!(
             mentions("yida huang", text),
             vec!["Yida Huang", "Huáng Yìdá", "YiDA"]
+        );
+    }
+
+    #[test]
+    fn an_article_before_a_learnt_name_is_not_a_part() {
+        let found = mentions(
+            "f. n. billimoria",
+            "Faridoon Billimoria led. The Lt Gen F N Billimoria trophy is his. He attended The Doon School.",
+        );
+        assert!(found.iter().all(|m| m != "The"), "{found:?}");
+        assert!(
+            found.iter().any(|m| m.ends_with("F N Billimoria")),
+            "{found:?}"
         );
     }
 

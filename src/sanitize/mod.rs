@@ -503,37 +503,17 @@ impl Run<'_, '_> {
         }
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
         for term in &self.doc.terms {
-            if findings
-                .iter()
-                .any(|f| f.start < term.end && term.start < f.end)
-            {
-                continue;
-            }
-            let set = TermSet {
-                alternatives: vec![term.norm.split(' ').map(str::to_string).collect()],
-            };
-            let context = self.context_of(term.start);
-            let kinds = &self.s.config.quasi_identifier_kinds;
-            // A common phrase with a capitalized word names something ("NCAA
-            // tournaments"): a name for this rule.
-            let quasi = kinds.contains(&term.kind)
-                || (term.capitalized && kinds.contains(&TermKind::ProperName));
-            match seen.get(&(context, set.clone())) {
-                Some(&i) => {
-                    self.items[i].spans.push((term.start, term.end));
-                    self.items[i].quasi |= quasi;
-                }
-                None => {
-                    seen.insert((context, set.clone()), self.items.len());
-                    self.items.push(Item {
-                        text: self.doc.term_text(term).to_string(),
-                        set,
-                        context,
-                        kind: ItemKind::Term,
-                        spans: vec![(term.start, term.end)],
-                        quasi,
-                    });
-                }
+            for (start, end, words) in self.uncovered_parts(term) {
+                let set = TermSet {
+                    alternatives: vec![words],
+                };
+                let context = self.context_of(start);
+                let kinds = &self.s.config.quasi_identifier_kinds;
+                // A common phrase with a capitalized word names something ("NCAA
+                // tournaments"): a name for this rule.
+                let quasi = kinds.contains(&term.kind)
+                    || (term.capitalized && kinds.contains(&TermKind::ProperName));
+                self.add_item(&mut seen, start, end, set, context, quasi);
             }
         }
         // With S5, the generalizations of sensitive terms are terms of Q too (seed 004 §3.1).
@@ -551,6 +531,81 @@ impl Run<'_, '_> {
                         });
                     }
                 }
+            }
+        }
+    }
+
+    /// The parts of a term no finding covers, as (start, end, normalized words): the whole
+    /// term when nothing overlaps it; otherwise each run of its tokens outside the findings,
+    /// so "Phyllis Mary Taylor" with "Mary" found still has "Phyllis" and "Taylor" assessed.
+    fn uncovered_parts(&self, term: &crate::text::Term) -> Vec<(usize, usize, Vec<String>)> {
+        let covered =
+            |start: usize, end: usize| self.findings.iter().any(|f| f.start < end && start < f.end);
+        if !covered(term.start, term.end) {
+            return vec![(
+                term.start,
+                term.end,
+                term.norm.split(' ').map(str::to_string).collect(),
+            )];
+        }
+        let mut parts = Vec::new();
+        let mut run: Vec<usize> = Vec::new();
+        let mut flush = |run: &mut Vec<usize>| {
+            let words: Vec<usize> = run
+                .iter()
+                .copied()
+                .filter(|&k| self.doc.tokens[k].is_indexed())
+                .collect();
+            if let (Some(&first), Some(&last)) = (words.first(), words.last()) {
+                parts.push((
+                    self.doc.tokens[first].start,
+                    self.doc.tokens[last].end,
+                    words
+                        .iter()
+                        .map(|&k| self.doc.tokens[k].norm.clone())
+                        .collect(),
+                ));
+            }
+            run.clear();
+        };
+        for k in term.tokens.clone() {
+            let token = &self.doc.tokens[k];
+            if covered(token.start, token.end) {
+                flush(&mut run);
+            } else {
+                run.push(k);
+            }
+        }
+        flush(&mut run);
+        parts
+    }
+
+    /// Adds one occurrence of a term of Q; occurrences of one phrase in one context share
+    /// an item, so they are decided together.
+    fn add_item(
+        &mut self,
+        seen: &mut BTreeMap<(usize, TermSet), usize>,
+        start: usize,
+        end: usize,
+        set: TermSet,
+        context: usize,
+        quasi: bool,
+    ) {
+        match seen.get(&(context, set.clone())) {
+            Some(&i) => {
+                self.items[i].spans.push((start, end));
+                self.items[i].quasi |= quasi;
+            }
+            None => {
+                seen.insert((context, set.clone()), self.items.len());
+                self.items.push(Item {
+                    text: self.doc.text[start..end].to_string(),
+                    set,
+                    context,
+                    kind: ItemKind::Term,
+                    spans: vec![(start, end)],
+                    quasi,
+                });
             }
         }
     }

@@ -42,7 +42,7 @@ pub struct Term {
     /// The indexed tokens' normalized forms joined by single spaces: the phrase that is
     /// counted in the corpus.
     pub norm: String,
-    /// Whether a word of it is capitalized where capitals mean a name (not at the start of
+    /// Whether a noun of it is capitalized where capitals mean a name (not at the start of
     /// the sentence): "NCAA tournaments" names something, "tournaments" does not.
     pub capitalized: bool,
 }
@@ -337,12 +337,20 @@ impl Ctx<'_> {
     fn title_case_name_at(&self, i: usize, sentence_start: usize, end: usize) -> Option<usize> {
         // A leading ordinal belongs to the name ("8th District", "17th Academy Awards").
         if self.is_ordinal(i) && i + 1 < end && self.is_capitalized(i + 1) {
-            let stop = self.title_case_name_at(i + 1, sentence_start.min(i), end)?;
+            let (stop, _) = self.title_run(i + 1, end);
             return Some(stop);
         }
         if !self.is_capitalized(i) {
             return None;
         }
+        let (stop, words) = self.title_run(i, end);
+        let has_proper_noun = (i..stop).any(|k| self.tags[k] == Upos::Propn);
+        (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
+    }
+
+    /// The end of the run of capitalized words (and name connectors between them) that
+    /// starts at `i`, and how many capitalized words it has.
+    fn title_run(&self, i: usize, end: usize) -> (usize, usize) {
         let mut stop = i;
         let mut words = 0;
         loop {
@@ -366,8 +374,7 @@ impl Ctx<'_> {
                 break;
             }
         }
-        let has_proper_noun = (i..stop).any(|k| self.tags[k] == Upos::Propn);
-        (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
+        (stop, words)
     }
 
     fn noun_phrase_at(&mut self, i: usize, end: usize) -> usize {
@@ -442,9 +449,12 @@ impl Ctx<'_> {
         if norm.is_empty() {
             return;
         }
+        // Capitalized adjectives are mostly nationalities ("American football"), which
+        // describe rather than name.
         let capitalized = range.clone().any(|k| {
             k > self.sentence_start
                 && self.tokens[k].kind == TokenKind::Word
+                && self.tags[k] != Upos::Adj
                 && self.word(k).chars().next().is_some_and(char::is_uppercase)
         });
         self.out.push(Term {
@@ -548,6 +558,13 @@ mod tests {
                 "Speaker of the Parliament of Ghana".to_string(),
                 TermKind::ProperName
             )]
+        );
+        assert_eq!(
+            terms(
+                "He represented the 8th District",
+                &["PRON", "VERB", "DET", "ADJ", "NOUN"]
+            ),
+            vec![("8th District".to_string(), TermKind::ProperName)]
         );
         // At the start of a sentence capitals prove nothing without a proper noun.
         assert_eq!(
