@@ -140,6 +140,11 @@ pub trait Taxonomy {
     /// Generalization chains of a surface term, each ordered from the most specific
     /// ancestor to the root; empty when no knowledge base knows the term.
     fn chains(&self, term: &str) -> Vec<Vec<Step>>;
+    /// The chains of the sense of `term` that fits a document whose words are `context`
+    /// (lowercase, normalized). By default the first sense.
+    fn chains_in_context(&self, term: &str, _context: &BTreeSet<String>) -> Vec<Vec<Step>> {
+        self.chains(term)
+    }
     /// The concept a detector's proposal label names ("person"), when a knowledge base
     /// has it, so its counts are monotone too.
     fn concept(&self, label: &str) -> Option<Step>;
@@ -326,6 +331,8 @@ struct Run<'a, 'd> {
     table: CountTable,
     sensitive: Vec<Sensitive>,
     items: Vec<Item>,
+    /// The document's words, for choosing word senses.
+    words: BTreeSet<String>,
 }
 
 impl Sanitizer<'_> {
@@ -358,6 +365,13 @@ impl Sanitizer<'_> {
             table: CountTable::default(),
             sensitive: Vec::new(),
             items: Vec::new(),
+            words: doc
+                .terms
+                .iter()
+                .flat_map(|t| t.norm.split(' '))
+                .filter(|w| w.chars().all(char::is_alphabetic))
+                .map(str::to_string)
+                .collect(),
         };
         run.collect();
         run.plan()
@@ -757,7 +771,10 @@ impl Run<'_, '_> {
                 }
             }
         };
-        add(&mut out, self.s.taxonomy.chains(&item.text));
+        add(
+            &mut out,
+            self.s.taxonomy.chains_in_context(&item.text, &self.words),
+        );
         if out.is_empty() && item.kind == ItemKind::Term {
             let words: Vec<&str> = item.text.split_whitespace().collect();
             for k in 1..words.len() {
@@ -772,12 +789,15 @@ impl Run<'_, '_> {
                     // ("Rice University" → university).
                     if let Some(step) = self.s.taxonomy.concept(&simplified) {
                         add(&mut out, vec![vec![step]]);
-                        add(&mut out, self.s.taxonomy.chains(&simplified));
+                        add(
+                            &mut out,
+                            self.s.taxonomy.chains_in_context(&simplified, &self.words),
+                        );
                         break;
                     }
                     continue;
                 }
-                let chains = self.s.taxonomy.chains(&simplified);
+                let chains = self.s.taxonomy.chains_in_context(&simplified, &self.words);
                 out.push(Candidate {
                     set: phrase_set(&simplified),
                     label: simplified,

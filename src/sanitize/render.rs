@@ -24,6 +24,9 @@ pub fn sanitized_text(text: &str, plan: &Plan, options: &RenderOptions) -> Strin
             continue; // overlapping spans never come out of the sanitizer; be safe anyway
         }
         out.push_str(&text[at..r.start]);
+        if let Some(label) = &r.replacement {
+            agree_article(&mut out, label);
+        }
         let mut piece = match &r.replacement {
             Some(label) => label.clone(),
             None => options.removal_marker.clone(),
@@ -51,6 +54,36 @@ fn starts_sentence(text: &str, start: usize) -> bool {
         None => true,
         Some(c) => matches!(c, '.' | '!' | '?' | '\n'),
     }
+}
+
+/// Makes an indefinite article just before a replacement agree with it ("an football"
+/// for "an American football" becomes "a football"). Judged by the first letter, which
+/// is right for the knowledge bases' labels save a few ("an hour", "a union").
+fn agree_article(out: &mut String, replacement: &str) {
+    let before = out.trim_end_matches(' ');
+    let spaces = out.len() - before.len();
+    if spaces == 0 {
+        return;
+    }
+    let article_start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |i| {
+        i + before[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let article = &before[article_start..];
+    let vowel = replacement
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    let wanted = match (article, vowel) {
+        ("a", true) => "an",
+        ("A", true) => "An",
+        ("an", false) => "a",
+        ("An", false) => "A",
+        _ => return,
+    };
+    let tail = out[before.len()..].to_string();
+    out.truncate(article_start);
+    out.push_str(wanted);
+    out.push_str(&tail);
 }
 
 fn capitalize(s: &str) -> String {
@@ -173,6 +206,30 @@ mod tests {
             reasons: Vec::new(),
             source: "t".into(),
         }
+    }
+
+    #[test]
+    fn indefinite_articles_agree_with_the_replacement() {
+        let text = "She was an American football player and a Ohio native. A tiger.";
+        let start = text.find("American football player").expect("in text");
+        let ohio = text.find("Ohio native").expect("in text");
+        let p = plan(vec![
+            rep(
+                start,
+                start + "American football player".len(),
+                text,
+                Some("player"),
+            ),
+            rep(ohio, ohio + "Ohio native".len(), text, Some("inhabitant")),
+        ]);
+        let plain = RenderOptions {
+            mark: false,
+            removal_marker: "***".into(),
+        };
+        assert_eq!(
+            sanitized_text(text, &p, &plain),
+            "She was a player and an inhabitant. A tiger."
+        );
     }
 
     #[test]
