@@ -310,7 +310,10 @@ fn no_protected_name_survives_on_the_dev_set() {
         assert_eq!(doc["doc_id"], report["doc_id"]);
         let task = doc["task"].as_str().expect("task");
         let name = task.rsplit(':').next().expect("name").to_lowercase();
-        let sanitized = report["sanitized_text"].as_str().expect("text").to_lowercase();
+        let sanitized = report["sanitized_text"]
+            .as_str()
+            .expect("text")
+            .to_lowercase();
         let surviving: Vec<&str> = word
             .find_iter(&sanitized)
             .map(|m| m.as_str())

@@ -384,17 +384,15 @@ impl Sanitizer<'_> {
             .iter()
             .map(|f| sensitive_replacement(doc, f, strategy, None))
             .collect();
-        for term in &doc.terms {
-            if findings
-                .iter()
-                .any(|f| f.start < term.end && term.start < f.end)
-            {
-                continue;
-            }
+        for (start, end, _) in doc
+            .terms
+            .iter()
+            .flat_map(|term| uncovered_parts(doc, findings, term))
+        {
             replacements.push(Replacement {
-                start: term.start,
-                end: term.end,
-                original: doc.term_text(term).to_string(),
+                start,
+                end,
+                original: doc.text[start..end].to_string(),
                 replacement: Some(self.config.root_label.clone()),
                 action: Action::Generalize,
                 role: Role::Correlated,
@@ -416,6 +414,52 @@ impl Sanitizer<'_> {
             counts_from: "unavailable (root fallback)".to_string(),
         }
     }
+}
+
+/// The parts of a term no finding covers, as (start, end, normalized words): the whole
+/// term when nothing overlaps it; otherwise each run of its tokens outside the findings,
+/// so "Phyllis Mary Taylor" with "Mary" found still has "Phyllis" and "Taylor" assessed.
+fn uncovered_parts(
+    doc: &Document,
+    findings: &[Finding],
+    term: &crate::text::Term,
+) -> Vec<(usize, usize, Vec<String>)> {
+    let covered =
+        |start: usize, end: usize| findings.iter().any(|f| f.start < end && start < f.end);
+    if !covered(term.start, term.end) {
+        return vec![(
+            term.start,
+            term.end,
+            term.norm.split(' ').map(str::to_string).collect(),
+        )];
+    }
+    let mut parts = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    let mut flush = |run: &mut Vec<usize>| {
+        let words: Vec<usize> = run
+            .iter()
+            .copied()
+            .filter(|&k| doc.tokens[k].is_indexed())
+            .collect();
+        if let (Some(&first), Some(&last)) = (words.first(), words.last()) {
+            parts.push((
+                doc.tokens[first].start,
+                doc.tokens[last].end,
+                words.iter().map(|&k| doc.tokens[k].norm.clone()).collect(),
+            ));
+        }
+        run.clear();
+    };
+    for k in term.tokens.clone() {
+        let token = &doc.tokens[k];
+        if covered(token.start, token.end) {
+            flush(&mut run);
+        } else {
+            run.push(k);
+        }
+    }
+    flush(&mut run);
+    parts
 }
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -517,7 +561,7 @@ impl Run<'_, '_> {
         }
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
         for term in &self.doc.terms {
-            for (start, end, words) in self.uncovered_parts(term) {
+            for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
                 let set = TermSet {
                     alternatives: vec![words],
                 };
@@ -547,51 +591,6 @@ impl Run<'_, '_> {
                 }
             }
         }
-    }
-
-    /// The parts of a term no finding covers, as (start, end, normalized words): the whole
-    /// term when nothing overlaps it; otherwise each run of its tokens outside the findings,
-    /// so "Phyllis Mary Taylor" with "Mary" found still has "Phyllis" and "Taylor" assessed.
-    fn uncovered_parts(&self, term: &crate::text::Term) -> Vec<(usize, usize, Vec<String>)> {
-        let covered =
-            |start: usize, end: usize| self.findings.iter().any(|f| f.start < end && start < f.end);
-        if !covered(term.start, term.end) {
-            return vec![(
-                term.start,
-                term.end,
-                term.norm.split(' ').map(str::to_string).collect(),
-            )];
-        }
-        let mut parts = Vec::new();
-        let mut run: Vec<usize> = Vec::new();
-        let mut flush = |run: &mut Vec<usize>| {
-            let words: Vec<usize> = run
-                .iter()
-                .copied()
-                .filter(|&k| self.doc.tokens[k].is_indexed())
-                .collect();
-            if let (Some(&first), Some(&last)) = (words.first(), words.last()) {
-                parts.push((
-                    self.doc.tokens[first].start,
-                    self.doc.tokens[last].end,
-                    words
-                        .iter()
-                        .map(|&k| self.doc.tokens[k].norm.clone())
-                        .collect(),
-                ));
-            }
-            run.clear();
-        };
-        for k in term.tokens.clone() {
-            let token = &self.doc.tokens[k];
-            if covered(token.start, token.end) {
-                flush(&mut run);
-            } else {
-                run.push(k);
-            }
-        }
-        flush(&mut run);
-        parts
     }
 
     /// Adds one occurrence of a term of Q; occurrences of one phrase in one context share
