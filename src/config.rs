@@ -214,6 +214,9 @@ pub struct EntityTypeConfig {
     /// Names of this type in training and evaluation data (UNER's `PER`, TAB's `PERSON`,
     /// spaCy's `GPE`…). A type no entry names is not learned: its spans train as outside.
     pub from: Vec<String>,
+    /// Whether the detector reports findings of this type (the model still tells them
+    /// apart from the others: turning dates off does not make them persons).
+    pub report: bool,
     /// Words dropped from the start of a training or evaluation span of this type,
     /// compared case-insensitively without a final period (TAB's person spans include
     /// "Mr"; UNER's and OntoNotes' do not).
@@ -236,6 +239,8 @@ pub struct GazetteerConfig {
     /// Whether to list the US Census first names of the `names` package
     /// (`setup.packages.names`, fetched when missing).
     pub first_names: bool,
+    /// Whether to list the US Census surnames of the `names` package too.
+    pub surnames: bool,
     /// Words that end organization names ("Inc", "University", "Committee").
     pub org_suffixes: Vec<String>,
     /// Longest listed phrase, in words; longer names are left out.

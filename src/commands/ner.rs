@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use declass::config::GazetteerConfig;
 use declass::detect::ner::{self, EntityTypes, SpanDocument};
 use declass::detect::sequence::{self, Gazetteers, LabelledSentence, SequenceModel, TrainOptions};
 use declass::kb::KnowledgeBase;
@@ -16,6 +17,10 @@ use declass::text::{Analyzer, Tagger};
 
 use super::Ctx;
 use super::detect::{command_tagger, split_holdout};
+
+/// The gazetteer category whose capitalized classes count as named entities
+/// ([`KnowledgeBase::entity_names`]).
+const ORGANIZATION: &str = "organization";
 
 #[derive(Args)]
 pub struct TrainNerArgs {
@@ -89,20 +94,8 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
     }
     let embedded = match (&config.gazetteers, args.no_gazetteers) {
         (Some(gazetteer_config), false) => {
-            let kb = KnowledgeBase::load(&ctx.data, &ctx.config)
-                .context("loading the knowledge bases for the gazetteers")?;
-            let organization = "organization";
-            let names = kb.entity_names(
-                &gazetteer_config.knowledge_bases,
-                &gazetteer_config.anchors,
-                organization,
-            );
-            let first_names = if gazetteer_config.first_names {
-                census_first_names(ctx)
-            } else {
-                Vec::new()
-            };
-            let gazetteers = ner::build_gazetteers(&names, &first_names, gazetteer_config);
+            let gazetteers =
+                ner::build_gazetteers(&gazetteer_lists(ctx, gazetteer_config)?, gazetteer_config);
             for (name, size) in gazetteers.sizes() {
                 eprintln!("gazetteer {name}: {size} phrases");
             }
@@ -150,20 +143,50 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
     Ok(())
 }
 
-/// The first names of the `names` package, fetched into the data directory if missing;
-/// none (with a warning) when it cannot be had, and the model then ships no such list.
-fn census_first_names(ctx: &Ctx) -> Vec<String> {
+/// The phrase lists of the gazetteers: the knowledge bases' named entities by category,
+/// and the census first names and surnames.
+fn gazetteer_lists(
+    ctx: &Ctx,
+    config: &GazetteerConfig,
+) -> Result<BTreeMap<String, BTreeSet<String>>> {
+    let kb = KnowledgeBase::load(&ctx.data, &ctx.config)
+        .context("loading the knowledge bases for the gazetteers")?;
+    let mut lists = BTreeMap::new();
+    for ((kb_name, category), names) in
+        kb.entity_names(&config.knowledge_bases, &config.anchors, ORGANIZATION)
+    {
+        lists.insert(format!("{kb_name}-{category}"), names);
+    }
+    let census: [(&str, bool, &[&str]); 2] = [
+        (
+            "first-name",
+            config.first_names,
+            &["dist.male.first", "dist.female.first"],
+        ),
+        ("surname", config.surnames, &["dist.all.last"]),
+    ];
+    for (list, wanted, files) in census {
+        if wanted && let Some(names) = census_names(ctx, files) {
+            lists.insert(list.to_string(), names);
+        }
+    }
+    Ok(lists)
+}
+
+/// Names from the `names` package, fetched into the data directory if missing; `None`
+/// (with a warning) when it cannot be had: the model then ships no such list.
+fn census_names(ctx: &Ctx, files: &[&str]) -> Option<BTreeSet<String>> {
     let fetched = PackageSpec::parse(&ctx.config.setup.packages.names)
         .and_then(|spec| {
             let sources = ctx.data.subdir("sources")?;
             ensure_package(&spec, &sources, None, &ctx.config.setup.tools())
         })
-        .and_then(|dir| ner::read_census_first_names(&dir));
+        .and_then(|dir| ner::read_census_names(&dir, files));
     match fetched {
-        Ok(names) => names,
+        Ok(names) => Some(names),
         Err(e) => {
-            log::warn!("training without the first-name gazetteer: {e}");
-            Vec::new()
+            log::warn!("training without the census names of {files:?}: {e}");
+            None
         }
     }
 }

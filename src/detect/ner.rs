@@ -12,9 +12,6 @@ use crate::config::{GazetteerConfig, SequenceModelConfig};
 use crate::error::{Error, Result};
 use crate::text::{Analyzer, CharOffsets};
 
-/// Name of the first-name list among the gazetteers.
-pub const FIRST_NAMES: &str = "first-name";
-
 /// Name of the organization-suffix list among the gazetteers.
 pub const ORG_SUFFIXES: &str = "org-suffix";
 
@@ -242,13 +239,13 @@ pub fn span_document_sentences(
         .collect()
 }
 
-/// The gazetteers a named-entity model ships: knowledge-base entity names (one list per
-/// knowledge base and category, `"{kb}-{category}"`), first names, and organization
-/// suffix words. Phrases are tokenized like documents, so they match the tokens the
-/// labeller sees; phrases longer than `config.max_words` tokens are left out.
+/// The gazetteers a named-entity model ships: the named phrase lists given (knowledge-base
+/// entity names, first names, surnames) and the organization suffix
+/// words of `config` (list [`ORG_SUFFIXES`]). Phrases are tokenized like documents, so
+/// they match the tokens the labeller sees; phrases longer than `config.max_words` tokens
+/// are left out.
 pub fn build_gazetteers(
-    entity_names: &BTreeMap<(String, String), BTreeSet<String>>,
-    first_names: &[String],
+    lists: &BTreeMap<String, BTreeSet<String>>,
     config: &GazetteerConfig,
 ) -> Gazetteers {
     let tokenized = |phrase: &str| -> Option<String> {
@@ -262,24 +259,19 @@ pub fn build_gazetteers(
         })
     };
     let mut gazetteers = Gazetteers::default();
-    for ((kb, category), names) in entity_names {
-        gazetteers.add(
-            &format!("{kb}-{category}"),
-            names.iter().filter_map(|n| tokenized(n)),
-        );
-    }
-    if !first_names.is_empty() {
-        gazetteers.add(FIRST_NAMES, first_names.iter().filter_map(|n| tokenized(n)));
+    for (name, phrases) in lists {
+        gazetteers.add(name, phrases.iter().filter_map(|p| tokenized(p)));
     }
     gazetteers.add(ORG_SUFFIXES, config.org_suffixes.iter().cloned());
     gazetteers
 }
 
-/// First names of the US Census 1990 lists in the `names` package: the first column of
-/// `dist.male.first` and `dist.female.first` ("MARY 2.629 …"), found anywhere under `dir`.
-pub fn read_census_first_names(dir: &Path) -> Result<Vec<String>> {
+/// Names of the US Census 1990 lists in the `names` package: the first column of each of
+/// `files` ("MARY 2.629 …"; `dist.male.first`, `dist.female.first`, `dist.all.last`),
+/// found anywhere under `dir`, lowercased.
+pub fn read_census_names(dir: &Path, files: &[&str]) -> Result<BTreeSet<String>> {
     let mut names = BTreeSet::new();
-    for file in ["dist.male.first", "dist.female.first"] {
+    for file in files {
         let path = find_file(dir, file)
             .ok_or_else(|| Error::input(dir, format!("no `{file}` in the `names` package")))?;
         let text = crate::io::read_text_file(&path)?;
@@ -289,7 +281,7 @@ pub fn read_census_first_names(dir: &Path) -> Result<Vec<String>> {
                 .map(str::to_lowercase),
         );
     }
-    Ok(names.into_iter().collect())
+    Ok(names)
 }
 
 fn find_file(root: &Path, name: &str) -> Option<std::path::PathBuf> {
@@ -439,14 +431,19 @@ mod tests {
 
     #[test]
     fn gazetteers_are_tokenized_bounded_and_named_by_source() {
-        let mut names = BTreeMap::new();
-        names.insert(
-            ("geonames".to_string(), "location".to_string()),
-            BTreeSet::from([
-                "Stratford-upon-Avon".to_string(),
-                "Llanfair Pwll Gwyngyll Gogery Chwyrn Drobwll Llan".to_string(),
-            ]),
-        );
+        let lists = BTreeMap::from([
+            (
+                "geonames-location".to_string(),
+                BTreeSet::from([
+                    "Stratford-upon-Avon".to_string(),
+                    "Llanfair Pwll Gwyngyll Gogery Chwyrn Drobwll Llan".to_string(),
+                ]),
+            ),
+            (
+                "first-name".to_string(),
+                BTreeSet::from(["mary".to_string()]),
+            ),
+        ]);
         let mut config = crate::Config::builtin()
             .expect("config")
             .detect
@@ -454,18 +451,19 @@ mod tests {
             .gazetteers
             .expect("ner gazetteers");
         config.org_suffixes = vec!["Corp".into()];
-        let gazetteers = build_gazetteers(&names, &["mary".to_string()], &config);
+        let gazetteers = build_gazetteers(&lists, &config);
         assert_eq!(
             gazetteers.sizes(),
             vec![
-                (FIRST_NAMES.to_string(), 1),
+                ("first-name".to_string(), 1),
                 ("geonames-location".to_string(), 1),
                 (ORG_SUFFIXES.to_string(), 1)
             ]
         );
-        let words: Vec<String> = crate::text::tokenize::tokenize("near Stratford-upon-Avon")
+        let text = "near Stratford-upon-Avon";
+        let words: Vec<String> = crate::text::tokenize::tokenize(text)
             .iter()
-            .map(|t| t.text("near Stratford-upon-Avon").to_string())
+            .map(|t| t.text(text).to_string())
             .collect();
         let features = gazetteers.features(&words);
         assert!(features[1].contains(&"gaz:geonames-location:B".to_string()));
@@ -477,7 +475,7 @@ mod tests {
     }
 
     #[test]
-    fn census_first_names_come_from_both_lists() {
+    fn census_names_come_from_the_lists_asked_for() {
         let dir = tempfile::tempdir().expect("tempdir");
         let inner = dir.path().join("names");
         std::fs::create_dir_all(&inner).expect("mkdir");
@@ -487,11 +485,12 @@ mod tests {
         )
         .expect("write");
         std::fs::write(inner.join("dist.female.first"), "MARY 2.629 2.629 1\n").expect("write");
+        let first = read_census_names(dir.path(), &["dist.male.first", "dist.female.first"]);
         assert_eq!(
-            read_census_first_names(dir.path()).expect("names"),
+            first.expect("names").into_iter().collect::<Vec<_>>(),
             ["james", "john", "mary"]
         );
-        let empty = tempfile::tempdir().expect("tempdir");
-        assert!(read_census_first_names(empty.path()).is_err());
+        let err = read_census_names(dir.path(), &["dist.all.last"]).expect_err("missing");
+        assert!(err.to_string().contains("dist.all.last"), "{err}");
     }
 }

@@ -866,8 +866,9 @@ pub struct SequenceDetector {
     gazetteers: Gazetteers,
     category: String,
     generalization: String,
-    /// Per entity type: the category and generalization of its findings.
-    types: BTreeMap<String, (String, String)>,
+    /// Per entity type: the category and generalization of its findings, and whether
+    /// they are reported.
+    types: BTreeMap<String, (String, String, bool)>,
     /// Seam for a knowledge base: maps a normalized mention to a broader concept (e.g.
     /// its MeSH parent). Without one, every mention gets `generalization`.
     generalizer: Option<Generalizer>,
@@ -915,7 +916,10 @@ impl SequenceDetector {
             types: config
                 .types
                 .iter()
-                .map(|(kind, t)| (kind.clone(), (t.category.clone(), t.generalization.clone())))
+                .map(|(kind, t)| {
+                    let entry = (t.category.clone(), t.generalization.clone(), t.report);
+                    (kind.clone(), entry)
+                })
                 .collect(),
             generalizer: None,
         })
@@ -946,14 +950,17 @@ impl Detector for SequenceDetector {
             let labels = self.model.predict(&words, tags, &self.gazetteers);
             for (start, end, kind) in bio_spans(&labels) {
                 let by_type = self.types.get(&kind);
+                if by_type.is_some_and(|(_, _, report)| !report) {
+                    continue;
+                }
                 let category = match by_type {
                     _ if !self.category.is_empty() => self.category.clone(),
-                    Some((category, _)) => category.clone(),
+                    Some((category, _, _)) => category.clone(),
                     None => category_of_type(&kind),
                 };
                 let default_label = match by_type {
                     _ if !self.generalization.is_empty() => self.generalization.clone(),
-                    Some((_, generalization)) => generalization.clone(),
+                    Some((_, generalization, _)) => generalization.clone(),
                     None => category.clone(),
                 };
                 let (s, e) = (
@@ -1119,6 +1126,49 @@ mod tests {
         );
     }
 
+    /// The shipped named-entity model labels people and dates; a type configured with
+    /// `report = false` is left out of the findings, the others keep their category and
+    /// generalization.
+    #[test]
+    fn shipped_ner_model_reports_configured_types() {
+        let mut config = crate::Config::builtin().expect("config");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.detect.ner.model);
+        let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+        let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996.";
+        let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+        let found = |config: &crate::config::SequenceModelConfig| -> Vec<(String, String)> {
+            let detector = SequenceDetector::load(NER, &path, config).expect("shipped model");
+            detector
+                .detect(&doc)
+                .expect("detect")
+                .iter()
+                .map(|f| (text[f.start..f.end].to_string(), f.category.clone()))
+                .collect()
+        };
+        let all = found(&config.detect.ner);
+        for expected in [
+            ("Galip Yalman", "person"),
+            ("Ankara", "location"),
+            ("29 November 1996", "datetime"),
+        ] {
+            assert!(
+                all.contains(&(expected.0.to_string(), expected.1.to_string())),
+                "{all:?}"
+            );
+        }
+        if let Some(datetime) = config.detect.ner.types.get_mut("DATETIME") {
+            datetime.report = false;
+        }
+        let without_dates = found(&config.detect.ner);
+        assert!(
+            without_dates.iter().all(|(_, c)| c != "datetime"),
+            "{without_dates:?}"
+        );
+        assert_eq!(without_dates.len(), all.len() - 1, "{without_dates:?}");
+    }
+
     #[test]
     fn gazetteer_features_mark_phrases() {
         let mut gaz = Gazetteers::default();
@@ -1230,6 +1280,46 @@ mod tests {
         };
         assert_eq!(train(true), vec!["O", "O", "B-P", "O", "B-D"]);
         assert_eq!(train(false)[4], "O");
+    }
+
+    /// Lists given as `embedded` train the model and travel inside its file: a word seen
+    /// only in the list is labelled after a save and load, with no lists supplied.
+    #[test]
+    fn embedded_gazetteers_ship_inside_the_model() {
+        let mut cities = Gazetteers::default();
+        cities.add("city", ["Oslo", "Lima", "Rome", "Kyiv"].map(String::from));
+        let mut data = Vec::new();
+        for city in ["Oslo", "Lima", "Rome"] {
+            data.push(s(&format!("we saw {city} today"), "O O B-L O"));
+        }
+        for thing in ["Bach", "Dune", "Zorn"] {
+            data.push(s(&format!("we saw {thing} today"), "O O O O"));
+        }
+        let options = TrainOptions {
+            epochs: 10,
+            seed: 3,
+            min_feature_count: 1,
+            lexicon_folds: 0,
+            embedded: cities,
+        };
+        let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("m.bin.gz");
+        model.save(&path).expect("save");
+        let loaded = SequenceModel::load(&path).expect("load");
+        let none = Gazetteers::default();
+        assert_eq!(
+            loaded.predict(&words("we saw Kyiv today"), None, &none),
+            vec!["O", "O", "B-L", "O"]
+        );
+        assert_eq!(
+            loaded.predict(&words("we saw Oslo today"), None, &none)[2],
+            "B-L"
+        );
+        assert_eq!(
+            loaded.predict(&words("we saw Emma today"), None, &none)[2],
+            "O"
+        );
     }
 
     #[test]
