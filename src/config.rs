@@ -191,10 +191,62 @@ pub struct SequenceModelConfig {
     pub min_feature_count: u32,
     /// Folds for the lexicon of training mentions the model ships (0: none).
     pub lexicon_folds: usize,
-    /// Category and generalization of its findings; empty: from the entity type
-    /// (PER → person, LOC → location, ORG → organization, others lowercased).
+    /// Category and generalization of its findings; empty: from the entity type (its
+    /// entry in `types`, else PER → person, LOC → location, ORG → organization, others
+    /// lowercased).
     pub category: String,
     pub generalization: String,
+    /// The entity types the model learns, by the name the model gives them. Empty: the
+    /// types the training data uses, as they are.
+    #[serde(default)]
+    pub types: std::collections::BTreeMap<String, EntityTypeConfig>,
+    /// Phrase lists built when the model is trained and shipped inside it.
+    #[serde(default)]
+    pub gazetteers: Option<GazetteerConfig>,
+}
+
+/// One entity type of a sequence model: what training data calls it and what it becomes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityTypeConfig {
+    /// Category of its findings ("person").
+    pub category: String,
+    /// The generalization g(s) its findings propose ("person").
+    pub generalization: String,
+    /// Names of this type in training and evaluation data (UNER's `PER`, TAB's `PERSON`,
+    /// spaCy's `GPE`…). A type no entry names is not learned: its spans train as outside.
+    pub from: Vec<String>,
+    /// Whether the detector reports findings of this type (the model still tells them
+    /// apart from the others: turning dates off does not make them persons).
+    pub report: bool,
+    /// Words dropped from the start of a training or evaluation span of this type,
+    /// compared case-insensitively without a final period (TAB's person spans include
+    /// "Mr"; UNER's and OntoNotes' do not).
+    #[serde(default)]
+    pub strip_leading: Vec<String>,
+}
+
+/// Gazetteers of a sequence model: built from the knowledge bases, the first-name lists
+/// and the suffix words below when the model is trained, then shipped inside it, so
+/// detection needs no knowledge base and sees the features training saw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GazetteerConfig {
+    /// Knowledge bases whose named entities become lists (one per knowledge base and
+    /// category).
+    pub knowledge_bases: Vec<String>,
+    /// Category → labels of anchor concepts: a named entity belongs to the category of
+    /// the nearest anchor on its generalization chains ("other" when none).
+    pub anchors: std::collections::BTreeMap<String, Vec<String>>,
+    /// Whether to list the US Census first names of the `names` package
+    /// (`setup.packages.names`, fetched when missing).
+    pub first_names: bool,
+    /// Whether to list the US Census surnames of the `names` package too.
+    pub surnames: bool,
+    /// Words that end organization names ("Inc", "University", "Committee").
+    pub org_suffixes: Vec<String>,
+    /// Longest listed phrase, in words; longer names are left out.
+    pub max_words: usize,
 }
 
 /// Reference corpora and count sources (`[corpus]`).

@@ -69,3 +69,126 @@ fn detect_rejects_unknown_detectors() {
         .failure()
         .stderr(predicate::str::contains("nerr"));
 }
+
+/// Two short court-case-like documents with typed spans (code points), and one UNER-style
+/// IOB2 file: the named-entity trainer's two kinds of input.
+const TAE_TEXTS: &str = r#"{
+  "d1": "Mr Bo Li met the Acme Corp in Paris on 2 May 1990. Mr Li paid 500 euros.",
+  "d2": "Ms Ann Ek met the Bolt Corp in Oslo on 3 June 1991. Ms Ek paid 600 euros."
+}"#;
+const TAE_SPANS: &str = r#"{
+  "d1": [[0, 8, "PERSON"], [17, 26, "ORG"], [30, 35, "LOC"], [39, 49, "DATETIME"],
+         [51, 56, "PERSON"], [62, 71, "QUANTITY"], [12, 13, "CODE"]],
+  "d2": [[0, 9, "PERSON"], [18, 27, "ORG"], [31, 35, "LOC"], [39, 50, "DATETIME"],
+         [52, 57, "PERSON"], [63, 72, "QUANTITY"]]
+}"#;
+const IOB2: &str = "# text = Cy lives in Rome\n1\tCy\tB-PER\t-\t-\n2\tlives\tO\t-\t-\n\
+3\tin\tO\t-\t-\n4\tRome\tB-LOC\t-\t-\n\n\
+# text = Di works at Zeta Corp\n1\tDi\tB-PER\t-\t-\n2\tworks\tO\t-\t-\n3\tat\tO\t-\t-\n\
+4\tZeta\tB-ORG\t-\t-\n5\tCorp\tI-ORG\t-\t-\n\n";
+
+/// `train ner` from IOB2 and span documents reports held-out scores per source and type;
+/// `eval ner` scores span documents; `detect` uses the trained model from the data
+/// directory and gives each type its configured category and generalization.
+#[test]
+fn train_ner_from_iob2_and_span_documents_then_detect() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let (texts, spans, iob2) = (
+        dir.path().join("texts.json"),
+        dir.path().join("spans.json"),
+        dir.path().join("uner.iob2"),
+    );
+    std::fs::write(&texts, TAE_TEXTS).expect("write");
+    std::fs::write(&spans, TAE_SPANS).expect("write");
+    std::fs::write(&iob2, IOB2).expect("write");
+    let model = data.join("models").join("ner-perceptron.bin.gz");
+    let output = declass()
+        .arg("--data-dir")
+        .arg(&data)
+        .args([
+            "train",
+            "ner",
+            "--no-gazetteers",
+            "--epochs",
+            "8",
+            "--holdout-every",
+            "2",
+        ])
+        .arg("--iob2")
+        .arg(&iob2)
+        .arg("--tae-texts")
+        .arg(&texts)
+        .arg("--tae-spans")
+        .arg(&spans)
+        .arg("--out")
+        .arg(&model)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("1 training documents"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let held_out = report["held_out"].as_object().expect("held_out");
+    assert_eq!(held_out.len(), 2, "{report}");
+    let tab = held_out
+        .iter()
+        .find(|(source, _)| source.ends_with("spans.json"))
+        .map(|(_, scores)| scores)
+        .expect("span documents scored");
+    assert_eq!(tab["gold"], 6, "CODE is not learned: {tab}");
+    assert!(
+        tab["types"]["PER"]["gold"] == 2,
+        "titles stripped, one type: {tab}"
+    );
+
+    let scores = stdout_json(
+        declass()
+            .arg("--data-dir")
+            .arg(&data)
+            .args(["eval", "ner", "--tae-texts"])
+            .arg(&texts)
+            .arg("--tae-spans")
+            .arg(&spans),
+    );
+    assert_eq!(scores["gold"], 12, "{scores}");
+    assert!(scores["f1"].as_f64().expect("f1") > 0.5, "{scores}");
+
+    let document = dir.path().join("doc.txt");
+    std::fs::write(
+        &document,
+        "Mr Bo Li met the Acme Corp in Paris on 2 May 1990.",
+    )
+    .expect("write");
+    let found = stdout_json(
+        declass()
+            .arg("--data-dir")
+            .arg(&data)
+            .args(["detect", "--detect", "ner", "--json"])
+            .arg(&document),
+    );
+    let findings = found["findings"].as_array().expect("findings");
+    let person = findings
+        .iter()
+        .find(|f| f["text"] == "Bo Li")
+        .unwrap_or_else(|| panic!("Bo Li found: {found}"));
+    assert_eq!(person["category"], "person");
+    assert_eq!(person["generalization"], "person");
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["category"] == "datetime" && f["generalization"] == "date"),
+        "{found}"
+    );
+}
+
+/// Runs a command that must succeed and returns its standard output as JSON.
+fn stdout_json(command: &mut Command) -> serde_json::Value {
+    let output = command.output().expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}

@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use declass::config::SequenceModelConfig;
+use declass::detect::ner::EntityTypes;
 use declass::detect::sequence::{self, SequenceModel, TrainOptions};
 use declass::detect::{DetectorInputs, DetectorSet, finding_records};
 use declass::text::{Analyzer, Tagger};
@@ -107,32 +108,48 @@ pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
 #[derive(Args)]
 pub struct EvalNerArgs {
     /// Labelled file in UNER's IOB2 form (index, token, label columns).
-    #[arg(long, conflicts_with = "conll", required_unless_present = "conll")]
+    #[arg(long, conflicts_with_all = ["conll", "tae_texts"], required_unless_present_any = ["conll", "tae_texts"])]
     pub iob2: Option<PathBuf>,
     /// Labelled file in CoNLL form (token<TAB>label), as NCBI-disease ships.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tae_texts")]
     pub conll: Option<PathBuf>,
+    /// Texts of span documents: a JSON object of document id → text (TAB's
+    /// `TAB_test_BK=Original.json`); scored with the named-entity model.
+    #[arg(long, requires = "tae_spans")]
+    pub tae_texts: Option<PathBuf>,
+    /// Their typed spans: document id → [[start, end, type], …] in code points (TAB's
+    /// `TAB_test_Manual_Entity.json`).
+    #[arg(long, requires = "tae_texts")]
+    pub tae_spans: Option<PathBuf>,
     /// The sequence model to score; default: chosen from the labels the file uses.
     #[arg(long)]
     pub detector: Option<String>,
     /// Score this model file instead of the configured one.
     #[arg(long)]
     pub model: Option<PathBuf>,
-    /// Score only every N-th sentence (index % N == 0): the part `train --holdout-every N`
-    /// held out.
+    /// Score only every N-th sentence (index % N == 0), or every N-th span document: the
+    /// part `train --holdout-every N` held out.
     #[arg(long, default_value_t = 0)]
     pub holdout_every: usize,
 }
 
-/// Entity-level precision, recall and F1 of a sequence model on a labelled file, JSON.
+/// Entity-level precision, recall and F1 of a sequence model on a labelled file, overall
+/// and per type, JSON. Sentences are tagged as the detector's documents are; a file that
+/// uses only some of the model's types is scored on those only.
 pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
-    let (path, mut sentences) = match (&args.iob2, &args.conll) {
-        (Some(p), _) => (p.clone(), sequence::read_iob2(p)?),
-        (None, Some(p)) => (p.clone(), sequence::read_conll(p)?),
-        (None, None) => bail!("give --iob2 FILE or --conll FILE"),
+    let tagger = command_tagger(ctx)?;
+    let (path, sentences, detector) = match (&args.iob2, &args.conll, &args.tae_spans) {
+        (Some(p), _, _) => (p.clone(), sequence::read_iob2(p)?, args.detector.clone()),
+        (None, Some(p), _) => (p.clone(), sequence::read_conll(p)?, args.detector.clone()),
+        (None, None, Some(p)) => (
+            p.clone(),
+            Vec::new(),
+            Some(args.detector.clone().unwrap_or(sequence::NER.into())),
+        ),
+        _ => bail!("give --iob2 FILE, --conll FILE or --tae-texts FILE --tae-spans FILE"),
     };
-    let detector = match &args.detector {
-        Some(d) => d.clone(),
+    let detector = match detector {
+        Some(d) => d,
         None => detector_for_labels(&sentences)
             .with_context(|| format!("{}: cannot tell which detector to score", path.display()))?,
     };
@@ -142,10 +159,21 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
         None => declass::detect::find_model(&model_config.model, &model_dirs(ctx))?,
     };
     let model = SequenceModel::load(&model_path)?;
-    if args.holdout_every > 0 {
-        sentences = split_holdout(sentences, args.holdout_every).1;
-    }
-    let scores = score(&model, &sentences);
+    let types = EntityTypes::new(model_config);
+    let sentences = match (&args.tae_texts, &args.tae_spans) {
+        (Some(texts), Some(spans)) => {
+            let documents = declass::detect::ner::read_span_documents(texts, spans)?;
+            let documents = held_out_part(documents, args.holdout_every);
+            let analyzer = Analyzer::new(tagger.as_ref(), &ctx.config.text);
+            super::ner::document_sentences(&documents, &analyzer, &types)
+        }
+        _ => {
+            let mut sentences = types.relabel_source(sentences);
+            super::ner::tag_sentences(&mut sentences, tagger.as_ref());
+            held_out_part(sentences, args.holdout_every)
+        }
+    };
+    let scores = super::ner::scores_json(&model, &sentences)?;
     println!("{}", serde_json::to_string_pretty(&scores)?);
     Ok(())
 }
@@ -192,7 +220,7 @@ pub struct TrainSequenceArgs {
     pub lexicon_folds: Option<usize>,
 }
 
-fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
+pub fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
     match detector {
         sequence::DISEASE => Ok(&ctx.config.detect.disease),
         sequence::NER => Ok(&ctx.config.detect.ner),
@@ -200,14 +228,18 @@ fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModel
     }
 }
 
-/// Splits off every `every`-th sentence (index % every == 0) as held out.
-fn split_holdout(
-    sentences: Vec<sequence::LabelledSentence>,
-    every: usize,
-) -> (
-    Vec<sequence::LabelledSentence>,
-    Vec<sequence::LabelledSentence>,
-) {
+/// The items `split_holdout` holds out; all of them when `every` is 0.
+fn held_out_part<T>(items: Vec<T>, every: usize) -> Vec<T> {
+    if every == 0 {
+        items
+    } else {
+        split_holdout(items, every).1
+    }
+}
+
+/// Splits off every `every`-th item (index % every == 0) as held out; `every` 0 holds
+/// out nothing.
+pub fn split_holdout<T>(sentences: Vec<T>, every: usize) -> (Vec<T>, Vec<T>) {
     if every == 0 {
         return (sentences, Vec::new());
     }
@@ -255,6 +287,7 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
         seed: config.seed,
         min_feature_count: config.min_feature_count,
         lexicon_folds: args.lexicon_folds.unwrap_or(config.lexicon_folds),
+        embedded: sequence::Gazetteers::default(),
     };
     let gazetteers = sequence::Gazetteers::default();
     let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {

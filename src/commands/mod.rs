@@ -6,6 +6,7 @@ pub mod detect;
 pub mod kanon;
 pub mod kb;
 pub mod krepeat;
+pub mod ner;
 pub mod sanitize;
 pub mod setup;
 
@@ -90,8 +91,9 @@ pub enum TrainCommand {
     Pos(text::TrainPosArgs),
     /// The disease-mention sequence model (NCBI-disease, CoNLL form).
     Disease(detect::TrainSequenceArgs),
-    /// The named-entity sequence model (UNER IOB2, with a held-out part).
-    Ner(detect::TrainSequenceArgs),
+    /// The named-entity sequence model (UNER IOB2 files and TAB span documents, with
+    /// held-out parts), with gazetteers from the knowledge bases.
+    Ner(ner::TrainNerArgs),
 }
 
 /// The components `declass eval` measures.
@@ -143,9 +145,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Train(TrainCommand::Disease(args)) => {
             detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
         }
-        Command::Train(TrainCommand::Ner(args)) => {
-            detect::run_train_sequence(&ctx, declass::detect::sequence::NER, args)
-        }
+        Command::Train(TrainCommand::Ner(args)) => ner::run_train_ner(&ctx, args),
         Command::Kb(args) => kb::run(&ctx, args),
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod lists;
 pub mod manual;
+pub mod ner;
 pub mod operators;
 pub mod patterns;
 pub mod protect;

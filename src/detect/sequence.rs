@@ -48,10 +48,17 @@ pub struct LabelledSentence {
     pub words: Vec<String>,
     pub tags: Option<Vec<Upos>>,
     pub labels: Vec<String>,
+    /// The entity types its source annotates; `None`: every type. A token labelled `O`
+    /// may belong to a type its source does not annotate (UNER marks no dates), so in
+    /// training it may take any such type (partial labels: the perceptron's gold path
+    /// is the best path that agrees with the labels given).
+    pub annotated_types: Option<Vec<String>>,
 }
 
-/// Named phrase lists (normalized, space-joined words); a token inside a listed phrase
-/// gets the feature `gaz:NAME:B` or `gaz:NAME:I`.
+/// Named phrase lists (lowercased words joined by single spaces); a token inside a listed
+/// phrase gets the feature `gaz:NAME:B` or `gaz:NAME:I` (the longest match of each list
+/// at each start), and the same joined with its case (`gaz:NAME:B:X`), since "Bath" the
+/// town and "bath" the tub look alike lowercased.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Gazetteers {
     lists: BTreeMap<String, BTreeSet<String>>,
@@ -59,6 +66,8 @@ pub struct Gazetteers {
 }
 
 impl Gazetteers {
+    /// Adds phrases to list `name`; words are split at whitespace, so callers give
+    /// phrases in the tokens the labeller will see.
     pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
         let set = self.lists.entry(name.to_string()).or_default();
         for phrase in phrases {
@@ -66,32 +75,70 @@ impl Gazetteers {
                 .split_whitespace()
                 .map(str::to_lowercase)
                 .collect::<Vec<_>>();
+            if norm.is_empty() {
+                continue;
+            }
             self.max_words = self.max_words.max(norm.len());
             set.insert(norm.join(" "));
         }
+    }
+
+    /// Adds every list of `other` (phrases of a list both have are united).
+    pub fn extend(&mut self, other: &Gazetteers) {
+        for (name, phrases) in &other.lists {
+            self.lists
+                .entry(name.clone())
+                .or_default()
+                .extend(phrases.iter().cloned());
+        }
+        self.max_words = self.max_words.max(other.max_words);
     }
 
     pub fn names(&self) -> Vec<String> {
         self.lists.keys().cloned().collect()
     }
 
-    /// Per token, the gazetteer features it gets.
-    fn features(&self, lower: &[String]) -> Vec<Vec<String>> {
+    /// Each list's name and phrase count.
+    pub fn sizes(&self) -> Vec<(String, usize)> {
+        self.lists
+            .iter()
+            .map(|(name, set)| (name.clone(), set.len()))
+            .collect()
+    }
+
+    /// Per token, the gazetteer features it gets; `words` in their original case.
+    pub fn features(&self, words: &[String]) -> Vec<Vec<String>> {
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
         let mut out = vec![Vec::new(); lower.len()];
-        for (name, set) in &self.lists {
-            for start in 0..lower.len() {
-                for len in (1..=self.max_words.min(lower.len() - start)).rev() {
-                    if set.contains(&lower[start..start + len].join(" ")) {
-                        out[start].push(format!("gaz:{name}:B"));
-                        for slot in &mut out[start + 1..start + len] {
-                            slot.push(format!("gaz:{name}:I"));
-                        }
-                        break;
-                    }
+        for start in 0..lower.len() {
+            let candidates: Vec<String> = (1..=self.max_words.min(lower.len() - start))
+                .map(|len| lower[start..start + len].join(" "))
+                .collect();
+            for (name, set) in &self.lists {
+                let Some(len) = (1..=candidates.len())
+                    .rev()
+                    .find(|&len| set.contains(&candidates[len - 1]))
+                else {
+                    continue;
+                };
+                for (offset, slot) in out[start..start + len].iter_mut().enumerate() {
+                    let part = if offset == 0 { 'B' } else { 'I' };
+                    slot.push(format!("gaz:{name}:{part}"));
+                    slot.push(format!("gaz:{name}:{part}:{}", cases[start + offset]));
                 }
             }
         }
         out
+    }
+}
+
+/// The case of a word's first letter: `X` upper, `x` lower, `-` no letter.
+fn case_class(word: &str) -> char {
+    match word.chars().find(|c| c.is_alphabetic()) {
+        Some(c) if c.is_uppercase() => 'X',
+        Some(_) => 'x',
+        None => '-',
     }
 }
 
@@ -107,7 +154,7 @@ pub fn sentence_features(
     let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
     let mut gaz = vec![Vec::new(); lower.len()];
     for g in gazetteers {
-        for (slot, features) in gaz.iter_mut().zip(g.features(&lower)) {
+        for (slot, features) in gaz.iter_mut().zip(g.features(words)) {
             slot.extend(features);
         }
     }
@@ -189,6 +236,8 @@ pub fn sentence_features(
                 f.push(format!("pos-1={}", tag(k - 1)));
                 f.push(format!("pos+1={}", tag(k + 1)));
                 f.push(format!("pos-1|pos={}|{}", tag(k - 1), tag(k)));
+                f.push(format!("pos|pos+1={}|{}", tag(k), tag(k + 1)));
+                f.push(format!("pos|shape={}|{}", tag(k), shapes[i]));
             }
             for g in &gaz[i] {
                 f.push(g.clone());
@@ -196,6 +245,12 @@ pub fn sentence_features(
             if i > 0 {
                 for g in &gaz[i - 1] {
                     f.push(format!("{g}-1"));
+                }
+            }
+            // The next token's lists: "Acme" before the suffix "Corp".
+            if i + 1 < n {
+                for g in &gaz[i + 1] {
+                    f.push(format!("{g}+1"));
                 }
             }
             f
@@ -239,7 +294,8 @@ pub struct SequenceModel {
     pub labels: Vec<String>,
     /// Gazetteer names the model was trained with (the caller supplies the same lists).
     pub gazetteers: Vec<String>,
-    /// The training data's own mentions, a gazetteer shipped inside the model. During
+    /// Gazetteers shipped inside the model: the training data's own mentions (list
+    /// `train`) and any lists given at training ([`TrainOptions::embedded`]). During
     /// training each sentence sees only the mentions of the other folds (jackknifing), so
     /// the model learns how far to trust a listed phrase instead of memorizing it.
     lexicon: Gazetteers,
@@ -260,6 +316,9 @@ pub struct TrainOptions {
     pub min_feature_count: u32,
     /// Folds for the training-mention lexicon (0: no lexicon).
     pub lexicon_folds: usize,
+    /// Phrase lists shipped inside the model and used alike in training and detection
+    /// (e.g. knowledge-base names), so the caller need not supply them at run time.
+    pub embedded: Gazetteers,
 }
 
 impl SequenceModel {
@@ -291,7 +350,7 @@ impl SequenceModel {
                 .collect()
         };
         let folds = options.lexicon_folds;
-        let mut lexicon = Gazetteers::default();
+        let mut lexicon = options.embedded.clone();
         let mut fold_lexicons = vec![Gazetteers::default(); folds];
         if folds > 0 {
             lexicon.add(LEXICON, data.iter().flat_map(mentions));
@@ -300,29 +359,27 @@ impl SequenceModel {
                 fold.add(LEXICON, others.flat_map(|(_, s)| mentions(s)));
             }
         }
-        let feats: Vec<Vec<Vec<String>>> = data
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut lists = vec![gazetteers];
-                if folds > 0 {
-                    lists.push(&fold_lexicons[i % folds]);
-                }
-                sentence_features(&s.words, s.tags.as_deref(), &lists, &stemmer)
-            })
-            .collect();
-        let mut counts: HashMap<&str, u32> = HashMap::new();
-        for sentence in &feats {
-            for token in sentence {
+        // Features are extracted twice (to count them, then to encode them) rather than
+        // kept as strings: silver-labelled data runs to a million tokens.
+        let features_of = |i: usize, s: &LabelledSentence| -> Vec<Vec<String>> {
+            let mut lists = vec![gazetteers, &options.embedded];
+            if folds > 0 {
+                lists.push(&fold_lexicons[i % folds]);
+            }
+            sentence_features(&s.words, s.tags.as_deref(), &lists, &stemmer)
+        };
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        for (i, s) in data.iter().enumerate() {
+            for token in features_of(i, s) {
                 for f in token {
-                    *counts.entry(f.as_str()).or_default() += 1;
+                    *counts.entry(f).or_default() += 1;
                 }
             }
         }
         let mut names: Vec<String> = counts
-            .iter()
-            .filter(|(_, c)| **c >= options.min_feature_count)
-            .map(|(f, _)| f.to_string())
+            .into_iter()
+            .filter(|(_, c)| *c >= options.min_feature_count)
+            .map(|(f, _)| f)
             .collect();
         names.sort();
         let index: HashMap<String, u32> = names
@@ -330,10 +387,12 @@ impl SequenceModel {
             .enumerate()
             .map(|(i, f)| (f.clone(), i as u32))
             .collect();
-        let encoded: Vec<Vec<Vec<u32>>> = feats
+        let encoded: Vec<Vec<Vec<u32>>> = data
             .iter()
-            .map(|s| {
-                s.iter()
+            .enumerate()
+            .map(|(i, s)| {
+                features_of(i, s)
+                    .iter()
                     .map(|t| t.iter().filter_map(|f| index.get(f).copied()).collect())
                     .collect()
             })
@@ -341,6 +400,10 @@ impl SequenceModel {
         let gold: Vec<Vec<usize>> = data
             .iter()
             .map(|s| s.labels.iter().map(|l| label_index[l.as_str()]).collect())
+            .collect();
+        let masks: Vec<Option<Vec<Vec<bool>>>> = data
+            .iter()
+            .map(|s| partial_label_mask(s, &labels))
             .collect();
         let nl = labels.len();
         let mut model = SequenceModel {
@@ -364,15 +427,26 @@ impl SequenceModel {
             let mut errors = 0usize;
             let mut tokens = 0usize;
             for &s in &order {
-                let predicted = model.viterbi(&encoded[s]);
+                let predicted = model.viterbi(&encoded[s], None);
                 tokens += predicted.len();
-                if predicted != gold[s] {
+                // With partial labels the target is the best path the labels allow.
+                let target = match &masks[s] {
+                    None => gold[s].clone(),
+                    Some(mask) => {
+                        if predicted.iter().zip(mask).all(|(&l, allowed)| allowed[l]) {
+                            predicted.clone()
+                        } else {
+                            model.viterbi(&encoded[s], Some(mask))
+                        }
+                    }
+                };
+                if predicted != target {
                     errors += predicted
                         .iter()
-                        .zip(&gold[s])
+                        .zip(&target)
                         .filter(|(a, b)| a != b)
                         .count();
-                    for (sign, path) in [(1.0f32, &gold[s]), (-1.0f32, &predicted)] {
+                    for (sign, path) in [(1.0f32, &target), (-1.0f32, &predicted)] {
                         let mut prev = nl;
                         for (t, &label) in path.iter().enumerate() {
                             for &f in &encoded[s][t] {
@@ -439,13 +513,18 @@ impl SequenceModel {
         }
     }
 
-    fn viterbi(&self, sentence: &[Vec<u32>]) -> Vec<usize> {
+    /// The best label path; with `mask`, the best among paths whose label at each
+    /// token is allowed by `mask[token][label]`.
+    fn viterbi(&self, sentence: &[Vec<u32>], mask: Option<&[Vec<bool>]>) -> Vec<usize> {
         let nl = self.labels.len();
         let n = sentence.len();
         if n == 0 {
             return Vec::new();
         }
         let emission = |t: usize, label: usize| -> f32 {
+            if mask.is_some_and(|m| !m[t][label]) {
+                return f32::NEG_INFINITY;
+            }
             sentence[t]
                 .iter()
                 .map(|&f| self.weights[f as usize * nl + label])
@@ -505,7 +584,7 @@ impl SequenceModel {
                     .collect()
             })
             .collect();
-        self.viterbi(&encoded)
+        self.viterbi(&encoded, None)
             .into_iter()
             .map(|l| self.labels[l].clone())
             .collect()
@@ -582,6 +661,36 @@ impl XorShift {
     }
 }
 
+/// For a sentence whose source annotates only some types, which labels each token may
+/// take: its own when it is inside an entity, else `O` or any label of a type the
+/// source does not annotate. `None` when the labels given are the whole truth.
+fn partial_label_mask(sentence: &LabelledSentence, labels: &[String]) -> Option<Vec<Vec<bool>>> {
+    let annotated = sentence.annotated_types.as_ref()?;
+    let open: Vec<bool> = labels
+        .iter()
+        .map(|l| {
+            l.get(2..)
+                .is_some_and(|t| !annotated.iter().any(|a| a == t))
+        })
+        .collect();
+    if !open.contains(&true) {
+        return None;
+    }
+    Some(
+        sentence
+            .labels
+            .iter()
+            .map(|given| {
+                labels
+                    .iter()
+                    .zip(&open)
+                    .map(|(l, &open)| l == given || (given == "O" && open))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
 /// Entity spans `(start, end_exclusive, type)` of a BIO sequence (an I- without a
 /// preceding B- of its type starts an entity, as conlleval does).
 pub fn bio_spans(labels: &[String]) -> Vec<(usize, usize, String)> {
@@ -621,27 +730,69 @@ pub struct EntityScores {
 
 pub fn entity_scores(gold: &[Vec<String>], predicted: &[Vec<String>]) -> EntityScores {
     let (mut g, mut p, mut c) = (0, 0, 0);
+    for scores in entity_scores_by_type(gold, predicted).values() {
+        g += scores.gold;
+        p += scores.predicted;
+        c += scores.correct;
+    }
+    EntityScores::from_counts(g, p, c)
+}
+
+/// [`entity_scores`] for each entity type found in `gold` or `predicted`.
+pub fn entity_scores_by_type(
+    gold: &[Vec<String>],
+    predicted: &[Vec<String>],
+) -> BTreeMap<String, EntityScores> {
+    let mut counts: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for (gs, ps) in gold.iter().zip(predicted) {
         let gold_spans: BTreeSet<_> = bio_spans(gs).into_iter().collect();
         let pred_spans: BTreeSet<_> = bio_spans(ps).into_iter().collect();
-        g += gold_spans.len();
-        p += pred_spans.len();
-        c += gold_spans.intersection(&pred_spans).count();
+        for span in &gold_spans {
+            counts.entry(span.2.clone()).or_default().0 += 1;
+        }
+        for span in &pred_spans {
+            let slot = counts.entry(span.2.clone()).or_default();
+            slot.1 += 1;
+            if gold_spans.contains(span) {
+                slot.2 += 1;
+            }
+        }
     }
-    let precision = if p == 0 { 0.0 } else { c as f64 / p as f64 };
-    let recall = if g == 0 { 0.0 } else { c as f64 / g as f64 };
-    let f1 = if precision + recall == 0.0 {
-        0.0
-    } else {
-        2.0 * precision * recall / (precision + recall)
-    };
-    EntityScores {
-        precision,
-        recall,
-        f1,
-        gold: g,
-        predicted: p,
-        correct: c,
+    counts
+        .into_iter()
+        .map(|(kind, (g, p, c))| (kind, EntityScores::from_counts(g, p, c)))
+        .collect()
+}
+
+/// `labels` with the entities of types outside `types` turned to `O`: a file that
+/// annotates only some types cannot score the others.
+pub fn keep_types(labels: &[String], types: &BTreeSet<String>) -> Vec<String> {
+    labels
+        .iter()
+        .map(|l| match l.get(2..) {
+            Some(kind) if !types.contains(kind) => "O".to_string(),
+            _ => l.clone(),
+        })
+        .collect()
+}
+
+impl EntityScores {
+    fn from_counts(g: usize, p: usize, c: usize) -> EntityScores {
+        let precision = if p == 0 { 0.0 } else { c as f64 / p as f64 };
+        let recall = if g == 0 { 0.0 } else { c as f64 / g as f64 };
+        let f1 = if precision + recall == 0.0 {
+            0.0
+        } else {
+            2.0 * precision * recall / (precision + recall)
+        };
+        EntityScores {
+            precision,
+            recall,
+            f1,
+            gold: g,
+            predicted: p,
+            correct: c,
+        }
     }
 }
 
@@ -667,6 +818,7 @@ fn read_columns(path: &Path, word_col: usize, label_col: usize) -> Result<Vec<La
                 words: std::mem::take(words),
                 tags: None,
                 labels: std::mem::take(labels),
+                annotated_types: None,
             });
         }
     };
@@ -714,6 +866,9 @@ pub struct SequenceDetector {
     gazetteers: Gazetteers,
     category: String,
     generalization: String,
+    /// Per entity type: the category and generalization of its findings, and whether
+    /// they are reported.
+    types: BTreeMap<String, (String, String, bool)>,
     /// Seam for a knowledge base: maps a normalized mention to a broader concept (e.g.
     /// its MeSH parent). Without one, every mention gets `generalization`.
     generalizer: Option<Generalizer>,
@@ -758,6 +913,14 @@ impl SequenceDetector {
             gazetteers: Gazetteers::default(),
             category: config.category.clone(),
             generalization: config.generalization.clone(),
+            types: config
+                .types
+                .iter()
+                .map(|(kind, t)| {
+                    let entry = (t.category.clone(), t.generalization.clone(), t.report);
+                    (kind.clone(), entry)
+                })
+                .collect(),
             generalizer: None,
         })
     }
@@ -786,10 +949,19 @@ impl Detector for SequenceDetector {
             let tags = tagged.then(|| &doc.tags[range.clone()]);
             let labels = self.model.predict(&words, tags, &self.gazetteers);
             for (start, end, kind) in bio_spans(&labels) {
-                let category = if self.category.is_empty() {
-                    category_of_type(&kind)
-                } else {
-                    self.category.clone()
+                let by_type = self.types.get(&kind);
+                if by_type.is_some_and(|(_, _, report)| !report) {
+                    continue;
+                }
+                let category = match by_type {
+                    _ if !self.category.is_empty() => self.category.clone(),
+                    Some((category, _, _)) => category.clone(),
+                    None => category_of_type(&kind),
+                };
+                let default_label = match by_type {
+                    _ if !self.generalization.is_empty() => self.generalization.clone(),
+                    Some((_, generalization, _)) => generalization.clone(),
+                    None => category.clone(),
                 };
                 let (s, e) = (
                     doc.tokens[range.start + start].start,
@@ -800,13 +972,7 @@ impl Detector for SequenceDetector {
                     .generalizer
                     .as_ref()
                     .and_then(|g| g(&norm))
-                    .unwrap_or_else(|| {
-                        if self.generalization.is_empty() {
-                            category.clone()
-                        } else {
-                            self.generalization.clone()
-                        }
-                    });
+                    .unwrap_or(default_label);
                 findings.push(Finding {
                     start: s,
                     end: e,
@@ -831,6 +997,7 @@ mod tests {
             words: words.split(' ').map(String::from).collect(),
             tags: None,
             labels: labels.split(' ').map(String::from).collect(),
+            annotated_types: None,
         }
     }
 
@@ -889,6 +1056,7 @@ mod tests {
             seed: 3,
             min_feature_count: 1,
             lexicon_folds: 0,
+            embedded: Gazetteers::default(),
         };
         let gaz = Gazetteers::default();
         let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
@@ -920,6 +1088,7 @@ mod tests {
             seed: 1,
             min_feature_count: 1,
             lexicon_folds: 3,
+            embedded: Gazetteers::default(),
         };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
@@ -957,13 +1126,237 @@ mod tests {
         );
     }
 
+    /// The shipped named-entity model labels people and dates; a type configured with
+    /// `report = false` is left out of the findings, the others keep their category and
+    /// generalization.
+    #[test]
+    fn shipped_ner_model_reports_configured_types() {
+        let mut config = crate::Config::builtin().expect("config");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("kb")
+            .join(&config.detect.ner.model);
+        let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+        let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996.";
+        let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+        let found = |config: &crate::config::SequenceModelConfig| -> Vec<(String, String)> {
+            let detector = SequenceDetector::load(NER, &path, config).expect("shipped model");
+            detector
+                .detect(&doc)
+                .expect("detect")
+                .iter()
+                .map(|f| (text[f.start..f.end].to_string(), f.category.clone()))
+                .collect()
+        };
+        let all = found(&config.detect.ner);
+        for expected in [
+            ("Galip Yalman", "person"),
+            ("Ankara", "location"),
+            ("29 November 1996", "datetime"),
+        ] {
+            assert!(
+                all.contains(&(expected.0.to_string(), expected.1.to_string())),
+                "{all:?}"
+            );
+        }
+        if let Some(datetime) = config.detect.ner.types.get_mut("DATETIME") {
+            datetime.report = false;
+        }
+        let without_dates = found(&config.detect.ner);
+        assert!(
+            without_dates.iter().all(|(_, c)| c != "datetime"),
+            "{without_dates:?}"
+        );
+        assert_eq!(without_dates.len(), all.len() - 1, "{without_dates:?}");
+    }
+
     #[test]
     fn gazetteer_features_mark_phrases() {
         let mut gaz = Gazetteers::default();
         gaz.add("mesh", ["breast cancer".to_string()]);
         let f = gaz.features(&["a".into(), "breast".into(), "cancer".into()]);
-        assert_eq!(f[1], vec!["gaz:mesh:B"]);
-        assert_eq!(f[2], vec!["gaz:mesh:I"]);
+        assert!(f[0].is_empty());
+        assert_eq!(f[1], vec!["gaz:mesh:B", "gaz:mesh:B:x"]);
+        assert_eq!(f[2], vec!["gaz:mesh:I", "gaz:mesh:I:x"]);
+    }
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    /// Each list matches its longest phrase at a start, case-insensitively, and says the
+    /// case it matched in; lists merged with `extend` match as they did apart.
+    #[test]
+    fn gazetteers_match_longest_phrase_per_list_with_case() {
+        let mut places = Gazetteers::default();
+        places.add("place", ["New York".to_string(), "York".to_string()]);
+        let mut people = Gazetteers::default();
+        people.add("first-name", ["york".to_string()]);
+        let sentence = words("in New York city");
+        let f = places.features(&sentence);
+        assert_eq!(f[1], vec!["gaz:place:B", "gaz:place:B:X"]);
+        // Inside "New York", and "York" on its own: every start is tried.
+        assert_eq!(
+            f[2],
+            vec![
+                "gaz:place:I",
+                "gaz:place:I:X",
+                "gaz:place:B",
+                "gaz:place:B:X"
+            ]
+        );
+        assert!(f[3].is_empty());
+        let mut both = places.clone();
+        both.extend(&people);
+        let merged = both.features(&sentence);
+        let mut expected = f[2].clone();
+        expected.extend(people.features(&sentence)[2].clone());
+        let mut got = merged[2].clone();
+        got.sort();
+        expected.sort();
+        assert_eq!(got, expected);
+        assert_eq!(
+            both.sizes(),
+            vec![("first-name".to_string(), 1), ("place".to_string(), 2)]
+        );
+        let lower = both.features(&words("a new york bagel"));
+        assert!(lower[1].contains(&"gaz:place:B:x".to_string()), "{lower:?}");
+    }
+
+    /// A token sees its POS with its neighbours' and the next token's gazetteer lists.
+    #[test]
+    fn sentence_features_carry_pos_and_gazetteer_windows() {
+        let mut gaz = Gazetteers::default();
+        gaz.add("org-suffix", ["corp".to_string()]);
+        let sentence = words("Acme Corp grew");
+        let tags = [Upos::Propn, Upos::Propn, Upos::Verb];
+        let stemmer = Stemmer::create(Algorithm::English);
+        let f = sentence_features(&sentence, Some(&tags), &[&gaz], &stemmer);
+        let acme = &f[0];
+        for expected in [
+            "pos=PROPN",
+            "pos|pos+1=PROPN|PROPN",
+            "pos|shape=PROPN|Xxxx",
+            "gaz:org-suffix:B+1",
+            "gaz:org-suffix:B:X+1",
+        ] {
+            assert!(acme.contains(&expected.to_string()), "{expected}: {acme:?}");
+        }
+        assert!(f[2].contains(&"gaz:org-suffix:B-1".to_string()));
+        assert!(
+            !f[2]
+                .iter()
+                .any(|x| x.ends_with("+1") && x.starts_with("gaz"))
+        );
+    }
+
+    /// Partial labels: with `annotated_types` the `O` of a source that never marks a type
+    /// does not teach the model that type is outside; without it, it does.
+    #[test]
+    fn partial_labels_leave_unannotated_types_open() {
+        let train = |partial: bool| {
+            let mut data = vec![s("we met Ann on monday", "O O B-P O B-D")];
+            for day in ["friday", "sunday", "tuesday", "saturday"] {
+                for name in ["Bob", "Cy"] {
+                    let mut sentence = s(&format!("we met {name} on {day}"), "O O B-P O O");
+                    if partial {
+                        sentence.annotated_types = Some(vec!["P".into()]);
+                    }
+                    data.push(sentence);
+                }
+            }
+            let options = TrainOptions {
+                epochs: 10,
+                seed: 5,
+                min_feature_count: 1,
+                lexicon_folds: 0,
+                embedded: Gazetteers::default(),
+            };
+            let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+            model.predict(
+                &words("we met Dee on thursday"),
+                None,
+                &Gazetteers::default(),
+            )
+        };
+        assert_eq!(train(true), vec!["O", "O", "B-P", "O", "B-D"]);
+        assert_eq!(train(false)[4], "O");
+    }
+
+    /// Lists given as `embedded` train the model and travel inside its file: a word seen
+    /// only in the list is labelled after a save and load, with no lists supplied.
+    #[test]
+    fn embedded_gazetteers_ship_inside_the_model() {
+        let mut cities = Gazetteers::default();
+        cities.add("city", ["Oslo", "Lima", "Rome", "Kyiv"].map(String::from));
+        let mut data = Vec::new();
+        for city in ["Oslo", "Lima", "Rome"] {
+            data.push(s(&format!("we saw {city} today"), "O O B-L O"));
+        }
+        for thing in ["Bach", "Dune", "Zorn"] {
+            data.push(s(&format!("we saw {thing} today"), "O O O O"));
+        }
+        let options = TrainOptions {
+            epochs: 10,
+            seed: 3,
+            min_feature_count: 1,
+            lexicon_folds: 0,
+            embedded: cities,
+        };
+        let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("m.bin.gz");
+        model.save(&path).expect("save");
+        let loaded = SequenceModel::load(&path).expect("load");
+        let none = Gazetteers::default();
+        assert_eq!(
+            loaded.predict(&words("we saw Kyiv today"), None, &none),
+            vec!["O", "O", "B-L", "O"]
+        );
+        assert_eq!(
+            loaded.predict(&words("we saw Oslo today"), None, &none)[2],
+            "B-L"
+        );
+        assert_eq!(
+            loaded.predict(&words("we saw Emma today"), None, &none)[2],
+            "O"
+        );
+    }
+
+    #[test]
+    fn partial_label_mask_fixes_entities_and_opens_other_types() {
+        let labels: Vec<String> = ["O", "B-P", "I-P", "B-D", "I-D"]
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let mut sentence = s("Ann came today", "B-P O O");
+        assert_eq!(partial_label_mask(&sentence, &labels), None);
+        sentence.annotated_types = Some(vec!["P".into()]);
+        let mask = partial_label_mask(&sentence, &labels).expect("mask");
+        assert_eq!(mask[0], vec![false, true, false, false, false]);
+        assert_eq!(mask[2], vec![true, false, false, true, true]);
+        sentence.annotated_types = Some(vec!["P".into(), "D".into()]);
+        assert_eq!(partial_label_mask(&sentence, &labels), None);
+    }
+
+    #[test]
+    fn scores_by_type_and_kept_types() {
+        let gold = vec![words("B-P O B-D I-D O")];
+        let predicted = vec![words("B-P O B-D O B-Q")];
+        let by_type = entity_scores_by_type(&gold, &predicted);
+        assert_eq!(
+            by_type
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.gold, v.predicted, v.correct))
+                .collect::<Vec<_>>(),
+            vec![("D", 1, 1, 0), ("P", 1, 1, 1), ("Q", 0, 1, 0)]
+        );
+        let total = entity_scores(&gold, &predicted);
+        assert_eq!((total.gold, total.predicted, total.correct), (2, 3, 1));
+        let kept = keep_types(
+            &predicted[0],
+            &BTreeSet::from(["P".to_string(), "D".to_string()]),
+        );
+        assert_eq!(kept, words("B-P O B-D O O"));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! (WordNet's instance hypernyms: Florida is an instance of "American state") and
 //! `locatedIn` (GeoNames containment: Miami is in Florida).
 
+pub mod entities;
 pub mod geonames;
 pub mod mesh;
 pub mod plugin;
