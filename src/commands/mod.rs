@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod detect;
+pub mod inputs;
 pub mod kanon;
 pub mod kb;
 pub mod krepeat;
