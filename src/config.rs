@@ -324,46 +324,50 @@ impl SetupConfig {
 impl Config {
     /// The compiled-in defaults.
     pub fn builtin() -> Result<Config> {
-        Self::from_layers(None)
+        Self::from_layers(&[])
     }
 
     /// Defaults, overridden by the file at `path` when one is given.
     pub fn load(path: Option<&Path>) -> Result<Config> {
-        match path {
-            None => Self::builtin(),
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-                Self::from_layers(Some((&text, path)))
-            }
+        Self::load_layers(path.as_slice())
+    }
+
+    /// Defaults overridden by each file in turn, later files winning: `compare` puts a
+    /// variant's file over the run's `--config`.
+    pub fn load_layers(paths: &[&Path]) -> Result<Config> {
+        let mut texts = Vec::with_capacity(paths.len());
+        for &path in paths {
+            let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            texts.push((text, path));
         }
+        let layers: Vec<(&str, &Path)> = texts.iter().map(|(t, p)| (t.as_str(), *p)).collect();
+        Self::from_layers(&layers)
     }
 
     /// Defaults overridden by `text`; `origin` names the file in error messages.
     pub fn from_override_str(text: &str, origin: &Path) -> Result<Config> {
-        Self::from_layers(Some((text, origin)))
+        Self::from_layers(&[(text, origin)])
     }
 
-    fn from_layers(user: Option<(&str, &Path)>) -> Result<Config> {
+    fn from_layers(layers: &[(&str, &Path)]) -> Result<Config> {
         let builtin_path = PathBuf::from("<built-in config.toml>");
         let mut table: toml::Table =
             toml::from_str(DEFAULT_CONFIG_TOML).map_err(|e| Error::Config {
                 path: builtin_path.clone(),
                 message: e.to_string(),
             })?;
-        let origin = match user {
-            None => builtin_path,
-            Some((text, path)) => {
-                let overrides: toml::Table = toml::from_str(text).map_err(|e| Error::Config {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                })?;
-                merge_known(&mut table, overrides, "", path)?;
-                path.to_path_buf()
-            }
-        };
+        let mut origin = builtin_path;
+        for &(text, path) in layers {
+            let overrides: toml::Table = toml::from_str(text).map_err(|e| Error::Config {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+            merge_known(&mut table, overrides, "", path)?;
+            origin = path.to_path_buf();
+        }
         toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| Error::Config {
@@ -426,6 +430,18 @@ mod tests {
                 .expect("valid override");
         assert_eq!(config.text.max_term_words, 3);
         assert!(config.text.number_terms);
+    }
+
+    #[test]
+    fn later_layers_win_and_earlier_ones_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = dir.path().join("base.toml");
+        let variant = dir.path().join("variant.toml");
+        std::fs::write(&base, "[text]\nmax_term_words = 3\nnumber_terms = false\n").expect("write");
+        std::fs::write(&variant, "[text]\nmax_term_words = 5\n").expect("write");
+        let config = Config::load_layers(&[&base, &variant]).expect("layers");
+        assert_eq!(config.text.max_term_words, 5);
+        assert!(!config.text.number_terms);
     }
 
     #[test]

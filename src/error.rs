@@ -25,6 +25,9 @@ pub enum Error {
     /// The knowledge base could not answer: same consequence as missing counts.
     #[error("knowledge base unavailable: {0}")]
     Knowledge(String),
+    /// A plot could not be drawn or encoded.
+    #[error("cannot draw the {what} plot: {message}")]
+    Plot { what: String, message: String },
     /// A parameter out of range (`k < 2`, an empty list…), named by `what`.
     #[error("{what}: {message}")]
     Parameter { what: String, message: String },

@@ -12,9 +12,10 @@ use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
 use crate::sanitize::{Plan, Sanitizer, Step, Strategy, Taxonomy};
-use crate::stats::ic::PriorIc;
+use crate::stats::ic::{IcSource, PriorIc};
+use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
-use crate::stats::{CountSource, defaults, open_configured_source};
+use crate::stats::{CountRequest, CountSource, TermSet, defaults, open_configured_source};
 use crate::text::pos::PerceptronTagger;
 use crate::text::{Analyzer, Document};
 
@@ -97,13 +98,7 @@ impl Engine {
         protect: &[String],
         strategy: Strategy,
     ) -> Result<Processed> {
-        let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
-        let mut findings = self.detectors.detect(&doc)?;
-        if !protect.is_empty() {
-            findings
-                .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
-            findings = merge_findings(findings);
-        }
+        let (doc, findings) = self.detect(text, protect)?;
         let plan = self.plan(&doc, &findings, strategy)?;
         Ok(Processed {
             doc,
@@ -112,13 +107,45 @@ impl Engine {
         })
     }
 
-    /// Sanitizes an analysed document with given findings.
-    pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
-        let ic = PriorIc {
+    /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
+    /// comparing strategies plans the same findings several times.
+    pub fn detect(&self, text: String, protect: &[String]) -> Result<(Document, Vec<Finding>)> {
+        let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
+        let mut findings = self.detectors.detect(&doc)?;
+        if !protect.is_empty() {
+            findings
+                .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
+            findings = merge_findings(findings);
+        }
+        Ok((doc, findings))
+    }
+
+    /// The IC the sanitizer gives each phrase (same count source, same prior back-off),
+    /// counted in one batch: evaluation weighs tokens by it.
+    pub fn information_content(&self, phrases: &[TermSet]) -> Result<Vec<Figure>> {
+        let total = self.counts.total_docs()?;
+        let requests: Vec<CountRequest> =
+            phrases.iter().cloned().map(CountRequest::single).collect();
+        let counts = self.counts.count_batch(&requests)?;
+        let ic = self.ic_source();
+        Ok(phrases
+            .iter()
+            .zip(counts)
+            .map(|(set, count)| ic.ic(set, count, total))
+            .collect())
+    }
+
+    fn ic_source(&self) -> PriorIc<'_> {
+        PriorIc {
             prior: self.prior.as_ref(),
             min_count: self.config.stats.prior_min_count,
             measured: self.counts.origin(),
-        };
+        }
+    }
+
+    /// Sanitizes an analysed document with given findings.
+    pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
+        let ic = self.ic_source();
         let kb_taxonomy;
         let taxonomy: &dyn Taxonomy = match &self.knowledge {
             Some(kb) => {

@@ -1,83 +1,12 @@
 //! `declass sanitize`, `assess` and `eval tab` run the way a user runs them, on a corpus
 //! built inside the test and the compiled-in knowledge bases.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 
-struct Setup {
-    _dir: tempfile::TempDir,
-    data: PathBuf,
-    config: PathBuf,
-    root: PathBuf,
-}
-
-/// A data directory with a small reference corpus named like the default one, and a
-/// configuration without the word-frequency prior or automatic setup (no network).
-fn setup() -> Setup {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().to_path_buf();
-    let data = root.join("data");
-    let mut docs = String::new();
-    let mut add = |n: usize, text: &str| {
-        for i in 0..n {
-            docs.push_str(
-                &serde_json::json!({"id": format!("{}-{i}", docs.len()), "text": text}).to_string(),
-            );
-            docs.push('\n');
-        }
-    };
-    add(
-        6,
-        "Patients with breast cancer often receive radiotherapy, a therapy.",
-    );
-    add(
-        20,
-        "Therapy and medical care help many patients in a hospital.",
-    );
-    add(30, "The disease was treated in a hospital by a physician.");
-    add(40, "The garden had roses and a person walked there.");
-    add(40, "A person read a book about history and music.");
-    let corpus = root.join("corpus.jsonl");
-    std::fs::write(&corpus, docs).expect("write corpus");
-    let config = root.join("config.toml");
-    std::fs::write(
-        &config,
-        "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[sanitize]\npair_check = false\n",
-    )
-    .expect("write config");
-    Command::cargo_bin("declass")
-        .expect("binary")
-        .args(["--data-dir"])
-        .arg(&data)
-        .arg("--config")
-        .arg(&config)
-        .args(["corpus", "build", "--name", "wiki"])
-        .arg(&corpus)
-        .assert()
-        .success();
-    Setup {
-        _dir: dir,
-        data,
-        config,
-        root,
-    }
-}
-
-fn declass(s: &Setup) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir")
-        .arg(&s.data)
-        .arg("--config")
-        .arg(&s.config);
-    cmd
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
+mod common;
+use common::{declass, setup, write};
 
 const DOC: &str =
     "Jane Roe was treated for breast cancer. Ms Roe received radiotherapy. She likes her garden.";

@@ -1,8 +1,10 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+pub mod compare;
 pub mod corpus;
 pub mod detect;
+pub mod inputs;
 pub mod kanon;
 pub mod kb;
 pub mod krepeat;
@@ -62,6 +64,9 @@ pub enum Command {
     Sanitize(sanitize::SanitizeArgs),
     /// Show each term's information content, risk and decision, without rewriting.
     Assess(sanitize::AssessArgs),
+    /// Run strategies S1–S5 and configuration variants side by side: utility, risk and
+    /// (with gold annotations) precision and recall, as tables and plots.
+    Compare(compare::CompareArgs),
     /// List the sensitive terms the detectors find, without sanitizing.
     Detect(detect::DetectArgs),
     /// Fetch the data packages and build the default data (idempotent).
@@ -110,6 +115,9 @@ pub enum EvalCommand {
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
     pub config: Config,
+    /// The `--config` file the configuration came from, if any (`compare` layers
+    /// variants over it).
+    pub config_path: Option<PathBuf>,
     pub data: DataDir,
     /// Whether commands may build missing default data themselves.
     pub auto_setup: bool,
@@ -122,6 +130,7 @@ impl Ctx {
         Ok(Ctx {
             auto_setup: config.setup.auto && !global.no_auto_setup,
             config,
+            config_path: global.config.clone(),
             data,
         })
     }
@@ -139,6 +148,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Kanon(args) => kanon::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),
+        Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),
         Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),

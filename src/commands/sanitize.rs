@@ -2,7 +2,7 @@
 //! discovery and output writing; the engine is `declass::pipeline`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
@@ -16,6 +16,7 @@ use declass::sanitize::render::{RenderOptions, report, sanitized_text, tab_spans
 
 use super::Ctx;
 use super::detect::DetectorArgs;
+use super::inputs::{Input, read_inputs};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -80,15 +81,6 @@ pub struct EvalTabArgs {
     pub spans: PathBuf,
 }
 
-/// One input document.
-struct Input {
-    id: String,
-    /// Where it came from, for error messages and output names.
-    path: Option<PathBuf>,
-    text: String,
-    protect: Vec<String>,
-}
-
 fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
     let inputs = args.detectors.inputs(ctx);
     Engine::open(
@@ -99,77 +91,6 @@ fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
         ctx.auto_setup,
     )
     .context("cannot assess documents (nothing was written)")
-}
-
-/// Files of a directory, recursively, in a stable order.
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: cannot read directory", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<std::io::Result<_>>()
-        .with_context(|| format!("{}: cannot read directory", dir.display()))?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files_under(&path, out)?;
-        } else if path.is_file() {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn read_inputs(args: &SanitizeArgs) -> Result<(Vec<Input>, bool)> {
-    if let Some(tab) = &args.tab {
-        let docs = read_tab_documents(tab)?;
-        let inputs = docs
-            .into_iter()
-            .map(|d| Input {
-                protect: d
-                    .task
-                    .as_deref()
-                    .and_then(|t| t.split_once("person:"))
-                    .map(|(_, name)| name.trim().to_string())
-                    .filter(|name| !name.is_empty())
-                    .into_iter()
-                    .collect(),
-                id: d.doc_id,
-                path: None,
-                text: d.text,
-            })
-            .collect();
-        return Ok((inputs, false));
-    }
-    if args.inputs.is_empty() {
-        bail!("no input: give files, directories, `-`, or --tab DOCS.json");
-    }
-    let mut paths = Vec::new();
-    let mut several = args.inputs.len() > 1;
-    for input in &args.inputs {
-        if input.as_os_str() == "-" {
-            paths.push(input.clone());
-        } else if input.is_dir() {
-            several = true;
-            files_under(input, &mut paths)?;
-        } else {
-            paths.push(input.clone());
-        }
-    }
-    let mut inputs = Vec::with_capacity(paths.len());
-    for path in paths {
-        let text = if path.as_os_str() == "-" {
-            read_text_stdin()?
-        } else {
-            read_text_file(&path)?
-        };
-        inputs.push(Input {
-            id: path.display().to_string(),
-            path: Some(path),
-            text,
-            protect: Vec::new(),
-        });
-    }
-    Ok((inputs, several))
 }
 
 fn render(
@@ -199,7 +120,7 @@ fn extension(format: Format) -> &'static str {
 }
 
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
-    let (inputs, several) = read_inputs(&args)?;
+    let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
     let strategy = args
         .sensitive
         .strategy
@@ -225,13 +146,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         let mut failed = 0;
         for input in &inputs {
             progress.inc(1);
-            let name = input
-                .path
-                .as_ref()
-                .and_then(|p| p.file_stem())
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| input.id.clone());
-            let target = dir.join(format!("{name}.{}", extension(args.format)));
+            let target = dir.join(format!("{}.{}", input.stem(), extension(args.format)));
             if target.exists() && !args.force {
                 continue;
             }

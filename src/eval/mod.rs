@@ -1,3 +1,6 @@
-//! Evaluation: scoring outputs against annotated data.
+//! Evaluation: scoring outputs against annotated data, and comparing strategies and
+//! configurations side by side.
 
+pub mod compare;
+pub mod plot;
 pub mod tab;

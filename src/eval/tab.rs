@@ -68,6 +68,18 @@ pub struct GoldMention {
     pub entity_type: String,
 }
 
+impl TabDocument {
+    /// The person the annotators were asked to conceal: the text after "person:" in the
+    /// document's `task`, the one person `sanitize --tab` and `compare --tab` protect.
+    pub fn protected_person(&self) -> Option<String> {
+        self.task
+            .as_deref()
+            .and_then(|t| t.split_once("person:"))
+            .map(|(_, name)| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+    }
+}
+
 /// Reads a TAB-format JSON file (a list of documents).
 pub fn read_tab_documents(path: &Path) -> Result<Vec<TabDocument>> {
     let text = crate::io::read_text_file(path)?;
@@ -254,6 +266,74 @@ impl GoldDoc {
     }
 }
 
+/// A `\w+` token inside a masked span and how many annotators masked it: the unit of the
+/// benchmark's token precision, exposed so other weightings can be computed over it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaskedToken {
+    pub doc_id: String,
+    pub text: String,
+    /// Annotators whose spans that need masking cover the token.
+    pub covering: usize,
+    /// Annotators of the document.
+    pub annotators: usize,
+}
+
+/// Every token of the masked spans of the documents in `masked`, in document and span
+/// order. The benchmark's uniform token precision is `Σ covering / Σ annotators` over them.
+pub fn masked_tokens(
+    gold: &[TabDocument],
+    masked: &MaskedSpans,
+    gold_origin: &Path,
+) -> Result<Vec<MaskedToken>> {
+    let by_id: HashMap<&str, &TabDocument> = gold.iter().map(|d| (d.doc_id.as_str(), d)).collect();
+    let mut out = Vec::new();
+    for (doc_id, spans) in masked {
+        let doc = by_id
+            .get(doc_id.as_str())
+            .ok_or_else(|| not_in_gold(gold_origin, doc_id))?;
+        let gold_doc = GoldDoc::new(doc, gold_origin)?;
+        out.extend(gold_doc.masked_tokens(spans).map(|t| MaskedToken {
+            doc_id: doc_id.clone(),
+            text: gold_doc.substring(t.start, t.end),
+            covering: t.covering,
+            annotators: gold_doc.annotators,
+        }));
+    }
+    Ok(out)
+}
+
+fn not_in_gold(gold_origin: &Path, doc_id: &str) -> Error {
+    Error::input(
+        gold_origin,
+        format!("document {doc_id} is not in the gold file"),
+    )
+}
+
+/// A masked token of one document, in code points.
+struct TokenCover {
+    start: usize,
+    end: usize,
+    covering: usize,
+}
+
+impl GoldDoc {
+    fn masked_tokens<'a>(
+        &'a self,
+        spans: &'a [(usize, usize)],
+    ) -> impl Iterator<Item = TokenCover> + 'a {
+        spans.iter().flat_map(move |&(s, t)| {
+            let (s, t) = (s.min(self.chars.len()), t.min(self.chars.len()));
+            self.tokens(s, t)
+                .into_iter()
+                .map(move |(start, end)| TokenCover {
+                    start,
+                    end,
+                    covering: self.annotators_covering(start, end),
+                })
+        })
+    }
+}
+
 /// The benchmark's figures for one set of masked spans.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct TabScores {
@@ -301,12 +381,9 @@ pub fn score(gold: &[TabDocument], masked: &MaskedSpans, gold_origin: &Path) -> 
     let mut token_precision = Ratio::default();
     let mut mention_precision = Ratio::default();
     for (doc_id, spans) in masked {
-        let doc = by_id.get(doc_id.as_str()).ok_or_else(|| {
-            Error::input(
-                gold_origin,
-                format!("document {doc_id} is not in the gold file"),
-            )
-        })?;
+        let doc = by_id
+            .get(doc_id.as_str())
+            .ok_or_else(|| not_in_gold(gold_origin, doc_id))?;
         let gold_doc = GoldDoc::new(doc, gold_origin)?;
         let masked_chars: BTreeSet<usize> = spans
             .iter()
@@ -338,11 +415,11 @@ pub fn score(gold: &[TabDocument], masked: &MaskedSpans, gold_origin: &Path) -> 
             }
         }
         let annotators = gold_doc.annotators as f64;
+        for token in gold_doc.masked_tokens(spans) {
+            token_precision.add(token.covering as f64, annotators);
+        }
         for &(s, t) in spans {
             let (s, t) = (s.min(gold_doc.chars.len()), t.min(gold_doc.chars.len()));
-            for (ts, te) in gold_doc.tokens(s, t) {
-                token_precision.add(gold_doc.annotators_covering(ts, te) as f64, annotators);
-            }
             mention_precision.add(gold_doc.annotators_covering(s, t) as f64, annotators);
         }
     }
@@ -396,6 +473,31 @@ mod tests {
         assert_eq!(s.token_precision_uniform, 0.5);
         assert_eq!(s.mention_precision_uniform, 0.5);
         assert_eq!(s.token_recall_by_type.get("LOC"), Some(&1.0));
+    }
+
+    #[test]
+    fn masked_tokens_reproduce_the_uniform_precision() {
+        let masked = spans(&[(0, 13), (50, 53)]);
+        let tokens = masked_tokens(&gold(), &masked, Path::new("g")).expect("tokens");
+        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["Mr", "John", "Smith", "tea"]);
+        let covering: usize = tokens.iter().map(|t| t.covering).sum();
+        let annotators: usize = tokens.iter().map(|t| t.annotators).sum();
+        let s = score(&gold(), &masked, Path::new("g")).expect("score");
+        assert_eq!(
+            s.token_precision_uniform,
+            covering as f64 / annotators as f64
+        );
+        assert_eq!(s.token_precision_uniform, 0.75);
+    }
+
+    #[test]
+    fn protected_person_comes_from_the_task() {
+        let mut doc = gold().remove(0);
+        doc.task = Some("Conceal the identity of the main person: john smith ".into());
+        assert_eq!(doc.protected_person().as_deref(), Some("john smith"));
+        doc.task = Some("no person here".into());
+        assert_eq!(doc.protected_person(), None);
     }
 
     #[test]
