@@ -1078,12 +1078,18 @@ impl Run<'_, '_> {
                         let entry = flagged
                             .entry(surviving[target].0)
                             .or_insert((Vec::new(), surviving[other].0));
-                        entry.0.push(Reason {
+                        let reason = Reason {
                             sensitive: self.sensitive[s].text.clone(),
                             dr_bits: r.bits,
                             origin: r.origin,
                             together_with: Some(self.items[surviving[other].0].text.clone()),
-                        });
+                        };
+                        // One reason per sensitive term: the riskiest partner.
+                        match entry.0.iter_mut().find(|e| e.sensitive == reason.sensitive) {
+                            Some(kept) if kept.dr_bits >= reason.dr_bits => {}
+                            Some(kept) => *kept = reason,
+                            None => entry.0.push(reason),
+                        }
                     }
                 }
             }
@@ -1100,7 +1106,11 @@ impl Run<'_, '_> {
                     .get(&i)
                     .and_then(|d| d.chosen.as_ref())
                     .map(|c| c.set.clone());
-                let mut list = self.candidates(&self.items[i]);
+                let mut list = if self.strategy.removes_correlated() {
+                    Vec::new()
+                } else {
+                    self.candidates(&self.items[i])
+                };
                 for c in &list {
                     self.table.need(&[&c.set]);
                 }
@@ -1132,7 +1142,12 @@ impl Run<'_, '_> {
                     chosen = Some(c);
                     break;
                 }
-                let chosen = chosen.or_else(|| Some(self.root()));
+                // S3 removes a risky pair's term; the others fall back to the root.
+                let chosen = match chosen {
+                    None if self.strategy.removes_correlated() => None,
+                    None => Some(self.root()),
+                    found => found,
+                };
                 let (reasons, _) = flagged.remove(&i).unwrap_or_default();
                 let decision = decisions.entry(i).or_insert(Decision {
                     chosen: None,
