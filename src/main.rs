@@ -6,6 +6,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Loading the knowledge bases allocates and frees millions of small objects (the RDF
+/// store's nodes and strings, the index); mimalloc does that in less time than the
+/// system allocator (BENCHMARKS.md, knowledge bases).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = commands::Cli::parse();
     env_logger::Builder::new()

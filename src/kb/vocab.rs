@@ -1,6 +1,6 @@
 //! The RDF vocabulary every knowledge base is normalized into: SKOS for concepts, labels
 //! and "kind of" links, plus three properties of declass's own where SKOS has none
-//! (instance-of, located-in, WordNet sense data). Importers write these; the SPARQL in
+//! (instance-of, located-in, sense order). Importers write these; the SPARQL in
 //! `queries/` reads them.
 
 pub const SKOS_PREF_LABEL: &str = "http://www.w3.org/2004/02/skos/core#prefLabel";
@@ -16,11 +16,17 @@ pub const INSTANCE_OF: &str = "urn:declass:vocab:instanceOf";
 /// Geographic containment (Miami is located in Florida): a generalization step, but
 /// neither a kind-of nor an instance-of link.
 pub const LOCATED_IN: &str = "urn:declass:vocab:locatedIn";
-/// A WordNet sense (lemma, synset, sense number, tagged frequency) as its own node.
-pub const SENSE_LEMMA: &str = "urn:declass:vocab:lemma";
-pub const SENSE_SYNSET: &str = "urn:declass:vocab:synset";
-pub const SENSE_NUMBER: &str = "urn:declass:vocab:senseNumber";
-pub const SENSE_TAG_COUNT: &str = "urn:declass:vocab:tagCount";
+/// Where a concept stands among the senses of a label it shares with other concepts:
+/// the literal `"N lemma"` (N = 1 for WordNet's most frequent sense, or for the largest
+/// place of that name). One triple per sense, rather than a sense node with lemma,
+/// concept and number: sense nodes were a third of WordNet's triples and of the time
+/// spent loading it.
+pub const SENSE: &str = "urn:declass:vocab:sense";
+
+/// The literal of [`SENSE`] for sense `number` of `lemma`.
+pub fn sense_literal(number: u32, lemma: &str) -> String {
+    format!("{number} {lemma}")
+}
 
 /// The named graph a knowledge base is loaded into.
 pub fn graph_iri(kb_name: &str) -> String {

@@ -1,7 +1,7 @@
 //! WordNet importer: reads the Princeton database files (`data.noun`, `index.sense`) and
 //! writes one SKOS concept per noun synset, a label per lemma, `skos:broader` for
-//! hypernyms, declass's `instanceOf` for instance hypernyms, and sense nodes carrying
-//! each polysemous lemma's sense order and tagged frequency.
+//! hypernyms, declass's `instanceOf` for instance hypernyms, and each polysemous lemma's
+//! sense order (`vocab::SENSE`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -27,7 +27,6 @@ pub struct Sense {
     pub lemma: String,
     pub offset: u32,
     pub number: u32,
-    pub tag_count: u32,
     /// The sense key, e.g. `dog%1:05:00::`.
     pub key: String,
 }
@@ -138,24 +137,18 @@ impl WordNet {
                 out.link(&iri, vocab::INSTANCE_OF, &vocab::wordnet_synset_iri(h));
             }
         }
-        // Sense order matters only for lemmas with several noun senses; tagged
-        // frequencies are kept wherever the data has them.
+        // Sense order matters only for lemmas with several noun senses.
         let mut senses_per_lemma: BTreeMap<&str, u32> = BTreeMap::new();
         for s in &self.senses {
             *senses_per_lemma.entry(s.lemma.as_str()).or_default() += 1;
         }
         for s in &self.senses {
-            let polysemous = senses_per_lemma.get(s.lemma.as_str()).copied() > Some(1);
-            if !polysemous && s.tag_count == 0 {
-                continue;
-            }
-            let synset = vocab::wordnet_synset_iri(s.offset);
-            let node = format!("{synset}/sense-{}", escape_iri_part(&s.lemma));
-            out.text(&node, vocab::SENSE_LEMMA, &s.lemma);
-            out.link(&node, vocab::SENSE_SYNSET, &synset);
-            out.integer(&node, vocab::SENSE_NUMBER, i64::from(s.number));
-            if s.tag_count > 0 {
-                out.integer(&node, vocab::SENSE_TAG_COUNT, i64::from(s.tag_count));
+            if senses_per_lemma.get(s.lemma.as_str()).copied() > Some(1) {
+                out.text(
+                    &vocab::wordnet_synset_iri(s.offset),
+                    vocab::SENSE,
+                    &vocab::sense_literal(s.number, &s.lemma),
+                );
             }
         }
     }
@@ -215,14 +208,15 @@ fn parse_data_line(line: &str) -> Option<Synset> {
     })
 }
 
-/// `lemma%ss_type:lex_filenum:lex_id:head_word:head_id synset_offset sense_number tag_cnt`;
+/// `lemma%ss_type:lex_filenum:lex_id:head_word:head_id synset_offset sense_number tag_cnt`
+/// (the tagged frequency is not used: WordNet's sense numbers already order by it);
 /// `Some(None)` for senses that are not nouns.
 fn parse_sense_line(line: &str) -> Option<Option<Sense>> {
     let mut f = line.split_ascii_whitespace();
     let key = f.next()?;
     let offset: u32 = f.next()?.parse().ok()?;
     let number: u32 = f.next()?.parse().ok()?;
-    let tag_count: u32 = f.next()?.parse().ok()?;
+    let _tag_count: u32 = f.next()?.parse().ok()?;
     let (lemma, rest) = key.split_once('%')?;
     if !rest.starts_with('1') {
         return Some(None);
@@ -231,7 +225,6 @@ fn parse_sense_line(line: &str) -> Option<Option<Sense>> {
         lemma: lemma.replace('_', " "),
         offset,
         number,
-        tag_count,
         key: key.to_string(),
     }))
 }
@@ -255,10 +248,7 @@ mod tests {
         let s = parse_sense_line("dog%1:05:00:: 02086723 1 42")
             .expect("valid")
             .expect("noun");
-        assert_eq!(
-            (s.lemma.as_str(), s.offset, s.number, s.tag_count),
-            ("dog", 2086723, 1, 42)
-        );
+        assert_eq!((s.lemma.as_str(), s.offset, s.number), ("dog", 2086723, 1));
         assert!(
             parse_sense_line("run%2:38:00:: 01926984 1 9")
                 .expect("valid")
