@@ -21,7 +21,7 @@ pub mod vocab;
 pub mod wordnet;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};

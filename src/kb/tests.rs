@@ -14,7 +14,7 @@ fn kb_config() -> KbConfig {
 }
 
 /// Converts Turtle into an installed-form `.nt.gz` file and returns it as a source.
-pub(super) fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbSource {
+pub(crate) fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbSource {
     let ttl = dir.join(format!("{name}.ttl"));
     std::fs::write(&ttl, format!("{SKOS}{turtle}")).expect("write");
     let (bytes, _, _) = plugin::convert(&ttl, &ImportOptions::default()).expect("convert");

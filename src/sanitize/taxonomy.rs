@@ -129,3 +129,54 @@ impl Taxonomy for KbTaxonomy<'_> {
         self.kb.lookup(label).first().map(|&c| self.step(c))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sanitize::Taxonomy;
+
+    /// Two senses of "bank": the first (as WordNet would list it) by a river, the second
+    /// a financial institution.
+    fn kb(dir: &std::path::Path) -> KnowledgeBase {
+        let source = crate::kb::tests::source(
+            dir,
+            "wn",
+            0,
+            r#"
+ex:entity skos:prefLabel "entity" .
+ex:slope skos:prefLabel "slope" ; skos:altLabel "incline" ; skos:broader ex:entity .
+ex:bank1 skos:prefLabel "bank" ; skos:broader ex:slope .
+ex:institution skos:prefLabel "financial institution" ; skos:broader ex:entity .
+ex:bank2 skos:prefLabel "bank" ; skos:altLabel "depository" ; skos:broader ex:institution .
+"#,
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        KnowledgeBase::from_sources(&[source], &config).expect("load")
+    }
+
+    fn first_step(taxonomy: &KbTaxonomy, words: &[&str]) -> String {
+        let context: BTreeSet<String> = words.iter().map(|w| w.to_string()).collect();
+        taxonomy.chains_in_context("bank", &context)[0][0]
+            .label
+            .clone()
+    }
+
+    #[test]
+    fn the_sense_that_shares_the_documents_words_wins() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let taxonomy = KbTaxonomy {
+            kb: &kb,
+            label_limit: 10,
+        };
+        let first = taxonomy.chains("bank")[0][0].label.clone();
+        // No shared words: the first sense.
+        assert_eq!(first_step(&taxonomy, &["weather"]), first);
+        // Two shared words beat the first sense's prior of one.
+        assert_eq!(
+            first_step(&taxonomy, &["financial", "institution", "loan"]),
+            "financial institution"
+        );
+        assert_eq!(first_step(&taxonomy, &["slope", "incline"]), "slope");
+    }
+}
