@@ -91,6 +91,15 @@ pub struct DetectConfig {
     pub operators: OperatorsConfig,
     pub disease: SequenceModelConfig,
     pub ner: SequenceModelConfig,
+    pub ic: IcDetectorConfig,
+}
+
+/// The information-content detector (`[detect.ic]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IcDetectorConfig {
+    /// A term whose IC reaches this many bits is too specific to publish.
+    pub max_bits: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::data::DataDir;
 use crate::detect::protect::ProtectDetector;
-use crate::detect::{Detector, DetectorInputs, DetectorSet, Finding, merge_findings};
+use crate::detect::{
+    Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
+};
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
@@ -23,9 +25,9 @@ use crate::text::{Analyzer, Document};
 pub struct Engine {
     config: Config,
     tagger: PerceptronTagger,
-    knowledge: Option<KnowledgeBase>,
+    knowledge: Option<Arc<KnowledgeBase>>,
     counts: Arc<dyn CountSource>,
-    prior: Option<WordFreq>,
+    prior: Option<Arc<WordFreq>>,
     detectors: DetectorSet,
 }
 
@@ -65,17 +67,23 @@ impl Engine {
         if inputs.model_dirs.is_empty() {
             inputs.model_dirs = vec![data.root().to_path_buf()];
         }
-        let detectors = DetectorSet::build(detect, &inputs, &config.detect)?;
         let counts = open_configured_source(config, data, auto_setup)?;
-        let prior = defaults::load_prior(config, data, counts.as_ref())?;
+        let prior = defaults::load_prior(config, data, counts.as_ref())?.map(Arc::new);
         let knowledge = match KnowledgeBase::load(data, config) {
-            Ok(kb) => Some(kb),
+            Ok(kb) => Some(Arc::new(kb)),
             Err(err) if config.sanitize.fail_closed => return Err(err),
             Err(err) => {
                 log::warn!("knowledge bases unavailable, generalizing to the root: {err}");
                 None
             }
         };
+        let resources = DetectorResources::new(
+            config,
+            knowledge.clone(),
+            Some(Arc::clone(&counts)),
+            prior.clone(),
+        );
+        let detectors = DetectorSet::build_with(detect, &inputs, &config.detect, &resources)?;
         Ok(Engine {
             config: config.clone(),
             tagger,
@@ -137,7 +145,7 @@ impl Engine {
 
     fn ic_source(&self) -> PriorIc<'_> {
         PriorIc {
-            prior: self.prior.as_ref(),
+            prior: self.prior.as_deref(),
             min_count: self.config.stats.prior_min_count,
             measured: self.counts.origin(),
         }

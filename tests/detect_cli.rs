@@ -192,3 +192,128 @@ fn stdout_json(command: &mut Command) -> serde_json::Value {
     );
     serde_json::from_slice(&output.stdout).expect("JSON")
 }
+
+/// A data directory with a small corpus named like the default one (136 documents) and a
+/// configuration with the given IC bound, no word-frequency prior and no automatic setup.
+fn corpus_setup(dir: &std::path::Path, max_bits: f64) -> (std::path::PathBuf, std::path::PathBuf) {
+    let data = dir.join("data");
+    let mut docs = String::new();
+    for (n, text) in [
+        (
+            6,
+            "Patients with breast cancer often receive radiotherapy, a therapy.",
+        ),
+        (
+            20,
+            "Therapy and medical care help many patients in a hospital.",
+        ),
+        (30, "The disease was treated in a hospital by a physician."),
+        (
+            80,
+            "A person read a book about history and music in the garden.",
+        ),
+    ] {
+        for _ in 0..n {
+            let id = docs.lines().count();
+            docs.push_str(&serde_json::json!({ "id": id.to_string(), "text": text }).to_string());
+            docs.push('\n');
+        }
+    }
+    let corpus = dir.join("corpus.jsonl");
+    std::fs::write(&corpus, docs).expect("write corpus");
+    let config = dir.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[detect.ic]\nmax_bits = {max_bits:?}\n"
+        ),
+    )
+    .expect("write config");
+    declass()
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--config")
+        .arg(&config)
+        .args(["corpus", "build", "--name", "wiki"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    (data, config)
+}
+
+fn detect_json(
+    data: &std::path::Path,
+    config: &std::path::Path,
+    doc: &std::path::Path,
+    detect: &str,
+) -> serde_json::Value {
+    let output = declass()
+        .arg("--data-dir")
+        .arg(data)
+        .arg("--config")
+        .arg(config)
+        .args(["detect", "--detect", detect, "--json"])
+        .arg(doc)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+#[test]
+fn detect_ic_flags_rare_terms_and_proposes_a_broader_concept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // radiotherapy: 6 of 136 documents, 4.5 bits; hospital 50, 1.4 bits.
+    let (data, config) = corpus_setup(dir.path(), 4.0);
+    let doc = dir.path().join("doc.txt");
+    std::fs::write(&doc, "She received radiotherapy in a hospital.\n").expect("write");
+    let found = detect_json(&data, &config, &doc, "ic");
+    let findings = found["findings"].as_array().expect("findings");
+    let flagged: Vec<(&str, &str, &str)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["text"].as_str().expect("text"),
+                f["detector"].as_str().expect("detector"),
+                f["generalization"].as_str().expect("a generalization"),
+            )
+        })
+        .collect();
+    // WordNet: radiotherapy → therapy, counted with its descendants (26 documents,
+    // 2.4 bits): under the bound.
+    assert_eq!(flagged, vec![("radiotherapy", "ic", "therapy")], "{found}");
+    // A looser bound than any term's IC flags nothing.
+    let loose = dir.path().join("loose");
+    std::fs::create_dir_all(&loose).expect("mkdir");
+    let (data, config) = corpus_setup(&loose, 8.0);
+    let found = detect_json(&data, &config, &doc, "ic");
+    assert_eq!(found["findings"], serde_json::json!([]), "{found}");
+}
+
+#[test]
+fn detect_disease_proposes_the_mesh_parent() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (data, config) = corpus_setup(dir.path(), 13.0);
+    let doc = dir.path().join("doc.txt");
+    std::fs::write(
+        &doc,
+        "She was diagnosed with breast cancer and received radiotherapy.\n",
+    )
+    .expect("write");
+    let found = detect_json(&data, &config, &doc, "disease");
+    let findings = found["findings"].as_array().expect("findings");
+    let breast_cancer = findings
+        .iter()
+        .find(|f| f["text"] == "breast cancer")
+        .unwrap_or_else(|| panic!("breast cancer found: {found}"));
+    // MeSH: "breast cancer" is a name of Breast Neoplasms, whose first broader heading is
+    // Breast Diseases.
+    assert_eq!(
+        breast_cancer["generalization"], "Breast Diseases",
+        "{found}"
+    );
+}

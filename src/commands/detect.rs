@@ -2,6 +2,7 @@
 //! output only; the detectors live in `declass::detect`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -9,7 +10,9 @@ use clap::Args;
 use declass::config::SequenceModelConfig;
 use declass::detect::ner::EntityTypes;
 use declass::detect::sequence::{self, SequenceModel, TrainOptions};
-use declass::detect::{DetectorInputs, DetectorSet, finding_records};
+use declass::detect::{
+    DetectorInputs, DetectorResources, DetectorSet, ResourceNeeds, finding_records,
+};
 use declass::text::{Analyzer, Tagger};
 
 use super::Ctx;
@@ -18,7 +21,8 @@ use super::Ctx;
 /// that detects (`detect`, `sanitize`, `assess`).
 #[derive(Args, Clone)]
 pub struct DetectorArgs {
-    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease, ner);
+    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease, ner,
+    /// ic);
     /// default: `[detect] default` in config.
     #[arg(long, value_delimiter = ',')]
     pub detect: Vec<String>,
@@ -72,9 +76,43 @@ pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
     ]
 }
 
+/// The knowledge bases, count source and prior, opened only when a chosen detector uses
+/// them (`disease` for MeSH parents, `ic`).
+fn detector_resources(ctx: &Ctx, names: &[String]) -> Result<DetectorResources> {
+    let needs = ResourceNeeds::of(names, &ctx.config.detect);
+    let knowledge = if needs.knowledge {
+        let kb = declass::kb::KnowledgeBase::load(&ctx.data, &ctx.config)
+            .context("loading the knowledge bases")?;
+        Some(Arc::new(kb))
+    } else {
+        None
+    };
+    let (counts, prior) = if needs.counts {
+        let counts = declass::stats::open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)
+            .context("opening the count source")?;
+        let prior = declass::stats::defaults::load_prior(&ctx.config, &ctx.data, counts.as_ref())
+            .context("loading the IC prior")?;
+        (Some(counts), prior.map(Arc::new))
+    } else {
+        (None, None)
+    };
+    Ok(DetectorResources::new(
+        &ctx.config,
+        knowledge,
+        counts,
+        prior,
+    ))
+}
+
 pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
     let inputs = args.detectors.inputs(ctx);
-    let detectors = DetectorSet::build(&args.detectors.detect, &inputs, &ctx.config.detect)?;
+    let resources = detector_resources(ctx, &args.detectors.detect)?;
+    let detectors = DetectorSet::build_with(
+        &args.detectors.detect,
+        &inputs,
+        &ctx.config.detect,
+        &resources,
+    )?;
     let text = if args.file == Path::new("-") {
         declass::io::read_text_stdin()?
     } else {

@@ -3,6 +3,7 @@
 //! as "person", or removal). The sanitizer consumes findings only through this module's
 //! types, so new detectors plug in without changing it.
 
+pub mod ic;
 pub mod lists;
 pub mod manual;
 pub mod ner;
@@ -12,11 +13,15 @@ pub mod protect;
 pub mod sequence;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::config::DetectConfig;
+use crate::config::{Config, DetectConfig};
 use crate::error::{Error, Result};
+use crate::kb::KnowledgeBase;
+use crate::stats::CountSource;
+use crate::stats::prior::WordFreq;
 use crate::text::{CharOffsets, Document};
 
 /// What a detector proposes to put in place of a sensitive term.
@@ -99,7 +104,66 @@ pub const DETECTORS: &[&str] = &[
     lists::NAME,
     sequence::DISEASE,
     sequence::NER,
+    ic::NAME,
 ];
+
+/// What the detectors that measure or generalize along the knowledge bases need, opened
+/// once per run by the caller (`Engine::open`, `declass detect`): the knowledge bases (the
+/// disease detector's MeSH parents, the IC detector's chains), and the count source and
+/// prior the sanitizer's IC comes from, with the sanitizer's settings for them.
+#[derive(Clone, Default)]
+pub struct DetectorResources {
+    pub knowledge: Option<Arc<KnowledgeBase>>,
+    pub counts: Option<Arc<dyn CountSource>>,
+    pub prior: Option<Arc<WordFreq>>,
+    /// `stats.prior_min_count`.
+    pub prior_min_count: u64,
+    /// `sanitize.concept_label_limit`.
+    pub concept_label_limit: usize,
+    /// `sanitize.root_label`.
+    pub root_label: String,
+}
+
+impl DetectorResources {
+    pub fn new(
+        config: &Config,
+        knowledge: Option<Arc<KnowledgeBase>>,
+        counts: Option<Arc<dyn CountSource>>,
+        prior: Option<Arc<WordFreq>>,
+    ) -> DetectorResources {
+        DetectorResources {
+            knowledge,
+            counts,
+            prior,
+            prior_min_count: config.stats.prior_min_count,
+            concept_label_limit: config.sanitize.concept_label_limit,
+            root_label: config.sanitize.root_label.clone(),
+        }
+    }
+}
+
+/// Which [`DetectorResources`] the detectors `names` selects (or `[detect] default` when
+/// empty) use, so a caller that only detects opens no more than it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceNeeds {
+    pub knowledge: bool,
+    pub counts: bool,
+}
+
+impl ResourceNeeds {
+    pub fn of(names: &[String], config: &DetectConfig) -> ResourceNeeds {
+        let chosen = if names.is_empty() {
+            &config.default
+        } else {
+            names
+        };
+        let uses = |name: &str| chosen.iter().any(|n| n == name);
+        ResourceNeeds {
+            knowledge: uses(ic::NAME) || uses(sequence::DISEASE),
+            counts: uses(ic::NAME),
+        }
+    }
+}
 
 /// What the user supplied on the command line for the detectors that need it.
 #[derive(Debug, Clone, Default)]
@@ -127,7 +191,19 @@ const SELECTION: &str = "--detect / [detect] default";
 impl DetectorSet {
     /// Builds the detectors named in `names` (or `config.default` when empty). `protect`
     /// and `manual` join automatically when `inputs` carries names, terms or spans.
+    /// Without [`DetectorResources`]: the disease detector proposes its configured label
+    /// and the IC detector cannot be built.
     pub fn build(names: &[String], inputs: &DetectorInputs, config: &DetectConfig) -> Result<Self> {
+        Self::build_with(names, inputs, config, &DetectorResources::default())
+    }
+
+    /// [`Self::build`] with the run's knowledge bases and counts.
+    pub fn build_with(
+        names: &[String],
+        inputs: &DetectorInputs,
+        config: &DetectConfig,
+        resources: &DetectorResources,
+    ) -> Result<Self> {
         let mut chosen: Vec<String> = if names.is_empty() {
             config.default.clone()
         } else {
@@ -169,18 +245,25 @@ impl DetectorSet {
                         config.lists.block.iter().map(PathBuf::from).collect();
                     Box::new(lists::BlockList::from_files(&files, &config.lists)?)
                 }
-                sequence::DISEASE => Box::new(sequence_detector(
-                    name,
-                    &config.disease,
-                    BUILTIN_DISEASE_MODEL,
-                    &inputs.model_dirs,
-                )?),
+                sequence::DISEASE => {
+                    let detector = sequence_detector(
+                        name,
+                        &config.disease,
+                        BUILTIN_DISEASE_MODEL,
+                        &inputs.model_dirs,
+                    )?;
+                    Box::new(match &resources.knowledge {
+                        Some(kb) => detector.with_generalizer(mesh_parent(Arc::clone(kb))),
+                        None => detector,
+                    })
+                }
                 sequence::NER => Box::new(sequence_detector(
                     name,
                     &config.ner,
                     BUILTIN_NER_MODEL,
                     &inputs.model_dirs,
                 )?),
+                ic::NAME => Box::new(ic::IcDetector::new(config.ic.max_bits, resources)?),
                 other => {
                     return Err(selection_error(format!(
                         "unknown detector `{other}` (known: {})",
@@ -217,6 +300,21 @@ impl DetectorSet {
         }
         Ok(merge_findings(findings))
     }
+}
+
+/// The disease detector's proposal (issue 6): the first concept the mention maps to in
+/// the MeSH knowledge base, generalized one step (its first broader heading, or WordNet's
+/// disease at the top of a MeSH branch); `None`, meaning the configured label, when MeSH
+/// does not know the mention.
+fn mesh_parent(kb: Arc<KnowledgeBase>) -> sequence::Generalizer {
+    Box::new(move |mention: &str| {
+        let concept = kb
+            .lookup(mention)
+            .into_iter()
+            .find(|&c| kb.kb_name(c) == crate::kb::mesh::NAME)?;
+        let (parent, _) = kb.parents(concept).into_iter().next()?;
+        Some(kb.label(parent).to_string())
+    })
 }
 
 /// The first existing `relative` under `dirs`, or an error saying how to make the model.
@@ -340,6 +438,56 @@ mod tests {
         assert_eq!(set.names(), vec!["disease", "ner"]);
         let doc = testing::analyze("She was diagnosed with breast cancer in Paris.");
         assert!(set.detect(&doc).is_ok());
+    }
+
+    /// A knowledge base named `name` from N-Triples written in the test.
+    fn kb_source(dir: &Path, name: &str, priority: i32, nt: &str) -> crate::kb::KbSource {
+        use std::io::Write;
+        let path = dir.join(format!("{name}.nt.gz"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(nt.as_bytes()).expect("gz");
+        std::fs::write(&path, gz.finish().expect("gz")).expect("write");
+        crate::kb::KbSource {
+            name: name.into(),
+            priority,
+            shipped: false,
+            data: crate::kb::KbData::File(path),
+        }
+    }
+
+    #[test]
+    fn disease_proposal_is_the_mesh_parent_else_none() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let label = "<http://www.w3.org/2004/02/skos/core#prefLabel>";
+        let alt = "<http://www.w3.org/2004/02/skos/core#altLabel>";
+        let broader = "<http://www.w3.org/2004/02/skos/core#broader>";
+        let mesh = format!(
+            "<urn:m:breast-neoplasms> {label} \"Breast Neoplasms\" .\n\
+             <urn:m:breast-neoplasms> {alt} \"breast cancer\" .\n\
+             <urn:m:breast-neoplasms> {broader} <urn:m:breast-diseases> .\n\
+             <urn:m:breast-neoplasms> {broader} <urn:m:neoplasms-by-site> .\n\
+             <urn:m:breast-diseases> {label} \"Breast Diseases\" .\n\
+             <urn:m:neoplasms-by-site> {label} \"Neoplasms by Site\" .\n"
+        );
+        let wordnet = format!(
+            "<urn:w:flu> {label} \"flu\" .\n<urn:w:flu> {broader} <urn:w:disease> .\n\
+             <urn:w:disease> {label} \"disease\" .\n"
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        let kb = KnowledgeBase::from_sources(
+            &[
+                kb_source(tmp.path(), crate::kb::mesh::NAME, 20, &mesh),
+                kb_source(tmp.path(), "wordnet", 0, &wordnet),
+            ],
+            &config,
+        )
+        .expect("load");
+        let parent = mesh_parent(Arc::new(kb));
+        assert_eq!(parent("breast cancer").as_deref(), Some("Breast Diseases"));
+        assert_eq!(parent("breast cancers").as_deref(), Some("Breast Diseases"));
+        // Known to WordNet only: the detector's configured label.
+        assert_eq!(parent("flu"), None);
+        assert_eq!(parent("gout"), None);
     }
 
     fn f(start: usize, end: usize, confidence: f32, detector: &str) -> Finding {

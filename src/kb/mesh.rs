@@ -27,6 +27,9 @@ struct Descriptor {
     name: String,
 }
 
+/// The name the MeSH knowledge base ships under (the disease detector asks it for parents).
+pub const NAME: &str = "mesh";
+
 const DISEASE_KEY: &str = "disease%1:26:00::";
 const MENTAL_DISORDER_KEY: &str = "mental_disorder%1:26:00::";
 

@@ -683,6 +683,32 @@ impl KnowledgeBase {
         out
     }
 
+    /// The concept's direct generalizations, in chain order (kind-of, instance-of,
+    /// located-in; then concept order).
+    pub fn parents(&self, concept: ConceptRef) -> Vec<(ConceptRef, Relation)> {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .map(|c| c.parents.iter().map(|&(p, r)| (ConceptRef(p), r)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The phrases (index terms) whose documents together count `concept`: its labels and
+    /// its descendants' ([`Self::subsumed_labels`], at most `label_limit`), sorted and
+    /// without repeats, as the sanitizer's taxonomy counts a concept; the IC detector
+    /// counts concepts the same way so both give a concept one IC.
+    pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
+        let mut phrases: Vec<Vec<String>> = self
+            .subsumed_labels(concept, label_limit.max(1))
+            .iter()
+            .map(|label| tokenize::index_terms(label))
+            .filter(|phrase| !phrase.is_empty())
+            .collect();
+        phrases.sort();
+        phrases.dedup();
+        phrases
+    }
+
     /// Intrinsic information content in bits, after Sánchez, Batet & Isern (2011):
     /// `IC(c) = -log2((|leaves(c)| / |subsumers(c)| + 1) / (max_leaves + 1))`, where
     /// leaves(c) are the leaf concepts below c, subsumers(c) the concepts above c and c

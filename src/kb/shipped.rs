@@ -25,7 +25,7 @@ pub const SHIPPED: &[ShippedKb] = &[
         bytes: include_bytes!("../../kb/geonames.nt.gz"),
     },
     ShippedKb {
-        name: "mesh",
+        name: crate::kb::mesh::NAME,
         path: "kb/mesh.nt.gz",
         bytes: include_bytes!("../../kb/mesh.nt.gz"),
     },
