@@ -694,18 +694,23 @@ impl KnowledgeBase {
     }
 
     /// The phrases (index terms) whose documents together count `concept`: its labels and
-    /// its descendants' ([`Self::subsumed_labels`], at most `label_limit`), sorted and
-    /// without repeats, as the sanitizer's taxonomy counts a concept; the IC detector
-    /// counts concepts the same way so both give a concept one IC.
+    /// its descendants' ([`Self::subsumed_labels`], at most `label_limit`), without
+    /// repeats: the concept's preferred label first (an IC that backs off to a word prior
+    /// backs off on it), the others sorted. The sanitizer's taxonomy and the IC detector
+    /// both count a concept this way, so it has one IC.
     pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
+        let preferred = tokenize::index_terms(self.label(concept));
         let mut phrases: Vec<Vec<String>> = self
             .subsumed_labels(concept, label_limit.max(1))
             .iter()
             .map(|label| tokenize::index_terms(label))
-            .filter(|phrase| !phrase.is_empty())
+            .filter(|phrase| !phrase.is_empty() && *phrase != preferred)
             .collect();
         phrases.sort();
         phrases.dedup();
+        if !preferred.is_empty() {
+            phrases.insert(0, preferred);
+        }
         phrases
     }
 

@@ -90,19 +90,12 @@ impl KbTaxonomy<'_> {
     }
 
     fn step(&self, concept: ConceptRef) -> Step {
-        let mut alternatives: Vec<Vec<String>> = self
-            .kb
-            .subsumed_labels(concept, self.label_limit.max(1))
-            .iter()
-            .map(|label| index_terms(label))
-            .filter(|phrase| !phrase.is_empty())
-            .collect();
-        alternatives.sort();
-        alternatives.dedup();
         Step {
             label: self.kb.label(concept).to_string(),
             source: self.kb.kb_name(concept).to_string(),
-            counting: TermSet { alternatives },
+            counting: TermSet {
+                alternatives: self.kb.counting_phrases(concept, self.label_limit),
+            },
         }
     }
 }
