@@ -1,15 +1,22 @@
 //! Term extraction from tagged tokens (seed 004, §4.1): the noun phrases and proper names
 //! that carry a document's concepts, plus numbers and dates as terms of their own.
 //!
-//! - A proper name is a maximal run of proper nouns, allowing lowercase connectors between
-//!   them ("Bank of America", "Parliament of Ghana") and tight hyphens ("Hanny-Sherry").
+//! - A proper name is a maximal run of proper nouns or capitalized words, allowing
+//!   lowercase connectors between them ("Bank of America", "Parliament of Ghana"), tight
+//!   hyphens ("Hanny-Sherry"), glued numbers ("Hawaii Five-0") and the capitalized
+//!   function words of titles ("Set Me Free", "Will & Grace"); a word of a script without
+//!   case is a name of its own. Names are never cut to `max_term_words`.
 //! - A common noun phrase is a maximal run of adjectives, nouns and numbers that ends in a
-//!   noun ("curable breast cancer"). Where a proper name touches a common noun phrase the
-//!   two become separate terms ("Ghana government" → "Ghana", "government"), so each is
-//!   assessed and generalized on its own.
+//!   noun ("curable breast cancer"). A name followed by the common nouns it modifies is one
+//!   noun phrase ("Watergate scandal", "Ghana government"): one fact, whose head says what
+//!   kind of thing it is, and whose simplification from the left reaches that head.
 //! - Stopwords (determiners, quantifiers, pronominal adjectives) are stripped from both
 //!   ends ("the Florida State" → "Florida State", "such other measures" → "measures").
-//! - Dates ("24 September 1957", "March 2012", "1957") and other numbers are terms.
+//! - Dates ("24 September 1957", "March 2012", "1957") and other numbers are terms, in
+//!   digits or in words ("five", "sixty", "twice"). A number keeps the unit it measures
+//!   ("two years", "155 lb", "nine months") and an ordinal the noun it ranks ("sixth round",
+//!   "4th republic"): the pair is the fact. A number in front of a noun it merely counts
+//!   stays apart ("1,200 appearances" → "1,200", "appearances").
 
 use std::ops::Range;
 
@@ -118,7 +125,128 @@ const STOPWORDS: &[&str] = &[
 /// Lowercase words allowed inside a proper name between two proper nouns.
 const NAME_CONNECTORS: &[&str] = &[
     "of", "de", "del", "della", "der", "des", "di", "du", "la", "le", "van", "von", "y", "&",
-    "and", "for", "on", "upon",
+    "for", "on", "upon",
+];
+
+/// Cardinal numbers written as words, and the adverbs that count ("twice"). Language data.
+const NUMBER_WORDS: &[&str] = &[
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "billion",
+    "dozen",
+    "dozens",
+    "hundreds",
+    "thousands",
+    "millions",
+    "twice",
+    "thrice",
+];
+
+/// Ordinal numbers written as words. "First" and "second" are left out: they are as often
+/// "at first" or a unit of time as a rank. Language data.
+const ORDINAL_WORDS: &[&str] = &[
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "thirtieth",
+    "fortieth",
+    "fiftieth",
+    "hundredth",
+];
+
+/// Units a number measures time, length, weight or share in: "two years" and "155 lb" are
+/// one fact each. Language data.
+const MEASURE_UNITS: &[&str] = &[
+    "year",
+    "years",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "day",
+    "days",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "second",
+    "seconds",
+    "decade",
+    "decades",
+    "century",
+    "centuries",
+    "season",
+    "seasons",
+    "times",
+    "lb",
+    "lbs",
+    "pound",
+    "pounds",
+    "kg",
+    "kilogram",
+    "kilograms",
+    "ft",
+    "foot",
+    "feet",
+    "inch",
+    "inches",
+    "cm",
+    "m",
+    "metre",
+    "metres",
+    "meter",
+    "meters",
+    "km",
+    "kilometre",
+    "kilometres",
+    "kilometer",
+    "kilometers",
+    "mile",
+    "miles",
+    "percent",
+    "%",
 ];
 
 const MONTHS: &[&str] = &[
@@ -211,12 +339,16 @@ impl Ctx<'_> {
 
     /// A hyphen (or slash) glued to words on both sides joins them into one phrase.
     fn is_tight_joiner(&self, i: usize, end: usize) -> bool {
+        self.is_glue(i, end) && self.tokens[i + 1].kind == TokenKind::Word
+    }
+
+    /// A hyphen or slash with no space on either side.
+    fn is_glue(&self, i: usize, end: usize) -> bool {
         i + 1 < end
             && self.tokens[i].kind == TokenKind::Punct
             && matches!(self.word(i), "-" | "/")
             && !self.tokens[i].space_before
             && !self.tokens[i + 1].space_before
-            && self.tokens[i + 1].kind == TokenKind::Word
     }
 
     fn sentence_terms(&mut self, range: Range<usize>) {
@@ -227,16 +359,16 @@ impl Ctx<'_> {
                 continue;
             }
             if let Some(stop) = self.title_case_name_at(i, range.start, range.end) {
-                self.push_stripped(i..stop, TermKind::ProperName);
-                i = stop;
+                i = self.push_name(i..stop, range.end);
+                continue;
+            }
+            if self.config.number_terms && self.is_numeral(i) {
+                i = self.number_at(i, range.end);
                 continue;
             }
             match self.tags[i] {
                 Upos::Propn => i = self.proper_name_at(i, range.end),
                 Upos::Adj | Upos::Noun => i = self.noun_phrase_at(i, range.end),
-                Upos::Num if self.tokens[i].kind == TokenKind::Number => {
-                    i = self.number_at(i, range.end);
-                }
                 _ => i += 1,
             }
         }
@@ -280,17 +412,53 @@ impl Ctx<'_> {
         Some(stop)
     }
 
+    /// A number in digits ("289", "1,200"), a cardinal or ordinal in words ("five",
+    /// "sixth"), or an ordinal in digits ("4th").
+    fn is_numeral(&self, i: usize) -> bool {
+        let norm = self.tokens[i].norm.as_str();
+        (self.tokens[i].kind == TokenKind::Number && self.tags[i] == Upos::Num)
+            || (self.tokens[i].kind == TokenKind::Word
+                && (NUMBER_WORDS.contains(&norm) || ORDINAL_WORDS.contains(&norm)))
+            || self.is_ordinal(i)
+    }
+
+    fn is_ordinal_numeral(&self, i: usize) -> bool {
+        self.is_ordinal(i) || ORDINAL_WORDS.contains(&self.tokens[i].norm.as_str())
+    }
+
     fn number_at(&mut self, i: usize, end: usize) -> usize {
         let mut stop = i + 1;
-        // "3.5 million", "two hundred": consecutive numerals make one number.
-        while stop < end && self.tags[stop] == Upos::Num {
+        // "3.5 million", "two hundred", "twenty - five": consecutive numerals make one.
+        while stop < end
+            && (self.is_numeral(stop)
+                || (self.tags[stop] == Upos::Num && self.tokens[stop].kind != TokenKind::Punct)
+                || (self.word(stop) == "-"
+                    && !self.tokens[stop].space_before
+                    && stop + 1 < end
+                    && self.is_numeral(stop + 1)))
+        {
             stop += 1;
         }
-        // A number in digits is a term of its own even before the noun it counts ("1,200
-        // appearances" → "1,200", "appearances"): the figure is what identifies.
-        if self.config.number_terms {
-            self.push(i..stop, TermKind::Number);
+        if self.is_ordinal_numeral(stop - 1) {
+            // An ordinal ranks the noun after it: "sixth round", "4th republic".
+            while stop < end
+                && self.tags[stop] == Upos::Noun
+                && self.tokens[stop].kind == TokenKind::Word
+                && !self.word(stop).starts_with(char::is_uppercase)
+            {
+                stop += 1;
+            }
+        } else if stop < end
+            && MEASURE_UNITS.contains(&self.tokens[stop].norm.as_str())
+            && matches!(
+                self.tags[stop],
+                Upos::Noun | Upos::Propn | Upos::Sym | Upos::X
+            )
+        {
+            // A number measures its unit: "two years", "155 lb".
+            stop += 1;
         }
+        self.push(i..stop, TermKind::Number);
         stop
     }
 
@@ -308,7 +476,27 @@ impl Ctx<'_> {
                 break;
             }
         }
-        self.push_stripped(i..stop, TermKind::ProperName);
+        self.push_name(i..stop, end)
+    }
+
+    /// Pushes a name, with the common nouns right after it that it modifies ("Watergate
+    /// scandal", "Ergenekon organization", "JKA karate"): the compound is one fact, whose
+    /// head says what kind of thing it is. Returns where the term ends.
+    fn push_name(&mut self, range: Range<usize>, end: usize) -> usize {
+        let mut stop = range.end;
+        while stop < end
+            && self.tags[stop] == Upos::Noun
+            && self.tokens[stop].kind == TokenKind::Word
+            && self.word(stop).starts_with(char::is_lowercase)
+            && !MEASURE_UNITS.contains(&self.tokens[stop].norm.as_str())
+        {
+            stop += 1;
+        }
+        if stop > range.end {
+            self.push_stripped(range.start..stop, TermKind::NounPhrase);
+        } else {
+            self.push_stripped(range, TermKind::ProperName);
+        }
         stop
     }
 
@@ -329,6 +517,29 @@ impl Ctx<'_> {
             )
     }
 
+    /// A word whose letters have no case.
+    fn is_uncased_word(&self, i: usize) -> bool {
+        self.tokens[i].kind == TokenKind::Word
+            && self
+                .word(i)
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase())
+    }
+
+    /// A capitalized pronoun, preposition or particle after a capitalized word and not
+    /// at the sentence start: only titles capitalize them ("I" excepted).
+    fn is_capitalized_function_word(&self, i: usize) -> bool {
+        i > self.sentence_start
+            && self.tokens[i].kind == TokenKind::Word
+            && self.word(i) != "I"
+            && self.word(i).chars().next().is_some_and(char::is_uppercase)
+            && matches!(
+                self.tags[i],
+                Upos::Pron | Upos::Aux | Upos::Adp | Upos::Cconj | Upos::Sconj | Upos::Part
+            )
+    }
+
     /// A run of capitalized words is a name even where the tagger called some of them
     /// adjectives, nouns or verbs ("National Democratic Congress", "Vanishing Point",
     /// "Canadian Film Award"): at least two capitalized words, with name connectors
@@ -340,7 +551,24 @@ impl Ctx<'_> {
             let (stop, _) = self.title_run(i + 1, end);
             return Some(stop);
         }
-        if !self.is_capitalized(i) {
+        if self.is_uncased_word(i) {
+            // A word of a script without case (Chinese, Japanese…) in English text is a
+            // name or a title.
+            let mut stop = i + 1;
+            while stop < end && self.is_uncased_word(stop) {
+                stop += 1;
+            }
+            return Some(stop);
+        }
+        // A title may start with a capitalized particle or auxiliary: "Will & Grace", "Not
+        // of This Earth".
+        let starts_title = self.is_capitalized_function_word(i)
+            && i + 1 < end
+            && (self.is_capitalized(i + 1)
+                || (i + 2 < end
+                    && NAME_CONNECTORS.contains(&self.word(i + 1))
+                    && self.is_capitalized(i + 2)));
+        if !self.is_capitalized(i) && !starts_title {
             return None;
         }
         let (stop, words) = self.title_run(i, end);
@@ -355,6 +583,18 @@ impl Ctx<'_> {
         let mut words = 0;
         loop {
             if stop < end && self.is_capitalized(stop) && !self.is_month(stop) {
+                words += 1;
+                stop += 1;
+            } else if words > 0
+                && stop + 1 < end
+                && self.is_glue(stop, end)
+                && self.tokens[stop + 1].kind == TokenKind::Number
+            {
+                // A title with a number glued on: "Hawaii Five-0".
+                stop += 2;
+            } else if stop < end && self.is_capitalized_function_word(stop) {
+                // Inside a title every word is capitalized, pronouns and particles too:
+                // "Set Me Free", "Devil Beside You".
                 words += 1;
                 stop += 1;
             } else if stop + 1 < end
@@ -433,7 +673,7 @@ impl Ctx<'_> {
             return;
         }
         let max = self.config.max_term_words.max(1);
-        if words.len() > max {
+        if words.len() > max && kind != TermKind::ProperName {
             range.start = words[words.len() - max];
         }
         self.push(range, kind);
@@ -598,7 +838,7 @@ mod tests {
     }
 
     #[test]
-    fn proper_name_with_connector_and_split_from_common_noun() {
+    fn proper_name_with_connector_and_compound_with_common_noun() {
         assert_eq!(
             terms(
                 "the Parliament of Ghana and the Ghana government",
@@ -608,8 +848,7 @@ mod tests {
             ),
             vec![
                 ("Parliament of Ghana".to_string(), TermKind::ProperName),
-                ("Ghana".to_string(), TermKind::ProperName),
-                ("government".to_string(), TermKind::NounPhrase)
+                ("Ghana government".to_string(), TermKind::NounPhrase)
             ]
         );
     }
@@ -628,6 +867,53 @@ mod tests {
                 ("24 September 1957".to_string(), TermKind::Date),
                 ("3.5 million".to_string(), TermKind::Number),
                 ("March 2012".to_string(), TermKind::Date)
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_in_words_keep_their_unit_and_ordinals_their_noun() {
+        assert_eq!(
+            terms(
+                "He won five titles in two years and lost the sixth round twice",
+                &[
+                    "PRON", "VERB", "NUM", "NOUN", "ADP", "NUM", "NOUN", "CCONJ", "VERB", "DET",
+                    "ADJ", "NOUN", "ADV"
+                ]
+            ),
+            vec![
+                ("five".to_string(), TermKind::Number),
+                ("titles".to_string(), TermKind::NounPhrase),
+                ("two years".to_string(), TermKind::Number),
+                ("sixth round".to_string(), TermKind::Number),
+                ("twice".to_string(), TermKind::Number)
+            ]
+        );
+        assert_eq!(
+            terms(
+                "weighing 155 lb in the 4th republic",
+                &["VERB", "NUM", "NOUN", "ADP", "DET", "ADJ", "NOUN"]
+            ),
+            vec![
+                ("155 lb".to_string(), TermKind::Number),
+                ("4th republic".to_string(), TermKind::Number)
+            ]
+        );
+    }
+
+    #[test]
+    fn titles_keep_glued_numbers_and_capitalized_function_words() {
+        assert_eq!(
+            terms(
+                "He starred in Hawaii Five-0 and sang Set Me Free",
+                &[
+                    "PRON", "VERB", "ADP", "PROPN", "NUM", "PUNCT", "NUM", "CCONJ", "VERB", "VERB",
+                    "PRON", "ADJ"
+                ]
+            ),
+            vec![
+                ("Hawaii Five-0".to_string(), TermKind::ProperName),
+                ("Set Me Free".to_string(), TermKind::ProperName)
             ]
         );
     }

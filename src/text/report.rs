@@ -168,6 +168,7 @@ mod tests {
                 .iter()
                 .map(|w| match w.chars().next() {
                     Some(c) if c.is_uppercase() => Upos::Propn,
+                    _ if w.ends_with("ed") => Upos::Verb,
                     Some(c) if c.is_alphabetic() => Upos::Noun,
                     _ => Upos::Punct,
                 })
