@@ -362,6 +362,12 @@ impl Config {
     }
 
     fn from_layers(layers: &[(&str, &Path)]) -> Result<Config> {
+        let config = Self::parse_layers(layers)?;
+        config.sanitize.validate()?;
+        Ok(config)
+    }
+
+    fn parse_layers(layers: &[(&str, &Path)]) -> Result<Config> {
         let builtin_path = PathBuf::from("<built-in config.toml>");
         let mut table: toml::Table =
             toml::from_str(DEFAULT_CONFIG_TOML).map_err(|e| Error::Config {

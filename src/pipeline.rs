@@ -13,7 +13,9 @@ use crate::detect::{
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
-use crate::sanitize::{Plan, Sanitizer, Step, Strategy, Taxonomy};
+use crate::sanitize::{
+    IdentifyingModel, NameTyper, Plan, Sanitizer, Sense, Step, Strategy, Taxonomy, TermFeatures,
+};
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
@@ -29,6 +31,42 @@ pub struct Engine {
     counts: Arc<dyn CountSource>,
     prior: Option<Arc<WordFreq>>,
     detectors: DetectorSet,
+    identifying: IdentifyingModel,
+    /// The named-entity labeller, built on first use to type names no knowledge base
+    /// knows (its model costs a tenth of a second to load).
+    name_typer: NerTyper,
+}
+
+/// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
+/// entity type proposes (`[detect.ner.types]`).
+struct NerTyper {
+    config: crate::config::DetectConfig,
+    inputs: DetectorInputs,
+    labeller: std::sync::OnceLock<std::result::Result<DetectorSet, String>>,
+}
+
+impl NameTyper for NerTyper {
+    fn classes(&self, doc: &Document) -> Result<Vec<(usize, usize, String)>> {
+        let labeller = self.labeller.get_or_init(|| {
+            DetectorSet::build(
+                &[crate::detect::sequence::NER.to_string()],
+                &self.inputs,
+                &self.config,
+            )
+            .map_err(|e| e.to_string())
+        });
+        let labeller = labeller
+            .as_ref()
+            .map_err(|e| crate::Error::model("ner model", e.clone()))?;
+        Ok(labeller
+            .detect(doc)?
+            .into_iter()
+            .filter_map(|f| match f.proposal {
+                crate::detect::Proposal::Generalize(label) => Some((f.start, f.end, label)),
+                crate::detect::Proposal::Remove => None,
+            })
+            .collect())
+    }
 }
 
 /// A document after the pipeline: its analysis, the merged findings and the plan.
@@ -43,8 +81,13 @@ pub struct Processed {
 struct NoTaxonomy;
 
 impl Taxonomy for NoTaxonomy {
-    fn chains(&self, _term: &str) -> Vec<Vec<Step>> {
-        Vec::new()
+    fn sense(
+        &self,
+        _term: &str,
+        _proper: bool,
+        _context: &std::collections::BTreeSet<String>,
+    ) -> Option<Sense> {
+        None
     }
     fn concept(&self, _label: &str) -> Option<Step> {
         None
@@ -84,6 +127,16 @@ impl Engine {
             prior.clone(),
         );
         let detectors = DetectorSet::build_with(detect, &inputs, &config.detect, &resources)?;
+        let identifying =
+            IdentifyingModel::configured(&config.sanitize.identifying_model, data.root())?;
+        let name_typer = NerTyper {
+            config: config.detect.clone(),
+            inputs: DetectorInputs {
+                model_dirs: inputs.model_dirs.clone(),
+                ..DetectorInputs::default()
+            },
+            labeller: std::sync::OnceLock::new(),
+        };
         Ok(Engine {
             config: config.clone(),
             tagger,
@@ -91,6 +144,8 @@ impl Engine {
             counts,
             prior,
             detectors,
+            identifying,
+            name_typer,
         })
     }
 
@@ -153,6 +208,21 @@ impl Engine {
 
     /// Sanitizes an analysed document with given findings.
     pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
+        self.with_sanitizer(|s| s.sanitize(doc, findings, strategy))
+    }
+
+    /// The identifying-term model's features of every term of a document, for training.
+    pub fn term_features(
+        &self,
+        text: String,
+        protect: &[String],
+    ) -> Result<(Document, Vec<TermFeatures>)> {
+        let (doc, findings) = self.detect(text, protect)?;
+        let features = self.with_sanitizer(|s| s.term_features(&doc, &findings))?;
+        Ok((doc, features))
+    }
+
+    fn with_sanitizer<T>(&self, f: impl FnOnce(&Sanitizer) -> Result<T>) -> Result<T> {
         let ic = self.ic_source();
         let kb_taxonomy;
         let taxonomy: &dyn Taxonomy = match &self.knowledge {
@@ -160,17 +230,20 @@ impl Engine {
                 kb_taxonomy = KbTaxonomy {
                     kb,
                     label_limit: self.config.sanitize.concept_label_limit,
+                    abstract_concepts: &self.config.sanitize.abstract_concepts,
                 };
                 &kb_taxonomy
             }
             None => &NoTaxonomy,
         };
-        Sanitizer {
+        f(&Sanitizer {
             config: &self.config.sanitize,
             counts: self.counts.as_ref(),
             taxonomy,
             ic: &ic,
-        }
-        .sanitize(doc, findings, strategy)
+            identifying: &self.identifying,
+            person_titles: &self.config.detect.protect.titles,
+            name_typer: Some(&self.name_typer),
+        })
     }
 }

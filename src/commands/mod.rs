@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod corpus;
 pub mod detect;
+pub mod identifying;
 pub mod inputs;
 pub mod kanon;
 pub mod kb;
@@ -99,6 +100,9 @@ pub enum TrainCommand {
     /// The named-entity sequence model (UNER IOB2 files and TAB span documents, with
     /// held-out parts), with gazetteers from the knowledge bases.
     Ner(ner::TrainNerArgs),
+    /// The identifying-term model of the cumulative risk model, from documents annotated
+    /// for masking (the benchmark's format), with held-out documents scored.
+    Identifying(identifying::TrainIdentifyingArgs),
 }
 
 /// The components `declass eval` measures.
@@ -156,6 +160,7 @@ pub fn run(cli: Cli) -> Result<()> {
             detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
         }
         Command::Train(TrainCommand::Ner(args)) => ner::run_train_ner(&ctx, args),
+        Command::Train(TrainCommand::Identifying(args)) => identifying::run(&ctx, &args),
         Command::Kb(args) => kb::run(&ctx, args),
     }
 }

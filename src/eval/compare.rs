@@ -624,6 +624,8 @@ mod tests {
     fn plan(replacements: Vec<Replacement>, kept: f64, threshold: Option<f64>) -> Plan {
         Plan {
             strategy: Strategy::S5,
+            risk_model: crate::sanitize::RiskModel::Cumulative,
+            disclosure: Vec::new(),
             threshold: threshold.map(|bits| Threshold {
                 bits,
                 term: String::new(),

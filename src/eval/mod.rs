@@ -2,5 +2,6 @@
 //! configurations side by side.
 
 pub mod compare;
+pub mod identifying;
 pub mod plot;
 pub mod tab;

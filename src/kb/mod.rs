@@ -572,6 +572,28 @@ impl KnowledgeBase {
         found.into_iter().map(ConceptRef).collect()
     }
 
+    /// Concepts with a label spelt exactly as `term`, case included: how a proper name is
+    /// looked up, so the title "Entourage" is not taken for the common noun "entourage".
+    pub fn lookup_exact(&self, term: &str) -> Vec<ConceptRef> {
+        let surface = term.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut found: Vec<ConceptRef> = Vec::new();
+        for &id in self.index.exact.get(surface.as_str()).into_iter().flatten() {
+            let id = ConceptRef(self.index.absorbed_by.get(&id).copied().unwrap_or(id));
+            if !found.contains(&id) {
+                found.push(id);
+            }
+        }
+        found
+    }
+
+    /// Whether the concept is a place located in another (a GeoNames entity).
+    pub fn is_place(&self, concept: ConceptRef) -> bool {
+        self.index
+            .concepts
+            .get(concept.0 as usize)
+            .is_some_and(|c| c.parents.iter().any(|&(_, r)| r == Relation::LocatedIn))
+    }
+
     /// Morphy lemmas of the last word of a lowercase term, with the words before it kept
     /// ("breast cancers" → "breast cancer"); the term's own form excluded.
     fn lemma_forms(&self, low: &str) -> Vec<String> {

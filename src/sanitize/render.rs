@@ -113,7 +113,10 @@ pub struct Report<'a> {
     pub doc_id: &'a str,
     pub sanitized_text: String,
     pub strategy: super::Strategy,
+    pub risk_model: super::RiskModel,
     pub threshold: Option<&'a Threshold>,
+    #[serde(skip_serializing_if = "<[super::Disclosure]>::is_empty")]
+    pub disclosure: &'a [super::Disclosure],
     pub utility: Utility,
     pub counts_from: &'a str,
     pub replacements: Vec<ReportReplacement<'a>>,
@@ -131,7 +134,9 @@ pub fn report<'a>(
         doc_id,
         sanitized_text: sanitized_text(text, plan, options),
         strategy: plan.strategy,
+        risk_model: plan.risk_model,
         threshold: plan.threshold.as_ref(),
+        disclosure: &plan.disclosure,
         utility: plan.utility,
         counts_from: &plan.counts_from,
         replacements: plan
@@ -179,6 +184,8 @@ mod tests {
     fn plan(replacements: Vec<Replacement>) -> Plan {
         Plan {
             strategy: Strategy::S5,
+            risk_model: crate::sanitize::RiskModel::Cumulative,
+            disclosure: Vec::new(),
             threshold: None,
             replacements,
             utility: Utility {

@@ -1,14 +1,68 @@
-//! The sanitizer's view of the knowledge bases: generalization chains whose steps carry
-//! the term sets that count them (a concept's labels and its descendants' labels, so
-//! counts grow monotonically up a chain, as seed 004 §3.2 requires).
+//! The sanitizer's view of the knowledge bases: a term's sense, read as the generalizations
+//! it can be published as, each with the term set that counts it (a concept's labels and
+//! its descendants' labels, so counts grow monotonically up a chain, as seed 004 §3.2
+//! requires).
+//!
+//! Three rules keep replacements correct and readable:
+//! - a proper name is looked up by its exact spelling only, so the title "Entourage" is not
+//!   taken for the common noun "entourage" (a cortege); an instance sense (a named person
+//!   or thing of WordNet) is taken only when it fits the document: the mention spells a
+//!   name of two or more words in full, or the sense's neighbourhood shares a word with the
+//!   document ("Williams" alone is not Hank Williams the songwriter);
+//! - a located-in step reads as a place of the entity's own class ("city in Florida"),
+//!   never as the container's class ("North American country" for Florida);
+//! - a chain stops below the concepts too abstract to be read (`sanitize.abstract_concepts`:
+//!   the top of WordNet, "physical entity", "abstraction"…).
 
 use std::collections::BTreeSet;
 
-use crate::kb::{ConceptRef, KnowledgeBase};
+use crate::kb::{ConceptRef, KnowledgeBase, Relation};
 use crate::stats::TermSet;
 use crate::text::tokenize::index_terms;
 
-use super::{Step, Taxonomy};
+/// One generalization a term can be published as, with the term set that counts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub label: String,
+    /// The knowledge base it comes from.
+    pub source: String,
+    pub counting: TermSet,
+}
+
+/// A term's sense in the knowledge bases, as the sanitizer uses it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sense {
+    /// Generalizations, most specific first along each chain, chains one after another,
+    /// without repeats and without concepts too abstract to read.
+    pub steps: Vec<Step>,
+    /// Labels of the sense and of every concept above it (abstract ones included): what
+    /// kind of thing the term is, for the identifying-term model.
+    pub categories: BTreeSet<String>,
+    /// A named entity (an instance or a place) rather than a class.
+    pub instance: bool,
+}
+
+/// What the sanitizer needs from the knowledge bases.
+pub trait Taxonomy {
+    /// The sense of `term` that fits a document whose words are `context` (lowercase,
+    /// normalized); `proper` when the term is a proper name, which is looked up by its
+    /// exact spelling and takes an instance sense only when it fits. `None` when no
+    /// knowledge base knows it.
+    fn sense(&self, term: &str, proper: bool, context: &BTreeSet<String>) -> Option<Sense>;
+    /// The concept a label names ("person", "date"), when a knowledge base has it, so its
+    /// count is monotone too.
+    fn concept(&self, label: &str) -> Option<Step>;
+}
+
+/// Classes of the names a sequence labeller finds in a document, for the names no
+/// knowledge base knows ("Jack Marshak" → person).
+pub trait NameTyper {
+    /// Byte spans of the names of `doc` it can type, with the class each generalizes to.
+    fn classes(
+        &self,
+        doc: &crate::text::Document,
+    ) -> crate::error::Result<Vec<(usize, usize, String)>>;
+}
 
 /// [`Taxonomy`] over the loaded knowledge bases.
 pub struct KbTaxonomy<'a> {
@@ -16,6 +70,8 @@ pub struct KbTaxonomy<'a> {
     /// At most this many labels (the concept's, then its descendants', nearest first)
     /// count a concept.
     pub label_limit: usize,
+    /// Labels of concepts too abstract to be a replacement.
+    pub abstract_concepts: &'a [String],
 }
 
 /// How many steps above a sense its neighbourhood reaches when senses are compared with
@@ -28,65 +84,68 @@ const SENSE_NEIGHBOURHOOD_STEPS: usize = 3;
 const SENSE_MARGIN: usize = 1;
 
 impl KbTaxonomy<'_> {
-    /// The sense of `term` whose neighbourhood (its own labels and those of its nearest
-    /// ancestors on every chain) shares the most words with the document, a Lesk-style
-    /// overlap over the taxonomy instead of dictionary glosses. The lookup order
-    /// (knowledge-base priority, then WordNet's sense order, most frequent first) is the
-    /// prior: a later sense must share [`SENSE_MARGIN`] more words to win. The term's own
-    /// words do not count: every sense has them.
-    fn sense(&self, term: &str, context: &BTreeSet<String>) -> Option<ConceptRef> {
-        let senses = self.kb.lookup(term);
-        if senses.len() < 2 || context.is_empty() {
-            return senses.first().copied();
-        }
-        let own: BTreeSet<String> = index_terms(term).into_iter().collect();
-        let mut best: Option<(usize, ConceptRef)> = None;
-        for &sense in &senses {
-            let mut neighbourhood: BTreeSet<String> = BTreeSet::new();
-            let mut add_labels = |concept: ConceptRef| {
-                let labels =
-                    std::iter::once(self.kb.label(concept)).chain(self.kb.alt_labels(concept));
-                for label in labels {
-                    neighbourhood.extend(index_terms(label));
-                }
-            };
-            add_labels(sense);
-            for chain in self.kb.chains(sense) {
-                for step in chain.steps.iter().skip(1).take(SENSE_NEIGHBOURHOOD_STEPS) {
-                    add_labels(step.concept);
-                }
+    /// Words of a sense's neighbourhood shared with the document: its own labels and those
+    /// of its nearest ancestors on every chain, a Lesk-style overlap over the taxonomy
+    /// instead of dictionary glosses. The term's own words do not count: every sense has
+    /// them.
+    fn overlap(
+        &self,
+        sense: ConceptRef,
+        own: &BTreeSet<String>,
+        context: &BTreeSet<String>,
+    ) -> usize {
+        let mut neighbourhood: BTreeSet<String> = BTreeSet::new();
+        let mut add_labels = |concept: ConceptRef| {
+            let labels = std::iter::once(self.kb.label(concept)).chain(self.kb.alt_labels(concept));
+            for label in labels {
+                neighbourhood.extend(index_terms(label));
             }
-            let overlap = neighbourhood
-                .iter()
-                .filter(|w| !own.contains(*w) && context.contains(*w))
-                .count();
-            // The first sense is the most frequent: another must beat it clearly.
+        };
+        add_labels(sense);
+        for chain in self.kb.chains(sense) {
+            for step in chain.steps.iter().skip(1).take(SENSE_NEIGHBOURHOOD_STEPS) {
+                add_labels(step.concept);
+            }
+        }
+        neighbourhood
+            .iter()
+            .filter(|w| !own.contains(*w) && context.contains(*w))
+            .count()
+    }
+
+    /// The sense whose neighbourhood shares the most words with the document, with that
+    /// overlap. The lookup order (knowledge-base priority, then WordNet's sense order, most
+    /// frequent first) is the prior: a later sense must share [`SENSE_MARGIN`] more words.
+    fn choose(
+        &self,
+        term: &str,
+        senses: &[ConceptRef],
+        context: &BTreeSet<String>,
+    ) -> Option<(ConceptRef, usize)> {
+        let own: BTreeSet<String> = index_terms(term).into_iter().collect();
+        let mut best: Option<(usize, usize, ConceptRef)> = None;
+        for &sense in senses {
+            let overlap = self.overlap(sense, &own, context);
             let score = if best.is_none() {
                 overlap + SENSE_MARGIN
             } else {
                 overlap
             };
-            if best.is_none_or(|(top, _)| score > top) {
-                best = Some((score, sense));
+            if best.is_none_or(|(top, _, _)| score > top) {
+                best = Some((score, overlap, sense));
             }
         }
-        best.map(|(_, sense)| sense)
+        best.map(|(_, overlap, sense)| (sense, overlap))
     }
 
-    fn chains_of(&self, concept: ConceptRef) -> Vec<Vec<Step>> {
-        self.kb
-            .chains(concept)
-            .iter()
-            .map(|chain| {
-                chain
-                    .steps
-                    .iter()
-                    .skip(1)
-                    .map(|s| self.step(s.concept))
-                    .collect()
-            })
-            .filter(|steps: &Vec<Step>| !steps.is_empty())
-            .collect()
+    /// Whether a proper name may take `concept`: places and classes always; a named
+    /// instance when the mention spells a name of two or more words, or the sense shares
+    /// a word with the document.
+    fn fits(&self, term: &str, concept: ConceptRef, overlap: usize) -> bool {
+        if self.kb.is_place(concept) || !self.kb.is_instance(concept) {
+            return true;
+        }
+        term.split_whitespace().count() >= 2 || overlap >= 1
     }
 
     fn step(&self, concept: ConceptRef) -> Step {
@@ -98,24 +157,116 @@ impl KbTaxonomy<'_> {
             },
         }
     }
+
+    fn is_abstract(&self, concept: ConceptRef) -> bool {
+        let label = self.kb.label(concept);
+        self.abstract_concepts.iter().any(|a| a == label)
+    }
+
+    /// The class a place is read as ("city" for Miami): its first instance-of parent,
+    /// else its first broader one.
+    fn class_of(&self, concept: ConceptRef) -> Option<ConceptRef> {
+        let parents = self.kb.parents(concept);
+        parents
+            .iter()
+            .find(|(_, r)| *r == Relation::InstanceOf)
+            .or_else(|| parents.iter().find(|(_, r)| *r == Relation::Broader))
+            .map(|&(p, _)| p)
+    }
+
+    fn describe(&self, concept: ConceptRef) -> Sense {
+        let mut sense = Sense {
+            instance: self.kb.is_instance(concept),
+            ..Sense::default()
+        };
+        sense.categories.insert(self.kb.label(concept).to_string());
+        let class = self.class_of(concept).map(|c| self.kb.label(c).to_string());
+        for chain in self.kb.chains(concept) {
+            let mut readable = true;
+            let mut in_container = false;
+            for step in chain.steps.iter().skip(1) {
+                let label = self.kb.label(step.concept);
+                if step.relation == Some(Relation::LocatedIn) {
+                    in_container = true;
+                    // A class named after a place ("American state") already says where.
+                    let located = class.as_ref().filter(|c| {
+                        !c.split_whitespace()
+                            .any(|w| w.starts_with(char::is_uppercase))
+                    });
+                    if let Some(class) = located {
+                        push_new(
+                            &mut sense.steps,
+                            Step {
+                                label: format!("{class} in {}", place_name(label)),
+                                ..self.step(step.concept)
+                            },
+                        );
+                    }
+                    continue;
+                }
+                if in_container {
+                    // The container's class ("North American country") says what the
+                    // container is, not what the entity is.
+                    break;
+                }
+                sense.categories.insert(label.to_string());
+                if self.is_abstract(step.concept) {
+                    readable = false;
+                }
+                if readable {
+                    push_new(&mut sense.steps, self.step(step.concept));
+                }
+            }
+        }
+        sense
+    }
+}
+
+fn push_new(steps: &mut Vec<Step>, step: Step) {
+    if !step.counting.alternatives.is_empty()
+        && !steps
+            .iter()
+            .any(|s| s.counting == step.counting || s.label == step.label)
+    {
+        steps.push(step);
+    }
+}
+
+/// A place's name as it reads after "in": "the" before names that are a common noun
+/// phrase ("the United States", "the Czech Republic") or a plural ("the Netherlands").
+fn place_name(label: &str) -> String {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let common_head = words.len() > 1
+        && words.iter().any(|w| {
+            matches!(
+                *w,
+                "States" | "Kingdom" | "Republic" | "Islands" | "Emirates" | "Federation"
+            )
+        });
+    let plural = words.len() == 1
+        && matches!(
+            label,
+            "Netherlands" | "Philippines" | "Bahamas" | "Maldives" | "Gambia" | "Comoros"
+        );
+    if common_head || plural {
+        format!("the {label}")
+    } else {
+        label.to_string()
+    }
 }
 
 impl Taxonomy for KbTaxonomy<'_> {
-    /// The chains of the term's first concept (highest-priority knowledge base, first
-    /// WordNet sense), without the concept itself.
-    fn chains(&self, term: &str) -> Vec<Vec<Step>> {
-        match self.kb.lookup(term).first() {
-            Some(&concept) => self.chains_of(concept),
-            None => Vec::new(),
+    fn sense(&self, term: &str, proper: bool, context: &BTreeSet<String>) -> Option<Sense> {
+        let senses = if proper {
+            self.kb.lookup_exact(term)
+        } else {
+            self.kb.lookup(term)
+        };
+        let (concept, overlap) = self.choose(term, &senses, context)?;
+        if proper && !self.fits(term, concept, overlap) {
+            return None;
         }
-    }
-
-    /// The chains of the sense that fits the document best (see [`KbTaxonomy::sense`]).
-    fn chains_in_context(&self, term: &str, context: &BTreeSet<String>) -> Vec<Vec<Step>> {
-        match self.sense(term, context) {
-            Some(concept) => self.chains_of(concept),
-            None => Vec::new(),
-        }
+        Some(self.describe(concept))
     }
 
     fn concept(&self, label: &str) -> Option<Step> {
@@ -126,10 +277,9 @@ impl Taxonomy for KbTaxonomy<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sanitize::Taxonomy;
 
-    /// Two senses of "bank": the first (as WordNet would list it) by a river, the second
-    /// a financial institution.
+    /// Two senses of "bank" (the first, as WordNet would list it, by a river), a named
+    /// person "Williams", and a city in a state in a country.
     fn kb(dir: &std::path::Path) -> KnowledgeBase {
         let source = crate::kb::tests::source(
             dir,
@@ -141,35 +291,93 @@ ex:slope skos:prefLabel "slope" ; skos:altLabel "incline" ; skos:broader ex:enti
 ex:bank1 skos:prefLabel "bank" ; skos:broader ex:slope .
 ex:institution skos:prefLabel "financial institution" ; skos:broader ex:entity .
 ex:bank2 skos:prefLabel "bank" ; skos:altLabel "depository" ; skos:broader ex:institution .
+ex:songwriter skos:prefLabel "songwriter" ; skos:broader ex:entity .
+ex:williams skos:prefLabel "Hank Williams" ; skos:altLabel "Williams" ; dcl:instanceOf ex:songwriter .
+ex:city skos:prefLabel "city" ; skos:broader ex:entity .
+ex:state skos:prefLabel "American state" ; skos:broader ex:entity .
+ex:country skos:prefLabel "North American country" ; skos:broader ex:entity .
+ex:us skos:prefLabel "United States" ; dcl:instanceOf ex:country .
+ex:florida skos:prefLabel "Florida" ; dcl:instanceOf ex:state ; dcl:locatedIn ex:us .
+ex:miami skos:prefLabel "Miami" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:florida .
+ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
 "#,
         );
         let config = crate::Config::builtin().expect("config").kb;
         KnowledgeBase::from_sources(&[source], &config).expect("load")
     }
 
-    fn first_step(taxonomy: &KbTaxonomy, words: &[&str]) -> String {
-        let context: BTreeSet<String> = words.iter().map(|w| w.to_string()).collect();
-        taxonomy.chains_in_context("bank", &context)[0][0]
-            .label
-            .clone()
+    fn taxonomy(kb: &KnowledgeBase) -> KbTaxonomy<'_> {
+        static ABSTRACT: std::sync::LazyLock<Vec<String>> =
+            std::sync::LazyLock::new(|| vec!["entity".to_string()]);
+        KbTaxonomy {
+            kb,
+            label_limit: 10,
+            abstract_concepts: &ABSTRACT,
+        }
+    }
+
+    fn words(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn labels(sense: &Sense) -> Vec<&str> {
+        sense.steps.iter().map(|s| s.label.as_str()).collect()
     }
 
     #[test]
     fn the_sense_that_shares_the_documents_words_wins() {
         let tmp = tempfile::tempdir().expect("tmp");
         let kb = kb(tmp.path());
-        let taxonomy = KbTaxonomy {
-            kb: &kb,
-            label_limit: 10,
+        let t = taxonomy(&kb);
+        let first = |context: &[&str]| {
+            t.sense("bank", false, &words(context))
+                .expect("known")
+                .steps[0]
+                .label
+                .clone()
         };
-        let first = taxonomy.chains("bank")[0][0].label.clone();
         // No shared words: the first sense.
-        assert_eq!(first_step(&taxonomy, &["weather"]), first);
+        assert_eq!(first(&["weather"]), "slope");
         // Two shared words beat the first sense's prior of one.
         assert_eq!(
-            first_step(&taxonomy, &["financial", "institution", "loan"]),
+            first(&["financial", "institution", "loan"]),
             "financial institution"
         );
-        assert_eq!(first_step(&taxonomy, &["slope", "incline"]), "slope");
+    }
+
+    #[test]
+    fn located_in_reads_as_a_place_of_the_entitys_class() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let t = taxonomy(&kb);
+        let miami = t.sense("Miami", true, &BTreeSet::new()).expect("known");
+        assert_eq!(
+            labels(&miami),
+            vec!["city", "city in Florida", "city in the United States"]
+        );
+        let florida = t.sense("Florida", true, &BTreeSet::new()).expect("known");
+        assert_eq!(labels(&florida), vec!["American state"]);
+        assert!(!labels(&florida).contains(&"North American country"));
+        assert!(florida.categories.contains("American state"));
+        assert!(!florida.categories.contains("North American country"));
+    }
+
+    #[test]
+    fn proper_names_take_exact_spellings_and_fitting_instances_only() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let t = taxonomy(&kb);
+        // A title is not the common noun it spells.
+        assert!(t.sense("Entourage", true, &BTreeSet::new()).is_none());
+        assert!(t.sense("entourage", false, &BTreeSet::new()).is_some());
+        // A surname alone is not the songwriter, unless the document is about songs.
+        assert!(t.sense("Williams", true, &words(&["football"])).is_none());
+        assert!(t.sense("Williams", true, &words(&["songwriter"])).is_some());
+        // The full name is.
+        let full = t
+            .sense("Hank Williams", true, &BTreeSet::new())
+            .expect("fits");
+        assert!(full.instance);
+        assert_eq!(labels(&full), vec!["songwriter"]);
     }
 }

@@ -38,6 +38,10 @@ pub enum Origin {
     /// person) and the term is a name, date or number: a quasi-identifier, treated as risky
     /// because a corpus without the person cannot clear it.
     QuasiIdentifier,
+    /// The corpus has not measured the term with the target, but the document asserts it
+    /// of the target: p(q | t) ≈ 1, so PMI ≈ IC(q), weighted by the probability that the
+    /// term is an identifying attribute.
+    AssertionBound,
 }
 
 impl Origin {
@@ -45,7 +49,10 @@ impl Origin {
     pub fn is_bound(self) -> bool {
         matches!(
             self,
-            Origin::UnseenBound | Origin::NoCooccurrenceBound | Origin::QuasiIdentifier
+            Origin::UnseenBound
+                | Origin::NoCooccurrenceBound
+                | Origin::QuasiIdentifier
+                | Origin::AssertionBound
         )
     }
 }

@@ -1,0 +1,348 @@
+//! What a term of Q can be published as instead, most specific first:
+//! - a term a knowledge base knows: the steps of its sense (see [`super::taxonomy`]);
+//! - a date or a number: its [`super::ladders`], then the date or number concept;
+//! - a proper name no knowledge base knows: its class, from a person's title before it
+//!   ("Dr. Alan Whitcombe" → person), the common noun at its head ("Rice University",
+//!   "University of Michigan" → university), a common noun just before it ("the film
+//!   Nightfall" → film) or a sequence labeller's class ("Jack Marshak" → person); a
+//!   shorter name is never a generalization of a name;
+//! - any other phrase: its simplifications from the left, then the steps of the first
+//!   simplification a knowledge base knows (seed 004 §4.3: "curable breast cancer" →
+//!   "breast cancer").
+//!
+//! A term with a class is never taken to the root: its broadest readable generalization is
+//! the last resort. Only a term nothing can type falls back to the root.
+
+use super::Run;
+use super::collect::{ItemOrigin, phrase_set};
+use super::ladders::{Rung, date_ladder, number_ladder, ranked_noun};
+use super::taxonomy::Step;
+use crate::error::Result;
+use crate::stats::TermSet;
+use crate::text::TermKind;
+
+/// A replacement for a term of Q.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Candidate {
+    pub label: String,
+    /// Where it comes from: a knowledge base, "simplified", "date", "number", "type" or
+    /// "root".
+    pub source: String,
+    pub set: TermSet,
+    /// A common noun, which reads with an indefinite article where it replaces a name or
+    /// a number ("from Miami" → "from a city in Florida").
+    pub noun: bool,
+}
+
+/// Words a simplification may not start with: dropping the head of "Minister for Health"
+/// leaves no phrase. Language data, not a tunable.
+const CONNECTORS: &[&str] = &[
+    "of", "for", "in", "on", "at", "to", "from", "by", "with", "and", "or", "the", "a", "an", "&",
+    "-", "–",
+];
+
+impl From<Step> for Candidate {
+    fn from(step: Step) -> Self {
+        Candidate {
+            label: step.label,
+            source: step.source,
+            set: step.counting,
+            noun: true,
+        }
+    }
+}
+
+fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
+    if !candidate.set.alternatives.is_empty()
+        && !out
+            .iter()
+            .any(|c| c.set == candidate.set || c.label == candidate.label)
+    {
+        out.push(candidate);
+    }
+}
+
+fn rung_candidate(rung: Rung, source: &str) -> Candidate {
+    Candidate {
+        set: phrase_set(&rung.counted),
+        label: rung.text,
+        source: source.to_string(),
+        noun: false,
+    }
+}
+
+impl Run<'_, '_> {
+    /// The generalizations of item `i`, most specific first (chain order; callers order
+    /// them by IC once counted), at most `max_candidates`; the item's class last.
+    pub(super) fn candidates(&self, i: usize) -> Vec<Candidate> {
+        let item = &self.items[i];
+        let mut out: Vec<Candidate> = Vec::new();
+        match item.origin {
+            ItemOrigin::GeneralizationOf(e) => self.generalization_candidates(e, &mut out),
+            ItemOrigin::Term(TermKind::Date) => {
+                for rung in date_ladder(&item.text) {
+                    push(&mut out, rung_candidate(rung, "date"));
+                }
+                self.push_concept(&mut out, &self.s.config.date_concept);
+            }
+            ItemOrigin::Term(TermKind::Number) => {
+                if let Some(sense) = &item.sense {
+                    // "4th republic" is a kind of republic first.
+                    for step in sense.steps.iter().cloned() {
+                        push(&mut out, step.into());
+                    }
+                }
+                match ranked_noun(&item.text) {
+                    // An ordinal ranks a noun: "sixth round" → "round", then what a round is.
+                    Some(noun) => {
+                        push(
+                            &mut out,
+                            Candidate {
+                                set: phrase_set(&noun),
+                                label: noun.clone(),
+                                source: "number".to_string(),
+                                noun: true,
+                            },
+                        );
+                        if let Some(sense) = self.s.taxonomy.sense(&noun, false, &self.words) {
+                            for step in sense.steps {
+                                push(&mut out, step.into());
+                            }
+                        }
+                    }
+                    None => {
+                        for rung in number_ladder(&item.text) {
+                            push(&mut out, rung_candidate(rung, "number"));
+                        }
+                        self.push_concept(&mut out, &self.s.config.number_concept);
+                    }
+                }
+            }
+            ItemOrigin::Term(kind) => match &item.sense {
+                Some(sense) => {
+                    for step in sense.steps.iter().cloned() {
+                        push(&mut out, step.into());
+                    }
+                }
+                None if item.proper || kind == TermKind::ProperName => self.name_class(i, &mut out),
+                None => self.simplifications(i, &mut out),
+            },
+        }
+        let limit = self.s.config.max_candidates.max(1);
+        if out.len() > limit {
+            // Keep the class: it is what a term falls back to instead of the root.
+            let last = out.pop();
+            out.truncate(limit - 1);
+            out.extend(last);
+        }
+        out
+    }
+
+    fn push_concept(&self, out: &mut Vec<Candidate>, label: &str) {
+        match self.s.taxonomy.concept(label) {
+            Some(step) => push(
+                out,
+                Candidate {
+                    label: label.to_string(),
+                    ..step.into()
+                },
+            ),
+            None => push(
+                out,
+                Candidate {
+                    label: label.to_string(),
+                    source: "type".to_string(),
+                    set: phrase_set(label),
+                    noun: true,
+                },
+            ),
+        }
+    }
+
+    /// Further generalizations of an entry's published label: up its date ladder (a date
+    /// published as its decade goes on to its century), else up the label's concept.
+    fn generalization_candidates(&self, e: usize, out: &mut Vec<Candidate>) {
+        let entry = &self.entries[e];
+        let Some(current) = &entry.generalization else {
+            return;
+        };
+        let ladder = date_ladder(&entry.text);
+        if let Some(at) = ladder
+            .iter()
+            .position(|r| r.text == current.label || r.counted == current.label)
+        {
+            for rung in ladder.into_iter().skip(at + 1) {
+                push(out, rung_candidate(rung, "date"));
+            }
+            self.push_concept(out, &self.s.config.date_concept);
+            return;
+        }
+        if let Some(sense) = self.s.taxonomy.sense(&current.label, false, &self.words) {
+            for step in sense.steps {
+                push(out, step.into());
+            }
+        }
+    }
+
+    /// The class of a proper name no knowledge base knows, from the first that says: a
+    /// person's title before it, the common noun at its head, a common noun just before
+    /// it, or the name typer.
+    fn name_class(&self, i: usize, out: &mut Vec<Candidate>) {
+        let item = &self.items[i];
+        let words: Vec<&str> = item.text.split_whitespace().collect();
+        let titled = words.len() > 1
+            && self.s.person_titles.iter().any(|t| {
+                t.trim_end_matches('.')
+                    .eq_ignore_ascii_case(words[0].trim_end_matches('.'))
+            });
+        if titled {
+            self.push_concept(out, &self.s.config.person_concept);
+            return;
+        }
+        self.head_class(&words, out);
+        if out.is_empty() {
+            self.appositive_class(i, out);
+        }
+        if out.is_empty() {
+            self.labelled_class(i, out);
+        }
+    }
+
+    /// The common noun just before a name that says what it is: "the film Nightfall",
+    /// "the HBO series Entourage".
+    fn appositive_class(&self, i: usize, out: &mut Vec<Candidate>) {
+        let Some(&(start, _)) = self.items[i].spans.first() else {
+            return;
+        };
+        let k = self.doc.tokens.partition_point(|t| t.end <= start);
+        let Some(prev) = k.checked_sub(1) else {
+            return;
+        };
+        let token = &self.doc.tokens[prev];
+        if self.doc.tags.get(prev) != Some(&crate::text::Upos::Noun)
+            || !token.text(&self.doc.text).starts_with(char::is_lowercase)
+        {
+            return;
+        }
+        let noun = token.norm.clone();
+        if let Some(sense) = self.s.taxonomy.sense(&noun, false, &self.words) {
+            if let Some(step) = self.s.taxonomy.concept(&noun) {
+                push(
+                    out,
+                    Candidate {
+                        label: noun.clone(),
+                        ..step.into()
+                    },
+                );
+            }
+            for step in sense.steps {
+                push(out, step.into());
+            }
+        }
+    }
+
+    /// The class the name typer (a sequence labeller) gives a span overlapping the item.
+    fn labelled_class(&self, i: usize, out: &mut Vec<Candidate>) {
+        let Some(typer) = self.s.name_typer else {
+            return;
+        };
+        let classes = self
+            .name_classes
+            .get_or_init(|| match typer.classes(self.doc) {
+                Ok(classes) => classes,
+                Err(err) => {
+                    log::warn!("names could not be typed: {err}");
+                    Vec::new()
+                }
+            });
+        let Some(&(start, end)) = self.items[i].spans.first() else {
+            return;
+        };
+        if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
+            self.push_concept(out, class);
+        }
+    }
+
+    /// The class from the common noun at the head of a name of several words.
+    fn head_class(&self, words: &[&str], out: &mut Vec<Candidate>) {
+        // The head of "University of Michigan" is "University".
+        let before_connector: Vec<&str> = words
+            .iter()
+            .copied()
+            .take_while(|w| !CONNECTORS.contains(w))
+            .collect();
+        if words.len() < 2 || before_connector.is_empty() {
+            return;
+        }
+        let Some(head) = before_connector.last() else {
+            return;
+        };
+        let head = head.to_lowercase();
+        if let Some(step) = self.s.taxonomy.concept(&head) {
+            push(
+                out,
+                Candidate {
+                    label: head.clone(),
+                    ..step.into()
+                },
+            );
+            if let Some(sense) = self.s.taxonomy.sense(&head, false, &self.words) {
+                for step in sense.steps {
+                    push(out, step.into());
+                }
+            }
+        }
+    }
+
+    /// Seed 004 §4.3: drop words from the left until a knowledge base knows the rest; each
+    /// shorter phrase is a candidate on the way.
+    fn simplifications(&self, i: usize, out: &mut Vec<Candidate>) {
+        let item = &self.items[i];
+        let words: Vec<&str> = item.text.split_whitespace().collect();
+        for k in 1..words.len() {
+            if CONNECTORS.contains(&words[k].to_lowercase().as_str()) {
+                // "Minister for Health" is not simplified to "for Health".
+                continue;
+            }
+            let simplified = words[k..].join(" ");
+            push(
+                out,
+                Candidate {
+                    set: phrase_set(&simplified),
+                    label: simplified.clone(),
+                    source: "simplified".to_string(),
+                    noun: true,
+                },
+            );
+            if let Some(sense) = self.s.taxonomy.sense(&simplified, false, &self.words) {
+                for step in sense.steps {
+                    push(out, step.into());
+                }
+                break;
+            }
+        }
+    }
+
+    /// The last resort (seed 004 §4.3): the taxonomy's root, taken without a risk check
+    /// because it carries no information (p = 1, IC = 0).
+    pub(super) fn root(&self) -> Candidate {
+        Candidate {
+            label: self.s.config.root_label.clone(),
+            source: "root".to_string(),
+            set: TermSet {
+                alternatives: Vec::new(),
+            },
+            noun: true,
+        }
+    }
+
+    /// Orders counted candidates by decreasing IC (ties keep the chain order).
+    pub(super) fn by_information(&self, list: Vec<Candidate>) -> Result<Vec<Candidate>> {
+        let mut keyed = Vec::with_capacity(list.len());
+        for (i, c) in list.into_iter().enumerate() {
+            keyed.push((self.ic(&c.set)?.bits, i, c));
+        }
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        Ok(keyed.into_iter().map(|(_, _, c)| c).collect())
+    }
+}

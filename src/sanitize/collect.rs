@@ -1,0 +1,335 @@
+//! The sets seed 004 works with, per context: the sensitive entries S (findings, with the
+//! generalization published for each) and the terms Q whose risk is assessed (every other
+//! term, and the published generalizations of the entries).
+//!
+//! Targets are what must not be disclosed. All mentions of one protected person — full
+//! name, parts, titles, nicknames, birth names — are **one** target whose information is
+//! that of its most specific mention (the mention with the most words), so a name part
+//! ("Scott") never sets a threshold or a budget on its own. With a protected person in
+//! the document, findings in `sanitize.target_categories` (a disease, a term given by
+//! hand) are targets too, one per phrase; every other finding (a date, a place, an
+//! identifier) is a quasi-identifier, published as its detector proposes and assessed as
+//! a term of Q. Without a protected person every finding is a target (seed 004 §5).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Run;
+use super::config::Strategy;
+use super::taxonomy::Sense;
+use crate::detect::{Finding, Proposal, protect};
+use crate::stats::TermSet;
+use crate::text::tokenize::index_terms;
+use crate::text::{Document, Term, TermKind};
+
+/// A sensitive entry: a target (a protected person, a sensitive phrase) or a
+/// quasi-identifier finding, with all its mentions.
+pub(super) struct Entry {
+    /// Its most specific mention, the text reasons name.
+    pub text: String,
+    /// What counts it: the most specific mention's phrase.
+    pub set: TermSet,
+    /// Indices into the findings.
+    pub mentions: Vec<usize>,
+    pub target: bool,
+    /// A protected person (the `protect` detector's finding).
+    pub protected: bool,
+    /// The detector category of its first mention.
+    pub category: String,
+    /// The generalization published for it (g(s)), updated when it proves risky.
+    pub generalization: Option<Generalization>,
+    pub contexts: BTreeSet<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Generalization {
+    pub label: String,
+    pub source: String,
+    pub set: TermSet,
+}
+
+/// Where an element of Q comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ItemOrigin {
+    /// A term of the text.
+    Term(TermKind),
+    /// The published generalization of an entry.
+    GeneralizationOf(usize),
+}
+
+/// An element of Q, one per phrase and context: occurrences of one phrase in one context
+/// are decided together.
+#[derive(Debug, Clone)]
+pub(super) struct Item {
+    pub text: String,
+    pub set: TermSet,
+    pub context: usize,
+    pub origin: ItemOrigin,
+    /// Byte spans of its occurrences (empty for a generalization, which is not in the
+    /// text).
+    pub spans: Vec<(usize, usize)>,
+    /// A name, date or number (`quasi_identifier_kinds`) somewhere in the context.
+    pub quasi: bool,
+    /// Capitalized where capitals mean a name: looked up as a proper name.
+    pub proper: bool,
+    /// Its sense in the knowledge bases, found once.
+    pub sense: Option<Sense>,
+}
+
+impl Item {
+    pub fn is_term(&self) -> bool {
+        matches!(self.origin, ItemOrigin::Term(_))
+    }
+
+    pub fn kind(&self) -> Option<TermKind> {
+        match self.origin {
+            ItemOrigin::Term(kind) => Some(kind),
+            ItemOrigin::GeneralizationOf(_) => None,
+        }
+    }
+}
+
+pub(super) fn phrase_set(text: &str) -> TermSet {
+    TermSet {
+        alternatives: vec![index_terms(text)],
+    }
+}
+
+/// Function words a part of a term left beside a finding does not start or end with.
+/// Language data.
+const PART_EDGE_WORDS: &[&str] = &[
+    "of", "for", "and", "or", "the", "a", "an", "in", "on", "at", "to", "from", "by", "with", "&",
+];
+
+/// The parts of a term no finding covers, as (start, end, normalized words): the whole
+/// term when nothing overlaps it; otherwise each run of its tokens outside the findings,
+/// so "Phyllis Mary Taylor" with "Mary" found still has "Phyllis" and "Taylor" assessed.
+pub(super) fn uncovered_parts(
+    doc: &Document,
+    findings: &[Finding],
+    term: &Term,
+) -> Vec<(usize, usize, Vec<String>)> {
+    let covered =
+        |start: usize, end: usize| findings.iter().any(|f| f.start < end && start < f.end);
+    if !covered(term.start, term.end) {
+        return vec![(
+            term.start,
+            term.end,
+            term.norm.split(' ').map(str::to_string).collect(),
+        )];
+    }
+    let mut parts = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    let mut flush = |run: &mut Vec<usize>| {
+        let mut words: Vec<usize> = run
+            .iter()
+            .copied()
+            .filter(|&k| doc.tokens[k].is_indexed())
+            .collect();
+        // What is left beside a finding starts or ends where the name was cut: "of
+        // Michigan" of "University of Michigan" is "Michigan".
+        let connector = |k: &usize| PART_EDGE_WORDS.contains(&doc.tokens[*k].norm.as_str());
+        while words.first().is_some_and(connector) {
+            words.remove(0);
+        }
+        while words.last().is_some_and(connector) {
+            words.pop();
+        }
+        if let (Some(&first), Some(&last)) = (words.first(), words.last()) {
+            parts.push((
+                doc.tokens[first].start,
+                doc.tokens[last].end,
+                words.iter().map(|&k| doc.tokens[k].norm.clone()).collect(),
+            ));
+        }
+        run.clear();
+    };
+    for k in term.tokens.clone() {
+        let token = &doc.tokens[k];
+        if covered(token.start, token.end) {
+            flush(&mut run);
+        } else {
+            run.push(k);
+        }
+    }
+    flush(&mut run);
+    parts
+}
+
+/// How findings group into entries: one per protected person, else one per phrase.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum EntryKey {
+    /// The protect detector gives every mention of one person the same reason.
+    Person(String),
+    Phrase(TermSet),
+}
+
+impl Run<'_, '_> {
+    pub(super) fn context_of(&self, byte: usize) -> usize {
+        let sentence = self
+            .doc
+            .sentences
+            .partition_point(|s| s.end <= byte)
+            .min(self.doc.sentences.len().saturating_sub(1));
+        match self.s.config.context {
+            super::ContextScope::Document => 0,
+            super::ContextScope::Sentence => sentence,
+            super::ContextScope::Paragraph => {
+                self.doc.sentences.get(sentence).map_or(0, |s| s.paragraph)
+            }
+        }
+    }
+
+    /// Builds the entries and Q per context.
+    pub(super) fn collect(&mut self) {
+        self.collect_entries();
+        self.collect_terms();
+        // With S5, the generalizations of entries are terms of Q too (seed 004 §3.1).
+        if self.strategy == Strategy::S5 {
+            for (index, e) in self.entries.iter().enumerate() {
+                if let Some(g) = &e.generalization {
+                    for &context in &e.contexts {
+                        self.items.push(Item {
+                            text: g.label.clone(),
+                            set: g.set.clone(),
+                            context,
+                            origin: ItemOrigin::GeneralizationOf(index),
+                            spans: Vec::new(),
+                            quasi: false,
+                            proper: false,
+                            sense: None,
+                        });
+                    }
+                }
+            }
+        }
+        for i in 0..self.items.len() {
+            let item = &self.items[i];
+            let sense = match item.origin {
+                ItemOrigin::GeneralizationOf(_) => None,
+                ItemOrigin::Term(_) => self.s.taxonomy.sense(&item.text, item.proper, &self.words),
+            };
+            self.items[i].sense = sense;
+        }
+    }
+
+    fn collect_entries(&mut self) {
+        let findings = self.findings;
+        let protecting = findings.iter().any(|f| f.detector == protect::NAME);
+        let config = self.s.config;
+        let is_target = |f: &Finding| {
+            !protecting
+                || f.detector == protect::NAME
+                || config.target_categories.contains(&f.category)
+        };
+        let mut by_key: BTreeMap<EntryKey, usize> = BTreeMap::new();
+        for (index, finding) in findings.iter().enumerate() {
+            let text = &self.doc.text[finding.start..finding.end];
+            let set = phrase_set(text);
+            if set.alternatives[0].is_empty() {
+                continue;
+            }
+            let key = if finding.detector == protect::NAME {
+                EntryKey::Person(finding.reason.clone())
+            } else {
+                EntryKey::Phrase(set.clone())
+            };
+            let context = self.context_of(finding.start);
+            let slot = match by_key.get(&key) {
+                Some(&slot) => slot,
+                None => {
+                    let generalization = self.proposed_generalization(finding);
+                    self.entries.push(Entry {
+                        text: text.to_string(),
+                        set: set.clone(),
+                        mentions: Vec::new(),
+                        target: false,
+                        protected: false,
+                        category: finding.category.clone(),
+                        generalization,
+                        contexts: BTreeSet::new(),
+                    });
+                    by_key.insert(key, self.entries.len() - 1);
+                    self.entries.len() - 1
+                }
+            };
+            let entry = &mut self.entries[slot];
+            // The most specific mention stands for the entity.
+            if set.alternatives[0].len() > entry.set.alternatives[0].len() {
+                entry.text = text.to_string();
+                entry.set = set;
+            }
+            entry.mentions.push(index);
+            entry.target |= is_target(finding);
+            entry.protected |= finding.detector == protect::NAME;
+            entry.contexts.insert(context);
+        }
+    }
+
+    fn proposed_generalization(&self, finding: &Finding) -> Option<Generalization> {
+        match (&finding.proposal, self.strategy.generalizes_sensitive()) {
+            (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
+                Some(step) => Generalization {
+                    label: label.clone(),
+                    source: step.source,
+                    set: step.counting,
+                },
+                None => Generalization {
+                    label: label.clone(),
+                    source: "literal".to_string(),
+                    set: phrase_set(label),
+                },
+            }),
+            _ => None,
+        }
+    }
+
+    fn collect_terms(&mut self) {
+        let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
+        for term in &self.doc.terms {
+            for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
+                let set = TermSet {
+                    alternatives: vec![words],
+                };
+                let context = self.context_of(start);
+                let kinds = &self.s.config.quasi_identifier_kinds;
+                // A common phrase with a capitalized word names something ("NCAA
+                // tournaments"): a name for this rule.
+                let quasi = kinds.contains(&term.kind)
+                    || (term.capitalized && kinds.contains(&TermKind::ProperName));
+                match seen.get(&(context, set.clone())) {
+                    Some(&i) => {
+                        self.items[i].spans.push((start, end));
+                        self.items[i].quasi |= quasi;
+                    }
+                    None => {
+                        seen.insert((context, set.clone()), self.items.len());
+                        self.items.push(Item {
+                            text: self.doc.text[start..end].to_string(),
+                            set,
+                            context,
+                            origin: ItemOrigin::Term(term.kind),
+                            spans: vec![(start, end)],
+                            quasi,
+                            proper: term.capitalized && term.kind == TermKind::ProperName,
+                            sense: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The targets of a context: the entries risks are assessed towards.
+    pub(super) fn targets_in(&self, context: usize) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| self.entries[i].target && self.entries[i].contexts.contains(&context))
+            .collect()
+    }
+
+    /// Whether item `i` is entry `e`'s own published generalization: g(s) towards s itself
+    /// is the information the detector chose to publish, which the threshold and the
+    /// budget account for.
+    pub(super) fn is_own_generalization(&self, i: usize, e: usize) -> bool {
+        self.items[i].origin == ItemOrigin::GeneralizationOf(e)
+    }
+}

@@ -1,0 +1,279 @@
+//! `[sanitize]`: the strategy, the risk model and its threshold or budget, and the
+//! limits of the generalization search. Every choice is an enum, so a misspelt value fails
+//! when the configuration is loaded, naming the key.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::text::TermKind;
+
+/// The strategies compared in seed 004 §5.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Strategy {
+    /// Remove sensitive terms; leave correlated ones.
+    S1,
+    /// Generalize sensitive terms; leave correlated ones.
+    S2,
+    /// Remove sensitive terms and risky correlated ones.
+    S3,
+    /// Remove sensitive terms; generalize risky correlated ones (risk by eq. 3).
+    S4,
+    /// Generalize both (risk by eq. 6): the complete method.
+    S5,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 5] = [
+        Strategy::S1,
+        Strategy::S2,
+        Strategy::S3,
+        Strategy::S4,
+        Strategy::S5,
+    ];
+
+    pub(super) fn generalizes_sensitive(self) -> bool {
+        matches!(self, Strategy::S2 | Strategy::S5)
+    }
+
+    pub(super) fn treats_correlated(self) -> bool {
+        matches!(self, Strategy::S3 | Strategy::S4 | Strategy::S5)
+    }
+
+    pub(super) fn removes_correlated(self) -> bool {
+        self == Strategy::S3
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s.to_ascii_uppercase().as_str() {
+            "S1" => Ok(Strategy::S1),
+            "S2" => Ok(Strategy::S2),
+            "S3" => Ok(Strategy::S3),
+            "S4" => Ok(Strategy::S4),
+            "S5" => Ok(Strategy::S5),
+            _ => Err(format!("unknown strategy `{s}` (expected S1..S5)")),
+        }
+    }
+}
+
+/// How far the correlation analysis reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextScope {
+    Sentence,
+    Paragraph,
+    Document,
+}
+
+/// How the risks of the published terms are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskModel {
+    /// Seed 004's Algorithm 1: each term on its own against t_DR (eq. 10–12).
+    PerTerm,
+    /// The document's disclosure towards each target is the sum of its published terms'
+    /// risks (a naive-Bayes reading of eq. 3/16), kept under a budget by generalizing the
+    /// terms that cost the least utility per bit removed.
+    Cumulative,
+}
+
+/// How t_DR is set (seed 004 §3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThresholdRule {
+    /// Eq. 8: IC of the least informative target.
+    LeastInformativeSensitive,
+    /// Eq. 9: IC of the most informative proposed generalization.
+    MostInformativeGeneralization,
+    /// A fixed number of bits from configuration.
+    Fixed,
+}
+
+/// How the cumulative model's budget for a target is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetRule {
+    /// Eq. 8 read as a budget: the published terms together may not tell more than the
+    /// target's own information content (its most specific mention).
+    TargetInformation,
+    /// Leave at least `candidates_left` candidates in a population of `population`:
+    /// log2(population / candidates_left) bits.
+    Population,
+    /// `budget_bits`.
+    Fixed,
+}
+
+/// `[sanitize]` in config.toml.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SanitizeConfig {
+    pub strategy: Strategy,
+    pub risk_model: RiskModel,
+    pub context: ContextScope,
+    pub threshold: ThresholdRule,
+    pub threshold_bits: f64,
+    pub budget: BudgetRule,
+    pub budget_bits: f64,
+    pub population: f64,
+    pub candidates_left: f64,
+    pub knapsack: Knapsack,
+    pub pair_check: bool,
+    pub pair_check_max_terms: usize,
+    pub max_rounds: usize,
+    pub max_candidates: usize,
+    pub concept_label_limit: usize,
+    pub root_label: String,
+    pub removal_marker: String,
+    pub fail_closed: bool,
+    /// With a protected person in the document, findings in these categories are targets
+    /// too; the others are quasi-identifiers.
+    pub target_categories: Vec<String>,
+    /// Per-term model: terms of these kinds are quasi-identifiers when their risk towards
+    /// a protected person can only be bounded.
+    pub quasi_identifier_kinds: Vec<TermKind>,
+    /// The concept a number generalizes to at the end of its ladder.
+    pub number_concept: String,
+    /// The concept a date generalizes to at the end of its ladder.
+    pub date_concept: String,
+    /// The concept a person's name generalizes to when no knowledge base knows it.
+    pub person_concept: String,
+    /// Concepts too abstract to be read as a replacement (the top of WordNet): a
+    /// generalization chain stops below them.
+    pub abstract_concepts: Vec<String>,
+    /// The identifying-term model (relative to the data directory; the compiled-in model
+    /// when no file is there).
+    pub identifying_model: String,
+    /// Below this probability of being an identifying attribute a term is taken as
+    /// incidental: its bound is 0 (PMI of a term independent of the target).
+    pub incidental_below: f64,
+    pub identifying_training: IdentifyingTraining,
+}
+
+/// `[sanitize.identifying_training]`: how `declass train identifying` fits the model.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdentifyingTraining {
+    /// L2 penalty on the weights.
+    pub l2: f64,
+    /// Newton steps at most.
+    pub iterations: usize,
+    /// A knowledge-base category gets a weight when at least this many training terms
+    /// fall under it.
+    pub min_category_terms: usize,
+}
+
+/// How the cumulative model picks what to generalize.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Knapsack {
+    /// Repeatedly the move that loses the least utility per bit of risk removed.
+    Greedy,
+    /// Dynamic programming over the risk in hundredths of a bit: the least utility lost
+    /// for the budget, exactly up to that rounding (one target per context; several
+    /// targets fall back to greedy).
+    Exact,
+}
+
+impl SanitizeConfig {
+    /// Range checks, so a value that would switch protection off is refused at load.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |key: &str, message: &str| {
+            Err(Error::Config {
+                path: format!("sanitize.{key}").into(),
+                message: message.to_string(),
+            })
+        };
+        let finite_non_negative = |v: f64| v.is_finite() && v >= 0.0;
+        if !finite_non_negative(self.threshold_bits) {
+            return bad("threshold_bits", "must be a finite number of bits ≥ 0");
+        }
+        if !finite_non_negative(self.budget_bits) {
+            return bad("budget_bits", "must be a finite number of bits ≥ 0");
+        }
+        if !(self.population.is_finite() && self.population >= 1.0) {
+            return bad("population", "must be a finite number ≥ 1");
+        }
+        if !(self.candidates_left.is_finite()
+            && self.candidates_left >= 1.0
+            && self.candidates_left <= self.population)
+        {
+            return bad("candidates_left", "must be between 1 and `population`");
+        }
+        if !(0.0..=1.0).contains(&self.incidental_below) {
+            return bad("incidental_below", "must be a probability in [0, 1]");
+        }
+        for (key, value) in [
+            ("max_rounds", self.max_rounds),
+            ("max_candidates", self.max_candidates),
+            ("concept_label_limit", self.concept_label_limit),
+        ] {
+            if value == 0 {
+                return bad(key, "must be at least 1");
+            }
+        }
+        for (key, value) in [
+            ("root_label", &self.root_label),
+            ("number_concept", &self.number_concept),
+            ("date_concept", &self.date_concept),
+            ("person_concept", &self.person_concept),
+        ] {
+            if value.trim().is_empty() {
+                return bad(key, "must not be empty");
+            }
+        }
+        Ok(())
+    }
+
+    /// The cumulative budget for a target whose own information is `target_bits`.
+    pub fn budget_for(&self, target_bits: f64) -> f64 {
+        match self.budget {
+            BudgetRule::TargetInformation => target_bits,
+            BudgetRule::Population => (self.population / self.candidates_left).log2(),
+            BudgetRule::Fixed => self.budget_bits,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SanitizeConfig {
+        crate::Config::builtin().expect("config").sanitize
+    }
+
+    #[test]
+    fn built_in_values_pass() {
+        config().validate().expect("valid");
+    }
+
+    #[test]
+    fn values_that_switch_protection_off_are_refused() {
+        let mut c = config();
+        c.threshold_bits = f64::NAN;
+        assert!(c.validate().is_err());
+        let mut c = config();
+        c.budget_bits = f64::INFINITY;
+        assert!(c.validate().is_err());
+        let mut c = config();
+        c.candidates_left = 0.0;
+        assert!(c.validate().is_err());
+        let mut c = config();
+        c.max_candidates = 0;
+        assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn population_budget_is_log_ratio() {
+        let mut c = config();
+        c.budget = BudgetRule::Population;
+        c.population = 1024.0;
+        c.candidates_left = 4.0;
+        assert!((c.budget_for(99.0) - 8.0).abs() < 1e-12);
+        c.budget = BudgetRule::TargetInformation;
+        assert!((c.budget_for(13.5) - 13.5).abs() < 1e-12);
+    }
+}

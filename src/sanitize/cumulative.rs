@@ -1,0 +1,697 @@
+//! Document-level disclosure: a person is singled out by the combination of many
+//! individually harmless facts, so the risk that matters is what all published terms
+//! together tell about a target.
+//!
+//! Under independence (a naive-Bayes reading), log2 p(t | Q) / p(t) = Σ_{q∈Q} PMI(t; q):
+//! the document's disclosure towards `t` is the sum of its published terms' risks, each
+//! measured by seed 004's eq. 3 (or eq. 16 when the target is published as a
+//! generalization). Where the corpus has measured the term with the target, that figure
+//! is used; where it has not (the normal case: most people are in no corpus), the term is
+//! asserted about the target in this document, p(q | t) ≈ 1, so PMI(t; q) ≈ IC(q) — an
+//! upper bound, tight for an attribute of the person and far too high for an incidental
+//! word. The bound is therefore weighted by `w`, the probability that the term is an
+//! identifying attribute ([`super::identifying`]): the expected PMI of the two cases. A
+//! term's share is the larger of the measured figure and the bound, so more evidence can
+//! only add to the estimated disclosure, never clear a term the document asserts.
+//!
+//! The sum must stay within a budget derived from the target (`sanitize.budget`). Which
+//! terms to generalize, and how far (one step of its generalizations per term), is a
+//! multiple-choice knapsack: keep as much utility (eq. 20–21: the IC of what is published,
+//! per occurrence) as possible with the total risk under the budget. `knapsack = "greedy"`
+//! repeatedly takes the move that loses the least utility per bit removed;
+//! `knapsack = "exact"` solves it by dynamic programming over the risk in hundredths of a
+//! bit. A published form shared by several terms of a context (two cities both read as
+//! "city") is counted once.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Run;
+use super::candidates::Candidate;
+use super::collect::{Generalization, Item, ItemOrigin};
+use super::config::Knapsack;
+use super::finish::Decision;
+use super::identifying::TermFacts;
+use super::plan::{Disclosure, Plan, Reason, Rule};
+use crate::error::Result;
+use crate::stats::info::Figure;
+use crate::stats::{Origin, TermSet};
+use crate::text::Upos;
+
+/// One way to publish an item: the original (or current generalization), a candidate, or
+/// removal.
+#[derive(Debug, Clone)]
+struct Option_ {
+    /// `None` for the item as it stands (index 0) or, with S3, its removal.
+    candidate: Option<Candidate>,
+    removed: bool,
+    set: TermSet,
+    ic: f64,
+}
+
+/// The knapsack's view of an item.
+struct Choice {
+    item: usize,
+    occurrences: f64,
+    options: Vec<Option_>,
+    /// Share of each option towards each target of the item's context (0 for targets the
+    /// item may not be counted against).
+    shares: Vec<BTreeMap<usize, Figure>>,
+}
+
+/// Words that predicate what follows of the sentence's subject. Language data.
+const PREDICATING: &[&str] = &[
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "being",
+    "became",
+    "become",
+    "becomes",
+    "as",
+    "named",
+    "elected",
+    "appointed",
+    "remains",
+    "remained",
+];
+
+/// Risk resolution of the exact knapsack, in bits.
+const EXACT_STEP_BITS: f64 = 0.01;
+
+impl Run<'_, '_> {
+    /// What the identifying-term model looks at for an item: for a finding's published
+    /// generalization, the finding itself.
+    pub(super) fn facts<'i>(&'i self, item: &'i Item) -> Result<TermFacts<'i>> {
+        Ok(match item.origin {
+            ItemOrigin::Term(kind) => TermFacts {
+                kind: Some(kind),
+                finding_category: None,
+                capitalized: item.proper
+                    || item
+                        .spans
+                        .first()
+                        .is_some_and(|&(s, e)| self.capitalized_inside(s, e)),
+                words: item.text.split_whitespace().count(),
+                digits: item.text.chars().any(|c| c.is_ascii_digit()),
+                ic_bits: self.ic(&item.set)?.bits,
+                sense: item.sense.as_ref(),
+                occurrences: item.spans.len(),
+                predicated: item.spans.iter().any(|&(s, _)| self.predicated(s)),
+                first_sentence: item.spans.iter().any(|&(s, _)| self.in_first_sentence(s)),
+                with_target: item.spans.iter().any(|&(s, _)| self.with_target(s)),
+            },
+            ItemOrigin::GeneralizationOf(e) => {
+                let entry = &self.entries[e];
+                let spans = self.entry_spans(e);
+                TermFacts {
+                    kind: None,
+                    finding_category: Some(&entry.category),
+                    capitalized: entry.text.chars().next().is_some_and(char::is_uppercase),
+                    words: entry.text.split_whitespace().count(),
+                    digits: entry.text.chars().any(|c| c.is_ascii_digit()),
+                    ic_bits: self.ic(&entry.set)?.bits,
+                    sense: None,
+                    occurrences: entry.mentions.len(),
+                    predicated: spans.iter().any(|&(s, _)| self.predicated(s)),
+                    first_sentence: spans.iter().any(|&(s, _)| self.in_first_sentence(s)),
+                    with_target: spans.iter().any(|&(s, _)| self.with_target(s)),
+                }
+            }
+        })
+    }
+
+    /// Whether the document predicates the term at byte `start` of someone: a copula or
+    /// "as" before it, past articles and modifiers ("was an American actress", "served
+    /// as president").
+    fn predicated(&self, start: usize) -> bool {
+        let mut k = self.doc.tokens.partition_point(|t| t.end <= start);
+        for _ in 0..4 {
+            let Some(prev) = k.checked_sub(1) else {
+                return false;
+            };
+            let norm = self.doc.tokens[prev].norm.as_str();
+            if PREDICATING.contains(&norm) {
+                return true;
+            }
+            if !matches!(
+                self.doc.tags.get(prev),
+                Some(Upos::Det | Upos::Adj | Upos::Adv | Upos::Num | Upos::Propn | Upos::Noun)
+            ) {
+                return false;
+            }
+            k = prev;
+        }
+        false
+    }
+
+    fn in_first_sentence(&self, start: usize) -> bool {
+        self.doc.sentences.first().is_some_and(|s| start < s.end)
+    }
+
+    /// Whether the sentence around byte `start` names a target.
+    fn with_target(&self, start: usize) -> bool {
+        let Some(sentence) = self
+            .doc
+            .sentences
+            .iter()
+            .find(|s| s.start <= start && start < s.end.max(s.start + 1))
+        else {
+            return false;
+        };
+        self.entries.iter().filter(|e| e.target).any(|e| {
+            e.mentions.iter().any(|&m| {
+                let f = &self.findings[m];
+                sentence.start <= f.start && f.start < sentence.end
+            })
+        })
+    }
+
+    /// Whether a word after the first of the span starts with a capital: "NCAA tournaments".
+    fn capitalized_inside(&self, start: usize, end: usize) -> bool {
+        self.doc
+            .terms
+            .iter()
+            .any(|t| t.start <= start && end <= t.end && t.capitalized)
+    }
+
+    /// Spans of the findings behind entry `e`, for training on a finding's label.
+    pub(super) fn entry_spans(&self, e: usize) -> Vec<(usize, usize)> {
+        self.entries[e]
+            .mentions
+            .iter()
+            .map(|&m| (self.findings[m].start, self.findings[m].end))
+            .collect()
+    }
+
+    /// The cumulative model over the document.
+    pub(super) fn cumulative(mut self) -> Result<Plan> {
+        self.plan_item_counts();
+        self.table.fetch(self.s.counts)?;
+        let treat = self.strategy.treats_correlated();
+        // Round 2: every item's generalizations.
+        let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(self.items.len());
+        for i in 0..self.items.len() {
+            let list = if treat
+                && !self.strategy.removes_correlated()
+                && !self.items[i].set.alternatives.is_empty()
+            {
+                self.candidates(i)
+            } else {
+                Vec::new()
+            };
+            let ts = self.targets_in(self.items[i].context);
+            for c in &list {
+                self.need_risk(&ts, &[&c.set]);
+            }
+            candidates.push(list);
+        }
+        self.table.fetch(self.s.counts)?;
+
+        let targets: Vec<usize> = (0..self.entries.len())
+            .filter(|&e| self.entries[e].target)
+            .collect();
+        let mut budgets: BTreeMap<usize, f64> = BTreeMap::new();
+        for &t in &targets {
+            let own = self.ic(&self.entries[t].set)?.bits;
+            budgets.insert(t, self.s.config.budget_for(own));
+        }
+        let mut choices = Vec::new();
+        for (i, list) in candidates.into_iter().enumerate() {
+            if self.items[i].set.alternatives.is_empty() {
+                continue;
+            }
+            choices.push(self.choice(i, list, treat)?);
+        }
+        let mut state = vec![0usize; choices.len()];
+        let original = self.disclosures(&choices, &state);
+        if treat {
+            let single_target = targets.len() == 1;
+            match self.s.config.knapsack {
+                Knapsack::Exact if single_target => {
+                    state = exact(&choices, targets[0], budgets[&targets[0]]);
+                }
+                _ => greedy(&choices, &mut state, &budgets, |st| {
+                    self.disclosures(&choices, st)
+                }),
+            }
+        }
+        let published = self.disclosures(&choices, &state);
+        let disclosure: Vec<Disclosure> = targets
+            .iter()
+            .map(|t| Disclosure {
+                target: self.entries[*t].text.clone(),
+                budget_bits: budgets[t],
+                original_bits: original.get(t).copied().unwrap_or(0.0),
+                published_bits: published.get(t).copied().unwrap_or(0.0),
+                within_budget: published.get(t).copied().unwrap_or(0.0) <= budgets[t] + 1e-9,
+            })
+            .collect();
+
+        let mut decisions: BTreeMap<usize, Decision> = BTreeMap::new();
+        for (choice, &o) in choices.iter().zip(&state) {
+            if o == 0 {
+                continue;
+            }
+            let option = &choice.options[o];
+            let reasons: Vec<Reason> = choice.shares[0]
+                .iter()
+                .filter(|(_, f)| f.bits > 0.0)
+                .map(|(&t, f)| Reason {
+                    sensitive: self.entries[t].text.clone(),
+                    dr_bits: f.bits,
+                    origin: f.origin,
+                    rule: Rule::Budget,
+                    together_with: None,
+                })
+                .collect();
+            let i = choice.item;
+            if let ItemOrigin::GeneralizationOf(owner) = self.items[i].origin {
+                let g = match &option.candidate {
+                    Some(c) => Generalization {
+                        label: c.label.clone(),
+                        source: c.source.clone(),
+                        set: c.set.clone(),
+                    },
+                    None => {
+                        let root = self.root();
+                        Generalization {
+                            label: root.label,
+                            source: root.source,
+                            set: root.set,
+                        }
+                    }
+                };
+                self.entries[owner].generalization = Some(g);
+                decisions.insert(
+                    i,
+                    Decision {
+                        chosen: None,
+                        reasons,
+                    },
+                );
+                continue;
+            }
+            decisions.insert(
+                i,
+                Decision {
+                    chosen: if option.removed {
+                        None
+                    } else {
+                        option.candidate.clone()
+                    },
+                    reasons,
+                },
+            );
+        }
+        self.finish(None, disclosure, decisions)
+    }
+
+    /// The options of item `i` with their shares towards the targets of its context.
+    fn choice(&self, i: usize, candidates: Vec<Candidate>, treat: bool) -> Result<Choice> {
+        let item = &self.items[i];
+        let original_ic = self.ic(&item.set)?.bits;
+        let mut options = vec![Option_ {
+            candidate: None,
+            removed: false,
+            set: item.set.clone(),
+            ic: original_ic,
+        }];
+        if treat {
+            if self.strategy.removes_correlated() {
+                options.push(Option_ {
+                    candidate: None,
+                    removed: true,
+                    set: TermSet {
+                        alternatives: Vec::new(),
+                    },
+                    ic: 0.0,
+                });
+            } else {
+                let ordered = self.by_information(candidates)?;
+                let typed = !ordered.is_empty();
+                for c in ordered {
+                    let ic = self.ic(&c.set)?.bits;
+                    if ic < original_ic {
+                        options.push(Option_ {
+                            set: c.set.clone(),
+                            candidate: Some(c),
+                            removed: false,
+                            ic,
+                        });
+                    }
+                }
+                if !typed {
+                    let root = self.root();
+                    options.push(Option_ {
+                        set: root.set.clone(),
+                        candidate: Some(root),
+                        removed: false,
+                        ic: 0.0,
+                    });
+                }
+            }
+        }
+        let w = self
+            .s
+            .identifying
+            .probability(&self.facts(item)?)
+            .clamp(0.0, 1.0);
+        let w = if w < self.s.config.incidental_below {
+            0.0
+        } else {
+            w
+        };
+        let ts = self.targets_in(item.context);
+        let floor_ic = match options.len() {
+            1 => 0.0,
+            n => options[n - 1].ic,
+        };
+        let mut shares = Vec::with_capacity(options.len());
+        for option in &options {
+            let mut by_target = BTreeMap::new();
+            for &t in &ts {
+                if self.is_own_generalization(i, t) {
+                    continue;
+                }
+                by_target.insert(t, self.share(t, option, w, floor_ic)?);
+            }
+            shares.push(by_target);
+        }
+        Ok(Choice {
+            item: i,
+            occurrences: item.spans.len().max(1) as f64,
+            options,
+            shares,
+        })
+    }
+
+    /// An option's share of the disclosure towards target `t`: the measured risk where the
+    /// corpus has seen the two together, else (and at least) the assertion bound
+    /// `w · (IC − IC(class))`. The item's class (its broadest readable generalization) is
+    /// what its place in the sentence already says ("born in ___" is a place, "in ___" of
+    /// a year a date), so only the information beyond it counts.
+    fn share(&self, t: usize, option: &Option_, w: f64, floor_ic: f64) -> Result<Figure> {
+        if option.set.alternatives.is_empty() {
+            return Ok(Figure {
+                bits: 0.0,
+                origin: self.s.counts.origin(),
+            });
+        }
+        let bound = Figure {
+            bits: w * (option.ic - floor_ic).max(0.0),
+            origin: Origin::AssertionBound,
+        };
+        let measured = self.risk(t, &[&option.set])?;
+        Ok(
+            if !measured.origin.is_bound() && measured.bits > bound.bits {
+                Figure {
+                    bits: measured.bits,
+                    origin: measured.origin,
+                }
+            } else {
+                bound
+            },
+        )
+    }
+
+    /// Each target's disclosure in state `state`: the shares of the published options,
+    /// a form published twice in one context counted once.
+    fn disclosures(&self, choices: &[Choice], state: &[usize]) -> BTreeMap<usize, f64> {
+        let mut by_form: BTreeMap<(usize, usize, &TermSet), f64> = BTreeMap::new();
+        for (choice, &o) in choices.iter().zip(state) {
+            let context = self.items[choice.item].context;
+            let set = &choice.options[o].set;
+            for (&t, f) in &choice.shares[o] {
+                let slot = by_form.entry((t, context, set)).or_insert(0.0);
+                *slot = slot.max(f.bits);
+            }
+        }
+        let mut out: BTreeMap<usize, f64> = BTreeMap::new();
+        for ((t, _, _), bits) in by_form {
+            *out.entry(t).or_insert(0.0) += bits;
+        }
+        out
+    }
+}
+
+/// The utility lost and the risk removed towards the targets over budget when `choice`
+/// moves from option `from` to option `to`.
+fn step(choice: &Choice, from: usize, to: usize, over: &BTreeSet<usize>) -> (f64, f64) {
+    let lost = choice.occurrences * (choice.options[from].ic - choice.options[to].ic).max(0.0);
+    let removed: f64 = over
+        .iter()
+        .map(|t| {
+            let before = choice.shares[from].get(t).map_or(0.0, |f| f.bits);
+            let after = choice.shares[to].get(t).map_or(0.0, |f| f.bits);
+            before - after
+        })
+        .sum();
+    (lost, removed)
+}
+
+/// Greedy multiple-choice knapsack: while a target is over budget, take the move (an item
+/// to one of its broader options) with the least utility lost per bit removed; ties go to
+/// the smaller move, then the earlier item.
+fn greedy(
+    choices: &[Choice],
+    state: &mut [usize],
+    budgets: &BTreeMap<usize, f64>,
+    disclosures: impl Fn(&[usize]) -> BTreeMap<usize, f64>,
+) {
+    loop {
+        let current = disclosures(state);
+        let over: BTreeSet<usize> = budgets
+            .iter()
+            .filter(|(t, b)| current.get(t).copied().unwrap_or(0.0) > **b + 1e-9)
+            .map(|(&t, _)| t)
+            .collect();
+        if over.is_empty() {
+            return;
+        }
+        let mut best: Option<(f64, f64, usize, usize)> = None;
+        for (k, choice) in choices.iter().enumerate() {
+            for to in state[k] + 1..choice.options.len() {
+                let (lost, removed) = step(choice, state[k], to, &over);
+                if removed <= 1e-12 {
+                    continue;
+                }
+                let ratio = lost / removed;
+                let better = match best {
+                    None => true,
+                    Some((r, rem, _, _)) => {
+                        ratio < r - 1e-12 || ((ratio - r).abs() <= 1e-12 && removed < rem - 1e-12)
+                    }
+                };
+                if better {
+                    best = Some((ratio, removed, k, to));
+                }
+            }
+        }
+        match best {
+            Some((_, _, k, to)) => state[k] = to,
+            None => return,
+        }
+    }
+}
+
+/// Exact multiple-choice knapsack for one target by dynamic programming: the most utility
+/// with the summed shares (rounded up to [`EXACT_STEP_BITS`]) within the budget. When no
+/// combination fits, every item takes its least risky option.
+fn exact(choices: &[Choice], target: usize, budget: f64) -> Vec<usize> {
+    let cost = |c: &Choice, o: usize| -> usize {
+        let bits = c.shares[o].get(&target).map_or(0.0, |f| f.bits);
+        (bits / EXACT_STEP_BITS - 1e-9).ceil().max(0.0) as usize
+    };
+    let value = |c: &Choice, o: usize| c.occurrences * c.options[o].ic;
+    let capacity = (budget / EXACT_STEP_BITS).floor().max(0.0) as usize;
+    let minimum: usize = choices
+        .iter()
+        .map(|c| (0..c.options.len()).map(|o| cost(c, o)).min().unwrap_or(0))
+        .sum();
+    if minimum > capacity {
+        return choices
+            .iter()
+            .map(|c| {
+                (0..c.options.len())
+                    .min_by_key(|&o| (cost(c, o), o))
+                    .unwrap_or(0)
+            })
+            .collect();
+    }
+    // best[r]: the most value with total cost exactly r (None: unreachable); choice[k][r]:
+    // the option item k took to reach r.
+    let mut best: Vec<Option<f64>> = vec![None; capacity + 1];
+    best[0] = Some(0.0);
+    let mut taken: Vec<Vec<u16>> = Vec::with_capacity(choices.len());
+    for c in choices {
+        let mut next: Vec<Option<f64>> = vec![None; capacity + 1];
+        let mut pick = vec![u16::MAX; capacity + 1];
+        for (r, v) in best.iter().enumerate() {
+            let Some(v) = v else { continue };
+            for o in 0..c.options.len() {
+                let to = r + cost(c, o);
+                if to > capacity {
+                    continue;
+                }
+                let total = v + value(c, o);
+                if next[to].is_none_or(|n| total > n + 1e-12) {
+                    next[to] = Some(total);
+                    pick[to] = o as u16;
+                }
+            }
+        }
+        best = next;
+        taken.push(pick);
+    }
+    let Some(mut r) = (0..=capacity)
+        .filter(|&r| best[r].is_some())
+        .max_by(|&a, &b| {
+            best[a]
+                .unwrap_or(f64::MIN)
+                .total_cmp(&best[b].unwrap_or(f64::MIN))
+                .then(b.cmp(&a))
+        })
+    else {
+        return vec![0; choices.len()];
+    };
+    let mut state = vec![0; choices.len()];
+    for k in (0..choices.len()).rev() {
+        let o = taken[k][r] as usize;
+        state[k] = o;
+        r -= cost(&choices[k], o);
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn option(ic: f64) -> Option_ {
+        Option_ {
+            candidate: None,
+            removed: false,
+            set: TermSet::from_text(&format!("x{ic}")),
+            ic,
+        }
+    }
+
+    /// An item whose options' shares towards target 0 are `w · IC`.
+    fn choice(item: usize, w: f64, ics: &[f64]) -> Choice {
+        Choice {
+            item,
+            occurrences: 1.0,
+            options: ics.iter().map(|&ic| option(ic)).collect(),
+            shares: ics
+                .iter()
+                .map(|&ic| {
+                    BTreeMap::from([(
+                        0,
+                        Figure {
+                            bits: w * ic,
+                            origin: Origin::AssertionBound,
+                        },
+                    )])
+                })
+                .collect(),
+        }
+    }
+
+    fn total(choices: &[Choice], state: &[usize]) -> BTreeMap<usize, f64> {
+        let sum = choices
+            .iter()
+            .zip(state)
+            .map(|(c, &o)| c.shares[o][&0].bits)
+            .sum();
+        BTreeMap::from([(0, sum)])
+    }
+
+    fn kept(choices: &[Choice], state: &[usize]) -> f64 {
+        choices
+            .iter()
+            .zip(state)
+            .map(|(c, &o)| c.options[o].ic)
+            .sum()
+    }
+
+    #[test]
+    fn greedy_generalizes_the_likeliest_attributes_first() {
+        // A name (w 0.9) and an incidental word (w 0.1) of equal IC: with 10 bits to
+        // remove, the name goes first, one step at a time.
+        let choices = vec![
+            choice(0, 0.9, &[12.0, 8.0, 2.0]),
+            choice(1, 0.1, &[12.0, 6.0, 1.0]),
+        ];
+        let mut state = vec![0, 0];
+        let budgets = BTreeMap::from([(0, 4.0)]);
+        greedy(&choices, &mut state, &budgets, |s| total(&choices, s));
+        assert_eq!(state, vec![2, 0]);
+        assert!(total(&choices, &state)[&0] <= 4.0);
+    }
+
+    #[test]
+    fn greedy_stops_when_nothing_is_left_to_generalize() {
+        let choices = vec![choice(0, 1.0, &[12.0, 8.0])];
+        let mut state = vec![0];
+        let budgets = BTreeMap::from([(0, 1.0)]);
+        greedy(&choices, &mut state, &budgets, |s| total(&choices, s));
+        assert_eq!(state, vec![1]);
+    }
+
+    #[test]
+    fn exact_is_never_worse_than_greedy_and_within_budget() {
+        // Non-linear shares: measured risks that do not follow IC.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as f64) / (u32::MAX as f64)
+        };
+        for _ in 0..40 {
+            let choices: Vec<Choice> = (0..6)
+                .map(|k| {
+                    let mut ics = vec![4.0 + 10.0 * next()];
+                    for _ in 0..3 {
+                        let last = *ics.last().unwrap_or(&0.0);
+                        ics.push(last * next());
+                    }
+                    let mut c = choice(k, 0.2 + 0.8 * next(), &ics);
+                    for s in c.shares.iter_mut().skip(1) {
+                        if let Some(f) = s.get_mut(&0) {
+                            f.bits *= next();
+                        }
+                    }
+                    c
+                })
+                .collect();
+            let budget = 5.0 + 10.0 * next();
+            let mut greedy_state = vec![0; choices.len()];
+            greedy(
+                &choices,
+                &mut greedy_state,
+                &BTreeMap::from([(0, budget)]),
+                |s| total(&choices, s),
+            );
+            let exact_state = exact(&choices, 0, budget);
+            let exact_total = total(&choices, &exact_state)[&0];
+            let feasible = choices
+                .iter()
+                .map(|c| c.shares.iter().map(|s| s[&0].bits).fold(f64::MAX, f64::min))
+                .sum::<f64>()
+                <= budget;
+            if feasible {
+                assert!(exact_total <= budget + 1e-9, "{exact_total} > {budget}");
+                assert!(
+                    kept(&choices, &exact_state) + 1e-6 >= kept(&choices, &greedy_state),
+                    "exact {} < greedy {}",
+                    kept(&choices, &exact_state),
+                    kept(&choices, &greedy_state)
+                );
+            }
+        }
+    }
+}

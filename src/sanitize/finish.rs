@@ -1,0 +1,310 @@
+//! From decisions to the [`Plan`]: the replacements of the findings and of the decided
+//! terms (read as the text around them needs: "from Miami" → "from a city in Florida",
+//! "in 1957" → "in the 1950s"), each term's assessment, and the utility kept (eq. 20–21).
+
+use std::collections::BTreeMap;
+
+use super::candidates::Candidate;
+use super::collect::uncovered_parts;
+use super::plan::{
+    Action, Assessment, Disclosure, Plan, Reason, Replacement, Role, Threshold, Utility,
+};
+use super::risk::Risk;
+use super::{Run, Sanitizer, Strategy};
+use crate::detect::{Finding, Proposal};
+use crate::error::Result;
+use crate::text::{Document, TermKind, Upos};
+
+/// What happens to a term of Q.
+#[derive(Debug, Clone)]
+pub(super) struct Decision {
+    /// `None`: removed (S3), or an entry's generalization was updated instead.
+    pub chosen: Option<Candidate>,
+    pub reasons: Vec<Reason>,
+}
+
+/// Words that already determine the noun after them, so a replacement needs no article.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "his", "her", "their", "its", "our", "my",
+    "your", "whose", "each", "every", "any", "some", "no", "another", "'s", "’s", "s",
+];
+
+/// Whether a determiner ("the", "her", a possessive) comes before byte `start`, past the
+/// adjectives, adverbs and numbers between them ("the current Speaker").
+fn determined(doc: &Document, start: usize) -> bool {
+    let mut k = doc.tokens.partition_point(|t| t.end <= start);
+    while let Some(prev) = k.checked_sub(1) {
+        let token = &doc.tokens[prev];
+        if DETERMINERS.contains(&token.norm.as_str()) {
+            return true;
+        }
+        let modifier = matches!(doc.tags.get(prev), Some(Upos::Adj | Upos::Adv | Upos::Num))
+            && token.kind == crate::text::TokenKind::Word;
+        if !modifier {
+            return false;
+        }
+        k = prev;
+    }
+    false
+}
+
+fn indefinite(label: &str) -> String {
+    let vowel = label
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {label}", if vowel { "an" } else { "a" })
+}
+
+/// A decade or century ("1950s", "20th century"), which reads with "the".
+fn is_period(label: &str) -> bool {
+    label.starts_with(|c: char| c.is_ascii_digit())
+        && (label.ends_with('s') || label.ends_with("century"))
+}
+
+/// The text put in place of a span: a common noun that replaces a name or a number takes
+/// an indefinite article, a period takes "the", unless the text already determines it.
+fn reads_as(
+    doc: &Document,
+    start: usize,
+    label: &str,
+    noun: bool,
+    names_something: bool,
+) -> String {
+    if determined(doc, start) {
+        // "the 1976 election" → "the 1970s election", not "the the 1970s election".
+        return label.strip_prefix("the ").unwrap_or(label).to_string();
+    }
+    if label.starts_with("the ") || label.starts_with("a ") {
+        return label.to_string();
+    }
+    if is_period(label) {
+        return format!("the {label}");
+    }
+    if noun && names_something {
+        return indefinite(label);
+    }
+    label.to_string()
+}
+
+/// A heading in title case ("Breast Diseases", as MeSH writes them) in lowercase; any other
+/// label as it is.
+fn lowercase_heading(label: &str) -> String {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let title_case = words.len() > 1
+        && words.iter().all(|w| {
+            let mut chars = w.chars();
+            chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase())
+        });
+    if title_case {
+        label.to_lowercase()
+    } else {
+        label.to_string()
+    }
+}
+
+/// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
+/// detector's label when ε2 generalized it further.
+fn sensitive_replacement(
+    doc: &Document,
+    finding: &Finding,
+    strategy: Strategy,
+    generalization: Option<&str>,
+) -> Replacement {
+    let original = &doc.text[finding.start..finding.end];
+    // A name or a number takes an article before a common noun; a phrase in lowercase
+    // keeps lowercase ("breast cancer" → "breast diseases", not "Breast Diseases").
+    let names_something = original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
+    let label = match (&finding.proposal, strategy.generalizes_sensitive()) {
+        (Proposal::Generalize(label), true) => {
+            let label = generalization.unwrap_or(label);
+            let label = if names_something {
+                label.to_string()
+            } else {
+                lowercase_heading(label)
+            };
+            Some(reads_as(doc, finding.start, &label, true, names_something))
+        }
+        _ => None,
+    };
+    Replacement {
+        start: finding.start,
+        end: finding.end,
+        original: doc.text[finding.start..finding.end].to_string(),
+        action: if label.is_some() {
+            Action::Generalize
+        } else {
+            Action::Remove
+        },
+        replacement: label,
+        role: Role::Sensitive,
+        reasons: Vec::new(),
+        source: finding.detector.clone(),
+    }
+}
+
+/// The plan when nothing could be assessed (`fail_closed = false`): findings get their
+/// proposals, every other term the root concept.
+pub(super) fn root_fallback(
+    s: &Sanitizer,
+    doc: &Document,
+    findings: &[Finding],
+    strategy: Strategy,
+) -> Plan {
+    let mut replacements: Vec<Replacement> = findings
+        .iter()
+        .map(|f| sensitive_replacement(doc, f, strategy, None))
+        .collect();
+    for (start, end, _) in doc
+        .terms
+        .iter()
+        .flat_map(|term| uncovered_parts(doc, findings, term))
+    {
+        replacements.push(Replacement {
+            start,
+            end,
+            original: doc.text[start..end].to_string(),
+            replacement: Some(s.config.root_label.clone()),
+            action: Action::Generalize,
+            role: Role::Correlated,
+            reasons: Vec::new(),
+            source: "root".to_string(),
+        });
+    }
+    replacements.sort_by_key(|r| (r.start, r.end));
+    Plan {
+        strategy,
+        risk_model: s.config.risk_model,
+        threshold: None,
+        disclosure: Vec::new(),
+        replacements,
+        utility: Utility {
+            original_bits: 0.0,
+            kept_bits: 0.0,
+            ratio: 0.0,
+        },
+        assessments: Vec::new(),
+        counts_from: "unavailable (root fallback)".to_string(),
+    }
+}
+
+impl Run<'_, '_> {
+    pub(super) fn finish(
+        self,
+        threshold: Option<Threshold>,
+        disclosure: Vec<Disclosure>,
+        decisions: BTreeMap<usize, Decision>,
+    ) -> Result<Plan> {
+        let mut replacements = Vec::new();
+        let mut original_bits = 0.0;
+        let mut kept_bits = 0.0;
+        let mut entry_of: BTreeMap<usize, usize> = BTreeMap::new();
+        for (e, entry) in self.entries.iter().enumerate() {
+            for &m in &entry.mentions {
+                entry_of.insert(m, e);
+            }
+        }
+        for (m, finding) in self.findings.iter().enumerate() {
+            let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
+            let published = entry.and_then(|e| e.generalization.as_ref());
+            let replacement = sensitive_replacement(
+                self.doc,
+                finding,
+                self.strategy,
+                published.map(|g| g.label.as_str()),
+            );
+            if entry.is_some() {
+                // A mention is worth the information of its own phrase.
+                let own = super::collect::phrase_set(&self.doc.text[finding.start..finding.end]);
+                let bits = self.ic(&own)?.bits;
+                original_bits += bits;
+                if let (Action::Generalize, Some(g)) = (replacement.action, published) {
+                    kept_bits += self.ic(&g.set)?.bits.min(bits);
+                }
+            }
+            replacements.push(replacement);
+        }
+        let mut assessments = Vec::new();
+        for (i, item) in self.items.iter().enumerate() {
+            if !item.is_term() {
+                continue;
+            }
+            let ic = self.ic(&item.set)?;
+            let decision = decisions.get(&i);
+            let (kept, label) = match decision {
+                None => (ic.bits, None),
+                Some(Decision {
+                    chosen: Some(c), ..
+                }) => (self.ic(&c.set)?.bits, Some(c)),
+                Some(_) => (0.0, None),
+            };
+            // Max risk for the assessment table.
+            let mut max: Option<(Risk, String)> = None;
+            for t in self.targets_in(item.context) {
+                let r = self.risk(t, &[&item.set])?;
+                if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
+                    max = Some((r, self.entries[t].text.clone()));
+                }
+            }
+            let decision_text = match decision {
+                None => "keep".to_string(),
+                Some(Decision {
+                    chosen: Some(c), ..
+                }) => format!("generalize → {}", c.label),
+                Some(_) => "remove".to_string(),
+            };
+            let names_something =
+                item.proper || matches!(item.kind(), Some(TermKind::ProperName | TermKind::Number));
+            for &(start, end) in &item.spans {
+                original_bits += ic.bits;
+                kept_bits += kept;
+                assessments.push(Assessment {
+                    start,
+                    end,
+                    term: self.doc.text[start..end].to_string(),
+                    ic,
+                    max_dr: max.as_ref().map(|(r, _)| *r),
+                    behind: max.as_ref().map(|(_, s)| s.clone()),
+                    decision: decision_text.clone(),
+                });
+                if let Some(d) = decision {
+                    replacements.push(Replacement {
+                        start,
+                        end,
+                        original: self.doc.text[start..end].to_string(),
+                        replacement: label
+                            .map(|c| reads_as(self.doc, start, &c.label, c.noun, names_something)),
+                        action: if label.is_some() {
+                            Action::Generalize
+                        } else {
+                            Action::Remove
+                        },
+                        role: Role::Correlated,
+                        reasons: d.reasons.clone(),
+                        source: label.map_or_else(|| "removed".to_string(), |c| c.source.clone()),
+                    });
+                }
+            }
+        }
+        replacements.sort_by_key(|r| (r.start, r.end));
+        assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
+        Ok(Plan {
+            strategy: self.strategy,
+            risk_model: self.s.config.risk_model,
+            threshold,
+            disclosure,
+            replacements,
+            utility: Utility {
+                original_bits,
+                kept_bits,
+                ratio: if original_bits > 0.0 {
+                    kept_bits / original_bits
+                } else {
+                    1.0
+                },
+            },
+            assessments,
+            counts_from: self.s.counts.identity(),
+        })
+    }
+}

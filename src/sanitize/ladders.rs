@@ -1,0 +1,317 @@
+//! Generalizations of dates and numbers, which no knowledge base lists: each form below
+//! says less than the one before ("24 September 1957" → "September 1957" → "1957" → "the
+//! 1950s" → "the 20th century"; "two years" → "a few years"; "1,200" → "thousands"). The
+//! sanitizer ends each ladder at the configured date or number concept.
+
+/// A rung: the text published, and the phrase its count is taken from (without the
+/// article the text reads with).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rung {
+    pub text: String,
+    pub counted: String,
+}
+
+fn rung(text: String, counted: String) -> Rung {
+    Rung { text, counted }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+fn month_of(word: &str) -> Option<usize> {
+    let w = word.trim_end_matches(['.', ',']).to_lowercase();
+    if w.len() < 3 {
+        return None;
+    }
+    MONTHS
+        .iter()
+        .position(|m| m.to_lowercase().starts_with(&w) && (w.len() >= 3))
+}
+
+/// The four-digit year of a date, if it has one (1000–2099).
+fn year_of(text: &str) -> Option<i32> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|g| g.len() == 4)
+        .filter_map(|g| g.parse::<i32>().ok())
+        .find(|y| (1000..2100).contains(y))
+}
+
+fn ordinal_suffix(n: i32) -> &'static str {
+    match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    }
+}
+
+/// The broader forms of a date, most specific first. A decade ("1950s") continues from
+/// its century; a date without a year has none.
+pub fn date_ladder(text: &str) -> Vec<Rung> {
+    let trimmed = text.trim();
+    let mut out = Vec::new();
+    let decade_form = trimmed
+        .strip_suffix('s')
+        .and_then(|d| d.strip_suffix('\''))
+        .or_else(|| trimmed.strip_suffix('s'))
+        .filter(|d| d.len() == 4 && d.bytes().all(|b| b.is_ascii_digit()));
+    let year = match decade_form {
+        Some(d) => d.parse::<i32>().ok(),
+        None => year_of(trimmed),
+    };
+    let Some(year) = year else {
+        return out;
+    };
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let month = words.iter().find_map(|w| month_of(w));
+    let has_day = words.iter().any(|w| {
+        let d = w
+            .trim_end_matches([',', '.'])
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !d.is_empty() && d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit())
+    });
+    if decade_form.is_none() {
+        if let (Some(m), true) = (month, has_day) {
+            let month_year = format!("{} {year}", MONTHS[m]);
+            out.push(rung(month_year.clone(), month_year));
+        }
+        if month.is_some() || has_day || trimmed.len() > 4 {
+            out.push(rung(year.to_string(), year.to_string()));
+        }
+        let decade = format!("{}s", year - year.rem_euclid(10));
+        out.push(rung(format!("the {decade}"), decade));
+    }
+    let century = year / 100 + 1;
+    let century = format!("{century}{} century", ordinal_suffix(century));
+    out.push(rung(format!("the {century}"), century));
+    out
+}
+
+/// Cardinal number words and their values ("dozen" counts twelve).
+const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("two", 2.0),
+    ("twice", 2.0),
+    ("three", 3.0),
+    ("thrice", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("dozen", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+    ("dozens", 24.0),
+    ("hundreds", 200.0),
+    ("thousands", 2000.0),
+    ("millions", 2e6),
+];
+
+const MULTIPLIERS: &[(&str, f64)] = &[
+    ("hundred", 100.0),
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("billion", 1e9),
+];
+
+const ORDINAL_WORDS: &[&str] = &[
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "thirtieth",
+    "fortieth",
+    "fiftieth",
+    "hundredth",
+];
+
+fn is_ordinal(word: &str) -> bool {
+    let w = word.to_lowercase();
+    if ORDINAL_WORDS.contains(&w.as_str()) {
+        return true;
+    }
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && matches!(&w[digits.len()..], "st" | "nd" | "rd" | "th")
+}
+
+/// The value of the numeral words at the start of `words`, and how many words it took.
+fn numeral(words: &[&str]) -> Option<(f64, usize)> {
+    let mut value: Option<f64> = None;
+    let mut used = 0;
+    for w in words {
+        let low = w.to_lowercase();
+        let low = low.trim_matches(|c: char| c == ',' || c == '(' || c == ')');
+        let digits: String = low.chars().filter(|c| *c != ',').collect();
+        let first_number = digits
+            .split(['-', '–', '/'])
+            .next()
+            .and_then(|d| d.parse::<f64>().ok());
+        if let Some(v) = first_number.filter(|_| low.starts_with(|c: char| c.is_ascii_digit())) {
+            value = Some(value.unwrap_or(0.0) + v);
+        } else if let Some(&(_, v)) = NUMBER_WORDS.iter().find(|(n, _)| *n == low) {
+            value = Some(value.unwrap_or(0.0) + v);
+        } else if let Some(&(_, m)) = MULTIPLIERS.iter().find(|(n, _)| *n == low) {
+            value = Some(value.unwrap_or(1.0) * m);
+        } else if low == "-" || low == "and" {
+            if value.is_none() {
+                break;
+            }
+        } else {
+            break;
+        }
+        used += 1;
+    }
+    value.map(|v| (v, used))
+}
+
+/// A vaguer amount of the same order of magnitude.
+fn vague(value: f64) -> &'static str {
+    match value {
+        v if v < 2.0 => "one",
+        v if v < 5.0 => "a few",
+        v if v < 10.0 => "several",
+        v if v < 20.0 => "more than ten",
+        v if v < 100.0 => "dozens of",
+        v if v < 1e3 => "hundreds of",
+        v if v < 1e6 => "thousands of",
+        _ => "millions of",
+    }
+}
+
+/// The noun an ordinal ranks ("sixth round" → "round"), if the number is an ordinal with
+/// a noun after it.
+pub fn ranked_noun(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (words.len() > 1 && is_ordinal(words[0])).then(|| words[1..].join(" "))
+}
+
+/// The broader forms of a number, most specific first: the amount made vague, keeping
+/// the unit it measures ("two years" → "a few years"), or an ordinal dropped from the noun
+/// it ranks ("sixth round" → "round"). A bare number reads as its order of magnitude
+/// ("1,200" → "thousands").
+pub fn number_ladder(text: &str) -> Vec<Rung> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    if is_ordinal(first) {
+        let noun = words[1..].join(" ");
+        return if noun.is_empty() {
+            Vec::new()
+        } else {
+            vec![rung(noun.clone(), noun)]
+        };
+    }
+    let Some((value, used)) = numeral(&words) else {
+        return Vec::new();
+    };
+    let unit = words[used..].join(" ");
+    let amount = vague(value);
+    let text = match (unit.is_empty(), amount.strip_suffix(" of")) {
+        (true, Some(bare)) => bare.to_string(),
+        (true, None) => amount.to_string(),
+        (false, _) => format!("{amount} {unit}"),
+    };
+    let counted = text
+        .trim_start_matches("a ")
+        .trim_start_matches("one ")
+        .to_string();
+    vec![rung(text, counted)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(rungs: Vec<Rung>) -> Vec<String> {
+        rungs.into_iter().map(|r| r.text).collect()
+    }
+
+    #[test]
+    fn dates_climb_to_month_year_decade_century() {
+        assert_eq!(
+            texts(date_ladder("24 September 1957")),
+            vec!["September 1957", "1957", "the 1950s", "the 20th century"]
+        );
+        assert_eq!(
+            texts(date_ladder("February 28, 1957")),
+            vec!["February 1957", "1957", "the 1950s", "the 20th century"]
+        );
+        assert_eq!(
+            texts(date_ladder("March 2019")),
+            vec!["2019", "the 2010s", "the 21st century"]
+        );
+        assert_eq!(
+            texts(date_ladder("1908")),
+            vec!["the 1900s", "the 20th century"]
+        );
+        assert_eq!(texts(date_ladder("1990s")), vec!["the 20th century"]);
+        assert_eq!(
+            texts(date_ladder("12/05/2020")),
+            vec!["2020", "the 2020s", "the 21st century"]
+        );
+        assert!(date_ladder("yesterday").is_empty());
+    }
+
+    #[test]
+    fn numbers_keep_their_order_of_magnitude_and_unit() {
+        assert_eq!(texts(number_ladder("two years")), vec!["a few years"]);
+        assert_eq!(texts(number_ladder("155 lb")), vec!["hundreds of lb"]);
+        assert_eq!(texts(number_ladder("1,200")), vec!["thousands"]);
+        assert_eq!(texts(number_ladder("five")), vec!["several"]);
+        assert_eq!(texts(number_ladder("twenty - five")), vec!["dozens"]);
+        assert_eq!(texts(number_ladder("two hundred")), vec!["hundreds"]);
+        assert_eq!(texts(number_ladder("289–296")), vec!["hundreds"]);
+        assert_eq!(texts(number_ladder("sixth round")), vec!["round"]);
+        assert_eq!(texts(number_ladder("4th republic")), vec!["republic"]);
+        assert!(number_ladder("seventh").is_empty());
+        assert!(number_ladder("many").is_empty());
+        assert_eq!(number_ladder("two years")[0].counted, "few years");
+    }
+}

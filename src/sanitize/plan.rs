@@ -1,0 +1,143 @@
+//! What the sanitizer decided for one document: the replacements with their reasons, the
+//! threshold or the budgets it worked to, and the utility kept. Renderers and evaluation
+//! read only these types.
+
+use serde::Serialize;
+
+use super::config::{RiskModel, Strategy, ThresholdRule};
+use crate::stats::Origin;
+use crate::stats::info::Figure;
+
+use super::risk::Risk;
+
+/// The threshold of a document and the term that set it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Threshold {
+    pub bits: f64,
+    /// The target or generalization whose IC set it (empty for a fixed threshold).
+    pub term: String,
+    pub rule: ThresholdRule,
+}
+
+/// The cumulative model's account of one target: what the published terms together
+/// disclose about it before and after sanitizing, against its budget.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Disclosure {
+    pub target: String,
+    pub budget_bits: f64,
+    /// Sum of the risks of the original terms.
+    pub original_bits: f64,
+    /// Sum of the risks of what is published.
+    pub published_bits: f64,
+    /// Whether the published terms are within the budget. False when even the broadest
+    /// readable generalization of every term leaves more (the root is not used for
+    /// anything a detector or a knowledge base can type).
+    pub within_budget: bool,
+}
+
+/// What happens to a span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Generalize,
+    Remove,
+}
+
+/// Why a span is changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Found by a detector (ε1).
+    Sensitive,
+    /// Gives a sensitive term away (ε2).
+    Correlated,
+}
+
+/// Which rule made a term risky.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Its risk reached t_DR (per-term model, eq. 10–12).
+    Threshold,
+    /// The per-term model's quasi-identifier rule: a name, date or number whose risk
+    /// towards a person the corpus never saw can only be bounded.
+    QuasiIdentifier,
+    /// Together with another term its risk reached t_DR (pair check).
+    Pair,
+    /// The document's disclosure towards the target exceeded its budget, and this term
+    /// was among the cheapest to generalize (cumulative model).
+    Budget,
+}
+
+/// One risk a term posed to a target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reason {
+    /// The target (its most specific mention).
+    pub sensitive: String,
+    /// The term's risk towards it: DR (eq. 3/16) or, in the cumulative model, its share of
+    /// the document's disclosure.
+    pub dr_bits: f64,
+    /// Measured, or a bound because a term (or the pair) was never seen, or never seen
+    /// together with the target.
+    pub origin: Origin,
+    pub rule: Rule,
+    /// Set when the risk came from this term together with another one (pair check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub together_with: Option<String>,
+}
+
+/// A change to the document, in byte offsets of the original text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replacement {
+    pub start: usize,
+    pub end: usize,
+    pub original: String,
+    /// `None` when the span is removed.
+    pub replacement: Option<String>,
+    pub action: Action,
+    pub role: Role,
+    pub reasons: Vec<Reason>,
+    /// The detector behind a sensitive span, or where the generalization came from: a
+    /// knowledge base, "simplified", "date", "number", "type" (the term's class when no
+    /// knowledge base knows it) or "root".
+    pub source: String,
+}
+
+/// One term's assessment, for `declass assess`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assessment {
+    pub start: usize,
+    pub end: usize,
+    pub term: String,
+    pub ic: Figure,
+    /// The highest risk towards any target, and which one.
+    pub max_dr: Option<Risk>,
+    pub behind: Option<String>,
+    pub decision: String,
+}
+
+/// Utility kept, seed 004 eq. 20–21.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Utility {
+    pub original_bits: f64,
+    pub kept_bits: f64,
+    /// kept / original, in [0, 1] (1 when the document has no terms).
+    pub ratio: f64,
+}
+
+/// The sanitizer's decisions for one document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub strategy: Strategy,
+    pub risk_model: RiskModel,
+    /// t_DR (per-term model).
+    pub threshold: Option<Threshold>,
+    /// Per target, the document-level disclosure against its budget (cumulative model).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disclosure: Vec<Disclosure>,
+    pub replacements: Vec<Replacement>,
+    pub utility: Utility,
+    pub assessments: Vec<Assessment>,
+    /// Count source identity, for the report.
+    pub counts_from: String,
+}

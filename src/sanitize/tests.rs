@@ -1,0 +1,547 @@
+//! The sanitizer end to end on small corpora counted by brute force, with a hand-made
+//! taxonomy: both risk models, the strategies, thresholds and budgets.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::config::Config;
+use crate::detect::{Finding, Proposal, protect};
+use crate::stats::ic::CountIc;
+use crate::stats::{Origin, TermSet};
+use crate::text::tokenize::index_terms;
+use crate::text::{Analyzer, Tagger, TermKind, Upos};
+
+/// Brute-force counts over documents given as lists of phrases.
+struct Corpus {
+    docs: Vec<Vec<Vec<String>>>,
+}
+
+impl Corpus {
+    fn new(groups: &[(usize, &[&str])]) -> Corpus {
+        let mut docs = Vec::new();
+        for (n, phrases) in groups {
+            for _ in 0..*n {
+                docs.push(phrases.iter().map(|p| index_terms(p)).collect());
+            }
+        }
+        Corpus { docs }
+    }
+
+    fn contains(doc: &[Vec<String>], set: &TermSet) -> bool {
+        set.alternatives.iter().any(|alt| {
+            doc.iter()
+                .any(|phrase| phrase.windows(alt.len()).any(|w| w == alt.as_slice()))
+        })
+    }
+}
+
+impl CountSource for Corpus {
+    fn identity(&self) -> String {
+        "test corpus".into()
+    }
+    fn total_docs(&self) -> Result<u64> {
+        Ok(self.docs.len() as u64)
+    }
+    fn count_batch(&self, requests: &[crate::stats::CountRequest]) -> Result<Vec<u64>> {
+        Ok(requests
+            .iter()
+            .map(|r| {
+                self.docs
+                    .iter()
+                    .filter(|d| r.all_of.iter().all(|set| Self::contains(d, set)))
+                    .count() as u64
+            })
+            .collect())
+    }
+}
+
+/// An identifying-term model that gives names 0.9 and any other term 0.1.
+fn model() -> IdentifyingModel {
+    IdentifyingModel {
+        categories: Vec::new(),
+        bias: -(9.0f64).ln(),
+        weights: std::collections::BTreeMap::from([(
+            "kind=proper_name".to_string(),
+            2.0 * 9.0f64.ln(),
+        )]),
+        trained_on: "test".into(),
+    }
+}
+
+/// A count source that is down.
+struct Down;
+
+impl CountSource for Down {
+    fn identity(&self) -> String {
+        "down".into()
+    }
+    fn total_docs(&self) -> Result<u64> {
+        Err(crate::Error::Count("connection refused".into()))
+    }
+    fn count_batch(&self, _: &[crate::stats::CountRequest]) -> Result<Vec<u64>> {
+        Err(crate::Error::Count("connection refused".into()))
+    }
+}
+
+/// radiotherapy → therapy → medical care; disease; everything counted monotonically.
+struct Kb;
+
+fn step(label: &str, below: &[&str]) -> Step {
+    let mut alternatives: Vec<Vec<String>> = vec![index_terms(label)];
+    alternatives.extend(below.iter().map(|b| index_terms(b)));
+    Step {
+        label: label.into(),
+        source: "test-kb".into(),
+        counting: TermSet { alternatives },
+    }
+}
+
+impl Taxonomy for Kb {
+    fn sense(&self, term: &str, _proper: bool, _context: &BTreeSet<String>) -> Option<Sense> {
+        match term {
+            "radiotherapy" => Some(Sense {
+                steps: vec![
+                    step("therapy", &["radiotherapy"]),
+                    step("medical care", &["therapy", "radiotherapy"]),
+                ],
+                ..Sense::default()
+            }),
+            _ => None,
+        }
+    }
+    fn concept(&self, label: &str) -> Option<Step> {
+        (label == "disease").then(|| step("disease", &["breast cancer"]))
+    }
+}
+
+/// Tags from a tiny lexicon: enough for the test documents.
+struct LexiconTagger;
+
+impl Tagger for LexiconTagger {
+    fn tag(&self, words: &[&str]) -> Vec<Upos> {
+        words
+            .iter()
+            .map(|w| match w.to_lowercase().as_str() {
+                "breast" | "cancer" | "radiotherapy" | "garden" | "zorblax" | "oncology" => {
+                    Upos::Noun
+                }
+                "intensive" => Upos::Adj,
+                "kim" | "doe" | "filler" => Upos::Propn,
+                "she" | "her" => Upos::Pron,
+                "had" | "received" | "likes" | "saw" => Upos::Verb,
+                "." => Upos::Punct,
+                _ => Upos::X,
+            })
+            .collect()
+    }
+}
+
+fn corpus() -> Corpus {
+    Corpus::new(&[
+        (
+            5,
+            &[
+                "breast cancer",
+                "radiotherapy",
+                "therapy",
+                "intensive radiotherapy",
+            ],
+        ),
+        (10, &["therapy", "disease"]),
+        (10, &["therapy"]),
+        (1, &["radiotherapy", "therapy", "disease"]),
+        (50, &["disease"]),
+        (50, &["garden"]),
+        (10, &["garden", "disease"]),
+        (5, &["garden", "breast cancer"]),
+        (40, &["filler"]),
+        (2, &["zorblax", "breast cancer"]),
+    ])
+}
+
+fn run(
+    text: &str,
+    strategy: Strategy,
+    source: &dyn CountSource,
+    edit: impl Fn(&mut SanitizeConfig),
+) -> Result<Plan> {
+    let config = Config::builtin().expect("config");
+    let mut sc = config.sanitize.clone();
+    sc.pair_check = false;
+    sc.risk_model = RiskModel::PerTerm;
+    // Hand-computed risks on this corpus (N = 183): radiotherapy 3.67 bits, intensive
+    // radiotherapy and zorblax 3.93, garden 2.35, therapy 2.25 (eq. 16, g = disease).
+    sc.threshold = ThresholdRule::Fixed;
+    sc.threshold_bits = 3.0;
+    edit(&mut sc);
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let start = text.find("breast cancer").expect("in text");
+    let findings = vec![Finding {
+        start,
+        end: start + "breast cancer".len(),
+        category: "disease".into(),
+        detector: "manual".into(),
+        proposal: Proposal::Generalize("disease".into()),
+        confidence: 1.0,
+        reason: "given".into(),
+    }];
+    Sanitizer {
+        config: &sc,
+        counts: source,
+        taxonomy: &Kb,
+        ic: &CountIc {
+            measured: Origin::Corpus,
+        },
+        identifying: &model(),
+        person_titles: &[],
+        name_typer: None,
+    }
+    .sanitize(&doc, &findings, strategy)
+}
+
+fn replaced<'p>(plan: &'p Plan, original: &str) -> Option<&'p Replacement> {
+    plan.replacements.iter().find(|r| r.original == original)
+}
+
+#[test]
+fn radiotherapy_generalized_garden_kept() {
+    let plan = run(
+        "She had breast cancer. She received radiotherapy. She likes her garden.",
+        Strategy::S5,
+        &corpus(),
+        |_| {},
+    )
+    .expect("plan");
+    let t = plan.threshold.as_ref().expect("threshold");
+    let rt = replaced(&plan, "radiotherapy").expect("radiotherapy is risky");
+    assert_eq!(rt.replacement.as_deref(), Some("therapy"));
+    assert_eq!(rt.role, Role::Correlated);
+    assert!(
+        rt.reasons
+            .iter()
+            .all(|r| r.dr_bits >= t.bits && r.origin == Origin::Corpus)
+    );
+    assert!(replaced(&plan, "garden").is_none());
+    let bc = replaced(&plan, "breast cancer").expect("sensitive");
+    assert_eq!(bc.replacement.as_deref(), Some("disease"));
+    assert!(plan.utility.ratio > 0.0 && plan.utility.ratio < 1.0);
+}
+
+#[test]
+fn simplification_from_the_left_then_chain() {
+    let plan = run(
+        "She had breast cancer. She received intensive radiotherapy.",
+        Strategy::S5,
+        &corpus(),
+        |_| {},
+    )
+    .expect("plan");
+    let r = replaced(&plan, "intensive radiotherapy").expect("risky");
+    assert_eq!(r.replacement.as_deref(), Some("therapy"));
+}
+
+#[test]
+fn unknown_risky_term_falls_back_to_root() {
+    let plan = run(
+        "She had breast cancer. She likes zorblax.",
+        Strategy::S5,
+        &corpus(),
+        |_| {},
+    )
+    .expect("plan");
+    let r = replaced(&plan, "zorblax").expect("risky");
+    assert_eq!(r.replacement.as_deref(), Some("entity"));
+    assert_eq!(r.source, "root");
+}
+
+#[test]
+fn strategies_differ_as_the_paper_defines() {
+    let text = "She had breast cancer. She received radiotherapy. She likes her garden.";
+    let s1 = run(text, Strategy::S1, &corpus(), |_| {}).expect("s1");
+    assert_eq!(s1.replacements.len(), 1);
+    assert_eq!(s1.replacements[0].action, Action::Remove);
+    let s2 = run(text, Strategy::S2, &corpus(), |_| {}).expect("s2");
+    assert_eq!(s2.replacements[0].replacement.as_deref(), Some("disease"));
+    assert_eq!(s2.replacements.len(), 1);
+    let s3 = run(text, Strategy::S3, &corpus(), |_| {}).expect("s3");
+    assert_eq!(
+        replaced(&s3, "radiotherapy").map(|r| r.action),
+        Some(Action::Remove)
+    );
+    let s4 = run(text, Strategy::S4, &corpus(), |_| {}).expect("s4");
+    assert_eq!(
+        replaced(&s4, "breast cancer").map(|r| r.action),
+        Some(Action::Remove)
+    );
+    assert_eq!(
+        replaced(&s4, "radiotherapy").map(|r| r.action),
+        Some(Action::Generalize)
+    );
+    assert!(s2.utility.ratio >= s1.utility.ratio);
+    assert!(s4.utility.ratio >= s3.utility.ratio);
+}
+
+#[test]
+fn threshold_rules_eq8_eq9_fixed() {
+    let text = "She had breast cancer. She received radiotherapy.";
+    let high = run(text, Strategy::S5, &corpus(), |c| c.threshold_bits = 50.0).expect("plan");
+    assert!(replaced(&high, "radiotherapy").is_none());
+    let eq8 = run(text, Strategy::S5, &corpus(), |c| {
+        c.threshold = ThresholdRule::LeastInformativeSensitive;
+    })
+    .expect("plan");
+    let t8 = eq8.threshold.expect("threshold");
+    assert_eq!(t8.term, "breast cancer");
+    assert!(
+        (t8.bits - -(12.0f64 / 183.0).log2()).abs() < 1e-9,
+        "{}",
+        t8.bits
+    );
+    let eq9 = run(text, Strategy::S5, &corpus(), |c| {
+        c.threshold = ThresholdRule::MostInformativeGeneralization;
+    })
+    .expect("plan");
+    let t = eq9.threshold.expect("threshold");
+    assert_eq!(t.term, "disease");
+    // The concept "disease" counts "breast cancer" documents too: 83 of 183.
+    assert!(
+        (t.bits - -(83.0f64 / 183.0).log2()).abs() < 1e-9,
+        "{}",
+        t.bits
+    );
+}
+
+#[test]
+fn fails_closed_when_counts_are_down() {
+    let text = "She had breast cancer. She received radiotherapy.";
+    assert!(run(text, Strategy::S5, &Down, |_| {}).is_err());
+    let open = run(text, Strategy::S5, &Down, |c| c.fail_closed = false).expect("fallback");
+    assert_eq!(
+        replaced(&open, "radiotherapy").and_then(|r| r.replacement.as_deref()),
+        Some("entity")
+    );
+}
+
+/// Eq. 12: the replacement must be safe for every sensitive term of the context.
+#[test]
+fn generalization_safe_for_every_sensitive_term() {
+    // N = 200. Hand-computed PMI (eq. 3, sensitive terms removed):
+    // radiotherapy: 4.06 bits towards breast cancer (risky at t = 3);
+    // therapy: 2.32 towards breast cancer (safe) but 3.32 towards oncology (risky);
+    // medical care: 0.74 and 1.74 (safe for both) → chosen.
+    let corpus = Corpus::new(&[
+        (5, &["breast cancer", "radiotherapy", "therapy"]),
+        (1, &["radiotherapy", "therapy"]),
+        (5, &["breast cancer"]),
+        (4, &["oncology", "therapy"]),
+        (10, &["therapy"]),
+        (40, &["medical care"]),
+        (135, &["filler"]),
+    ]);
+    let config = Config::builtin().expect("config");
+    let mut sc = config.sanitize.clone();
+    sc.pair_check = false;
+    sc.risk_model = RiskModel::PerTerm;
+    sc.threshold = ThresholdRule::Fixed;
+    sc.threshold_bits = 3.0;
+    let text = "She had breast cancer. She saw oncology. She received radiotherapy.";
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let finding = |term: &str| {
+        let start = text.find(term).expect("in text");
+        Finding {
+            start,
+            end: start + term.len(),
+            category: "x".into(),
+            detector: "manual".into(),
+            proposal: Proposal::Remove,
+            confidence: 1.0,
+            reason: "given".into(),
+        }
+    };
+    let plan = Sanitizer {
+        config: &sc,
+        counts: &corpus,
+        taxonomy: &Kb,
+        ic: &CountIc {
+            measured: Origin::Corpus,
+        },
+        identifying: &model(),
+        person_titles: &[],
+        name_typer: None,
+    }
+    .sanitize(
+        &doc,
+        &[finding("breast cancer"), finding("oncology")],
+        Strategy::S4,
+    )
+    .expect("plan");
+    let r = replaced(&plan, "radiotherapy").expect("risky");
+    assert_eq!(r.replacement.as_deref(), Some("medical care"));
+}
+
+/// With a protected person the corpus never saw, the threshold comes from that person
+/// (the target), not from a quasi-identifier finding, and a name whose bounded risk is
+/// under the threshold is still generalized as a quasi-identifier.
+#[test]
+fn protected_person_sets_the_threshold_and_names_are_quasi_identifiers() {
+    let config = Config::builtin().expect("config");
+    let text = "Kim Doe had breast cancer. She likes Filler.";
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let finding = |term: &str, detector: &str, category: &str, label: &str| {
+        let start = text.find(term).expect("in text");
+        Finding {
+            start,
+            end: start + term.len(),
+            category: category.into(),
+            detector: detector.into(),
+            proposal: Proposal::Generalize(label.into()),
+            confidence: 1.0,
+            reason: "given".into(),
+        }
+    };
+    let findings = vec![
+        finding("Kim Doe", protect::NAME, "person", "person"),
+        finding("breast cancer", "ner", "location", "disease"),
+    ];
+    let plan_with = |kinds: Vec<TermKind>| {
+        let mut sc = config.sanitize.clone();
+        sc.pair_check = false;
+        sc.risk_model = RiskModel::PerTerm;
+        sc.quasi_identifier_kinds = kinds;
+        Sanitizer {
+            config: &sc,
+            counts: &corpus(),
+            taxonomy: &Kb,
+            ic: &CountIc {
+                measured: Origin::Corpus,
+            },
+            identifying: &model(),
+            person_titles: &[],
+            name_typer: None,
+        }
+        .sanitize(&doc, &findings, Strategy::S5)
+        .expect("plan")
+    };
+    let plan = plan_with(vec![TermKind::ProperName]);
+    let t = plan.threshold.as_ref().expect("threshold");
+    assert_eq!(t.term, "Kim Doe");
+    assert!((t.bits - 184f64.log2()).abs() < 1e-9, "{}", t.bits);
+    // The quasi-identifier finding is published as its detector proposes.
+    let bc = replaced(&plan, "breast cancer").expect("quasi-identifier");
+    assert_eq!(bc.replacement.as_deref(), Some("disease"));
+    let filler = replaced(&plan, "Filler").expect("a name is a quasi-identifier");
+    assert_eq!(filler.role, Role::Correlated);
+    assert!(
+        filler
+            .reasons
+            .iter()
+            .all(|r| r.origin == Origin::QuasiIdentifier
+                && r.sensitive == "Kim Doe"
+                && r.dr_bits < t.bits)
+    );
+    // Without the rule, the bound (IC of "Filler": log2(183/40) bits) keeps it.
+    assert!(replaced(&plan_with(Vec::new()), "Filler").is_none());
+}
+
+#[test]
+fn deterministic() {
+    let text = "She had breast cancer. She received radiotherapy. She likes her garden. She likes zorblax.";
+    let a = run(text, Strategy::S5, &corpus(), |c| c.pair_check = true).expect("a");
+    let b = run(text, Strategy::S5, &corpus(), |c| c.pair_check = true).expect("b");
+    assert_eq!(a, b);
+}
+
+/// The cumulative model on the same corpus: a name the corpus never saw is protected;
+/// the disclosure of the other terms is bounded by `w · IC` and the terms likeliest to be
+/// attributes (names) go first.
+fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) -> Plan {
+    let config = Config::builtin().expect("config");
+    let mut sc = config.sanitize.clone();
+    sc.risk_model = RiskModel::Cumulative;
+    sc.budget = BudgetRule::Fixed;
+    sc.budget_bits = budget_bits;
+    edit(&mut sc);
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let start = text.find("Kim Doe").expect("in text");
+    let findings = vec![Finding {
+        start,
+        end: start + "Kim Doe".len(),
+        category: "person".into(),
+        detector: protect::NAME.into(),
+        proposal: Proposal::Generalize("person".into()),
+        confidence: 1.0,
+        reason: protect::protected_reason(0),
+    }];
+    Sanitizer {
+        config: &sc,
+        counts: &corpus(),
+        taxonomy: &Kb,
+        ic: &CountIc {
+            measured: Origin::Corpus,
+        },
+        identifying: &model(),
+        person_titles: &[],
+        name_typer: None,
+    }
+    .sanitize(&doc, &findings, Strategy::S5)
+    .expect("plan")
+}
+
+#[test]
+fn cumulative_generalizes_names_before_common_words_until_within_budget() {
+    let text = "Kim Doe likes Filler. She likes her garden. She received radiotherapy.";
+    // Filler (a name, w 0.9): IC log2(183/40) = 2.19 bits, share 1.97; garden (w 0.1):
+    // IC 1.49, share 0.15; radiotherapy: IC 3.77, share 0.38. Total 2.50 bits.
+    let loose = cumulative(text, 3.0, |_| {});
+    assert!(loose.replacements.iter().all(|r| r.role == Role::Sensitive));
+    let d = &loose.disclosure[0];
+    assert_eq!(d.target, "Kim Doe");
+    assert!((d.original_bits - d.published_bits).abs() < 1e-12 && d.within_budget);
+    let tight = cumulative(text, 1.0, |_| {});
+    let filler = replaced(&tight, "Filler").expect("the name goes first");
+    assert_eq!(
+        filler.replacement.as_deref(),
+        Some("an entity"),
+        "nothing types it"
+    );
+    assert!(filler.reasons.iter().all(|r| r.rule == Rule::Budget
+        && r.origin == Origin::AssertionBound
+        && r.sensitive == "Kim Doe"));
+    assert!(replaced(&tight, "garden").is_none());
+    assert!(replaced(&tight, "radiotherapy").is_none());
+    let d = &tight.disclosure[0];
+    assert!(d.published_bits <= 1.0 && d.within_budget, "{d:?}");
+    // The protected person is one target, published as its proposal.
+    let kim = replaced(&tight, "Kim Doe").expect("target");
+    assert_eq!(kim.replacement.as_deref(), Some("a person"));
+}
+
+#[test]
+fn cumulative_goes_up_a_chain_step_by_step() {
+    let text = "Kim Doe received radiotherapy.";
+    // radiotherapy: share 0.1 × (IC(radiotherapy) − IC(medical care)); therapy, counted
+    // by the same documents as medical care here, adds nothing.
+    let plan = cumulative(text, 0.05, |c| c.incidental_below = 0.0);
+    let r = replaced(&plan, "radiotherapy").expect("over budget");
+    assert_eq!(r.replacement.as_deref(), Some("therapy"));
+    assert!(plan.disclosure[0].within_budget);
+}
+
+#[test]
+fn exact_knapsack_keeps_at_least_the_greedy_utility() {
+    let text = "Kim Doe likes Filler. She likes her garden. She received radiotherapy.";
+    for budget in [0.2, 0.5, 1.0, 2.0] {
+        let greedy = cumulative(text, budget, |_| {});
+        let exact = cumulative(text, budget, |c| c.knapsack = Knapsack::Exact);
+        assert!(
+            exact.disclosure[0].published_bits <= budget + 1e-9
+                || !exact.disclosure[0].within_budget
+        );
+        assert!(
+            exact.utility.kept_bits + 1e-9 >= greedy.utility.kept_bits,
+            "budget {budget}: exact {} < greedy {}",
+            exact.utility.kept_bits,
+            greedy.utility.kept_bits
+        );
+    }
+}
