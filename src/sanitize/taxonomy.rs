@@ -180,8 +180,17 @@ impl KbTaxonomy<'_> {
             ..Sense::default()
         };
         sense.categories.insert(self.kb.label(concept).to_string());
-        let class = self.class_of(concept).map(|c| self.kb.label(c).to_string());
+        let first_class = self.class_of(concept);
+        let class = first_class.map(|c| self.kb.label(c).to_string());
         for chain in self.kb.chains(concept) {
+            // An instance reads as its first class: Miami is a city before it is a port of
+            // entry, and the later classes are often a namesake's.
+            let other_class = chain.steps.get(1).is_some_and(|s| {
+                s.relation == Some(Relation::InstanceOf) && Some(s.concept) != first_class
+            });
+            if sense.instance && other_class {
+                continue;
+            }
             let mut readable = true;
             let mut in_container = false;
             for step in chain.steps.iter().skip(1) {
