@@ -79,7 +79,9 @@ impl Run<'_, '_> {
                 let own = super::collect::phrase_set(&self.doc.text[f.start..f.end]);
                 self.table.need(&[&own]);
             }
-            if let Some(g) = self.entries[e].generalization.clone() {
+            if let Some(g) = self.entries[e].generalization.clone()
+                && !g.set.alternatives.is_empty()
+            {
                 self.table.need(&[&g.set]);
             }
         }
