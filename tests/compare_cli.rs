@@ -211,7 +211,7 @@ fn files_variants_and_sanitized_outputs() {
     let fixed = write(
         &s.root,
         "fixed.toml",
-        "[sanitize]\nthreshold = \"fixed\"\nthreshold_bits = 50.0\n",
+        "[sanitize]\nrisk_model = \"per_term\"\nthreshold = \"fixed\"\nthreshold_bits = 50.0\n",
     );
     let out = s.root.join("cmp");
     succeeds(

@@ -227,6 +227,30 @@ impl SanitizeConfig {
         Ok(())
     }
 
+    /// The information that singles the target out, in the budget's units: what a term
+    /// disclosing the whole target (p(t | q) = 1 in the corpus) is worth. Under the
+    /// population rule that is log2(population) whatever the corpus's size; otherwise the
+    /// target's own IC.
+    pub fn identity_bits(&self, target_bits: f64) -> f64 {
+        match self.budget {
+            BudgetRule::Population => self.population.log2(),
+            BudgetRule::TargetInformation | BudgetRule::Fixed => target_bits,
+        }
+    }
+
+    /// The budget towards a confidential attribute (a disease) whose IC is `target_bits`:
+    /// the share of its information the budget rule leaves to a person's identity (under the
+    /// population rule 1 − log2(candidates_left) / log2(population)), so at least as much
+    /// uncertainty about the attribute remains as about who the person is.
+    pub fn attribute_budget(&self, target_bits: f64) -> f64 {
+        let identity = self.identity_bits(target_bits);
+        if identity > 0.0 {
+            target_bits * (self.budget_for(target_bits) / identity).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+
     /// The cumulative budget for a target whose own information is `target_bits`.
     pub fn budget_for(&self, target_bits: f64) -> f64 {
         match self.budget {
@@ -275,5 +299,10 @@ mod tests {
         assert!((c.budget_for(99.0) - 8.0).abs() < 1e-12);
         c.budget = BudgetRule::TargetInformation;
         assert!((c.budget_for(13.5) - 13.5).abs() < 1e-12);
+        assert!((c.identity_bits(13.5) - 13.5).abs() < 1e-12);
+        c.budget = BudgetRule::Population;
+        assert!((c.identity_bits(13.5) - 10.0).abs() < 1e-12);
+        // 8 of the population's 10 bits are left to a person: 80 % of a disease's IC.
+        assert!((c.attribute_budget(5.0) - 4.0).abs() < 1e-12);
     }
 }

@@ -216,7 +216,12 @@ impl Run<'_, '_> {
         let mut budgets: BTreeMap<usize, f64> = BTreeMap::new();
         for &t in &targets {
             let own = self.ic(&self.entries[t].set)?.bits;
-            budgets.insert(t, self.s.config.budget_for(own));
+            let budget = if self.entries[t].protected {
+                self.s.config.budget_for(own)
+            } else {
+                self.s.config.attribute_budget(own)
+            };
+            budgets.insert(t, budget);
         }
         let mut choices = Vec::new();
         for (i, list) in candidates.into_iter().enumerate() {
@@ -227,6 +232,14 @@ impl Run<'_, '_> {
         }
         let mut state = vec![0usize; choices.len()];
         let original = self.disclosures(&choices, &state);
+        if treat {
+            for (k, choice) in choices.iter().enumerate() {
+                if self.starts_generalized(choice) {
+                    state[k] = 1;
+                }
+            }
+        }
+        let start = state.clone();
         if treat {
             let single_target = targets.len() == 1;
             match self.s.config.knapsack {
@@ -251,19 +264,28 @@ impl Run<'_, '_> {
             .collect();
 
         let mut decisions: BTreeMap<usize, Decision> = BTreeMap::new();
-        for (choice, &o) in choices.iter().zip(&state) {
+        for (k, (choice, &o)) in choices.iter().zip(&state).enumerate() {
             if o == 0 {
                 continue;
             }
             let option = &choice.options[o];
+            let by_kind = start[k] == o;
             let reasons: Vec<Reason> = choice.shares[0]
                 .iter()
-                .filter(|(_, f)| f.bits > 0.0)
+                .filter(|(_, f)| f.bits > 0.0 || by_kind)
                 .map(|(&t, f)| Reason {
                     sensitive: self.entries[t].text.clone(),
                     dr_bits: f.bits,
-                    origin: f.origin,
-                    rule: Rule::Budget,
+                    origin: if by_kind {
+                        Origin::QuasiIdentifier
+                    } else {
+                        f.origin
+                    },
+                    rule: if by_kind {
+                        Rule::QuasiIdentifier
+                    } else {
+                        Rule::Budget
+                    },
                     together_with: None,
                 })
                 .collect();
@@ -306,7 +328,25 @@ impl Run<'_, '_> {
                 },
             );
         }
+        // A target published further generalized changes the risks the report states.
+        self.plan_item_counts();
+        self.table.fetch(self.s.counts)?;
         self.finish(None, disclosure, decisions)
+    }
+
+    /// A name, date or number (`quasi_identifier_kinds`) in the context of a protected
+    /// person is a quasi-identifier by kind: it is never published as it stands, whatever
+    /// the corpus says, so its most specific generalization is where the knapsack starts.
+    /// Evidence can then only add to what is generalized.
+    fn starts_generalized(&self, choice: &Choice) -> bool {
+        let item = &self.items[choice.item];
+        item.quasi
+            && choice.options.len() > 1
+            && matches!(item.origin, ItemOrigin::Term(_))
+            && self
+                .targets_in(item.context)
+                .iter()
+                .any(|&t| self.entries[t].protected)
     }
 
     /// The options of item `i` with their shares towards the targets of its context.
@@ -331,7 +371,9 @@ impl Run<'_, '_> {
                 });
             } else {
                 let ordered = self.by_information(candidates)?;
-                let typed = !ordered.is_empty();
+                // A published generalization is already a class: it never goes to the root.
+                let typed =
+                    !ordered.is_empty() || matches!(item.origin, ItemOrigin::GeneralizationOf(_));
                 for c in ordered {
                     let ic = self.ic(&c.set)?.bits;
                     if ic < original_ic {
@@ -405,16 +447,52 @@ impl Run<'_, '_> {
             origin: Origin::AssertionBound,
         };
         let measured = self.risk(t, &[&option.set])?;
-        Ok(
-            if !measured.origin.is_bound() && measured.bits > bound.bits {
-                Figure {
-                    bits: measured.bits,
-                    origin: measured.origin,
-                }
-            } else {
-                bound
-            },
-        )
+        if !self.entries[t].protected {
+            // A confidential attribute (a disease, a term given by hand) is not what the
+            // document's terms are asserted about, so the assertion bound does not apply:
+            // the corpus's eq. 3/16 is the only evidence that a term points to it. Where
+            // the corpus cannot measure the pair there is no such evidence (the attribute's
+            // own mentions are generalized by their detector).
+            return Ok(Figure {
+                bits: if measured.origin.is_bound() {
+                    0.0
+                } else {
+                    measured.bits.max(0.0)
+                },
+                origin: measured.origin,
+            });
+        }
+        if measured.origin.is_bound() {
+            return Ok(bound);
+        }
+        let bits = measured.bits * self.identity_scale(t)?;
+        Ok(if bits > bound.bits {
+            Figure {
+                bits,
+                origin: measured.origin,
+            }
+        } else {
+            bound
+        })
+    }
+
+    /// Measured PMI is in the corpus's bits: at most IC_corpus(t) = log2(N / c(t)), reached
+    /// by a term that only occurs with the target. It is read as the share of the target's
+    /// information disclosed and carried over to the budget's units
+    /// ([`super::config::SanitizeConfig::identity_bits`]), so a term that gives the target
+    /// away in a corpus of ten thousand documents gives it away in the population too. Never
+    /// below 1: more evidence must not lower a measured risk.
+    fn identity_scale(&self, t: usize) -> Result<f64> {
+        let set = &self.entries[t].set;
+        let count = self.table.get(&[set])?;
+        let corpus_bits =
+            crate::stats::info::ic(count.max(1), self.total, self.s.counts.origin()).bits;
+        let identity = self.s.config.identity_bits(self.ic(set)?.bits);
+        Ok(if corpus_bits > 0.0 {
+            (identity / corpus_bits).max(1.0)
+        } else {
+            1.0
+        })
     }
 
     /// Each target's disclosure in state `state`: the shares of the published options,

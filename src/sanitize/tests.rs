@@ -460,6 +460,8 @@ fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) 
     sc.risk_model = RiskModel::Cumulative;
     sc.budget = BudgetRule::Fixed;
     sc.budget_bits = budget_bits;
+    // The budget alone decides here; names as quasi-identifiers by kind are tested apart.
+    sc.quasi_identifier_kinds.clear();
     edit(&mut sc);
     let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
     let start = text.find("Kim Doe").expect("in text");
@@ -544,4 +546,28 @@ fn exact_knapsack_keeps_at_least_the_greedy_utility() {
             greedy.utility.kept_bits
         );
     }
+}
+
+#[test]
+fn cumulative_names_are_quasi_identifiers_by_kind_whatever_the_budget() {
+    let text = "Kim Doe likes Filler. She likes her garden. She received radiotherapy.";
+    let plan = cumulative(text, 100.0, |sc| {
+        sc.quasi_identifier_kinds = vec![TermKind::ProperName];
+    });
+    let filler = plan
+        .replacements
+        .iter()
+        .find(|r| r.original == "Filler")
+        .expect("the name is generalized under a loose budget");
+    assert!(
+        filler
+            .reasons
+            .iter()
+            .all(|r| r.rule == Rule::QuasiIdentifier),
+        "{filler:?}"
+    );
+    assert!(
+        plan.replacements.iter().all(|r| r.original != "garden"),
+        "a common word stays"
+    );
 }
