@@ -255,3 +255,57 @@ fn no_protected_name_survives_on_the_dev_set() {
         );
     }
 }
+
+/// Runs `sanitize -` on `text` protecting `name`, returning the sanitized text.
+fn sanitize_stdin(s: &common::Setup, text: &str, args: &[&str]) -> String {
+    let out = declass(s)
+        .args(["sanitize", "-"])
+        .args(args)
+        .write_stdin(text.to_string())
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn lowercase_mentions_of_a_protected_person_are_sanitized() {
+    let s = setup();
+    let text = "The report on margaret ellison was filed. Later ellison moved to Miami.\n";
+    let out = sanitize_stdin(&s, text, &["--protect", "Margaret Ellison"]);
+    let lower = out.to_lowercase();
+    assert!(
+        !lower.contains("ellison") && !lower.contains("margaret"),
+        "{out}"
+    );
+}
+
+#[test]
+fn disguised_mentions_of_a_protected_person_are_sanitized() {
+    let s = setup();
+    let disguises = [
+        "Ｍａｒｇａｒｅｔ Ｅｌｌｉｓｏｎ",
+        "\u{1D40C}\u{1D41A}\u{1D42B}\u{1D420}\u{1D41A}\u{1D42B}\u{1D41E}\u{1D42D} \
+         \u{1D404}\u{1D425}\u{1D425}\u{1D422}\u{1D42C}\u{1D428}\u{1D427}",
+        "Mar\u{200B}garet Elli\u{200B}son",
+        "Marga\u{AD}ret Elli\u{AD}son",
+    ];
+    let text: String = disguises
+        .iter()
+        .map(|name| format!("The report on {name} was filed. A person read a book.\n"))
+        .collect();
+    let out = sanitize_stdin(&s, &text, &["--protect", "Margaret Ellison"]);
+    let plain = declass::text::skeleton::fold_for_matching(&out);
+    assert!(
+        !plain.contains("ellison") && !plain.contains("margaret"),
+        "{out}"
+    );
+    // A term given with --sensitive matches through the same disguises.
+    let out = sanitize_stdin(&s, &text, &["--sensitive", "margaret ellison"]);
+    let plain = declass::text::skeleton::fold_for_matching(&out);
+    assert!(!plain.contains("ellison"), "{out}");
+}
