@@ -282,6 +282,19 @@ fn lowercase_mentions_of_a_protected_person_are_sanitized() {
         !lower.contains("ellison") && !lower.contains("margaret"),
         "{out}"
     );
+    // The count cache, which saw the document's terms, holds none of them in clear.
+    let cache = s.data.join("cache");
+    let mut bytes = Vec::new();
+    for file in ["counts.sqlite", "counts.sqlite-wal"] {
+        bytes.extend(std::fs::read(cache.join(file)).unwrap_or_default());
+    }
+    assert!(!bytes.is_empty(), "the run cached counts");
+    for term in ["ellison", "miami", "report"] {
+        assert!(
+            !bytes.windows(term.len()).any(|w| w == term.as_bytes()),
+            "{term} in the cache"
+        );
+    }
 }
 
 #[test]
