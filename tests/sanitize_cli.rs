@@ -322,3 +322,138 @@ fn disguised_mentions_of_a_protected_person_are_sanitized() {
     let plain = declass::text::skeleton::fold_for_matching(&out);
     assert!(!plain.contains("ellison"), "{out}");
 }
+
+#[test]
+fn outputs_are_redone_when_input_or_settings_change() {
+    let s = setup();
+    let inputs = s.root.join("in");
+    std::fs::create_dir_all(&inputs).expect("mkdir");
+    write(&inputs, "one.txt", "Jane Roe likes music.");
+    write(&inputs, "two.txt", "A person read a book.");
+    let out = s.root.join("out");
+    let run = |extra: &[&str]| {
+        let result = declass(&s)
+            .arg("sanitize")
+            .arg(&inputs)
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        assert!(
+            result.status.success(),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        std::fs::read_to_string(out.join("one.txt")).expect("one")
+    };
+    assert!(run(&[]).contains("Roe"), "nothing protected yet");
+    let protected = run(&["--protect", "Jane Roe"]);
+    assert!(
+        !protected.contains("Roe"),
+        "redone with --protect: {protected}"
+    );
+    let manifest = std::fs::read_to_string(out.join(".declass-manifest.json")).expect("manifest");
+    assert!(manifest.contains("one.txt") && manifest.contains("two.txt"));
+    assert!(
+        !manifest.contains("Roe") && !manifest.contains("music"),
+        "{manifest}"
+    );
+    // A changed input is redone too.
+    write(&inputs, "one.txt", "Jane Roe likes music. Jane Roe sings.");
+    assert!(run(&["--protect", "Jane Roe"]).contains("sings"));
+}
+
+#[test]
+fn outputs_mirror_input_paths_and_collisions_are_errors() {
+    let s = setup();
+    let dir = s.root.join("in");
+    std::fs::create_dir_all(dir.join("x")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("y")).expect("mkdir");
+    let a_txt = write(&dir, "a.txt", "A person read a book about history.");
+    let a_md = write(&dir, "a.md", "The garden had roses.");
+    let xa = write(&dir.join("x"), "a.txt", "A person read a book about music.");
+    let ya = write(&dir.join("y"), "a.txt", "The garden had a person.");
+    let run = |paths: &[&Path], out: &Path| {
+        declass(&s)
+            .arg("sanitize")
+            .args(paths)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("runs")
+    };
+    let out = s.root.join("out1");
+    assert!(run(&[&a_txt, &a_md], &out).status.success());
+    assert!(
+        std::fs::read_to_string(out.join("a.txt"))
+            .expect("a.txt")
+            .contains("history")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("a.md"))
+            .expect("a.md")
+            .contains("roses")
+    );
+    let out = s.root.join("out2");
+    assert!(run(&[&xa, &ya], &out).status.success());
+    assert!(
+        std::fs::read_to_string(out.join("x/a.txt"))
+            .expect("x")
+            .contains("music")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("y/a.txt"))
+            .expect("y")
+            .contains("garden")
+    );
+    // A directory mirrors its tree.
+    let out = s.root.join("out3");
+    assert!(run(&[&dir], &out).status.success());
+    for name in ["a.txt", "a.md", "x/a.txt", "y/a.txt"] {
+        assert!(out.join(name).is_file(), "{name}");
+    }
+    // Two inputs that would share one output: an error naming both, nothing written.
+    let notes = write(&dir, "notes", "A person read a book.");
+    let notes_txt = write(&dir, "notes.txt", "The garden had roses.");
+    let out = s.root.join("out4");
+    let result = run(&[&notes, &notes_txt], &out);
+    assert!(!result.status.success());
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("notes.txt") && stderr.contains("notes "),
+        "{stderr}"
+    );
+    assert!(!out.join("notes.txt").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn skipped_links_and_fifos_in_a_directory_are_warned_about() {
+    let s = setup();
+    let dir = s.root.join("in");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let real = write(&s.root, "outside.txt", "A person read a book.");
+    write(&dir, "doc.txt", "The garden had roses.");
+    std::os::unix::fs::symlink(&real, dir.join("link.txt")).expect("symlink");
+    let fifo = std::ffi::CString::new(dir.join("pipe").to_string_lossy().as_bytes()).expect("path");
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let result = declass(&s)
+        .arg("sanitize")
+        .arg(&dir)
+        .arg("--out")
+        .arg(s.root.join("out"))
+        .output()
+        .expect("runs");
+    assert!(result.status.success());
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("link.txt") && stderr.contains("symbolic link"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("pipe") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+}

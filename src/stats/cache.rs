@@ -137,13 +137,21 @@ fn keyed_digest(secret: &[u8], message: &[u8]) -> Vec<u8> {
     mac.finalize().into_bytes().to_vec()
 }
 
-/// The secret beside the database: `cache.key` in the same directory.
+/// The secret beside the database, in the same directory.
 fn secret_path(db: &Path) -> PathBuf {
-    db.with_file_name("cache.key")
+    db.with_file_name(crate::data::SECRET_FILE)
+}
+
+/// HMAC-SHA256 of `message` under `secret`, in hex.
+pub fn keyed_hex(secret: &[u8], message: &[u8]) -> String {
+    keyed_digest(secret, message)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Reads the data directory's secret, creating it (mode 0600, 32 random bytes) when absent.
-fn read_or_create_secret(path: &Path) -> Result<Vec<u8>> {
+pub fn read_or_create_secret(path: &Path) -> Result<Vec<u8>> {
     let err = |e: std::io::Error| Error::io(path, e);
     match std::fs::read(path) {
         Ok(secret) if secret.len() == SECRET_BYTES => {
