@@ -457,3 +457,50 @@ fn skipped_links_and_fifos_in_a_directory_are_warned_about() {
         "{stderr}"
     );
 }
+
+#[test]
+fn settings_that_switch_protection_off_are_refused() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    for blank in ["", "   ", "\u{200B}"] {
+        for flag in ["--protect", "--sensitive"] {
+            let out = declass(&s)
+                .arg("sanitize")
+                .arg(&doc)
+                .args([flag, blank])
+                .output()
+                .expect("runs");
+            assert!(!out.status.success(), "{flag} {blank:?} accepted");
+            assert!(out.stdout.is_empty());
+        }
+    }
+    for (text, key) in [
+        (
+            "[sanitize]\nthreshold_bits = nan\n",
+            "sanitize.threshold_bits",
+        ),
+        ("[text]\nmax_term_words = 0\n", "text.max_term_words"),
+        (
+            "[detect.operators]\ndefault = \"shred\"\n",
+            "detect.operators",
+        ),
+    ] {
+        let config = write(&s.root, "bad.toml", text);
+        let out = Command::cargo_bin("declass")
+            .expect("binary")
+            .arg("--data-dir")
+            .arg(&s.data)
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{text} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(key) && stderr.contains("bad.toml"),
+            "{stderr}"
+        );
+    }
+}
