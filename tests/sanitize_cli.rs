@@ -504,3 +504,44 @@ fn settings_that_switch_protection_off_are_refused() {
         );
     }
 }
+
+#[test]
+fn redacted_reports_hold_no_original_text() {
+    let s = setup();
+    let doc = write(&s.root, "Jane Roe.txt", DOC);
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args([
+            "--protect",
+            "Jane Roe",
+            "--sensitive",
+            "breast cancer",
+            "--format",
+            "json",
+            "--redact-report",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    assert!(replacements.len() >= 3);
+    assert!(replacements.iter().all(|r| r["original"].is_null()));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for secret in ["Jane", "Roe", "breast"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // Without --format json it is refused.
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .arg("--redact-report")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+}

@@ -13,7 +13,9 @@ use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
 use declass::pipeline::{Engine, Processed};
 use declass::sanitize::Strategy;
-use declass::sanitize::render::{RenderOptions, report, sanitized_text, tab_spans};
+use declass::sanitize::render::{
+    RenderOptions, redacted_report, report, sanitized_text, tab_spans,
+};
 use declass::stats::cache::keyed_hex;
 
 use super::Ctx;
@@ -67,6 +69,11 @@ pub struct SanitizeArgs {
     /// (same input, configuration and arguments, as its manifest records).
     #[arg(long)]
     pub force: bool,
+    /// JSON reports without the original text of anything replaced (docs/REPORT.md):
+    /// `original`, `together_with` and `threshold.term` null, targets numbered, `doc_id`
+    /// the document's position.
+    #[arg(long)]
+    pub redact_report: bool,
 }
 
 #[derive(Args)]
@@ -99,16 +106,34 @@ fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
     .context("cannot assess documents (nothing was written)")
 }
 
+/// The JSON report of document number `position` (1-based), redacted when asked.
+fn json_report(
+    input: &Input,
+    done: &Processed,
+    options: &RenderOptions,
+    redact: bool,
+    position: usize,
+) -> Result<serde_json::Value> {
+    let full = report(&input.id, &done.doc.text, &done.plan, options);
+    Ok(if redact {
+        redacted_report(&full, position)?
+    } else {
+        serde_json::to_value(&full)?
+    })
+}
+
 fn render(
     format: Format,
     options: &RenderOptions,
     input: &Input,
     done: &Processed,
+    redact: bool,
+    position: usize,
 ) -> Result<String> {
     Ok(match format {
         Format::Text => sanitized_text(&done.doc.text, &done.plan, options),
         Format::Json => {
-            serde_json::to_string_pretty(&report(&input.id, &done.doc.text, &done.plan, options))?
+            serde_json::to_string_pretty(&json_report(input, done, options, redact, position)?)?
                 + "\n"
         }
         Format::Tab => {
@@ -217,11 +242,15 @@ fn settings_hash(
         "strategy": format!("{strategy:?}"),
         "format": args.format.to_possible_value().map(|v| v.get_name().to_string()),
         "mark": args.mark,
+        "redact_report": args.redact_report,
     });
     Ok(keyed_hex(secret, settings.to_string().as_bytes()))
 }
 
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
+    if args.redact_report && args.format != Format::Json {
+        bail!("--redact-report applies to JSON reports: add --format json");
+    }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
     let strategy = args
         .sensitive
@@ -250,7 +279,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         let settings = settings_hash(ctx, &args, strategy, &secret)?;
         let mut manifest = Manifest::read(dir)?;
         let mut failed = 0;
-        for (input, name) in inputs.iter().zip(&names) {
+        for (position, (input, name)) in inputs.iter().zip(&names).enumerate() {
             progress.inc(1);
             let target = dir.join(name);
             let entry = ManifestEntry {
@@ -264,8 +293,15 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             match engine
                 .process(input.text.clone(), &input.protect, strategy)
                 .and_then(|done| {
-                    render(args.format, &options, input, &done)
-                        .map_err(|e| declass::Error::input(&input.id, e.to_string()))
+                    render(
+                        args.format,
+                        &options,
+                        input,
+                        &done,
+                        args.redact_report,
+                        position + 1,
+                    )
+                    .map_err(|e| declass::Error::input(&input.id, e.to_string()))
                 })
                 .and_then(|out| write_atomic(&target, out.as_bytes()))
             {
@@ -314,11 +350,12 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             out
         }
         Format::Json => {
-            let reports: Vec<_> = inputs
+            let reports = inputs
                 .iter()
                 .zip(&done)
-                .map(|(input, d)| report(&input.id, &d.doc.text, &d.plan, &options))
-                .collect();
+                .enumerate()
+                .map(|(i, (input, d))| json_report(input, d, &options, args.redact_report, i + 1))
+                .collect::<Result<Vec<_>>>()?;
             if reports.len() == 1 && args.tab.is_none() {
                 serde_json::to_string_pretty(&reports[0])? + "\n"
             } else {
