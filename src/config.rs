@@ -363,12 +363,179 @@ impl Config {
 
     fn from_layers(layers: &[(&str, &Path)]) -> Result<Config> {
         let config = Self::parse_layers(layers)?;
-        config.sanitize.validate()?;
+        let origin = layers
+            .last()
+            .map_or_else(|| PathBuf::from(BUILTIN_ORIGIN), |(_, p)| p.to_path_buf());
+        config.validate().map_err(|e| match e {
+            // Section checks name the key; the error names the file it came from.
+            Error::Config { path, message } => Error::Config {
+                path: origin.clone(),
+                message: format!("`{}`: {message}", path.display()),
+            },
+            other => other,
+        })?;
         Ok(config)
     }
 
+    /// Range checks of every numeric value and the names that select behaviour, so a
+    /// value that would switch protection off (NaN or infinite bits, zero-word terms, an
+    /// unknown operator, a hash operator without a key) is refused at load, naming its key.
+    fn validate(&self) -> Result<()> {
+        self.sanitize.validate()?;
+        let mut check = Checks::default();
+        check.range("text.max_term_words", self.text.max_term_words, 1, 64);
+        let pos = &self.pos;
+        check.range("pos.epochs", pos.epochs, 1, 1000);
+        check.range("pos.early_stop_patience", pos.early_stop_patience, 1, 1000);
+        check.range("pos.stack_folds", pos.stack_folds, 0, 100);
+        check.range(
+            "pos.tagdict_min_count",
+            pos.tagdict_min_count as usize,
+            1,
+            usize::MAX,
+        );
+        check.unit_interval("pos.tagdict_min_share", pos.tagdict_min_share, false);
+        let corpus = &self.corpus;
+        check.one_of("corpus.source", &corpus.source, &["local", "remote"]);
+        check.range(
+            "corpus.writer_memory_mb",
+            corpus.writer_memory_mb,
+            15,
+            1 << 20,
+        );
+        check.range("corpus.writer_threads", corpus.writer_threads, 1, 1024);
+        let remote = &corpus.remote;
+        check.one_of(
+            "corpus.remote.dialect",
+            &remote.dialect,
+            &["elasticsearch", "opensearch", "declass"],
+        );
+        check.range("corpus.remote.concurrency", remote.concurrency, 1, 1024);
+        check.range("corpus.remote.batch_size", remote.batch_size, 1, 1_000_000);
+        check.range(
+            "corpus.remote.timeout_ms",
+            remote.timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range(
+            "corpus.remote.connect_timeout_ms",
+            remote.connect_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range("corpus.remote.retries", remote.retries as usize, 0, 100);
+        check.range(
+            "corpus.remote.backoff_ms",
+            remote.backoff_ms as usize,
+            0,
+            3_600_000,
+        );
+        check.finite_at_least(
+            "corpus.remote.requests_per_second",
+            remote.requests_per_second,
+            0.0,
+        );
+        check.range(
+            "corpus.cache.busy_timeout_ms",
+            corpus.cache.busy_timeout_ms as usize,
+            0,
+            3_600_000,
+        );
+        check.one_of("stats.prior", &self.stats.prior, &["wordfreq", "none"]);
+        check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);
+        check.range("krepeat.min_len", self.krepeat.min_len, 1, usize::MAX);
+        check.unit_interval(
+            "krepeat.suppressed_share",
+            self.krepeat.suppressed_share,
+            true,
+        );
+        check.range("kanon.min_k", self.kanon.min_k, 1, usize::MAX);
+        check.range("kanon.k", self.kanon.k, self.kanon.min_k.max(1), usize::MAX);
+        check.range("kanon.max_ngram", self.kanon.max_ngram, 1, 64);
+        check.range(
+            "kanon.budget_per_term",
+            self.kanon.budget_per_term,
+            1,
+            usize::MAX,
+        );
+        let detect = &self.detect;
+        for name in &detect.default {
+            check.one_of("detect.default", name, crate::detect::DETECTORS);
+        }
+        let protect = &detect.protect;
+        check.range(
+            "detect.protect.fuzzy_min_chars",
+            protect.fuzzy_min_chars,
+            1,
+            64,
+        );
+        check.range(
+            "detect.protect.fuzzy_max_edits",
+            protect.fuzzy_max_edits,
+            0,
+            3,
+        );
+        for (key, words) in [
+            ("detect.protect.titles", &protect.titles),
+            ("detect.protect.suffixes", &protect.suffixes),
+        ] {
+            if words.iter().any(|w| w.trim().is_empty()) {
+                check.fail(key, "must not hold an empty word");
+            }
+        }
+        check.one_of(
+            "detect.patterns.date_generalization",
+            &detect.patterns.date_generalization,
+            &["month", "year", "decade"],
+        );
+        let lists = &detect.lists;
+        check.unit_interval_open(
+            "detect.lists.bloom_false_positive_rate",
+            lists.bloom_false_positive_rate,
+        );
+        check.range("detect.lists.bloom_max_words", lists.bloom_max_words, 1, 64);
+        check.range(
+            "detect.operators.hash_hex_chars",
+            detect.operators.hash_hex_chars,
+            8,
+            64,
+        );
+        if let Err(e) = crate::detect::operators::Operators::from_config(&detect.operators) {
+            let message = match e {
+                Error::Config { message, .. } => message,
+                other => other.to_string(),
+            };
+            check.fail("detect.operators", &message);
+        }
+        for (section, model) in [
+            ("detect.disease", &detect.disease),
+            ("detect.ner", &detect.ner),
+        ] {
+            check.range(&format!("{section}.epochs"), model.epochs, 1, 1000);
+            check.range(
+                &format!("{section}.lexicon_folds"),
+                model.lexicon_folds,
+                0,
+                100,
+            );
+            if let Some(gazetteers) = &model.gazetteers {
+                check.range(
+                    &format!("{section}.gazetteers.max_words"),
+                    gazetteers.max_words,
+                    1,
+                    64,
+                );
+            }
+        }
+        check.finite_at_least("detect.ic.max_bits", detect.ic.max_bits, 0.0);
+        check.range("kb.max_chains", self.kb.max_chains, 1, 100_000);
+        check.range("kb.max_chain_depth", self.kb.max_chain_depth, 1, 10_000);
+        check.into_result()
+    }
+
     fn parse_layers(layers: &[(&str, &Path)]) -> Result<Config> {
-        let builtin_path = PathBuf::from("<built-in config.toml>");
+        let builtin_path = PathBuf::from(BUILTIN_ORIGIN);
         let mut table: toml::Table =
             toml::from_str(DEFAULT_CONFIG_TOML).map_err(|e| Error::Config {
                 path: builtin_path.clone(),
@@ -389,6 +556,77 @@ impl Config {
                 path: origin,
                 message: e.to_string(),
             })
+    }
+}
+
+/// The origin named in errors about the compiled-in configuration.
+const BUILTIN_ORIGIN: &str = "<built-in config.toml>";
+
+/// Collects the first failed check: its key and what is wrong.
+#[derive(Default)]
+struct Checks {
+    failure: Option<(String, String)>,
+}
+
+impl Checks {
+    fn fail(&mut self, key: &str, message: &str) {
+        if self.failure.is_none() {
+            self.failure = Some((key.to_string(), message.to_string()));
+        }
+    }
+
+    fn range(&mut self, key: &str, value: usize, low: usize, high: usize) {
+        if value < low || value > high {
+            let message = if high == usize::MAX {
+                format!("{value} is out of range: must be at least {low}")
+            } else {
+                format!("{value} is out of range: must be from {low} to {high}")
+            };
+            self.fail(key, &message);
+        }
+    }
+
+    fn finite_at_least(&mut self, key: &str, value: f64, low: f64) {
+        if !(value.is_finite() && value >= low) {
+            self.fail(key, &format!("{value} must be a finite number ≥ {low}"));
+        }
+    }
+
+    /// In [0, 1] (`closed`) or in (0, 1].
+    fn unit_interval(&mut self, key: &str, value: f64, closed: bool) {
+        let low_ok = if closed { value >= 0.0 } else { value > 0.0 };
+        if !(low_ok && value <= 1.0) {
+            let range = if closed { "[0, 1]" } else { "(0, 1]" };
+            self.fail(key, &format!("{value} must be in {range}"));
+        }
+    }
+
+    fn unit_interval_open(&mut self, key: &str, value: f64) {
+        if !(value > 0.0 && value < 1.0) {
+            self.fail(key, &format!("{value} must be in (0, 1)"));
+        }
+    }
+
+    fn one_of(&mut self, key: &str, value: &str, allowed: &[&str]) {
+        if !allowed.contains(&value) {
+            self.fail(
+                key,
+                &format!(
+                    "unknown value `{value}` (expected one of: {})",
+                    allowed.join(", ")
+                ),
+            );
+        }
+    }
+
+    fn into_result(self) -> Result<()> {
+        match self.failure {
+            None => Ok(()),
+            Some((key, message)) => Err(Error::Config {
+                path: key.into(),
+                message,
+            }),
+        }
     }
 }
 
@@ -472,6 +710,57 @@ mod tests {
     fn unknown_section_is_an_error() {
         let err = Config::from_override_str("[textt]\n", Path::new("u.toml")).expect_err("unknown");
         assert!(err.to_string().contains("textt"));
+    }
+
+    /// Values that would switch protection off are refused at load, naming key and file.
+    #[test]
+    fn out_of_range_values_name_key_and_file() {
+        for (text, key) in [
+            (
+                "[sanitize]\nthreshold_bits = nan\n",
+                "sanitize.threshold_bits",
+            ),
+            (
+                "[sanitize]\nthreshold_bits = inf\n",
+                "sanitize.threshold_bits",
+            ),
+            ("[sanitize]\nbudget_bits = -inf\n", "sanitize.budget_bits"),
+            ("[text]\nmax_term_words = 0\n", "text.max_term_words"),
+            ("[detect.ic]\nmax_bits = nan\n", "detect.ic.max_bits"),
+            (
+                "[detect.protect]\nfuzzy_max_edits = 9\n",
+                "detect.protect.fuzzy_max_edits",
+            ),
+            (
+                "[detect.operators]\ndefault = \"shred\"\n",
+                "detect.operators",
+            ),
+            (
+                "[detect.operators]\ndefault = \"hash\"\nhash_key_env = \"DECLASS_TEST_UNSET_KEY\"\n",
+                "detect.operators",
+            ),
+            ("[detect.default]\n", "detect.default"),
+            ("[detect]\ndefault = [\"protekt\"]\n", "detect.default"),
+            (
+                "[detect.lists]\nbloom_false_positive_rate = 0.0\n",
+                "bloom_false_positive_rate",
+            ),
+            (
+                "[krepeat]\nsuppressed_share = 2.0\n",
+                "krepeat.suppressed_share",
+            ),
+            (
+                "[corpus.remote]\nrequests_per_second = nan\n",
+                "requests_per_second",
+            ),
+            ("[kb]\nmax_chains = 0\n", "kb.max_chains"),
+            ("[stats]\nprior = \"zipf\"\n", "stats.prior"),
+        ] {
+            let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
+            let message = err.to_string();
+            assert!(message.contains(key), "{text}: {message}");
+            assert!(message.contains("user.toml"), "{text}: {message}");
+        }
     }
 
     #[test]

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::error::{Error, Result};
 
+/// The secret's file name, in the `cache` subdirectory.
+pub const SECRET_FILE: &str = "cache.key";
+
 /// The resolved data directory.
 #[derive(Debug, Clone)]
 pub struct DataDir {
@@ -36,6 +39,13 @@ impl DataDir {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The data directory's secret (`cache/cache.key`, 32 random bytes, mode 0600), created
+    /// on first use: what hashes that must not be reversible by guessing (cached terms,
+    /// output manifests) are keyed with.
+    pub fn secret(&self) -> Result<Vec<u8>> {
+        crate::stats::cache::read_or_create_secret(&self.subdir("cache")?.join(SECRET_FILE))
     }
 
     /// Creates (if needed) and returns a subdirectory.

@@ -161,7 +161,10 @@ fn bad_input_names_the_file() {
         .output()
         .expect("runs");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("missing.txt"));
+    // The cause is said once.
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
     let binary = s.root.join("binary.bin");
     std::fs::write(&binary, [0u8, 1, 2, 0, 159]).expect("write");
     let out = declass(&s)
@@ -264,6 +267,296 @@ fn no_protected_name_survives_on_the_dev_set() {
             doc["doc_id"]
         );
     }
+}
+
+/// Runs `sanitize -` on `text` protecting `name`, returning the sanitized text.
+fn sanitize_stdin(s: &common::Setup, text: &str, args: &[&str]) -> String {
+    let out = declass(s)
+        .args(["sanitize", "-"])
+        .args(args)
+        .write_stdin(text.to_string())
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn lowercase_mentions_of_a_protected_person_are_sanitized() {
+    let s = setup();
+    let text = "The report on margaret ellison was filed. Later ellison moved to Miami.\n";
+    let out = sanitize_stdin(&s, text, &["--protect", "Margaret Ellison"]);
+    let lower = out.to_lowercase();
+    assert!(
+        !lower.contains("ellison") && !lower.contains("margaret"),
+        "{out}"
+    );
+    // The count cache, which saw the document's terms, holds none of them in clear.
+    let cache = s.data.join("cache");
+    let mut bytes = Vec::new();
+    for file in ["counts.sqlite", "counts.sqlite-wal"] {
+        bytes.extend(std::fs::read(cache.join(file)).unwrap_or_default());
+    }
+    assert!(!bytes.is_empty(), "the run cached counts");
+    for term in ["ellison", "miami", "report"] {
+        assert!(
+            !bytes.windows(term.len()).any(|w| w == term.as_bytes()),
+            "{term} in the cache"
+        );
+    }
+}
+
+#[test]
+fn disguised_mentions_of_a_protected_person_are_sanitized() {
+    let s = setup();
+    let disguises = [
+        "Ｍａｒｇａｒｅｔ Ｅｌｌｉｓｏｎ",
+        "\u{1D40C}\u{1D41A}\u{1D42B}\u{1D420}\u{1D41A}\u{1D42B}\u{1D41E}\u{1D42D} \
+         \u{1D404}\u{1D425}\u{1D425}\u{1D422}\u{1D42C}\u{1D428}\u{1D427}",
+        "Mar\u{200B}garet Elli\u{200B}son",
+        "Marga\u{AD}ret Elli\u{AD}son",
+    ];
+    let text: String = disguises
+        .iter()
+        .map(|name| format!("The report on {name} was filed. A person read a book.\n"))
+        .collect();
+    let out = sanitize_stdin(&s, &text, &["--protect", "Margaret Ellison"]);
+    let plain = declass::text::skeleton::fold_for_matching(&out);
+    assert!(
+        !plain.contains("ellison") && !plain.contains("margaret"),
+        "{out}"
+    );
+    // A term given with --sensitive matches through the same disguises.
+    let out = sanitize_stdin(&s, &text, &["--sensitive", "margaret ellison"]);
+    let plain = declass::text::skeleton::fold_for_matching(&out);
+    assert!(!plain.contains("ellison"), "{out}");
+}
+
+#[test]
+fn outputs_are_redone_when_input_or_settings_change() {
+    let s = setup();
+    let inputs = s.root.join("in");
+    std::fs::create_dir_all(&inputs).expect("mkdir");
+    write(&inputs, "one.txt", "Jane Roe likes music.");
+    write(&inputs, "two.txt", "A person read a book.");
+    let out = s.root.join("out");
+    let run = |extra: &[&str]| {
+        let result = declass(&s)
+            .arg("sanitize")
+            .arg(&inputs)
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        assert!(
+            result.status.success(),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        std::fs::read_to_string(out.join("one.txt")).expect("one")
+    };
+    assert!(run(&[]).contains("Roe"), "nothing protected yet");
+    let protected = run(&["--protect", "Jane Roe"]);
+    assert!(
+        !protected.contains("Roe"),
+        "redone with --protect: {protected}"
+    );
+    let manifest = std::fs::read_to_string(out.join(".declass-manifest.json")).expect("manifest");
+    assert!(manifest.contains("one.txt") && manifest.contains("two.txt"));
+    assert!(
+        !manifest.contains("Roe") && !manifest.contains("music"),
+        "{manifest}"
+    );
+    // A changed input is redone too.
+    write(&inputs, "one.txt", "Jane Roe likes music. Jane Roe sings.");
+    assert!(run(&["--protect", "Jane Roe"]).contains("sings"));
+}
+
+#[test]
+fn outputs_mirror_input_paths_and_collisions_are_errors() {
+    let s = setup();
+    let dir = s.root.join("in");
+    std::fs::create_dir_all(dir.join("x")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("y")).expect("mkdir");
+    let a_txt = write(&dir, "a.txt", "A person read a book about history.");
+    let a_md = write(&dir, "a.md", "The garden had roses.");
+    let xa = write(&dir.join("x"), "a.txt", "A person read a book about music.");
+    let ya = write(&dir.join("y"), "a.txt", "The garden had a person.");
+    let run = |paths: &[&Path], out: &Path| {
+        declass(&s)
+            .arg("sanitize")
+            .args(paths)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("runs")
+    };
+    let out = s.root.join("out1");
+    assert!(run(&[&a_txt, &a_md], &out).status.success());
+    assert!(
+        std::fs::read_to_string(out.join("a.txt"))
+            .expect("a.txt")
+            .contains("history")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("a.md"))
+            .expect("a.md")
+            .contains("roses")
+    );
+    let out = s.root.join("out2");
+    assert!(run(&[&xa, &ya], &out).status.success());
+    assert!(
+        std::fs::read_to_string(out.join("x/a.txt"))
+            .expect("x")
+            .contains("music")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("y/a.txt"))
+            .expect("y")
+            .contains("garden")
+    );
+    // A directory mirrors its tree.
+    let out = s.root.join("out3");
+    assert!(run(&[&dir], &out).status.success());
+    for name in ["a.txt", "a.md", "x/a.txt", "y/a.txt"] {
+        assert!(out.join(name).is_file(), "{name}");
+    }
+    // Two inputs that would share one output: an error naming both, nothing written.
+    let notes = write(&dir, "notes", "A person read a book.");
+    let notes_txt = write(&dir, "notes.txt", "The garden had roses.");
+    let out = s.root.join("out4");
+    let result = run(&[&notes, &notes_txt], &out);
+    assert!(!result.status.success());
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("notes.txt") && stderr.contains("notes "),
+        "{stderr}"
+    );
+    assert!(!out.join("notes.txt").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn skipped_links_and_fifos_in_a_directory_are_warned_about() {
+    let s = setup();
+    let dir = s.root.join("in");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let real = write(&s.root, "outside.txt", "A person read a book.");
+    write(&dir, "doc.txt", "The garden had roses.");
+    std::os::unix::fs::symlink(&real, dir.join("link.txt")).expect("symlink");
+    let fifo = std::ffi::CString::new(dir.join("pipe").to_string_lossy().as_bytes()).expect("path");
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let result = declass(&s)
+        .arg("sanitize")
+        .arg(&dir)
+        .arg("--out")
+        .arg(s.root.join("out"))
+        .output()
+        .expect("runs");
+    assert!(result.status.success());
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("link.txt") && stderr.contains("symbolic link"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("pipe") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn settings_that_switch_protection_off_are_refused() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    for blank in ["", "   ", "\u{200B}"] {
+        for flag in ["--protect", "--sensitive"] {
+            let out = declass(&s)
+                .arg("sanitize")
+                .arg(&doc)
+                .args([flag, blank])
+                .output()
+                .expect("runs");
+            assert!(!out.status.success(), "{flag} {blank:?} accepted");
+            assert!(out.stdout.is_empty());
+        }
+    }
+    for (text, key) in [
+        (
+            "[sanitize]\nthreshold_bits = nan\n",
+            "sanitize.threshold_bits",
+        ),
+        ("[text]\nmax_term_words = 0\n", "text.max_term_words"),
+        (
+            "[detect.operators]\ndefault = \"shred\"\n",
+            "detect.operators",
+        ),
+    ] {
+        let config = write(&s.root, "bad.toml", text);
+        let out = Command::cargo_bin("declass")
+            .expect("binary")
+            .arg("--data-dir")
+            .arg(&s.data)
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{text} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(key) && stderr.contains("bad.toml"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn redacted_reports_hold_no_original_text() {
+    let s = setup();
+    let doc = write(&s.root, "Jane Roe.txt", DOC);
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args([
+            "--protect",
+            "Jane Roe",
+            "--sensitive",
+            "breast cancer",
+            "--format",
+            "json",
+            "--redact-report",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    assert!(replacements.len() >= 3);
+    assert!(replacements.iter().all(|r| r["original"].is_null()));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for secret in ["Jane", "Roe", "breast"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // Without --format json it is refused.
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .arg("--redact-report")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
 }
 
 /// The README's example article, sanitized with its command (default detectors, which

@@ -27,15 +27,26 @@ pub struct DetectorArgs {
     #[arg(long, value_delimiter = ',')]
     pub detect: Vec<String>,
     /// A person whose every mention is sensitive (repeatable).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = has_a_word)]
     pub protect: Vec<String>,
     /// A term whose every whole-word occurrence is sensitive (repeatable).
-    #[arg(long, value_name = "TERM")]
+    #[arg(long, value_name = "TERM", value_parser = has_a_word)]
     pub sensitive: Vec<String>,
     /// JSON file of sensitive spans: [{"start", "end", "category"?, "generalization"?}],
     /// code-point offsets.
     #[arg(long, value_name = "FILE")]
     pub spans: Option<PathBuf>,
+}
+
+/// Refuses a name or term without a letter or digit: it would match nothing (or, left to
+/// later stages, everything), and the user believes something is protected.
+fn has_a_word(value: &str) -> std::result::Result<String, String> {
+    let form = declass::text::skeleton::matching_form(value);
+    if form.chars().any(char::is_alphanumeric) {
+        Ok(value.to_string())
+    } else {
+        Err("must contain a letter or digit (an empty name protects nothing)".to_string())
+    }
 }
 
 impl DetectorArgs {

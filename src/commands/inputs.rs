@@ -1,6 +1,7 @@
 //! Input discovery shared by the commands that process documents (`sanitize`, `compare`):
 //! files, directories, standard input, or a TAB-format document list.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -13,6 +14,9 @@ pub struct Input {
     pub id: String,
     /// Where it came from, for error messages and output names.
     pub path: Option<PathBuf>,
+    /// Its path relative to the inputs' common root: what its output is named after in an
+    /// output directory (`-` is `stdin`).
+    pub relative: PathBuf,
     pub text: String,
     /// Persons to conceal in this document only (a TAB document's `task` person).
     pub protect: Vec<String>,
@@ -29,7 +33,9 @@ impl Input {
     }
 }
 
-/// Files of a directory, recursively, in a stable order.
+/// Files of a directory, recursively, in a stable order. Symbolic links, FIFOs, sockets
+/// and devices are skipped with a warning: reading a FIFO could block and a link could
+/// lead out of the directory.
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot read directory", dir.display()))?
@@ -38,13 +44,44 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         .with_context(|| format!("{}: cannot read directory", dir.display()))?;
     entries.sort();
     for path in entries {
-        if path.is_dir() {
+        let kind = std::fs::symlink_metadata(&path)
+            .with_context(|| format!("{}: cannot read", path.display()))?
+            .file_type();
+        if kind.is_dir() {
             files_under(&path, out)?;
-        } else if path.is_file() {
+        } else if kind.is_file() {
             out.push(path);
+        } else {
+            let what = if kind.is_symlink() {
+                "a symbolic link"
+            } else {
+                "not a regular file"
+            };
+            eprintln!("declass: warning: {}: skipped, {what}", path.display());
         }
     }
     Ok(())
+}
+
+/// The deepest directory containing every path of `roots` (absolute, canonical).
+fn common_ancestor(roots: &[PathBuf]) -> PathBuf {
+    let mut iter = roots.iter();
+    let Some(first) = iter.next() else {
+        return PathBuf::new();
+    };
+    let mut common = first.clone();
+    for root in iter {
+        while !root.starts_with(&common) {
+            if !common.pop() {
+                return PathBuf::new();
+            }
+        }
+    }
+    common
+}
+
+fn canonical(path: &Path) -> Result<PathBuf> {
+    std::fs::canonicalize(path).with_context(|| format!("{}: cannot read", path.display()))
 }
 
 /// The documents of `tab` (each protecting its `task` person), or of `inputs` (files,
@@ -57,6 +94,7 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
             .into_iter()
             .map(|d| Input {
                 protect: d.protected_person().into_iter().collect(),
+                relative: PathBuf::from(&d.doc_id),
                 id: d.doc_id,
                 path: None,
                 text: d.text,
@@ -67,28 +105,50 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
     if inputs.is_empty() {
         bail!("no input: give files, directories, `-`, or --tab DOCS.json");
     }
+    // Each input's root: a directory is its own, a file its parent's. Outputs are named
+    // by the path relative to the roots' common ancestor.
     let mut paths = Vec::new();
+    let mut roots = Vec::new();
     let mut several = inputs.len() > 1;
     for input in inputs {
         if input.as_os_str() == "-" {
             paths.push(input.clone());
         } else if input.is_dir() {
             several = true;
+            roots.push(canonical(input)?);
             files_under(input, &mut paths)?;
         } else {
+            if let Some(parent) = canonical(input)?.parent() {
+                roots.push(parent.to_path_buf());
+            }
             paths.push(input.clone());
         }
     }
-    let mut out = Vec::with_capacity(paths.len());
+    let root = common_ancestor(&roots);
+    let mut out: Vec<Input> = Vec::with_capacity(paths.len());
+    let mut seen: BTreeMap<PathBuf, String> = BTreeMap::new();
     for path in paths {
-        let text = if path.as_os_str() == "-" {
-            read_text_stdin()?
+        let (text, relative) = if path.as_os_str() == "-" {
+            (read_text_stdin()?, PathBuf::from("stdin"))
         } else {
-            read_text_file(&path)?
+            let full = canonical(&path)?;
+            let relative = full
+                .strip_prefix(&root)
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|_| full.clone());
+            (read_text_file(&path)?, relative)
         };
+        let id = path.display().to_string();
+        if let Some(other) = seen.insert(relative.clone(), id.clone()) {
+            bail!(
+                "{other} and {id} would both be written as {}: give them once, or in separate runs",
+                relative.display()
+            );
+        }
         out.push(Input {
-            id: path.display().to_string(),
+            id,
             path: Some(path),
+            relative,
             text,
             protect: Vec::new(),
         });

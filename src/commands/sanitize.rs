@@ -2,17 +2,21 @@
 //! discovery and output writing; the engine is `declass::pipeline`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
 
 use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
 use declass::pipeline::{Engine, Processed};
 use declass::sanitize::Strategy;
-use declass::sanitize::render::{RenderOptions, report, sanitized_text, tab_spans};
+use declass::sanitize::render::{
+    RenderOptions, redacted_report, report, sanitized_text, tab_spans,
+};
+use declass::stats::cache::keyed_hex;
 
 use super::Ctx;
 use super::detect::DetectorArgs;
@@ -55,12 +59,21 @@ pub struct SanitizeArgs {
     /// Wrap each replacement as `[replacement]` in text output.
     #[arg(long)]
     pub mark: bool,
-    /// Output file, or directory when there are several inputs (one output each).
+    /// Output file, or directory when there are several inputs: one output each, named by
+    /// the input's path relative to the inputs' common directory (text keeps the input's
+    /// name, JSON and TAB add `.json`), with a manifest (`.declass-manifest.json`) saying
+    /// what each was made from.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Redo inputs whose output already exists in the output directory.
+    /// Redo every input, even those whose output in the output directory is up to date
+    /// (same input, configuration and arguments, as its manifest records).
     #[arg(long)]
     pub force: bool,
+    /// JSON reports without the original text of anything replaced (docs/REPORT.md):
+    /// `original`, `together_with` and `threshold.term` null, targets numbered, `doc_id`
+    /// the document's position.
+    #[arg(long)]
+    pub redact_report: bool,
 }
 
 #[derive(Args)]
@@ -93,16 +106,34 @@ fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
     .context("cannot assess documents (nothing was written)")
 }
 
+/// The JSON report of document number `position` (1-based), redacted when asked.
+fn json_report(
+    input: &Input,
+    done: &Processed,
+    options: &RenderOptions,
+    redact: bool,
+    position: usize,
+) -> Result<serde_json::Value> {
+    let full = report(&input.id, &done.doc.text, &done.plan, options);
+    Ok(if redact {
+        redacted_report(&full, position)?
+    } else {
+        serde_json::to_value(&full)?
+    })
+}
+
 fn render(
     format: Format,
     options: &RenderOptions,
     input: &Input,
     done: &Processed,
+    redact: bool,
+    position: usize,
 ) -> Result<String> {
     Ok(match format {
         Format::Text => sanitized_text(&done.doc.text, &done.plan, options),
         Format::Json => {
-            serde_json::to_string_pretty(&report(&input.id, &done.doc.text, &done.plan, options))?
+            serde_json::to_string_pretty(&json_report(input, done, options, redact, position)?)?
                 + "\n"
         }
         Format::Tab => {
@@ -112,14 +143,114 @@ fn render(
     })
 }
 
-fn extension(format: Format) -> &'static str {
-    match format {
-        Format::Text => "txt",
-        Format::Json | Format::Tab => "json",
+/// The output file of each input in an output directory: its path relative to the
+/// inputs' common root, mirroring directories. Text keeps the input's name (`a.md` →
+/// `a.md`; a name without extension gets `.txt`); JSON and TAB add `.json` (`a.md.json`).
+/// Two inputs that would share an output are an error naming both.
+fn output_names(inputs: &[Input], format: Format) -> Result<Vec<PathBuf>> {
+    let mut seen: BTreeMap<PathBuf, &str> = BTreeMap::new();
+    let mut names = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let mut name = input.relative.clone().into_os_string();
+        match format {
+            Format::Text if input.relative.extension().is_none() => name.push(".txt"),
+            Format::Text => {}
+            Format::Json | Format::Tab => name.push(".json"),
+        }
+        let name = PathBuf::from(name);
+        if let Some(other) = seen.insert(name.clone(), &input.id) {
+            bail!(
+                "{other} and {} would both be written as {}: rename one or run them separately",
+                input.id,
+                name.display()
+            );
+        }
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// What an output directory remembers of each output it holds, so a rerun redoes exactly
+/// the outputs whose input or settings changed. Hashes are keyed with the data
+/// directory's secret: the manifest sits beside outputs that may be published, and a
+/// plain hash of a protected name could be found by trying names.
+#[derive(Default, Serialize, Deserialize)]
+struct Manifest {
+    /// Output path (relative to the directory) → what it was made from.
+    outputs: BTreeMap<String, ManifestEntry>,
+}
+
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct ManifestEntry {
+    /// HMAC-SHA256 of the input's text.
+    input: String,
+    /// HMAC-SHA256 of everything else that shapes the output (see [`settings_hash`]).
+    settings: String,
+}
+
+/// The manifest's file name in an output directory.
+const MANIFEST_FILE: &str = ".declass-manifest.json";
+
+impl Manifest {
+    /// The directory's manifest; none (or one that cannot be read) means nothing is done.
+    fn read(dir: &Path) -> Result<Manifest> {
+        let path = dir.join(MANIFEST_FILE);
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+                eprintln!(
+                    "declass: warning: {}: unreadable, every output is redone",
+                    path.display()
+                );
+                Manifest::default()
+            })),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Manifest::default()),
+            Err(e) => Err(e).with_context(|| format!("{}: cannot read", path.display())),
+        }
+    }
+
+    /// Written atomically after each output, so an interrupted run keeps what it did.
+    fn write(&self, dir: &Path) -> Result<()> {
+        let bytes = serde_json::to_vec_pretty(self)?;
+        write_atomic(&dir.join(MANIFEST_FILE), &bytes)?;
+        Ok(())
     }
 }
 
+/// A keyed hash of everything besides the input that shapes an output: the program
+/// version, the effective configuration, and the arguments (protected names, sensitive
+/// terms, the spans file's content, detectors, strategy, format, marks).
+fn settings_hash(
+    ctx: &Ctx,
+    args: &SanitizeArgs,
+    strategy: Strategy,
+    secret: &[u8],
+) -> Result<String> {
+    let detectors = &args.sensitive.detectors;
+    let spans = match &detectors.spans {
+        Some(path) => {
+            Some(std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?)
+        }
+        None => None,
+    };
+    let settings = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "config": format!("{:?}", ctx.config),
+        "protect": detectors.protect,
+        "sensitive": detectors.sensitive,
+        "spans": spans,
+        "detect": detectors.detect,
+        "strategy": format!("{strategy:?}"),
+        "format": args.format.to_possible_value().map(|v| v.get_name().to_string()),
+        "mark": args.mark,
+        "redact_report": args.redact_report,
+    });
+    Ok(keyed_hex(secret, settings.to_string().as_bytes()))
+}
+
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
+    if args.redact_report && args.format != Format::Json {
+        bail!("--redact-report applies to JSON reports: add --format json");
+    }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
     let strategy = args
         .sensitive
@@ -143,22 +274,41 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     if let (true, Some(dir)) = (several, &args.out) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create", dir.display()))?;
+        let names = output_names(&inputs, args.format)?;
+        let secret = ctx.data.secret()?;
+        let settings = settings_hash(ctx, &args, strategy, &secret)?;
+        let mut manifest = Manifest::read(dir)?;
         let mut failed = 0;
-        for input in &inputs {
+        for (position, (input, name)) in inputs.iter().zip(&names).enumerate() {
             progress.inc(1);
-            let target = dir.join(format!("{}.{}", input.stem(), extension(args.format)));
-            if target.exists() && !args.force {
+            let target = dir.join(name);
+            let entry = ManifestEntry {
+                input: keyed_hex(&secret, input.text.as_bytes()),
+                settings: settings.clone(),
+            };
+            let key = name.to_string_lossy().into_owned();
+            if !args.force && target.exists() && manifest.outputs.get(&key) == Some(&entry) {
                 continue;
             }
             match engine
                 .process(input.text.clone(), &input.protect, strategy)
                 .and_then(|done| {
-                    render(args.format, &options, input, &done)
-                        .map_err(|e| declass::Error::input(&input.id, e.to_string()))
+                    render(
+                        args.format,
+                        &options,
+                        input,
+                        &done,
+                        args.redact_report,
+                        position + 1,
+                    )
+                    .map_err(|e| declass::Error::input(&input.id, e.to_string()))
                 })
                 .and_then(|out| write_atomic(&target, out.as_bytes()))
             {
-                Ok(()) => {}
+                Ok(()) => {
+                    manifest.outputs.insert(key, entry);
+                    manifest.write(dir)?;
+                }
                 Err(err) => {
                     failed += 1;
                     progress.suspend(|| eprintln!("declass: error: {err} (not written)"));
@@ -187,9 +337,10 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     let output = match args.format {
         Format::Text => {
             let mut out = String::new();
-            for (input, d) in inputs.iter().zip(&done) {
+            for (index, d) in done.iter().enumerate() {
+                // By position only: an id may be a name (a TAB document's is the person's).
                 if inputs.len() > 1 {
-                    out.push_str(&format!("==> {} <==\n", input.id));
+                    out.push_str(&format!("==> document {} <==\n", index + 1));
                 }
                 out.push_str(&sanitized_text(&d.doc.text, &d.plan, &options));
                 if inputs.len() > 1 && !out.ends_with('\n') {
@@ -199,11 +350,12 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             out
         }
         Format::Json => {
-            let reports: Vec<_> = inputs
+            let reports = inputs
                 .iter()
                 .zip(&done)
-                .map(|(input, d)| report(&input.id, &d.doc.text, &d.plan, &options))
-                .collect();
+                .enumerate()
+                .map(|(i, (input, d))| json_report(input, d, &options, args.redact_report, i + 1))
+                .collect::<Result<Vec<_>>>()?;
             if reports.len() == 1 && args.tab.is_none() {
                 serde_json::to_string_pretty(&reports[0])? + "\n"
             } else {

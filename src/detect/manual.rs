@@ -1,5 +1,6 @@
 //! `manual`: sensitive spans a person chose — terms given with `--sensitive TERM` (every
-//! whole-word occurrence, case-insensitive) and a JSON file of spans in code-point offsets
+//! whole-word occurrence, compared like protected names: case-, width-, accent- and
+//! invisible-character-insensitive, look-alike letters mapped; [`crate::text::skeleton`]) and a JSON file of spans in code-point offsets
 //! (`[{"start", "end", "category"?, "generalization"?}]`).
 
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use serde::Deserialize;
 
 use super::{Detector, Finding, Proposal};
 use crate::error::{Error, Result};
+use crate::text::skeleton::{Skeleton, fold_for_matching, matching_form};
 use crate::text::tokenize::tokenize;
 use crate::text::{CharOffsets, Document, TokenKind};
 
@@ -27,7 +29,7 @@ pub struct ManualSpan {
 
 /// Terms and spans given by the user.
 pub struct ManualDetector {
-    /// Each term as its normalized token sequence (punctuation kept, so "U.S." matches).
+    /// Each term as its folded token sequence (punctuation kept, so "U.S." matches).
     terms: Vec<Vec<String>>,
     spans: Option<(PathBuf, Vec<ManualSpan>)>,
 }
@@ -41,9 +43,18 @@ impl ManualDetector {
         // A term of punctuation only would match everywhere: such terms are dropped.
         let terms = terms
             .iter()
-            .map(|term| tokenize(term))
-            .filter(|tokens| tokens.iter().any(|t| t.kind != TokenKind::Punct))
-            .map(|tokens| tokens.into_iter().map(|t| t.norm).collect())
+            .map(|term| matching_form(term))
+            .map(|term| {
+                let tokens = tokenize(&term);
+                let words = tokens.iter().any(|t| t.kind != TokenKind::Punct);
+                let folded: Vec<String> = tokens
+                    .iter()
+                    .map(|t| fold_for_matching(t.text(&term)))
+                    .collect();
+                (words, folded)
+            })
+            .filter(|(words, _)| *words)
+            .map(|(_, folded)| folded)
             .collect();
         Ok(ManualDetector { terms, spans })
     }
@@ -72,16 +83,24 @@ impl Detector for ManualDetector {
 
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         let mut findings = Vec::new();
-        let tokens = &doc.tokens;
+        // Terms are looked for in the text's matching form; spans map back to the original.
+        let skeleton = Skeleton::new(&doc.text);
+        let tokens = tokenize(&skeleton.text);
+        let folded: Vec<String> = tokens
+            .iter()
+            .map(|t| fold_for_matching(t.text(&skeleton.text)))
+            .collect();
         for term in &self.terms {
             for i in 0..tokens.len() {
-                let Some(window) = tokens.get(i..i + term.len()) else {
+                let Some(window) = folded.get(i..i + term.len()) else {
                     break;
                 };
-                if window.iter().zip(term).all(|(t, w)| &t.norm == w) {
+                if window == term.as_slice() {
+                    let (start, end) =
+                        skeleton.original_span(tokens[i].start, tokens[i + term.len() - 1].end);
                     findings.push(Finding {
-                        start: window[0].start,
-                        end: window[term.len() - 1].end,
+                        start,
+                        end,
                         category: "sensitive".into(),
                         detector: NAME.into(),
                         proposal: Proposal::Remove,
@@ -139,6 +158,27 @@ mod tests {
             .map(|f| &text[f.start..f.end])
             .collect();
         assert_eq!(found, vec!["Breast cancer", "BREAST CANCER"]);
+    }
+
+    #[test]
+    fn terms_match_through_disguises() {
+        let text = "Ｂｒｅａｓｔ ｃａｎｃｅｒ; brea\u{200B}st can\u{AD}cer; bre\u{430}st cancer; breast cancers.";
+        let doc = analyze(text);
+        let detector = ManualDetector::new(&["breast cancer".into()], None).expect("ok");
+        let found: Vec<&str> = detector
+            .detect(&doc)
+            .expect("detect")
+            .iter()
+            .map(|f| &text[f.start..f.end])
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                "Ｂｒｅａｓｔ ｃａｎｃｅｒ",
+                "brea\u{200B}st can\u{AD}cer",
+                "bre\u{430}st cancer"
+            ]
+        );
     }
 
     #[test]

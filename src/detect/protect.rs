@@ -22,11 +22,10 @@
 
 use std::collections::BTreeSet;
 
-use unicode_normalization::UnicodeNormalization;
-
 use super::{Detector, Finding, Proposal};
 use crate::config::ProtectConfig;
 use crate::error::Result;
+use crate::text::skeleton::{Skeleton, fold_for_matching, matching_form};
 use crate::text::tokenize::tokenize;
 use crate::text::{Document, Token, TokenKind};
 
@@ -49,20 +48,12 @@ struct NamePart {
     initial: bool,
 }
 
-/// Lowercase, accents stripped (NFD without combining marks), final period dropped: the
-/// form names are compared in, so "Huáng" equals "huang" and "Jr." equals "jr".
+/// Case-folded, accents stripped, in its matching form (width, look-alike letters and
+/// invisible characters undone: [`crate::text::skeleton`]), final period dropped: the form
+/// names are compared in, so "Huáng" equals "huang", "ＣＡＡＮ" equals "caan" and "Jr."
+/// equals "jr".
 pub fn fold(word: &str) -> String {
-    let lower: String = word
-        .nfd()
-        .filter(|c| !is_combining(*c))
-        .flat_map(char::to_lowercase)
-        .map(|c| if c == '’' { '\'' } else { c })
-        .collect();
-    lower.trim_end_matches('.').to_string()
-}
-
-fn is_combining(c: char) -> bool {
-    matches!(c as u32, 0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+    fold_for_matching(word).trim_end_matches('.').to_string()
 }
 
 impl ProtectDetector {
@@ -72,7 +63,8 @@ impl ProtectDetector {
         let names = names
             .iter()
             .map(|name| {
-                tokenize(name)
+                let name = matching_form(name);
+                tokenize(&name)
                     .iter()
                     .filter(|t| t.kind == TokenKind::Word)
                     .map(|t| fold(&name[t.start..t.end]))
@@ -207,10 +199,51 @@ impl ProtectDetector {
             .collect()
     }
 
-    fn is_part_token(&self, view: &TokenView, k: usize, parts: &[String]) -> bool {
-        view.name_like[k]
-            && !view.initial[k]
-            && parts.iter().any(|p| self.matches_part(&view.folded[k], p))
+    /// The part token `k` names, if any (any case).
+    fn part_of(&self, view: &TokenView, k: usize, parts: &[String]) -> Option<usize> {
+        if view.initial[k] || !view.word[k] {
+            return None;
+        }
+        parts
+            .iter()
+            .position(|p| self.matches_part(&view.folded[k], p))
+    }
+
+    /// Which tokens are mentions of one of `parts`. A capitalized word (or any word in a
+    /// text without capitals) is when it names a part. A lowercase one is when it is no
+    /// ordinary word in this text: next to a word naming another part ("margaret
+    /// ellison") or after a title ("dr ellison"), and then, the text writing this person's
+    /// name in lowercase, wherever it names a part exactly ("later ellison moved").
+    fn accepted_tokens(&self, doc: &Document, view: &TokenView, parts: &[String]) -> Vec<bool> {
+        let n = doc.tokens.len();
+        let part: Vec<Option<usize>> = (0..n).map(|k| self.part_of(view, k, parts)).collect();
+        let mut accepted: Vec<bool> = (0..n)
+            .map(|k| part[k].is_some() && view.name_like[k])
+            .collect();
+        let mut lowercase_name = false;
+        for sentence in &doc.sentences {
+            let range = sentence.tokens.clone();
+            for k in range.clone() {
+                let Some(p) = part[k] else { continue };
+                if view.name_like[k] {
+                    continue;
+                }
+                let other_part = |j: usize| range.contains(&j) && part[j].is_some_and(|q| q != p);
+                let titled = k > range.start && self.is_title(&view.folded[k - 1]);
+                if other_part(k + 1) || (k > 0 && other_part(k - 1)) || titled {
+                    accepted[k] = true;
+                    lowercase_name = true;
+                }
+            }
+        }
+        if lowercase_name {
+            for k in 0..n {
+                if let Some(p) = part[k] {
+                    accepted[k] |= parts.get(p).is_some_and(|p| *p == view.folded[k]);
+                }
+            }
+        }
+        accepted
     }
 
     fn find_mentions(
@@ -219,12 +252,14 @@ impl ProtectDetector {
         view: &TokenView,
         parts: &[String],
     ) -> Vec<(usize, usize)> {
+        let accepted = self.accepted_tokens(doc, view, parts);
+        let is_part = |k: usize| accepted[k];
         let mut spans = Vec::new();
         for sentence in &doc.sentences {
             let end = sentence.tokens.end;
             let mut i = sentence.tokens.start;
             while i < end {
-                if !self.is_part_token(view, i, parts) {
+                if !is_part(i) {
                     i += 1;
                     continue;
                 }
@@ -234,7 +269,7 @@ impl ProtectDetector {
                 // another part follows.
                 let mut k = last + 1;
                 while k < end {
-                    if self.is_part_token(view, k, parts) {
+                    if is_part(k) {
                         last = k;
                         k += 1;
                     } else if view.glue[k] && k + 1 < end {
@@ -246,10 +281,11 @@ impl ProtectDetector {
                 // Extend left over initials/quotes glued to this run, then titles.
                 while first > sentence.tokens.start {
                     let prev = first - 1;
-                    let glue_before = view.glue[prev]
-                        && prev > sentence.tokens.start
-                        && self.is_part_token(view, prev - 1, parts);
-                    if self.is_title(&view.folded[prev]) && view.name_like[prev] {
+                    let glue_before =
+                        view.glue[prev] && prev > sentence.tokens.start && is_part(prev - 1);
+                    // A lowercase title goes with a lowercase name ("dr ellison").
+                    let title_case_fits = view.name_like[prev] || !view.name_like[first];
+                    if self.is_title(&view.folded[prev]) && title_case_fits {
                         first = prev;
                     } else if glue_before {
                         first = prev - 1;
@@ -283,12 +319,23 @@ impl Detector for ProtectDetector {
         NAME
     }
 
-    fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+    fn detect(&self, original: &Document) -> Result<Vec<Finding>> {
+        // Names are looked for in the text's matching form, so fullwidth, look-alike or
+        // invisibly split spellings match; spans are mapped back to the original.
+        let skeleton = Skeleton::new(&original.text);
+        let form;
+        let doc = if skeleton.is_identity(&original.text) {
+            original
+        } else {
+            form = skeleton.document(original);
+            &form
+        };
         let view = TokenView::new(doc);
         let mut findings = Vec::new();
         for (index, given) in self.names.iter().enumerate() {
             let parts = self.expand(doc, &view, given);
             for (start, end) in self.find_mentions(doc, &view, &parts) {
+                let (start, end) = skeleton.original_span(start, end);
                 findings.push(Finding {
                     start,
                     end,
@@ -318,6 +365,7 @@ struct TokenView {
     name_like: Vec<bool>,
     /// A single letter, with or without period ("P.").
     initial: Vec<bool>,
+    word: Vec<bool>,
     /// Tokens that may sit inside a name: initials, quotes, hyphens.
     glue: Vec<bool>,
     upper: Vec<bool>,
@@ -332,6 +380,7 @@ impl TokenView {
             folded: Vec::with_capacity(n),
             name_like: Vec::with_capacity(n),
             initial: Vec::with_capacity(n),
+            word: Vec::with_capacity(n),
             glue: Vec::with_capacity(n),
             upper: Vec::with_capacity(n),
             quote: Vec::with_capacity(n),
@@ -354,6 +403,7 @@ impl TokenView {
             view.folded.push(folded);
             view.name_like.push(name_like);
             view.initial.push(initial);
+            view.word.push(word);
             view.quote.push(quote);
         }
         view
@@ -525,6 +575,40 @@ mod tests {
     fn all_caps_text_matches() {
         let text = "REPORT ON SCOTT CAAN. MR CAAN WAS SEEN.";
         assert_eq!(mentions("Scott Caan", text), vec!["SCOTT CAAN", "MR CAAN"]);
+    }
+
+    #[test]
+    fn lowercase_names_in_mixed_case_text_match() {
+        let text = "The report on margaret ellison was filed. Later ellison moved to Miami. \
+                    Then dr ellison wrote.";
+        assert_eq!(
+            mentions("Margaret Ellison", text),
+            vec!["margaret ellison", "ellison", "dr ellison"]
+        );
+        // One lowercase part beside other words is still an ordinary word.
+        assert!(mentions("Traci Lords", "Traci Lords wrote. The lords met.").len() == 1);
+    }
+
+    #[test]
+    fn disguised_spellings_match_with_original_offsets() {
+        let cases = [
+            "Ｍａｒｇａｒｅｔ Ｅｌｌｉｓｏｎ",
+            "\u{1D40C}\u{1D41A}\u{1D42B}\u{1D420}\u{1D41A}\u{1D42B}\u{1D41E}\u{1D42D} \
+             \u{1D404}\u{1D425}\u{1D425}\u{1D422}\u{1D42C}\u{1D428}\u{1D427}",
+            "Mar\u{200B}garet Elli\u{200B}son",
+            "Mar\u{AD}garet El\u{AD}lison",
+            "\u{41C}\u{430}rg\u{430}ret \u{415}llis\u{43E}n",
+            "MARGARET ELLISON",
+        ];
+        for name in cases {
+            let text = format!("A note. The file of {name} was read. He left.");
+            assert_eq!(mentions("Margaret Ellison", &text), vec![name], "{name:?}");
+        }
+        // The given name may be disguised too.
+        assert_eq!(
+            mentions("Ｍａｒｇａｒｅｔ Ｅｌｌｉｓｏｎ", "Margaret Ellison left."),
+            vec!["Margaret Ellison"]
+        );
     }
 
     #[test]

@@ -156,6 +156,70 @@ pub fn report<'a>(
     }
 }
 
+/// A report as JSON without the original text of anything it replaced, for sharing the
+/// audit trail: `original` and `together_with` become null, `threshold.term` null, each
+/// target (`reasons[].sensitive`, `disclosure[].target`) "target N" numbered by first
+/// appearance (so a reader still sees which reasons share a target), and `doc_id` the
+/// document's 1-based `position` (an id may be a name). Offsets, labels, figures and the
+/// sanitized text stay.
+pub fn redacted_report(
+    report: &Report<'_>,
+    position: usize,
+) -> serde_json::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(report)?;
+    let mut targets: Vec<String> = Vec::new();
+    let mut label = |text: &serde_json::Value| -> serde_json::Value {
+        let text = text.as_str().unwrap_or_default().to_string();
+        let index = match targets.iter().position(|t| *t == text) {
+            Some(i) => i,
+            None => {
+                targets.push(text);
+                targets.len() - 1
+            }
+        };
+        serde_json::Value::String(format!("target {}", index + 1))
+    };
+    if let Some(object) = value.as_object_mut() {
+        object.insert("doc_id".into(), position.to_string().into());
+        if let Some(threshold) = object.get_mut("threshold").and_then(|t| t.as_object_mut()) {
+            threshold.insert("term".into(), serde_json::Value::Null);
+        }
+        if let Some(list) = object.get_mut("disclosure").and_then(|d| d.as_array_mut()) {
+            for entry in list.iter_mut().filter_map(|e| e.as_object_mut()) {
+                if let Some(target) = entry.get("target") {
+                    let labelled = label(target);
+                    entry.insert("target".into(), labelled);
+                }
+            }
+        }
+        if let Some(list) = object
+            .get_mut("replacements")
+            .and_then(|r| r.as_array_mut())
+        {
+            for replacement in list.iter_mut().filter_map(|r| r.as_object_mut()) {
+                replacement.insert("original".into(), serde_json::Value::Null);
+                let reasons = replacement
+                    .get_mut("reasons")
+                    .and_then(|r| r.as_array_mut());
+                for reason in reasons
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r.as_object_mut())
+                {
+                    if let Some(sensitive) = reason.get("sensitive") {
+                        let labelled = label(sensitive);
+                        reason.insert("sensitive".into(), labelled);
+                    }
+                    if reason.contains_key("together_with") {
+                        reason.insert("together_with".into(), serde_json::Value::Null);
+                    }
+                }
+            }
+        }
+    }
+    Ok(value)
+}
+
 /// Every changed region in code points, merged where adjacent: what the benchmark's
 /// evaluation script reads.
 pub fn tab_spans(text: &str, plan: &Plan) -> Vec<(usize, usize)> {
@@ -286,5 +350,49 @@ mod tests {
         );
         assert_eq!((r.replacements[0].start, r.replacements[0].end), (0, 3));
         assert_eq!(tab_spans(text, &p), vec![(0, 3), (8, 17)]);
+    }
+
+    #[test]
+    fn redacted_reports_keep_no_original_text() {
+        let text = "Zoë Öberg has gout. She likes tea.";
+        let mut p = plan(vec![
+            rep(0, "Zoë Öberg".len(), text, Some("person")),
+            rep(
+                text.find("gout").expect("in"),
+                text.find(". She").expect("in"),
+                text,
+                Some("disease"),
+            ),
+        ]);
+        p.replacements[1].reasons.push(Reason {
+            sensitive: "Zoë Öberg".into(),
+            dr_bits: 3.0,
+            origin: crate::stats::Origin::Corpus,
+            rule: super::super::Rule::Pair,
+            together_with: Some("gardening".into()),
+        });
+        p.threshold = Some(Threshold {
+            bits: 4.0,
+            term: "Zoë Öberg".into(),
+            rule: crate::sanitize::ThresholdRule::LeastInformativeSensitive,
+        });
+        p.disclosure.push(super::super::Disclosure {
+            target: "Zoë Öberg".into(),
+            budget_bits: 1.0,
+            original_bits: 2.0,
+            published_bits: 1.0,
+            within_budget: true,
+        });
+        let options = RenderOptions {
+            mark: false,
+            removal_marker: "*".into(),
+        };
+        let full = report("Zoë Öberg.txt", text, &p, &options);
+        let value = redacted_report(&full, 1).expect("json").to_string();
+        for secret in ["Zoë", "Öberg", "gout", "gardening"] {
+            assert!(!value.contains(secret), "{secret} in {value}");
+        }
+        assert!(value.contains("\"target 1\""), "{value}");
+        assert!(value.contains("Person has disease"), "{value}");
     }
 }

@@ -3,13 +3,22 @@
 //! (which includes the index generation) plus the request's canonical form, so a rebuilt
 //! index or another remote service never answers from stale entries. The database runs
 //! in WAL mode with a busy timeout, so concurrent `declass` runs share it safely.
+//!
+//! A request holds the document's terms, sensitive ones included ("breast cancer & margaret
+//! ellison"), so the disk never sees a key in clear: it stores HMAC-SHA256 of the key under
+//! a secret of the data directory (`cache/cache.key`, 32 random bytes, mode 0600; the
+//! database is 0600 too). A database of another layout (the clear-text one of earlier
+//! versions) or written under another secret is emptied and compacted before use, never
+//! read.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hmac::{Hmac, KeyInit, Mac};
 use moka::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, params};
+use sha2::Sha256;
 
 use crate::config::CountCacheConfig;
 use crate::error::{Error, Result};
@@ -22,7 +31,17 @@ pub struct CachedSource {
     memory: Cache<String, u64>,
     disk: Option<Mutex<Connection>>,
     disk_path: Option<PathBuf>,
+    /// The data directory's secret the disk keys are HMACs under.
+    secret: Vec<u8>,
 }
+
+/// The layout of the disk cache (`PRAGMA user_version`): keyed hashes in `hashed_counts`.
+const LAYOUT_VERSION: i64 = 2;
+/// The secret's length in bytes.
+const SECRET_BYTES: usize = 32;
+/// What the stored check value is the HMAC of: tells whether entries were written under
+/// this secret.
+const SECRET_CHECK: &[u8] = b"declass count cache secret check";
 
 /// The cache key of the total document count.
 const TOTAL_KEY: &str = "#total";
@@ -34,9 +53,13 @@ impl CachedSource {
         config: &CountCacheConfig,
         disk: Option<&Path>,
     ) -> Result<CachedSource> {
-        let connection = match disk {
-            Some(path) => Some(Mutex::new(open_db(path, config.busy_timeout_ms)?)),
-            None => None,
+        let (connection, secret) = match disk {
+            Some(path) => {
+                let secret = read_or_create_secret(&secret_path(path))?;
+                let db = open_db(path, config.busy_timeout_ms, &secret)?;
+                (Some(Mutex::new(db)), secret)
+            }
+            None => (None, Vec::new()),
         };
         Ok(CachedSource {
             identity: inner.identity(),
@@ -44,7 +67,13 @@ impl CachedSource {
             memory: Cache::new(config.memory_entries),
             disk: connection,
             disk_path: disk.map(Path::to_path_buf),
+            secret,
         })
+    }
+
+    /// The disk form of a key: HMAC-SHA256 under the data directory's secret.
+    fn disk_key(&self, key: &str) -> Vec<u8> {
+        keyed_digest(&self.secret, key.as_bytes())
     }
 
     fn key(&self, request_key: &str) -> String {
@@ -66,11 +95,11 @@ impl CachedSource {
             .lock()
             .map_err(|_| Error::Count("count cache lock poisoned".to_string()))?;
         let mut stmt = db
-            .prepare_cached("SELECT count FROM counts WHERE key = ?1")
+            .prepare_cached("SELECT count FROM hashed_counts WHERE key = ?1")
             .map_err(|e| self.db_error(e))?;
         keys.iter()
             .map(|k| {
-                stmt.query_row(params![k], |row| row.get::<_, i64>(0))
+                stmt.query_row(params![self.disk_key(k)], |row| row.get::<_, i64>(0))
                     .optional()
                     .map(|v| v.map(|c| c as u64))
                     .map_err(|e| self.db_error(e))
@@ -88,10 +117,10 @@ impl CachedSource {
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
         {
             let mut stmt = tx
-                .prepare_cached("INSERT OR REPLACE INTO counts (key, count) VALUES (?1, ?2)")
+                .prepare_cached("INSERT OR REPLACE INTO hashed_counts (key, count) VALUES (?1, ?2)")
                 .map_err(|e| self.db_error(e))?;
             for (key, count) in entries {
-                stmt.execute(params![key, *count as i64])
+                stmt.execute(params![self.disk_key(key), *count as i64])
                     .map_err(|e| self.db_error(e))?;
             }
         }
@@ -99,19 +128,160 @@ impl CachedSource {
     }
 }
 
-fn open_db(path: &Path, busy_timeout_ms: u64) -> Result<Connection> {
+fn keyed_digest(secret: &[u8], message: &[u8]) -> Vec<u8> {
+    // HMAC accepts keys of any length, so this cannot fail.
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else {
+        return Vec::new();
+    };
+    mac.update(message);
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// The secret beside the database, in the same directory.
+fn secret_path(db: &Path) -> PathBuf {
+    db.with_file_name(crate::data::SECRET_FILE)
+}
+
+/// HMAC-SHA256 of `message` under `secret`, in hex.
+pub fn keyed_hex(secret: &[u8], message: &[u8]) -> String {
+    keyed_digest(secret, message)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Reads the data directory's secret, creating it (mode 0600, 32 random bytes) when absent.
+pub fn read_or_create_secret(path: &Path) -> Result<Vec<u8>> {
+    let err = |e: std::io::Error| Error::io(path, e);
+    match std::fs::read(path) {
+        Ok(secret) if secret.len() == SECRET_BYTES => {
+            restrict(path)?;
+            return Ok(secret);
+        }
+        Ok(_) => {
+            return Err(Error::model(
+                path,
+                format!(
+                    "the count cache's secret must be {SECRET_BYTES} bytes; delete it and the cache to start afresh"
+                ),
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(err(e)),
+    }
+    let mut secret = vec![0u8; SECRET_BYTES];
+    getrandom::fill(&mut secret)
+        .map_err(|e| Error::model(path, format!("no random bytes for the cache secret: {e}")))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(mut file) => {
+            use std::io::Write;
+            file.write_all(&secret).map_err(err)?;
+            file.sync_all().map_err(err)?;
+            Ok(secret)
+        }
+        // Another run created it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read_or_create_secret(path),
+        Err(e) => Err(err(e)),
+    }
+}
+
+/// Makes `path` readable by its owner only (when it exists).
+fn restrict(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    Ok(())
+}
+
+fn open_db(path: &Path, busy_timeout_ms: u64, secret: &[u8]) -> Result<Connection> {
     let err = |e: rusqlite::Error| Error::model(path, format!("count cache: {e}"));
+    // Created owner-only before SQLite opens it; its -wal and -shm files take its mode.
+    if !path.exists() {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(path).map_err(|e| Error::io(path, e))?;
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        restrict(Path::new(&name))?;
+    }
     let db = Connection::open(path).map_err(err)?;
     db.busy_timeout(Duration::from_millis(busy_timeout_ms))
         .map_err(err)?;
     db.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
     db.pragma_update(None, "synchronous", "NORMAL")
         .map_err(err)?;
-    db.execute_batch(
-        "CREATE TABLE IF NOT EXISTS counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;",
-    )
-    .map_err(err)?;
+    let check = keyed_digest(secret, SECRET_CHECK);
+    // Checked and rebuilt under the write lock, so concurrent runs agree on the layout.
+    db.execute_batch("BEGIN IMMEDIATE;").map_err(err)?;
+    let dropped = match ensure_layout(&db, &check) {
+        Ok(dropped) => {
+            db.execute_batch("COMMIT;").map_err(err)?;
+            dropped
+        }
+        Err(e) => {
+            // The error that matters is the first one; the rollback only tidies up.
+            let _ = db.execute_batch("ROLLBACK;");
+            return Err(err(e));
+        }
+    };
+    if dropped {
+        // Compact and truncate the log so no freed page keeps an old key.
+        db.execute_batch("VACUUM;").map_err(err)?;
+        db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(err)?;
+    }
     Ok(db)
+}
+
+/// Makes the database hold the keyed layout written under this secret (`check` is the
+/// secret's check value), dropping whatever else it held. Says whether tables were dropped.
+fn ensure_layout(db: &Connection, check: &[u8]) -> rusqlite::Result<bool> {
+    let version: i64 = db.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if version == LAYOUT_VERSION {
+        let stored: Option<Vec<u8>> = db
+            .query_row(
+                "SELECT value FROM cache_meta WHERE name = 'secret_check'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if stored.as_deref() == Some(check) {
+            return Ok(false);
+        }
+    }
+    let tables: Vec<String> = db
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for table in &tables {
+        db.execute_batch(&format!("DROP TABLE \"{}\";", table.replace('"', "\"\"")))?;
+    }
+    db.execute_batch(
+        "CREATE TABLE hashed_counts (key BLOB PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+         CREATE TABLE cache_meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
+    )?;
+    db.execute(
+        "INSERT INTO cache_meta (name, value) VALUES ('secret_check', ?1)",
+        params![check],
+    )?;
+    db.pragma_update(None, "user_version", LAYOUT_VERSION)?;
+    Ok(!tables.is_empty())
 }
 
 impl CountSource for CachedSource {
@@ -268,6 +438,86 @@ mod tests {
         let cached = CachedSource::new(third.clone(), &config(), Some(&db)).expect("open");
         cached.count_batch(&requests).expect("count");
         assert_eq!(third.asked.load(Ordering::SeqCst), 2);
+    }
+
+    /// The bytes of the database and its log.
+    fn disk_bytes(db: &Path) -> Vec<u8> {
+        ["", "-wal"]
+            .iter()
+            .flat_map(|suffix| {
+                let mut name = db.as_os_str().to_owned();
+                name.push(suffix);
+                std::fs::read(Path::new(&name)).unwrap_or_default()
+            })
+            .collect()
+    }
+
+    fn contains(haystack: &[u8], needle: &str) -> bool {
+        haystack
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+    }
+
+    #[test]
+    fn disk_keys_are_keyed_hashes_in_owner_only_files() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let db = tmp.path().join("counts.sqlite");
+        let fake = Arc::new(Fake {
+            asked: AtomicUsize::new(0),
+            generation: "g1",
+        });
+        let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
+        let requests = vec![CountRequest::pair(
+            TermSet::from_text("breast cancer"),
+            TermSet::from_text("margaret ellison"),
+        )];
+        cached.count_batch(&requests).expect("count");
+        drop(cached);
+        let bytes = disk_bytes(&db);
+        assert!(!bytes.is_empty());
+        for term in ["ellison", "breast cancer", "fake:g1"] {
+            assert!(!contains(&bytes, term), "{term} stored in clear");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            for file in [db.clone(), tmp.path().join("cache.key")] {
+                let mode = std::fs::metadata(&file)
+                    .expect("exists")
+                    .permissions()
+                    .mode();
+                assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+            }
+        }
+    }
+
+    #[test]
+    fn a_clear_text_cache_is_dropped_not_read() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let db = tmp.path().join("counts.sqlite");
+        let request = CountRequest::single(TermSet::from_text("margaret ellison"));
+        {
+            let old = Connection::open(&db).expect("open");
+            old.execute_batch(
+                "CREATE TABLE counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;",
+            )
+            .expect("old layout");
+            old.execute(
+                "INSERT INTO counts (key, count) VALUES (?1, 999)",
+                params![format!("fake:g1\u{1f}{}", request.cache_key())],
+            )
+            .expect("old entry");
+        }
+        assert!(contains(&disk_bytes(&db), "ellison"));
+        let fake = Arc::new(Fake {
+            asked: AtomicUsize::new(0),
+            generation: "g1",
+        });
+        let cached = CachedSource::new(fake.clone(), &config(), Some(&db)).expect("open");
+        assert_eq!(cached.count_batch(&[request]).expect("count"), vec![2]);
+        assert_eq!(fake.asked.load(Ordering::SeqCst), 1, "asked, not read");
+        drop(cached);
+        assert!(!contains(&disk_bytes(&db), "ellison"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod lemma;
 pub mod pos;
 pub mod report;
 pub mod segment;
+pub mod skeleton;
 pub mod tokenize;
 pub mod upos;
 
