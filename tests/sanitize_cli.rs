@@ -151,7 +151,10 @@ fn bad_input_names_the_file() {
         .output()
         .expect("runs");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("missing.txt"));
+    // The cause is said once.
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
     let binary = s.root.join("binary.bin");
     std::fs::write(&binary, [0u8, 1, 2, 0, 159]).expect("write");
     let out = declass(&s)
