@@ -315,11 +315,6 @@ fn threshold_rules_eq8_eq9_fixed() {
 fn fails_closed_when_counts_are_down() {
     let text = "She had breast cancer. She received radiotherapy.";
     assert!(run(text, Strategy::S5, &Down, |_| {}).is_err());
-    let open = run(text, Strategy::S5, &Down, |c| c.fail_closed = false).expect("fallback");
-    assert_eq!(
-        replaced(&open, "radiotherapy").and_then(|r| r.replacement.as_deref()),
-        Some("entity")
-    );
 }
 
 /// Eq. 12: the replacement must be safe for every sensitive term of the context.
