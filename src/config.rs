@@ -763,6 +763,15 @@ mod tests {
         }
     }
 
+    /// There is no switch to publish documents that could not be assessed.
+    #[test]
+    fn fail_open_is_not_a_setting() {
+        let err =
+            Config::from_override_str("[sanitize]\nfail_closed = false\n", Path::new("u.toml"))
+                .expect_err("no such setting");
+        assert!(err.to_string().contains("sanitize.fail_closed"), "{err}");
+    }
+
     #[test]
     fn wrong_type_is_an_error() {
         let err =

@@ -13,9 +13,7 @@ use crate::detect::{
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
-use crate::sanitize::{
-    IdentifyingModel, NameTyper, Plan, Sanitizer, Sense, Step, Strategy, Taxonomy, TermFeatures,
-};
+use crate::sanitize::{IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures};
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
@@ -27,7 +25,7 @@ use crate::text::{Analyzer, Document};
 pub struct Engine {
     config: Config,
     tagger: PerceptronTagger,
-    knowledge: Option<Arc<KnowledgeBase>>,
+    knowledge: Arc<KnowledgeBase>,
     counts: Arc<dyn CountSource>,
     prior: Option<Arc<WordFreq>>,
     detectors: DetectorSet,
@@ -76,28 +74,10 @@ pub struct Processed {
     pub plan: Plan,
 }
 
-/// A taxonomy that knows nothing: with the knowledge bases unavailable and
-/// `sanitize.fail_closed = false`, every risky term goes to the root.
-struct NoTaxonomy;
-
-impl Taxonomy for NoTaxonomy {
-    fn sense(
-        &self,
-        _term: &str,
-        _proper: bool,
-        _context: &std::collections::BTreeSet<String>,
-    ) -> Option<Sense> {
-        None
-    }
-    fn concept(&self, _label: &str) -> Option<Step> {
-        None
-    }
-}
-
 impl Engine {
     /// Opens everything a run needs. Missing default data is built first when
     /// `auto_setup` allows it. A knowledge base or count source that cannot be opened is
-    /// an error (fail closed) unless `sanitize.fail_closed = false`.
+    /// an error: nothing is sanitized without them (fail closed).
     pub fn open(
         config: &Config,
         data: &DataDir,
@@ -112,17 +92,10 @@ impl Engine {
         }
         let counts = open_configured_source(config, data, auto_setup)?;
         let prior = defaults::load_prior(config, data, counts.as_ref())?.map(Arc::new);
-        let knowledge = match KnowledgeBase::load(data, config) {
-            Ok(kb) => Some(Arc::new(kb)),
-            Err(err) if config.sanitize.fail_closed => return Err(err),
-            Err(err) => {
-                log::warn!("knowledge bases unavailable, generalizing to the root: {err}");
-                None
-            }
-        };
+        let knowledge = Arc::new(KnowledgeBase::load(data, config)?);
         let resources = DetectorResources::new(
             config,
-            knowledge.clone(),
+            Some(knowledge.clone()),
             Some(Arc::clone(&counts)),
             prior.clone(),
         );
@@ -224,22 +197,15 @@ impl Engine {
 
     fn with_sanitizer<T>(&self, f: impl FnOnce(&Sanitizer) -> Result<T>) -> Result<T> {
         let ic = self.ic_source();
-        let kb_taxonomy;
-        let taxonomy: &dyn Taxonomy = match &self.knowledge {
-            Some(kb) => {
-                kb_taxonomy = KbTaxonomy {
-                    kb,
-                    label_limit: self.config.sanitize.concept_label_limit,
-                    abstract_concepts: &self.config.sanitize.abstract_concepts,
-                };
-                &kb_taxonomy
-            }
-            None => &NoTaxonomy,
+        let taxonomy = KbTaxonomy {
+            kb: &self.knowledge,
+            label_limit: self.config.sanitize.concept_label_limit,
+            abstract_concepts: &self.config.sanitize.abstract_concepts,
         };
         f(&Sanitizer {
             config: &self.config.sanitize,
             counts: self.counts.as_ref(),
-            taxonomy,
+            taxonomy: &taxonomy,
             ic: &ic,
             identifying: &self.identifying,
             person_titles: &self.config.detect.protect.titles,

@@ -127,7 +127,6 @@ pub struct SanitizeConfig {
     pub concept_label_limit: usize,
     pub root_label: String,
     pub removal_marker: String,
-    pub fail_closed: bool,
     /// With a protected person in the document, findings in these categories are targets
     /// too; the others are quasi-identifiers.
     pub target_categories: Vec<String>,

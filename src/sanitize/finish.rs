@@ -5,12 +5,11 @@
 use std::collections::BTreeMap;
 
 use super::candidates::Candidate;
-use super::collect::uncovered_parts;
 use super::plan::{
     Action, Assessment, Disclosure, Plan, Reason, Replacement, Role, Threshold, Utility,
 };
 use super::risk::Risk;
-use super::{Run, Sanitizer, Strategy};
+use super::{Run, Strategy};
 use crate::detect::{Finding, Proposal};
 use crate::error::Result;
 use crate::text::{Document, TermKind, Upos};
@@ -140,51 +139,6 @@ fn sensitive_replacement(
         role: Role::Sensitive,
         reasons: Vec::new(),
         source: finding.detector.clone(),
-    }
-}
-
-/// The plan when nothing could be assessed (`fail_closed = false`): findings get their
-/// proposals, every other term the root concept.
-pub(super) fn root_fallback(
-    s: &Sanitizer,
-    doc: &Document,
-    findings: &[Finding],
-    strategy: Strategy,
-) -> Plan {
-    let mut replacements: Vec<Replacement> = findings
-        .iter()
-        .map(|f| sensitive_replacement(doc, f, strategy, None))
-        .collect();
-    for (start, end, _) in doc
-        .terms
-        .iter()
-        .flat_map(|term| uncovered_parts(doc, findings, term))
-    {
-        replacements.push(Replacement {
-            start,
-            end,
-            original: doc.text[start..end].to_string(),
-            replacement: Some(s.config.root_label.clone()),
-            action: Action::Generalize,
-            role: Role::Correlated,
-            reasons: Vec::new(),
-            source: "root".to_string(),
-        });
-    }
-    replacements.sort_by_key(|r| (r.start, r.end));
-    Plan {
-        strategy,
-        risk_model: s.config.risk_model,
-        threshold: None,
-        disclosure: Vec::new(),
-        replacements,
-        utility: Utility {
-            original_bits: 0.0,
-            kept_bits: 0.0,
-            ratio: 0.0,
-        },
-        assessments: Vec::new(),
-        counts_from: "unavailable (root fallback)".to_string(),
     }
 }
 

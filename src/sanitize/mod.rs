@@ -96,22 +96,15 @@ struct Run<'a, 'd> {
 }
 
 impl Sanitizer<'_> {
-    /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned as they are
-    /// when `fail_closed`; otherwise every term not assessed is replaced by the root.
+    /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned: a document
+    /// that could not be assessed is never published as sanitized (fail closed).
     pub fn sanitize(
         &self,
         doc: &Document,
         findings: &[Finding],
         strategy: Strategy,
     ) -> Result<Plan> {
-        match self.run(doc, findings, strategy) {
-            Ok(plan) => Ok(plan),
-            Err(err) if self.config.fail_closed => Err(err),
-            Err(err) => {
-                log::warn!("falling back to the root concept for every term: {err}");
-                Ok(finish::root_fallback(self, doc, findings, strategy))
-            }
-        }
+        self.run(doc, findings, strategy)
     }
 
     fn start<'d>(

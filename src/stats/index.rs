@@ -274,13 +274,43 @@ impl CorpusIndex {
     }
 }
 
-fn tantivy_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::model(path, format!("corpus index: {e}"))
+/// A tantivy error as one readable sentence. Its lock failure prints a debug form ending
+/// in "None", which says nothing of the usual cause: a data directory that cannot be
+/// written (tantivy takes lock files even to read).
+fn tantivy_error(path: &Path, e: tantivy::TantivyError) -> Error {
+    use tantivy::directory::error::LockError;
+    let message = match &e {
+        tantivy::TantivyError::LockFailure(LockError::IoError(io), _) => format!(
+            "cannot take the corpus index's lock file ({io}); the data directory must be \
+             writable: give a writable --data-dir or data.dir"
+        ),
+        tantivy::TantivyError::LockFailure(LockError::LockBusy, _) => {
+            "the corpus index is locked by another process (a corpus build?); try again when it is done"
+                .to_string()
+        }
+        _ => format!("corpus index: {e}"),
+    };
+    Error::model(path, message)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lock_failures_say_what_is_wrong() {
+        let io = std::io::Error::new(
+            std::io::ErrorKind::ReadOnlyFilesystem,
+            "Read-only file system",
+        );
+        let e = tantivy::TantivyError::LockFailure(
+            tantivy::directory::error::LockError::IoError(std::sync::Arc::new(io)),
+            None,
+        );
+        let message = tantivy_error(Path::new("/data/corpora/wiki"), e).to_string();
+        assert!(message.contains("must be writable"), "{message}");
+        assert!(!message.ends_with("None"), "{message}");
+    }
 
     #[test]
     fn overlong_tokens_are_cut_at_a_char_boundary() {
