@@ -303,9 +303,24 @@ pub struct CountCacheConfig {
 #[serde(deny_unknown_fields)]
 pub struct StatsConfig {
     pub prior: String,
-    pub prior_min_count: u64,
+    pub prior_pseudo_documents: f64,
     pub prior_calibration_words: usize,
+    pub prior_calibration_min_documents: u64,
     pub wordfreq_file: String,
+}
+
+impl StatsConfig {
+    /// Range checks of `[stats]`.
+    pub fn validate(&self) -> Result<()> {
+        let m = self.prior_pseudo_documents;
+        if !m.is_finite() || m < 0.0 {
+            return Err(Error::Config {
+                path: PathBuf::from("stats.prior_pseudo_documents"),
+                message: format!("must be a number of documents, 0 or more, not {m}"),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Knowledge-base lookup order and chain limits.
@@ -364,6 +379,7 @@ impl Config {
     fn from_layers(layers: &[(&str, &Path)]) -> Result<Config> {
         let config = Self::parse_layers(layers)?;
         config.sanitize.validate()?;
+        config.stats.validate()?;
         Ok(config)
     }
 
@@ -472,6 +488,16 @@ mod tests {
     fn unknown_section_is_an_error() {
         let err = Config::from_override_str("[textt]\n", Path::new("u.toml")).expect_err("unknown");
         assert!(err.to_string().contains("textt"));
+    }
+
+    #[test]
+    fn negative_pseudo_documents_are_refused() {
+        let err = Config::from_override_str(
+            "[stats]\nprior_pseudo_documents = -1.0\n",
+            Path::new("u.toml"),
+        )
+        .expect_err("negative");
+        assert!(err.to_string().contains("prior_pseudo_documents"), "{err}");
     }
 
     #[test]

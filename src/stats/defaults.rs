@@ -136,7 +136,7 @@ pub fn load_prior(
             match prior.calibrate(
                 counts,
                 config.stats.prior_calibration_words,
-                config.stats.prior_min_count,
+                config.stats.prior_calibration_min_documents,
             )? {
                 Some(c) => log::info!(
                     "wordfreq prior calibrated on {} words: {:.1} word occurrences per document",

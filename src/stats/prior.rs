@@ -2,7 +2,7 @@
 //! English list, ≈321k words from Wikipedia, subtitles, news, books, web text and social
 //! media; data CC BY-SA 4.0). The embedded corpus is small (10,033 lead sections contain
 //! 28 % of the terms of real abstracts); wordfreq covers 97 % and ranks them better
-//! (DESIGN §2), so IC falls back to it when the corpus has no or too few counts. PMI never
+//! (DESIGN §2), so IC shrinks the corpus's counts towards it ([`combined_ic`]). PMI never
 //! uses it: co-occurrence must come from one consistent source.
 //!
 //! File format (`large_en.msgpack.gz`, "cBpack", read from the package's Python source
@@ -12,7 +12,7 @@
 //!
 //! Frequencies are per word occurrence, not per document: a prior IC is on a different
 //! scale from a corpus IC (`-log2` of a token probability), and every figure from it is
-//! marked [`Origin::WordfreqPrior`].
+//! marked [`Origin::WordfreqPrior`] or, combined with counts, [`Origin::Blended`].
 //!
 //! Multi-word terms use wordfreq's own combination (`wordfreq._word_frequency`):
 //! `1/f = 1/f1 + 1/f2 + …`, so the rarest word dominates and the phrase is never more
@@ -228,6 +228,20 @@ impl WordFreq {
             })
     }
 
+    /// The prior probability that a document has any of `phrases` (a concept's labels):
+    /// `1 - Π (1 - p_i)` over the phrases the list has, taken as independent, so a set
+    /// that includes another set's phrases is never less likely, as with corpus counts.
+    /// `None` when the list has none of them.
+    pub fn any_probability(&self, phrases: &[Vec<String>]) -> Option<f64> {
+        let mut absent = 1.0;
+        let mut listed = false;
+        for p in phrases.iter().filter_map(|phrase| self.probability(phrase)) {
+            absent *= 1.0 - p.clamp(0.0, 1.0);
+            listed = true;
+        }
+        listed.then_some(1.0 - absent)
+    }
+
     /// The prior IC of a phrase, marked [`Origin::WordfreqPrior`]: on the corpus's
     /// document scale once calibrated, else on the word-occurrence scale.
     pub fn ic(&self, phrase: &[String]) -> Option<Figure> {
@@ -310,23 +324,39 @@ pub fn digit_freq(token: &str) -> f64 {
     freq
 }
 
-/// Chooses the IC of a term: the corpus count when it has at least `min_count`
-/// documents, else the wordfreq prior when it lists the term, else the corpus figure
-/// (a small count, or the unseen bound `log2(N+1)`).
-pub fn ic_with_backoff(
-    phrase: &[String],
+/// The IC of a term from its corpus count shrunk towards its prior probability
+/// `prior` (from [`WordFreq::probability`] or [`WordFreq::any_probability`]) with `m`
+/// pseudo-documents (additive smoothing with a prior mean):
+/// `p = (count + m · p_prior) / (N + m)`.
+/// A corpus much bigger than `m` is taken nearly as counted; a small one barely moves the
+/// prior. A term the prior lists is [`Origin::Blended`] when the corpus has seen it,
+/// [`Origin::WordfreqPrior`] when not (the prior shrunk by the corpus's silence); a term
+/// the prior does not list (`None`), or `m = 0`, keeps its corpus figure (or the unseen
+/// bound `log2(N+1)`).
+pub fn combined_ic(
+    prior: Option<f64>,
     count: u64,
     n: u64,
     measured: Origin,
-    min_count: u64,
-    prior: Option<&WordFreq>,
+    pseudo_documents: f64,
 ) -> Figure {
-    if count >= min_count.max(1) {
-        return crate::stats::info::ic(count, n, measured);
+    match prior {
+        Some(p) if pseudo_documents > 0.0 && n > 0 => {
+            let count = count.min(n);
+            let origin = if count > 0 {
+                Origin::Blended
+            } else {
+                Origin::WordfreqPrior
+            };
+            ic_from_probability(shrunk_probability(count, n, pseudo_documents, p), origin)
+        }
+        _ => crate::stats::info::ic(count, n, measured),
     }
-    prior
-        .and_then(|p| p.ic(phrase))
-        .unwrap_or_else(|| crate::stats::info::ic(count, n, measured))
+}
+
+/// `(count + m · prior) / (N + m)`, the arithmetic of [`combined_ic`].
+pub fn shrunk_probability(count: u64, n: u64, pseudo_documents: f64, prior: f64) -> f64 {
+    (count as f64 + pseudo_documents * prior) / (n as f64 + pseudo_documents)
 }
 
 #[cfg(test)]
@@ -391,15 +421,83 @@ mod tests {
     }
 
     #[test]
-    fn backoff_uses_corpus_when_enough_counts() {
+    fn pseudo_count_arithmetic_by_hand() {
+        // 4 of 100 documents, 100 pseudo-documents at a prior of 0.1:
+        // (4 + 100 · 0.1) / (100 + 100) = 0.07.
+        assert!((shrunk_probability(4, 100, 100.0, 0.1) - 0.07).abs() < 1e-12);
+        // A corpus a million times bigger than m is taken as counted: 10^6 of 10^9.
+        let big = shrunk_probability(1_000_000, 1_000_000_000, 1000.0, 0.5);
+        assert!((big / 1e-3 - 1.0).abs() < 1e-3, "{big}");
+        // A corpus of 10 documents barely moves a prior of 0.2 with m = 1000:
+        // (10 + 200) / 1010 = 0.2079…
+        let small = shrunk_probability(10, 10, 1000.0, 0.2);
+        assert!((small - 210.0 / 1010.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn combined_ic_says_where_it_came_from() {
         let wf = WordFreq::from_msgpack(&pack()).expect("decodes");
-        let f = ic_with_backoff(&words("fish"), 50, 100, Origin::Corpus, 3, Some(&wf));
+        let fish = 10f64.powf(-0.3);
+        // Seen: blended. (50 + 100 · 0.501…) / 200.
+        let f = combined_ic(
+            wf.probability(&words("fish")),
+            50,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::Blended);
+        assert!((f.bits + ((50.0 + 100.0 * fish) / 200.0).log2()).abs() < 1e-6);
+        // Unseen but listed: the prior, halved by the corpus's silence (m = N).
+        let f = combined_ic(
+            wf.probability(&words("fish")),
+            0,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::WordfreqPrior);
+        assert!((f.bits + (fish / 2.0).log2()).abs() < 1e-6);
+        // Not listed: the corpus figure, or the unseen bound.
+        let f = combined_ic(
+            wf.probability(&words("green")),
+            5,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::Corpus);
+        assert!((f.bits - 20f64.log2()).abs() < 1e-9);
+        let f = combined_ic(
+            wf.probability(&words("green")),
+            0,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::UnseenBound);
+        // No pseudo-documents: corpus counts only.
+        let f = combined_ic(wf.probability(&words("fish")), 50, 100, Origin::Corpus, 0.0);
         assert_eq!(f.origin, Origin::Corpus);
         assert!((f.bits - 1.0).abs() < 1e-9);
-        let f = ic_with_backoff(&words("fish"), 1, 100, Origin::Corpus, 3, Some(&wf));
-        assert_eq!(f.origin, Origin::WordfreqPrior);
-        let f = ic_with_backoff(&words("green"), 0, 100, Origin::Corpus, 3, Some(&wf));
-        assert_eq!(f.origin, Origin::UnseenBound);
+    }
+
+    #[test]
+    fn a_set_is_as_likely_as_any_of_its_phrases() {
+        let wf = WordFreq::from_msgpack(&pack()).expect("decodes");
+        let fish = 10f64.powf(-0.3);
+        let red = 10f64.powf(-0.6);
+        // 1 - (1 - 0.501…)(1 - 0.251…); an unlisted phrase adds nothing.
+        let any = wf
+            .any_probability(&[words("fish"), words("red"), words("green")])
+            .expect("listed");
+        assert!(
+            (any - (1.0 - (1.0 - fish) * (1.0 - red))).abs() < 1e-6,
+            "{any}"
+        );
+        assert!(any > fish && any > red);
+        assert!(wf.any_probability(&[words("green")]).is_none());
+        assert!(wf.any_probability(&[]).is_none());
     }
 
     #[test]
