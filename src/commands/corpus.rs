@@ -10,7 +10,7 @@ use serde::Serialize;
 use declass::stats::corpora::{BuildOptions, build_corpus, list_corpora, remove_corpus};
 use declass::stats::defaults::load_prior;
 use declass::stats::info::Figure;
-use declass::stats::prior::ic_with_backoff;
+use declass::stats::prior::combined_ic;
 use declass::stats::{
     CountRequest, SourceChoice, TermSet, open_configured_source, open_count_source,
 };
@@ -158,13 +158,14 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                     .map(|((text, set), &count)| PhraseIc {
                         phrase: text.clone(),
                         count,
-                        ic: ic_with_backoff(
-                            &set.alternatives[0],
+                        ic: combined_ic(
+                            prior
+                                .as_ref()
+                                .and_then(|p| p.any_probability(&set.alternatives)),
                             count,
                             docs,
                             source.origin(),
-                            ctx.config.stats.prior_min_count,
-                            prior.as_ref(),
+                            ctx.config.stats.prior_pseudo_documents,
                         ),
                     })
                     .collect()

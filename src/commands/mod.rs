@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod corpus;
 pub mod detect;
+pub mod eval_ic;
 pub mod identifying;
 pub mod inputs;
 pub mod kanon;
@@ -114,6 +115,9 @@ pub enum EvalCommand {
     Ner(detect::EvalNerArgs),
     /// The benchmark's metrics for masked spans against TAB gold annotations, as JSON.
     Tab(sanitize::EvalTabArgs),
+    /// Spearman's rho of the IC estimates (prior, corpus, combined) of the documents'
+    /// terms against a web-scale frequency list, coverage and origins, as JSON.
+    Ic(eval_ic::EvalIcArgs),
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -156,6 +160,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),
         Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
+        Command::Eval(EvalCommand::Ic(args)) => eval_ic::run(&ctx, args),
         Command::Train(TrainCommand::Disease(args)) => {
             detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
         }

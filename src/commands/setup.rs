@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::stats::defaults::{StepOutcome, ensure_default_corpus, ensure_wordfreq};
+use declass::stats::defaults::{
+    StepOutcome, ensure_default_corpus, ensure_reference_lists, ensure_wordfreq,
+};
 
 use super::Ctx;
 use super::corpus::byte_progress;
@@ -16,6 +18,10 @@ pub struct SetupArgs {
     /// Build from package archives downloaded beforehand into DIR (no network).
     #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
+    /// Also fetch an optional package: `symspell` (Google Books counts, the reference of
+    /// `declass eval ic`).
+    #[arg(long = "with", value_name = "PACKAGE", value_parser = ["symspell"])]
+    pub with: Vec<String>,
 }
 
 /// One setup step: a name for messages and the function doing it.
@@ -48,6 +54,13 @@ fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutc
     })
 }
 
+fn symspell(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    Ok(ensure_reference_lists(&ctx.config, &ctx.data, from, true)?.0)
+}
+
+/// The optional steps `--with` adds after the others, by name.
+const OPTIONAL_STEPS: &[Step] = &[("symspell", symspell)];
+
 /// The steps, in order. Each is idempotent.
 const STEPS: &[Step] = &[
     ("knowledge bases", knowledge_bases),
@@ -57,8 +70,16 @@ const STEPS: &[Step] = &[
 
 pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<()> {
     let mut done = 0;
-    for (i, (name, step)) in STEPS.iter().enumerate() {
-        eprintln!("[{}/{}] {name}…", i + 1, STEPS.len());
+    let steps: Vec<&Step> = STEPS
+        .iter()
+        .chain(
+            OPTIONAL_STEPS
+                .iter()
+                .filter(|(name, _)| args.with.iter().any(|w| w == name)),
+        )
+        .collect();
+    for (i, (name, step)) in steps.iter().enumerate() {
+        eprintln!("[{}/{}] {name}…", i + 1, steps.len());
         match step(ctx, args.from.as_deref()).with_context(|| format!("setup step `{name}`"))? {
             StepOutcome::Present(what) => eprintln!("      already present: {what}"),
             StepOutcome::Done(what) => {

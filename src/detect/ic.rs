@@ -30,7 +30,7 @@ pub struct IcDetector {
     max_bits: f64,
     counts: Arc<dyn CountSource>,
     prior: Option<Arc<WordFreq>>,
-    prior_min_count: u64,
+    prior_pseudo_documents: f64,
     knowledge: Option<Arc<KnowledgeBase>>,
     concept_label_limit: usize,
     root_label: String,
@@ -53,7 +53,7 @@ impl IcDetector {
             max_bits,
             counts,
             prior: resources.prior.clone(),
-            prior_min_count: resources.prior_min_count,
+            prior_pseudo_documents: resources.prior_pseudo_documents,
             knowledge: resources.knowledge.clone(),
             concept_label_limit: resources.concept_label_limit,
             root_label: resources.root_label.clone(),
@@ -63,7 +63,7 @@ impl IcDetector {
     fn ic_source(&self) -> PriorIc<'_> {
         PriorIc {
             prior: self.prior.as_deref(),
-            min_count: self.prior_min_count,
+            pseudo_documents: self.prior_pseudo_documents,
             measured: self.counts.origin(),
         }
     }

@@ -116,8 +116,8 @@ pub struct DetectorResources {
     pub knowledge: Option<Arc<KnowledgeBase>>,
     pub counts: Option<Arc<dyn CountSource>>,
     pub prior: Option<Arc<WordFreq>>,
-    /// `stats.prior_min_count`.
-    pub prior_min_count: u64,
+    /// `stats.prior_pseudo_documents`.
+    pub prior_pseudo_documents: f64,
     /// `sanitize.concept_label_limit`.
     pub concept_label_limit: usize,
     /// `sanitize.root_label`.
@@ -135,7 +135,7 @@ impl DetectorResources {
             knowledge,
             counts,
             prior,
-            prior_min_count: config.stats.prior_min_count,
+            prior_pseudo_documents: config.stats.prior_pseudo_documents,
             concept_label_limit: config.sanitize.concept_label_limit,
             root_label: config.sanitize.root_label.clone(),
         }

@@ -2,6 +2,7 @@
 //! configurations side by side.
 
 pub mod compare;
+pub mod ic;
 pub mod identifying;
 pub mod plot;
 pub mod tab;

@@ -114,6 +114,46 @@ pub fn ensure_wordfreq(
     )))
 }
 
+/// The reference frequency lists of `declass eval ic` (`stats.reference_lists` inside
+/// `setup.packages.symspell`), fetching the package first unless present; `fetch = false`
+/// fails with a message naming `declass setup --with symspell` instead.
+pub fn ensure_reference_lists(
+    config: &Config,
+    data: &DataDir,
+    from: Option<&Path>,
+    fetch: bool,
+) -> Result<(StepOutcome, Vec<PathBuf>)> {
+    let spec = PackageSpec::parse(&config.setup.packages.symspell)?;
+    let dir = sources_dir(data)?.join(spec.dir_name());
+    let present = dir.join(".complete").exists();
+    if !present && !fetch {
+        return Err(Error::input(
+            &dir,
+            "the reference lists are missing; run `declass setup --with symspell`",
+        ));
+    }
+    let dir = package(config, data, &config.setup.packages.symspell, from)?;
+    let files: Vec<PathBuf> = config
+        .stats
+        .reference_lists
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    if let Some(missing) = files.iter().find(|f| !f.is_file()) {
+        return Err(Error::input(
+            missing,
+            "the symspell package has no such list",
+        ));
+    }
+    let what = format!("reference lists of {} {}", spec.name, spec.version);
+    let outcome = if present {
+        StepOutcome::Present(what)
+    } else {
+        StepOutcome::Done(what)
+    };
+    Ok((outcome, files))
+}
+
 /// The IC prior of the configuration, calibrated to the document scale of `counts`
 /// (`stats.prior_calibration_words`): `None` when `stats.prior = "none"`; an error saying
 /// how to fetch it when the file is missing.
@@ -136,7 +176,7 @@ pub fn load_prior(
             match prior.calibrate(
                 counts,
                 config.stats.prior_calibration_words,
-                config.stats.prior_min_count,
+                config.stats.prior_calibration_min_documents,
             )? {
                 Some(c) => log::info!(
                     "wordfreq prior calibrated on {} words: {:.1} word occurrences per document",

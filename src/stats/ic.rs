@@ -1,10 +1,10 @@
-//! Where a term's information content comes from: corpus counts alone, or counts backed by
-//! the word-frequency prior for rare terms. Detectors (the IC detector) and the sanitizer
+//! Where a term's information content comes from: corpus counts alone, or counts shrunk
+//! towards the word-frequency prior by the corpus's size. Detectors (the IC detector) and the sanitizer
 //! share these so a term has one IC whichever stage asks.
 
 use crate::stats::TermSet;
 use crate::stats::info::{self, Figure, Origin};
-use crate::stats::prior::{WordFreq, ic_with_backoff};
+use crate::stats::prior::{WordFreq, combined_ic};
 
 /// Gives the IC of a term set from its count; implementations may back off to a prior.
 pub trait IcSource {
@@ -23,27 +23,26 @@ impl IcSource for CountIc {
     }
 }
 
-/// IC from counts, backing off to the wordfreq prior for terms with fewer than
-/// `min_count` documents (issue 4: the embedded corpus is small). A concept counted by
-/// several labels backs off on its first (preferred) label.
+/// IC from counts shrunk towards the wordfreq prior with `pseudo_documents`
+/// ([`combined_ic`]): the embedded corpus is small and its counts noisy, a web-scale prior
+/// ranks terms better, and a big corpus still dominates. A concept counted by several
+/// phrases (its labels and its descendants') takes the prior probability of any of them
+/// ([`WordFreq::any_probability`]), as its count is of documents with any of them.
 pub struct PriorIc<'a> {
     pub prior: Option<&'a WordFreq>,
-    pub min_count: u64,
+    pub pseudo_documents: f64,
     pub measured: Origin,
 }
 
 impl IcSource for PriorIc<'_> {
     fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure {
-        match set.alternatives.first() {
-            Some(phrase) => ic_with_backoff(
-                phrase,
-                count,
-                total,
-                self.measured,
-                self.min_count,
-                self.prior,
-            ),
-            None => info::ic(count, total, self.measured),
-        }
+        combined_ic(
+            self.prior
+                .and_then(|p| p.any_probability(&set.alternatives)),
+            count,
+            total,
+            self.measured,
+            self.pseudo_documents,
+        )
     }
 }

@@ -28,8 +28,12 @@ pub enum Origin {
     Corpus,
     /// Document counts from a remote count service.
     Remote,
-    /// Word frequencies of the wordfreq package (IC only, never PMI).
+    /// Word frequencies of the wordfreq package (IC only, never PMI): a term the corpus
+    /// never saw, estimated from its words.
     WordfreqPrior,
+    /// Corpus counts shrunk towards the wordfreq prior with pseudo-documents
+    /// (`stats.prior_pseudo_documents`): a term both sources know (IC only, never PMI).
+    Blended,
     /// A term was never seen: the figure is a conservative bound, not a measurement.
     UnseenBound,
     /// Both terms were seen but never together: an upper bound (one co-occurrence assumed).

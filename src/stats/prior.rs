@@ -2,7 +2,7 @@
 //! English list, ≈321k words from Wikipedia, subtitles, news, books, web text and social
 //! media; data CC BY-SA 4.0). The embedded corpus is small (10,033 lead sections contain
 //! 28 % of the terms of real abstracts); wordfreq covers 97 % and ranks them better
-//! (DESIGN §2), so IC falls back to it when the corpus has no or too few counts. PMI never
+//! (DESIGN §2), so IC shrinks the corpus's counts towards it ([`combined_ic`]). PMI never
 //! uses it: co-occurrence must come from one consistent source.
 //!
 //! File format (`large_en.msgpack.gz`, "cBpack", read from the package's Python source
@@ -12,19 +12,26 @@
 //!
 //! Frequencies are per word occurrence, not per document: a prior IC is on a different
 //! scale from a corpus IC (`-log2` of a token probability), and every figure from it is
-//! marked [`Origin::WordfreqPrior`].
+//! marked [`Origin::WordfreqPrior`] or, combined with counts, [`Origin::Blended`].
 //!
 //! Multi-word terms use wordfreq's own combination (`wordfreq._word_frequency`):
 //! `1/f = 1/f1 + 1/f2 + …`, so the rarest word dominates and the phrase is never more
-//! frequent than any of its words. Tokens with digits are not looked up (wordfreq models
-//! digit sequences separately; that model is not reproduced here), and a term with any
-//! word missing from the list gets no prior, as in wordfreq.
+//! frequent than any of its words. (wordfreq divides the result by 10 per inferred word
+//! break only for languages it segments with jieba; English phrases are not divided.)
+//! Tokens with digit sequences follow wordfreq's number rule (`wordfreq/numbers.py`): a
+//! run of two or more digits (with `.` or `,` inside) is looked up with its digits smashed
+//! to `0` (`1990` → `0000`, which stands for every four-digit number), and that frequency
+//! is shared out by [`digit_freq`]: Benford's law for the first digit, and for four
+//! digits a distribution of years peaking 2019–2039. A term with any word missing from
+//! the list gets no prior, as in wordfreq.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
+use std::sync::LazyLock;
 
+use regex::Regex;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
@@ -186,52 +193,170 @@ impl WordFreq {
         self.freqs.get(word).map(|&f| f64::from(f))
     }
 
+    /// Frequency of one normalized token by wordfreq's rule: digit sequences smashed to
+    /// `0` and shared out by [`digit_freq`] (see the module documentation).
+    pub fn token(&self, token: &str) -> Option<f64> {
+        let smashed = smash_numbers(token);
+        let listed = self.word(&smashed)?;
+        Some(if smashed == token {
+            listed
+        } else {
+            listed * digit_freq(token)
+        })
+    }
+
     /// Frequency of a phrase of normalized tokens (wordfreq's rule, see the module
-    /// documentation); `None` when a word is missing or has digits.
+    /// documentation); `None` when a word is missing.
     pub fn phrase(&self, phrase: &[String]) -> Option<f64> {
         if phrase.is_empty() {
             return None;
         }
         let mut inverse = 0.0;
         for token in phrase {
-            if token.chars().any(|c| c.is_ascii_digit()) {
-                return None;
-            }
-            inverse += 1.0 / self.word(token)?;
+            inverse += 1.0 / self.token(token)?;
         }
         Some(1.0 / inverse)
+    }
+
+    /// The prior probability of a phrase: the share of documents containing it once
+    /// calibrated (`1 - exp(-L f)`), else its word frequency.
+    pub fn probability(&self, phrase: &[String]) -> Option<f64> {
+        self.phrase(phrase)
+            .map(|f| match self.occurrences_per_document {
+                Some(l) => -(-l * f).exp_m1(),
+                None => f,
+            })
+    }
+
+    /// The prior probability that a document has any of `phrases` (a concept's labels):
+    /// `1 - Π (1 - p_i)` over the phrases the list has, taken as independent, so a set
+    /// that includes another set's phrases is never less likely, as with corpus counts.
+    /// `None` when the list has none of them.
+    pub fn any_probability(&self, phrases: &[Vec<String>]) -> Option<f64> {
+        let mut absent = 1.0;
+        let mut listed = false;
+        for p in phrases.iter().filter_map(|phrase| self.probability(phrase)) {
+            absent *= 1.0 - p.clamp(0.0, 1.0);
+            listed = true;
+        }
+        listed.then_some(1.0 - absent)
     }
 
     /// The prior IC of a phrase, marked [`Origin::WordfreqPrior`]: on the corpus's
     /// document scale once calibrated, else on the word-occurrence scale.
     pub fn ic(&self, phrase: &[String]) -> Option<Figure> {
-        self.phrase(phrase).map(|f| {
-            let p = match self.occurrences_per_document {
-                Some(l) => -(-l * f).exp_m1(),
-                None => f,
-            };
-            ic_from_probability(p, Origin::WordfreqPrior)
-        })
+        self.probability(phrase)
+            .map(|p| ic_from_probability(p, Origin::WordfreqPrior))
     }
 }
 
-/// Chooses the IC of a term: the corpus count when it has at least `min_count`
-/// documents, else the wordfreq prior when it lists the term, else the corpus figure
-/// (a small count, or the unseen bound `log2(N+1)`).
-pub fn ic_with_backoff(
-    phrase: &[String],
+/// wordfreq's `MULTI_DIGIT_RE`: a digit followed by digits, periods or commas. ASCII
+/// digits only: other scripts' digits are left as they are (and are then rarely listed).
+static MULTI_DIGIT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[0-9][0-9.,]+").expect("static regex"));
+
+/// wordfreq's `PURE_DIGIT_RE`.
+static PURE_DIGITS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[0-9]+").expect("static regex"));
+
+/// Leading-digit frequencies of wordfreq's `DIGIT_FREQS` (Benford's law, with a share
+/// for a leading zero).
+const DIGIT_FREQS: [f64; 10] = [
+    0.009, 0.300, 0.175, 0.124, 0.096, 0.078, 0.066, 0.057, 0.050, 0.045,
+];
+
+/// wordfreq's year distribution: `log10` of the frequency at the peak, the share of
+/// four-digit numbers that are not years, the year its data ends and the plateau after.
+const YEAR_LOG_PEAK: f64 = -1.9185;
+const NOT_YEAR_PROB: f64 = 0.1;
+const REFERENCE_YEAR: i64 = 2019;
+const PLATEAU_WIDTH: i64 = 20;
+
+/// wordfreq's `smash_numbers`: every multi-digit run has its digits replaced by `0`.
+pub fn smash_numbers(token: &str) -> String {
+    MULTI_DIGIT
+        .replace_all(token, |caps: &regex::Captures| {
+            caps[0]
+                .chars()
+                .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                .collect::<String>()
+        })
+        .into_owned()
+}
+
+/// wordfreq's `benford_freq`: the share of digit strings of this length that are this one.
+fn benford_freq(digits: &str) -> f64 {
+    let first = digits
+        .bytes()
+        .next()
+        .map_or(0, |b| usize::from(b.saturating_sub(b'0')).min(9));
+    DIGIT_FREQS[first] / 10f64.powi(digits.len().saturating_sub(1) as i32)
+}
+
+/// wordfreq's `year_freq`: the share of four-digit strings that are this one, most of
+/// them years.
+fn year_freq(digits: &str) -> f64 {
+    let year: i64 = digits.parse().unwrap_or(0);
+    let year_log_freq = if year <= REFERENCE_YEAR {
+        YEAR_LOG_PEAK - 0.0083 * (REFERENCE_YEAR - year) as f64
+    } else if year <= REFERENCE_YEAR + PLATEAU_WIDTH {
+        YEAR_LOG_PEAK
+    } else {
+        YEAR_LOG_PEAK - 0.2 * (year - (REFERENCE_YEAR + PLATEAU_WIDTH)) as f64
+    };
+    10f64.powf(year_log_freq) + NOT_YEAR_PROB * benford_freq(digits)
+}
+
+/// wordfreq's `digit_freq`: the share of the smashed form's frequency that goes to this
+/// token, a product over its digit runs.
+pub fn digit_freq(token: &str) -> f64 {
+    let mut freq = 1.0;
+    for run in MULTI_DIGIT.find_iter(token) {
+        for digits in PURE_DIGITS.find_iter(run.as_str()) {
+            let digits = digits.as_str();
+            freq *= if digits.len() == 4 {
+                year_freq(digits)
+            } else {
+                benford_freq(digits)
+            };
+        }
+    }
+    freq
+}
+
+/// The IC of a term from its corpus count shrunk towards its prior probability
+/// `prior` (from [`WordFreq::probability`] or [`WordFreq::any_probability`]) with `m`
+/// pseudo-documents (additive smoothing with a prior mean):
+/// `p = (count + m · p_prior) / (N + m)`.
+/// A corpus much bigger than `m` is taken nearly as counted; a small one barely moves the
+/// prior. A term the prior lists is [`Origin::Blended`] when the corpus has seen it,
+/// [`Origin::WordfreqPrior`] when not (the prior shrunk by the corpus's silence); a term
+/// the prior does not list (`None`), or `m = 0`, keeps its corpus figure (or the unseen
+/// bound `log2(N+1)`).
+pub fn combined_ic(
+    prior: Option<f64>,
     count: u64,
     n: u64,
     measured: Origin,
-    min_count: u64,
-    prior: Option<&WordFreq>,
+    pseudo_documents: f64,
 ) -> Figure {
-    if count >= min_count.max(1) {
-        return crate::stats::info::ic(count, n, measured);
+    match prior {
+        Some(p) if pseudo_documents > 0.0 && n > 0 => {
+            let count = count.min(n);
+            let origin = if count > 0 {
+                Origin::Blended
+            } else {
+                Origin::WordfreqPrior
+            };
+            ic_from_probability(shrunk_probability(count, n, pseudo_documents, p), origin)
+        }
+        _ => crate::stats::info::ic(count, n, measured),
     }
-    prior
-        .and_then(|p| p.ic(phrase))
-        .unwrap_or_else(|| crate::stats::info::ic(count, n, measured))
+}
+
+/// `(count + m · prior) / (N + m)`, the arithmetic of [`combined_ic`].
+pub fn shrunk_probability(count: u64, n: u64, pseudo_documents: f64, prior: f64) -> f64 {
+    (count as f64 + pseudo_documents * prior) / (n as f64 + pseudo_documents)
 }
 
 #[cfg(test)]
@@ -291,19 +416,152 @@ mod tests {
         assert!((both - 1.0 / (1.0 / fish + 1.0 / red)).abs() < 1e-9);
         assert!(both < red && both < fish);
         assert!(wf.phrase(&words("red herring")).is_none());
-        assert!(wf.phrase(&words("1990")).is_none());
+        // Hand-computed: 1 / (1/10^-0.6 + 1/10^-0.3) = 0.167327 (f32 storage: 1e-6).
+        assert!((both - 0.167_326_7).abs() < 1e-6, "{both}");
     }
 
     #[test]
-    fn backoff_uses_corpus_when_enough_counts() {
+    fn pseudo_count_arithmetic_by_hand() {
+        // 4 of 100 documents, 100 pseudo-documents at a prior of 0.1:
+        // (4 + 100 · 0.1) / (100 + 100) = 0.07.
+        assert!((shrunk_probability(4, 100, 100.0, 0.1) - 0.07).abs() < 1e-12);
+        // A corpus a million times bigger than m is taken as counted: 10^6 of 10^9.
+        let big = shrunk_probability(1_000_000, 1_000_000_000, 1000.0, 0.5);
+        assert!((big / 1e-3 - 1.0).abs() < 1e-3, "{big}");
+        // A corpus of 10 documents barely moves a prior of 0.2 with m = 1000:
+        // (10 + 200) / 1010 = 0.2079…
+        let small = shrunk_probability(10, 10, 1000.0, 0.2);
+        assert!((small - 210.0 / 1010.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn combined_ic_says_where_it_came_from() {
         let wf = WordFreq::from_msgpack(&pack()).expect("decodes");
-        let f = ic_with_backoff(&words("fish"), 50, 100, Origin::Corpus, 3, Some(&wf));
+        let fish = 10f64.powf(-0.3);
+        // Seen: blended. (50 + 100 · 0.501…) / 200.
+        let f = combined_ic(
+            wf.probability(&words("fish")),
+            50,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::Blended);
+        assert!((f.bits + ((50.0 + 100.0 * fish) / 200.0).log2()).abs() < 1e-6);
+        // Unseen but listed: the prior, halved by the corpus's silence (m = N).
+        let f = combined_ic(
+            wf.probability(&words("fish")),
+            0,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::WordfreqPrior);
+        assert!((f.bits + (fish / 2.0).log2()).abs() < 1e-6);
+        // Not listed: the corpus figure, or the unseen bound.
+        let f = combined_ic(
+            wf.probability(&words("green")),
+            5,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::Corpus);
+        assert!((f.bits - 20f64.log2()).abs() < 1e-9);
+        let f = combined_ic(
+            wf.probability(&words("green")),
+            0,
+            100,
+            Origin::Corpus,
+            100.0,
+        );
+        assert_eq!(f.origin, Origin::UnseenBound);
+        // No pseudo-documents: corpus counts only.
+        let f = combined_ic(wf.probability(&words("fish")), 50, 100, Origin::Corpus, 0.0);
         assert_eq!(f.origin, Origin::Corpus);
         assert!((f.bits - 1.0).abs() < 1e-9);
-        let f = ic_with_backoff(&words("fish"), 1, 100, Origin::Corpus, 3, Some(&wf));
-        assert_eq!(f.origin, Origin::WordfreqPrior);
-        let f = ic_with_backoff(&words("green"), 0, 100, Origin::Corpus, 3, Some(&wf));
-        assert_eq!(f.origin, Origin::UnseenBound);
+    }
+
+    #[test]
+    fn a_set_is_as_likely_as_any_of_its_phrases() {
+        let wf = WordFreq::from_msgpack(&pack()).expect("decodes");
+        let fish = 10f64.powf(-0.3);
+        let red = 10f64.powf(-0.6);
+        // 1 - (1 - 0.501…)(1 - 0.251…); an unlisted phrase adds nothing.
+        let any = wf
+            .any_probability(&[words("fish"), words("red"), words("green")])
+            .expect("listed");
+        assert!(
+            (any - (1.0 - (1.0 - fish) * (1.0 - red))).abs() < 1e-6,
+            "{any}"
+        );
+        assert!(any > fish && any > red);
+        assert!(wf.any_probability(&[words("green")]).is_none());
+        assert!(wf.any_probability(&[]).is_none());
+    }
+
+    #[test]
+    fn numbers_are_smashed_as_wordfreq_does() {
+        assert_eq!(smash_numbers("1990"), "0000");
+        assert_eq!(smash_numbers("3.5"), "0.0");
+        assert_eq!(smash_numbers("1,000"), "0,000");
+        assert_eq!(smash_numbers("route66"), "route00");
+        // One digit alone is not a sequence: looked up as it is.
+        assert_eq!(smash_numbers("7"), "7");
+        assert_eq!(smash_numbers("b2b"), "b2b");
+    }
+
+    #[test]
+    fn digit_frequencies_by_hand() {
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+        // A year before 2019: 10^(-1.9185 - 0.0083 · 29) + 0.1 · 0.300 / 10^3.
+        let y1990 = 10f64.powf(-1.9185 - 0.0083 * 29.0) + 0.1 * 0.300 / 1000.0;
+        assert!(close(digit_freq("1990"), y1990), "{}", digit_freq("1990"));
+        assert!((digit_freq("1990") - 0.006_961_065_451_5).abs() < 1e-12);
+        // On the plateau 2019–2039, and 6 years after it.
+        assert!(close(
+            digit_freq("2030"),
+            10f64.powf(-1.9185) + 0.1 * 0.175 / 1000.0
+        ));
+        assert!(close(
+            digit_freq("2045"),
+            10f64.powf(-1.9185 - 0.2 * 6.0) + 0.1 * 0.175 / 1000.0
+        ));
+        // Not four digits: Benford, 0.096 / 10 for "42"; a product over "3" and "5",
+        // and over "1" and "000" (0.300 · 0.009 / 100).
+        assert!(close(digit_freq("42"), 0.0096));
+        assert!(close(digit_freq("3.5"), 0.124 * 0.078));
+        assert!(close(digit_freq("1,000"), 0.300 * 0.009 / 100.0));
+        assert!(close(digit_freq("7"), 1.0));
+    }
+
+    #[test]
+    fn tokens_with_digits_take_the_smashed_frequency_shared_out() {
+        // "0000" at -200 cB (0.01), "in" at -100 cB (0.1).
+        let mut items = vec![Item::Header(Header {
+            format: "cB",
+            version: 1,
+        })];
+        for i in 0..=200 {
+            items.push(Item::Words(match i {
+                100 => vec!["in".into()],
+                200 => vec!["0000".into()],
+                _ => vec![],
+            }));
+        }
+        let wf = WordFreq::from_msgpack(&rmp_serde::to_vec_named(&items).expect("encode"))
+            .expect("decodes");
+        let year = wf.phrase(&words("1990")).expect("listed through 0000");
+        // Frequencies are stored as f32: relative tolerance.
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-6;
+        assert!(close(year, 0.01 * digit_freq("1990")), "{year}");
+        // "in 1990": 1 / (1/0.1 + 1/(0.01 · 0.00696…)).
+        let both = wf.phrase(&words("in 1990")).expect("listed");
+        assert!(close(
+            both,
+            1.0 / (10.0 + 1.0 / (0.01 * 0.006_961_065_451_5))
+        ));
+        assert!(wf.phrase(&words("in 42")).is_none(), "00 is not listed");
     }
 
     /// A corpus where every listed word is in `docs[word]` of 1000 documents.
