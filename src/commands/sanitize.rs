@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
+use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
 use declass::pipeline::{Engine, Processed};
 use declass::sanitize::Strategy;
@@ -79,6 +79,10 @@ pub struct EvalTabArgs {
     /// Masked spans `{doc_id: [[start, end], ...]}`.
     #[arg(long, value_name = "SPANS.json")]
     pub spans: PathBuf,
+    /// Score gold documents that have no entry in SPANS.json as documents where nothing
+    /// was masked, instead of refusing them.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
@@ -281,7 +285,13 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
 pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
     let gold = read_tab_documents(&args.gold)?;
     let spans = read_masked_spans(&args.spans)?;
-    let scores = score(&gold, &spans, &args.gold)?;
+    let missing = if args.allow_missing {
+        MissingDocuments::CountAsUnmasked
+    } else {
+        MissingDocuments::Refuse
+    };
+    let scores = score(&gold, &spans, &args.gold, missing)
+        .with_context(|| format!("cannot score {}", args.spans.display()))?;
     println!("{}", serde_json::to_string_pretty(&scores)?);
     Ok(())
 }
