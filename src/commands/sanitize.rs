@@ -225,7 +225,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     };
     match &args.out {
         Some(path) => write_atomic(path, output.as_bytes())?,
-        None => print!("{output}"),
+        None => out!("{output}")?,
     }
     Ok(())
 }
@@ -245,30 +245,43 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
         .process(text, &[], strategy)
         .with_context(|| format!("{}: cannot assess", args.file.display()))?;
     match &done.plan.threshold {
-        Some(t) => println!(
+        Some(t) => outln!(
             "threshold: {:.2} bits (set by {:?}, {:?})",
-            t.bits, t.term, t.rule
-        ),
-        None => println!("threshold: none (no sensitive term found)"),
+            t.bits,
+            t.term,
+            t.rule
+        )?,
+        None => outln!("threshold: none (no sensitive term found)")?,
     }
-    println!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0);
-    println!(
+    outln!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0)?;
+    outln!(
         "{:<32} {:>8} {:<14} {:>8} {:<24} decision",
-        "term", "IC", "from", "max DR", "sensitive"
-    );
+        "term",
+        "IC",
+        "from",
+        "max DR",
+        "sensitive"
+    )?;
     for f in &done.findings {
         let text = &done.doc.text[f.start..f.end];
-        println!(
+        outln!(
             "{:<32} {:>8} {:<14} {:>8} {:<14} {:<24} sensitive ({}, {})",
-            text, "", "", "", "", "", f.category, f.detector
-        );
+            text,
+            "",
+            "",
+            "",
+            "",
+            "",
+            f.category,
+            f.detector
+        )?;
     }
     for a in &done.plan.assessments {
         let (dr, origin) = match &a.max_dr {
             Some(r) => (format!("{:.2}", r.bits), format!("{:?}", r.origin)),
             None => (String::new(), String::new()),
         };
-        println!(
+        outln!(
             "{:<32} {:>8.2} {:<14} {:>8} {:<14} {:<24} {}",
             a.term,
             a.ic.bits,
@@ -277,7 +290,7 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
             dr,
             a.behind.as_deref().unwrap_or(""),
             a.decision
-        );
+        )?;
     }
     Ok(())
 }
@@ -292,6 +305,6 @@ pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
     };
     let scores = score(&gold, &spans, &args.gold, missing)
         .with_context(|| format!("cannot score {}", args.spans.display()))?;
-    println!("{}", serde_json::to_string_pretty(&scores)?);
+    outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }
