@@ -2,14 +2,15 @@
 //! nor a result that looks valid: corrupt corpus indexes, corpus sources with bad lines,
 //! impossible counts, closed or full output streams.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
 use assert_cmd::Command;
 
 mod common;
-use common::{declass, setup, write};
+use common::{declass, setup, setup_with, write};
 
 fn assert_clean_failure(out: &Output, needles: &[&str]) {
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -143,4 +144,129 @@ fn full_disk_on_standard_output_is_an_error() {
         .output()
         .expect("runs");
     assert_clean_failure(&out, &["standard output", "No space left"]);
+}
+
+/// What a lying count service answers to a batch of `n` requests: (total, counts).
+type Answer = fn(usize) -> (u64, Vec<u64>);
+
+/// Starts a count service speaking declass's `POST /v1/count` route on 127.0.0.1 (std
+/// only, one connection at a time) and returns its base URL.
+fn lying_count_service(answer: Answer) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0u8; length];
+            if reader.read_exact(&mut body).is_err() {
+                continue;
+            }
+            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let n = request["requests"].as_array().map_or(0, Vec::len);
+            let (docs, counts) = answer(n);
+            let json =
+                serde_json::json!({"identity": "liar", "docs": docs, "counts": counts}).to_string();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                json.len()
+            );
+            reader.into_inner().write_all(response.as_bytes()).ok();
+        }
+    });
+    url
+}
+
+fn remote_config(root: &Path, url: &str) -> std::path::PathBuf {
+    write(
+        root,
+        "remote.toml",
+        &format!(
+            "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[corpus]\nsource = \"remote\"\n\
+             [corpus.remote]\nurl = \"{url}\"\ndialect = \"declass\"\nretries = 0\n\
+             requests_per_second = 0.0\n[corpus.cache]\ndisk = false\n"
+        ),
+    )
+}
+
+#[test]
+fn impossible_remote_counts_fail_closed() {
+    let answers: [(Answer, &str); 3] = [
+        (|n| (10, vec![50; n]), "out of a total of 10"),
+        (|n| (0, vec![0; n]), "total of 0"),
+        (|n| (10, vec![1; n + 1]), "counts for"),
+    ];
+    for (answer, why) in answers {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let url = lying_count_service(answer);
+        let config = remote_config(dir.path(), &url);
+        let doc = write(
+            dir.path(),
+            "doc.txt",
+            "Jane Roe was treated for breast cancer. She received radiotherapy in Paris.",
+        );
+        let out = plain(&dir.path().join("data"))
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .args(["--protect", "Jane Roe"])
+            .output()
+            .expect("runs");
+        assert_clean_failure(&out, &[why]);
+        assert!(out.stdout.is_empty(), "nothing emitted");
+        if why != "out of a total of 10" {
+            continue;
+        }
+        // Several documents to a directory: each failure names its file.
+        let second = write(dir.path(), "second.txt", "Jane Roe lives in Paris.");
+        let out_dir = dir.path().join("out");
+        let out = plain(&dir.path().join("data"))
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .arg(&second)
+            .args(["--protect", "Jane Roe", "--out"])
+            .arg(&out_dir)
+            .output()
+            .expect("runs");
+        assert_clean_failure(&out, &["doc.txt", "second.txt", why]);
+        let written = std::fs::read_dir(&out_dir).map_or(0, |d| d.count());
+        assert_eq!(written, 0, "nothing written");
+    }
+}
+
+#[test]
+fn damaged_count_cache_is_rebuilt() {
+    let s = setup_with(&[(3, "Jane Roe likes her garden.")]);
+    let cache = s.data.join("cache");
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    std::fs::write(
+        cache.join("counts.sqlite"),
+        b"this is not a database at all, just bytes",
+    )
+    .expect("write");
+    let doc = write(&s.root, "doc.txt", "Jane Roe likes her garden.");
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--protect", "Jane Roe"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("count cache"), "warned: {stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Roe"));
 }

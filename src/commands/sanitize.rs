@@ -165,7 +165,14 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                 Ok(()) => {}
                 Err(err) => {
                     failed += 1;
-                    progress.suspend(|| eprintln!("declass: error: {err} (not written)"));
+                    // Named here: an error from the count source or the knowledge base
+                    // does not know which document it was working on.
+                    progress.suspend(|| {
+                        eprintln!(
+                            "declass: error: {}: cannot sanitize: {err} (not written)",
+                            input.id
+                        )
+                    });
                 }
             }
         }
