@@ -4,6 +4,7 @@ mod commands;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Parser;
 
 /// Loading the knowledge bases allocates and frees millions of small objects (the RDF
@@ -18,7 +19,12 @@ fn main() -> ExitCode {
         .filter_level(cli.global.log_level())
         .format_timestamp(None)
         .init();
-    match commands::run(cli) {
+    // Standard output is buffered: what is still in the buffer is written here, so a write
+    // error (a full disk) is reported instead of being lost when the process exits.
+    let result = commands::run(cli).and_then(|()| {
+        std::io::Write::flush(&mut std::io::stdout()).context("cannot write to standard output")
+    });
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stopped early (`declass … | head`) is not a failure.
         Err(err)

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use declass::text::tokenize::index_terms;
@@ -60,8 +61,12 @@ fn brute(phrases: &[&str]) -> u64 {
 }
 
 fn count(data: &Path, phrases: &[&str]) -> serde_json::Value {
+    count_in(data, "small", phrases)
+}
+
+fn count_in(data: &Path, corpus: &str, phrases: &[&str]) -> serde_json::Value {
     let output = declass(data)
-        .args(["corpus", "count", "--corpus", "small", "--json"])
+        .args(["corpus", "count", "--corpus", corpus, "--json"])
         .args(phrases)
         .output()
         .expect("runs");
@@ -183,4 +188,51 @@ fn missing_default_corpus_without_auto_setup_says_what_to_do() {
         .assert()
         .failure()
         .stderr(contains("declass setup"));
+}
+
+#[test]
+fn jsonl_line_with_invalid_utf8_is_skipped_and_later_lines_are_kept() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let data = tmp.path().join("data");
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(b"{\"text\": \"radiotherapy first\"}\n");
+    bytes.extend_from_slice(b"{\"text\": \"bad \xff byte\"}\n");
+    for i in 0..5 {
+        bytes.extend_from_slice(format!("{{\"text\": \"radiotherapy later {i}\"}}\n").as_bytes());
+    }
+    let source = tmp.path().join("mixed.jsonl");
+    std::fs::write(&source, bytes).expect("write");
+    declass(&data)
+        .args(["corpus", "build", "--name", "mixed"])
+        .arg(&source)
+        .assert()
+        .success()
+        .stdout(contains("6 documents").and(contains("1 skipped")))
+        .stderr(contains("mixed.jsonl: line 2: not valid UTF-8"));
+    let answer = count_in(&data, "mixed", &["radiotherapy"]);
+    assert_eq!(answer["count"], 6);
+}
+
+#[test]
+fn corpus_without_any_document_is_refused_and_nothing_is_left() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let data = tmp.path().join("data");
+    let source = tmp.path().join("bad.jsonl");
+    std::fs::write(&source, b"{not json\n{\"id\": 1}\n").expect("write");
+    declass(&data)
+        .args(["corpus", "build", "--name", "empty"])
+        .arg(&source)
+        .assert()
+        .failure()
+        .stderr(contains("no document could be read").and(contains("nothing was built")));
+    let corpora = data.join("corpora");
+    let left: Vec<_> = std::fs::read_dir(&corpora)
+        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+    declass(&data)
+        .args(["corpus", "list"])
+        .assert()
+        .success()
+        .stdout(contains("empty").not());
 }

@@ -251,7 +251,7 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
         per_document_table(&runs, &documents).to_csv()?.as_bytes(),
     )?;
     write_plots(&args.out, &summaries, &runs, &variants)?;
-    print!("{}", table.to_markdown());
+    out!("{}", table.to_markdown())?;
     eprintln!("declass: wrote the comparison to {}", args.out.display());
     Ok(())
 }

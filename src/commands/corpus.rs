@@ -111,14 +111,14 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             for skipped in &report.skipped {
                 eprintln!("declass: skipped {skipped}");
             }
-            println!(
+            outln!(
                 "corpus `{}`: {} documents, {:.1} MB of text, {} skipped, in {}",
                 report.meta.name,
                 report.meta.docs,
                 report.meta.bytes as f64 / 1e6,
                 report.skipped.len(),
                 report.dir.display()
-            );
+            )?;
             Ok(())
         }
         CorpusCommand::Count {
@@ -178,37 +178,37 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                 ic: information,
             };
             if json {
-                println!("{}", serde_json::to_string(&answer)?);
+                outln!("{}", serde_json::to_string(&answer)?)?;
             } else {
-                println!("{} of {docs} documents", answer.count);
+                outln!("{} of {docs} documents", answer.count)?;
                 for p in &answer.ic {
-                    println!(
+                    outln!(
                         "{}	{} documents	IC {:.2} bits ({})",
                         p.phrase,
                         p.count,
                         p.ic.bits,
                         serde_json::to_value(p.ic.origin)?.as_str().unwrap_or("?")
-                    );
+                    )?;
                 }
             }
             Ok(())
         }
         CorpusCommand::List => {
             for meta in list_corpora(&ctx.data)? {
-                println!(
+                outln!(
                     "{}\t{} documents\t{:.1} MB\ttokenizer v{}\t{}",
                     meta.name,
                     meta.docs,
                     meta.bytes as f64 / 1e6,
                     meta.tokenizer_version,
                     meta.sources.join(" ")
-                );
+                )?;
             }
             Ok(())
         }
         CorpusCommand::Remove { name } => {
             remove_corpus(&ctx.data, &name)?;
-            println!("removed corpus `{name}`");
+            outln!("removed corpus `{name}`")?;
             Ok(())
         }
     }

@@ -137,10 +137,10 @@ pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
     let records = finding_records(&doc, &findings);
     if args.json {
         let json = serde_json::json!({ "findings": records });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         for r in &records {
-            println!(
+            outln!(
                 "{}\t{}\t{}\t{}\t{}\t{}",
                 r.start,
                 r.end,
@@ -148,7 +148,7 @@ pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
                 r.detector,
                 r.generalization.as_deref().unwrap_or("(remove)"),
                 r.text
-            );
+            )?;
         }
     }
     Ok(())
@@ -223,7 +223,7 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
         }
     };
     let scores = super::ner::scores_json(&model, &sentences)?;
-    println!("{}", serde_json::to_string_pretty(&scores)?);
+    outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }
 
@@ -367,6 +367,6 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
             serde_json::to_value(score(&model, &read(dev)?))?,
         );
     }
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    outln!("{}", serde_json::to_string_pretty(&report)?)?;
     Ok(())
 }

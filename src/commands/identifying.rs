@@ -64,7 +64,7 @@ pub fn run(ctx: &Ctx, args: &TrainIdentifyingArgs) -> Result<()> {
         None => ctx.data.root().join(&ctx.config.sanitize.identifying_model),
     };
     write_atomic(&out, report.model.to_json().as_bytes())?;
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    outln!("{}", serde_json::to_string_pretty(&report)?)?;
     eprintln!("model written to {}", out.display());
     Ok(())
 }

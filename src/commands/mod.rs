@@ -1,6 +1,28 @@
 //! Command-line definitions. Each submodule parses one command's arguments and calls the
 //! library; no engine logic lives here.
 
+/// `println!` that returns write errors instead of panicking: `println!` panics when
+/// standard output is a closed pipe (`declass nlp big.txt | head -1`) or a full disk.
+/// A closed pipe then ends the program quietly (see `main`), any other error is reported.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+            .map_err(anyhow::Error::from)
+            .map_err(|e| e.context("cannot write to standard output"))
+    }};
+}
+
+/// `print!` with the error handling of [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+            .map_err(anyhow::Error::from)
+            .map_err(|e| e.context("cannot write to standard output"))
+    }};
+}
+
 pub mod compare;
 pub mod corpus;
 pub mod detect;

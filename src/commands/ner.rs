@@ -136,10 +136,10 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
             report.insert(source, scores_json(&model, &sentences)?);
         }
     }
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({ "held_out": report }))?
-    );
+    )?;
     Ok(())
 }
 

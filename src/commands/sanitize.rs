@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use declass::eval::tab::{read_masked_spans, read_tab_documents, score};
+use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
 use declass::pipeline::{Engine, Processed};
 use declass::sanitize::Strategy;
@@ -92,6 +92,10 @@ pub struct EvalTabArgs {
     /// Masked spans `{doc_id: [[start, end], ...]}`.
     #[arg(long, value_name = "SPANS.json")]
     pub spans: PathBuf,
+    /// Score gold documents that have no entry in SPANS.json as documents where nothing
+    /// was masked, instead of refusing them.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<Engine> {
@@ -311,7 +315,14 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                 }
                 Err(err) => {
                     failed += 1;
-                    progress.suspend(|| eprintln!("declass: error: {err} (not written)"));
+                    // Named here: an error from the count source or the knowledge base
+                    // does not know which document it was working on.
+                    progress.suspend(|| {
+                        eprintln!(
+                            "declass: error: {}: cannot sanitize: {err} (not written)",
+                            input.id
+                        )
+                    });
                 }
             }
         }
@@ -373,7 +384,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     };
     match &args.out {
         Some(path) => write_atomic(path, output.as_bytes())?,
-        None => print!("{output}"),
+        None => out!("{output}")?,
     }
     Ok(())
 }
@@ -393,30 +404,43 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
         .process(text, &[], strategy)
         .with_context(|| format!("{}: cannot assess", args.file.display()))?;
     match &done.plan.threshold {
-        Some(t) => println!(
+        Some(t) => outln!(
             "threshold: {:.2} bits (set by {:?}, {:?})",
-            t.bits, t.term, t.rule
-        ),
-        None => println!("threshold: none (no sensitive term found)"),
+            t.bits,
+            t.term,
+            t.rule
+        )?,
+        None => outln!("threshold: none (no sensitive term found)")?,
     }
-    println!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0);
-    println!(
+    outln!("utility kept: {:.1}%", done.plan.utility.ratio * 100.0)?;
+    outln!(
         "{:<32} {:>8} {:<14} {:>8} {:<24} decision",
-        "term", "IC", "from", "max DR", "sensitive"
-    );
+        "term",
+        "IC",
+        "from",
+        "max DR",
+        "sensitive"
+    )?;
     for f in &done.findings {
         let text = &done.doc.text[f.start..f.end];
-        println!(
+        outln!(
             "{:<32} {:>8} {:<14} {:>8} {:<14} {:<24} sensitive ({}, {})",
-            text, "", "", "", "", "", f.category, f.detector
-        );
+            text,
+            "",
+            "",
+            "",
+            "",
+            "",
+            f.category,
+            f.detector
+        )?;
     }
     for a in &done.plan.assessments {
         let (dr, origin) = match &a.max_dr {
             Some(r) => (format!("{:.2}", r.bits), format!("{:?}", r.origin)),
             None => (String::new(), String::new()),
         };
-        println!(
+        outln!(
             "{:<32} {:>8.2} {:<14} {:>8} {:<14} {:<24} {}",
             a.term,
             a.ic.bits,
@@ -425,7 +449,7 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
             dr,
             a.behind.as_deref().unwrap_or(""),
             a.decision
-        );
+        )?;
     }
     Ok(())
 }
@@ -433,7 +457,13 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
 pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
     let gold = read_tab_documents(&args.gold)?;
     let spans = read_masked_spans(&args.spans)?;
-    let scores = score(&gold, &spans, &args.gold)?;
-    println!("{}", serde_json::to_string_pretty(&scores)?);
+    let missing = if args.allow_missing {
+        MissingDocuments::CountAsUnmasked
+    } else {
+        MissingDocuments::Refuse
+    };
+    let scores = score(&gold, &spans, &args.gold, missing)
+        .with_context(|| format!("cannot score {}", args.spans.display()))?;
+    outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }

@@ -89,15 +89,15 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<()> {
         }
     }
     if done == 0 {
-        println!(
+        outln!(
             "setup: everything was already in place in {}",
             ctx.data.root().display()
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "setup: {done} step(s) done in {}",
             ctx.data.root().display()
-        );
+        )?;
     }
     Ok(())
 }

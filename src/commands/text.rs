@@ -64,9 +64,9 @@ pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
     let doc = Analyzer::new(&tagger, &ctx.config.text).analyze(text);
     let view = DocumentView::new(&doc);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&view)?);
+        outln!("{}", serde_json::to_string_pretty(&view)?)?;
     } else {
-        print!("{}", view.to_text());
+        out!("{}", view.to_text())?;
     }
     Ok(())
 }
@@ -90,13 +90,13 @@ pub fn train_pos(ctx: &Ctx, args: &TrainPosArgs) -> Result<()> {
         .save(&out)
         .with_context(|| format!("saving the model to {}", out.display()))?;
     eprintln!("wrote {}", out.display());
-    println!("{}", serde_json::to_string(&report)?);
+    outln!("{}", serde_json::to_string(&report)?)?;
     Ok(())
 }
 
 pub fn eval_pos(ctx: &Ctx, args: &EvalPosArgs) -> Result<()> {
     let gold = conllu::read(&args.conllu)?;
     let tagger = tagger(ctx, args.model.as_deref())?;
-    println!("{}", serde_json::to_string(&pos::evaluate(&tagger, &gold))?);
+    outln!("{}", serde_json::to_string(&pos::evaluate(&tagger, &gold))?)?;
     Ok(())
 }

@@ -20,7 +20,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::eval::tab::{MaskedSpans, MaskedToken, TabDocument, TabScores, masked_tokens, score};
+use crate::eval::tab::{
+    MaskedSpans, MaskedToken, MissingDocuments, TabDocument, TabScores, masked_tokens, score,
+};
 use crate::pipeline::Engine;
 use crate::sanitize::render::tab_spans;
 use crate::sanitize::{Plan, Role, Strategy};
@@ -343,7 +345,7 @@ fn score_against(
             qs.add(qs_scores(doc.text, &outcome.plan, gold_doc));
         }
     }
-    let tab = score(gold.documents, &masked, gold.origin)?;
+    let tab = score(gold.documents, &masked, gold.origin, MissingDocuments::Skip)?;
     let tokens = masked_tokens(gold.documents, &masked, gold.origin)?;
     let distinct: BTreeSet<String> = tokens.iter().map(|t| t.text.clone()).collect();
     let token_weights = weights.weights(&distinct)?;

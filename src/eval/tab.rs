@@ -279,13 +279,14 @@ pub struct MaskedToken {
 }
 
 /// Every token of the masked spans of the documents in `masked`, in document and span
-/// order. The benchmark's uniform token precision is `Σ covering / Σ annotators` over them.
+/// order; spans are checked as in [`score`]. The benchmark's uniform token precision is `Σ covering / Σ annotators` over them.
 pub fn masked_tokens(
     gold: &[TabDocument],
     masked: &MaskedSpans,
     gold_origin: &Path,
 ) -> Result<Vec<MaskedToken>> {
     let by_id: HashMap<&str, &TabDocument> = gold.iter().map(|d| (d.doc_id.as_str(), d)).collect();
+    check_spans(&by_id, masked, gold_origin)?;
     let mut out = Vec::new();
     for (doc_id, spans) in masked {
         let doc = by_id
@@ -369,10 +370,82 @@ impl Ratio {
     }
 }
 
+/// What to do with a gold document that has no entry in the masked spans. A forgotten
+/// document would otherwise vanish from every denominator and inflate recall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingDocuments {
+    /// An error naming the first missing document (`eval tab` by default).
+    Refuse,
+    /// Scored as a document where nothing was masked (`eval tab --allow-missing`).
+    CountAsUnmasked,
+    /// Left out of the scores: for callers that sanitized a chosen subset of the gold
+    /// documents themselves (`compare`).
+    Skip,
+}
+
+/// Checks that every span of `masked` lies inside its document's text with its start not
+/// after its end: a reversed span or one past the end would otherwise be clipped into a
+/// different span (or panic) and give a recall the spans do not earn.
+fn check_spans(
+    by_id: &HashMap<&str, &TabDocument>,
+    masked: &MaskedSpans,
+    gold_origin: &Path,
+) -> Result<()> {
+    for (doc_id, spans) in masked {
+        let doc = by_id
+            .get(doc_id.as_str())
+            .ok_or_else(|| not_in_gold(gold_origin, doc_id))?;
+        let length = doc.text.chars().count();
+        for &(start, end) in spans {
+            if start > end || end > length {
+                let problem = if start > end {
+                    "starts after it ends".to_string()
+                } else {
+                    format!("ends past the end of the text ({length} characters)")
+                };
+                return Err(Error::parameter(
+                    format!("document {doc_id}: masked span [{start}, {end}]"),
+                    problem,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Scores `masked` against `gold`. Documents present in `masked` are scored (as the
-/// benchmark does); a document id that is not in `gold` is an error.
-pub fn score(gold: &[TabDocument], masked: &MaskedSpans, gold_origin: &Path) -> Result<TabScores> {
+/// benchmark does); a document id that is not in `gold`, a reversed span or one past the
+/// end of its text is an error, and a gold document missing from `masked` is handled as
+/// `missing` says.
+pub fn score(
+    gold: &[TabDocument],
+    masked: &MaskedSpans,
+    gold_origin: &Path,
+    missing: MissingDocuments,
+) -> Result<TabScores> {
     let by_id: HashMap<&str, &TabDocument> = gold.iter().map(|d| (d.doc_id.as_str(), d)).collect();
+    check_spans(&by_id, masked, gold_origin)?;
+    let mut completed;
+    let masked = match missing {
+        MissingDocuments::Skip => masked,
+        MissingDocuments::Refuse => {
+            if let Some(doc) = gold.iter().find(|d| !masked.contains_key(&d.doc_id)) {
+                return Err(Error::parameter(
+                    format!("document {}", doc.doc_id),
+                    "is in the gold file but has no entry in the masked spans (give it an empty \
+                     list, or pass --allow-missing to score missing documents as nothing masked)",
+                ));
+            }
+            masked
+        }
+        MissingDocuments::CountAsUnmasked => {
+            completed = masked.clone();
+            for doc in gold {
+                completed.entry(doc.doc_id.clone()).or_default();
+            }
+            &completed
+        }
+    };
     let mut direct = Ratio::default();
     let mut quasi = Ratio::default();
     let mut token_recall = Ratio::default();
@@ -457,7 +530,13 @@ mod tests {
     #[test]
     fn title_is_skipped_when_checking_coverage() {
         // "John Smith" masked, "Mr " left: still counts as masked.
-        let s = score(&gold(), &spans(&[(3, 13)]), Path::new("g")).expect("score");
+        let s = score(
+            &gold(),
+            &spans(&[(3, 13)]),
+            Path::new("g"),
+            MissingDocuments::Refuse,
+        )
+        .expect("score");
         assert_eq!(s.entity_recall_direct, 1.0);
         assert_eq!(s.entity_recall_quasi, 0.0);
         // Tokens of entities to mask: Mr, John, Smith, Paris, 1950 → "Mr" is skipped → 3/5.
@@ -468,7 +547,13 @@ mod tests {
     #[test]
     fn precision_counts_tokens_outside_gold() {
         // Mask "Paris" and "tea": one of two tokens is gold.
-        let s = score(&gold(), &spans(&[(26, 31), (50, 53)]), Path::new("g")).expect("score");
+        let s = score(
+            &gold(),
+            &spans(&[(26, 31), (50, 53)]),
+            Path::new("g"),
+            MissingDocuments::Refuse,
+        )
+        .expect("score");
         assert_eq!(s.entity_recall_quasi, 0.5);
         assert_eq!(s.token_precision_uniform, 0.5);
         assert_eq!(s.mention_precision_uniform, 0.5);
@@ -483,7 +568,7 @@ mod tests {
         assert_eq!(texts, ["Mr", "John", "Smith", "tea"]);
         let covering: usize = tokens.iter().map(|t| t.covering).sum();
         let annotators: usize = tokens.iter().map(|t| t.annotators).sum();
-        let s = score(&gold(), &masked, Path::new("g")).expect("score");
+        let s = score(&gold(), &masked, Path::new("g"), MissingDocuments::Refuse).expect("score");
         assert_eq!(
             s.token_precision_uniform,
             covering as f64 / annotators as f64
@@ -502,21 +587,94 @@ mod tests {
 
     #[test]
     fn partial_coverage_is_not_masked() {
-        let s = score(&gold(), &spans(&[(3, 7)]), Path::new("g")).expect("score");
+        let s = score(
+            &gold(),
+            &spans(&[(3, 7)]),
+            Path::new("g"),
+            MissingDocuments::Refuse,
+        )
+        .expect("score");
         assert_eq!(s.entity_recall_direct, 0.0);
     }
 
     #[test]
     fn unknown_document_is_an_error() {
         let masked = BTreeMap::from([("nope".to_string(), vec![(0, 1)])]);
-        assert!(score(&gold(), &masked, Path::new("gold.json")).is_err());
+        assert!(
+            score(
+                &gold(),
+                &masked,
+                Path::new("gold.json"),
+                MissingDocuments::Refuse
+            )
+            .is_err()
+        );
     }
 
     #[test]
     fn bad_offsets_are_an_error() {
         let mut g = gold();
         g[0].annotations.get_mut("a1").expect("a1").entity_mentions[0].end_offset = 999;
-        let err = score(&g, &spans(&[(0, 1)]), Path::new("gold.json")).expect_err("offsets");
+        let err = score(
+            &g,
+            &spans(&[(0, 1)]),
+            Path::new("gold.json"),
+            MissingDocuments::Refuse,
+        )
+        .expect_err("offsets");
         assert!(err.to_string().contains("gold.json"));
+    }
+
+    #[test]
+    fn reversed_span_is_an_error_naming_document_and_span() {
+        let err = score(
+            &gold(),
+            &spans(&[(13, 3)]),
+            Path::new("g"),
+            MissingDocuments::Refuse,
+        )
+        .expect_err("reversed");
+        let message = err.to_string();
+        assert!(
+            message.contains("d1") && message.contains("[13, 3]"),
+            "{message}"
+        );
+        assert!(masked_tokens(&gold(), &spans(&[(13, 3)]), Path::new("g")).is_err());
+    }
+
+    #[test]
+    fn span_past_the_end_is_an_error() {
+        let err = score(
+            &gold(),
+            &spans(&[(0, 999)]),
+            Path::new("g"),
+            MissingDocuments::Refuse,
+        )
+        .expect_err("past the end");
+        assert!(err.to_string().contains("[0, 999]"), "{err}");
+    }
+
+    #[test]
+    fn gold_document_missing_from_spans_is_refused_or_counted_as_unmasked() {
+        let mut two = gold();
+        let mut second = two[0].clone();
+        second.doc_id = "d2".into();
+        two.push(second);
+        let masked = spans(&[(0, 13), (26, 31), (35, 39)]);
+        let err =
+            score(&two, &masked, Path::new("g"), MissingDocuments::Refuse).expect_err("d2 missing");
+        assert!(err.to_string().contains("d2"), "{err}");
+        let s = score(
+            &two,
+            &masked,
+            Path::new("g"),
+            MissingDocuments::CountAsUnmasked,
+        )
+        .expect("score");
+        assert_eq!(s.documents, 2);
+        assert_eq!(s.entity_recall_direct, 0.5);
+        assert_eq!(s.entity_recall_quasi, 0.5);
+        let skipped = score(&two, &masked, Path::new("g"), MissingDocuments::Skip).expect("score");
+        assert_eq!(skipped.entity_recall_direct, 1.0);
     }
 }

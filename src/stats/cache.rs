@@ -83,7 +83,10 @@ impl CachedSource {
     fn db_error(&self, e: rusqlite::Error) -> Error {
         Error::model(
             self.disk_path.clone().unwrap_or_default(),
-            format!("count cache: {e}"),
+            format!(
+                "count cache: {e} (the file only caches counts: delete it and it is rebuilt, \
+                 or set `corpus.cache.disk = false`)"
+            ),
         )
     }
 
@@ -203,7 +206,29 @@ fn restrict(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Opens the disk cache; one that cannot be opened as a database (a damaged or foreign
+/// file) is only a cache, so it is deleted and created anew, with a warning.
 fn open_db(path: &Path, busy_timeout_ms: u64, secret: &[u8]) -> Result<Connection> {
+    match try_open_db(path, busy_timeout_ms, secret) {
+        Ok(db) => Ok(db),
+        Err(e) if path.is_file() => {
+            log::warn!("{e}; deleting the count cache and starting a new one");
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = path.as_os_str().to_owned();
+                file.push(suffix);
+                match std::fs::remove_file(&file) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(PathBuf::from(file), e)),
+                }
+            }
+            try_open_db(path, busy_timeout_ms, secret)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn try_open_db(path: &Path, busy_timeout_ms: u64, secret: &[u8]) -> Result<Connection> {
     let err = |e: rusqlite::Error| Error::model(path, format!("count cache: {e}"));
     // Created owner-only before SQLite opens it; its -wal and -shm files take its mode.
     if !path.exists() {

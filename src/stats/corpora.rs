@@ -141,6 +141,24 @@ pub fn build_corpus(
         }
         skips.check()?;
     }
+    if builder.docs() == 0 {
+        // An empty corpus would make every term unseen: refuse it and leave any previous
+        // index of that name in place (the work directory is removed on return).
+        let first_skip = skips
+            .list
+            .first()
+            .map(|e| format!("; the first skipped: {e}"))
+            .unwrap_or_default();
+        return Err(Error::parameter(
+            format!("corpus `{}`", options.name),
+            format!(
+                "no document could be read from the sources ({} files, {} skipped{first_skip}); \
+                 nothing was built",
+                files.len(),
+                skips.list.len()
+            ),
+        ));
+    }
     let source_names = sources.iter().map(|s| s.display().to_string()).collect();
     let meta = builder.finish(options.name, source_names, skips.list.len() as u64)?;
     swap_into_place(work.path(), &index_dir, &target)?;

@@ -8,7 +8,10 @@
 //! version (an index built with another one is refused), the document count and a
 //! generation that changes with every build, so caches keyed by it never mix snapshots.
 
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 
 use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
@@ -191,7 +194,8 @@ pub struct CorpusIndex {
 }
 
 impl CorpusIndex {
-    /// Opens the index in `dir`, refusing one built with another tokenizer version.
+    /// Opens the index in `dir`, refusing one built with another tokenizer version, or
+    /// one whose files are corrupt, with an error saying how to rebuild it.
     pub fn open(dir: &Path) -> Result<CorpusIndex> {
         let meta = CorpusMeta::read(dir)?;
         if meta.tokenizer_version != TOKENIZER_VERSION {
@@ -204,7 +208,12 @@ impl CorpusIndex {
                 ),
             ));
         }
-        let index = Index::open_in_dir(dir).map_err(|e| tantivy_error(dir, e))?;
+        let name = meta.name.clone();
+        guard_corrupt(dir, &name, move || Self::open_checked(dir, meta))
+    }
+
+    fn open_checked(dir: &Path, meta: CorpusMeta) -> Result<CorpusIndex> {
+        let index = Index::open_in_dir(dir).map_err(|e| corrupt(dir, &meta.name, e))?;
         let body = index
             .schema()
             .get_field(BODY_FIELD)
@@ -213,7 +222,7 @@ impl CorpusIndex {
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
-            .map_err(|e| tantivy_error(dir, e))?;
+            .map_err(|e| corrupt(dir, &meta.name, e))?;
         let searcher = reader.searcher();
         let mut bases = Vec::with_capacity(searcher.segment_readers().len());
         let mut next = 0u32;
@@ -241,6 +250,12 @@ impl CorpusIndex {
 
     /// The set of documents containing `phrase` (consecutive tokens, in order).
     pub fn phrase_docs(&self, phrase: &[String]) -> Result<RoaringBitmap> {
+        guard_corrupt(&self.dir, &self.meta.name, || {
+            self.phrase_docs_unguarded(phrase)
+        })
+    }
+
+    fn phrase_docs_unguarded(&self, phrase: &[String]) -> Result<RoaringBitmap> {
         let terms: Vec<Term> = phrase
             .iter()
             .map(|t| Term::from_field_text(self.body, index_form(t)))
@@ -291,6 +306,57 @@ fn tantivy_error(path: &Path, e: tantivy::TantivyError) -> Error {
         _ => format!("corpus index: {e}"),
     };
     Error::model(path, message)
+}
+
+/// The error for an index whose files cannot be read back: what to run to rebuild it.
+fn corrupt(dir: &Path, name: &str, cause: impl std::fmt::Display) -> Error {
+    Error::model(
+        dir,
+        format!(
+            "corpus index `{name}` is corrupt ({cause}); rebuild it: `declass corpus remove \
+             {name}`, then `declass corpus build SOURCE... --name {name}` (or `declass setup` \
+             for the default corpus)"
+        ),
+    )
+}
+
+thread_local! {
+    /// Set while this thread reads tantivy's files inside [`guard_corrupt`].
+    static READING_INDEX: Cell<bool> = const { Cell::new(false) };
+}
+
+static QUIET_PANIC_HOOK: Once = Once::new();
+
+/// Runs `read`, a read of tantivy's files, turning a panic into the corrupt-index error.
+///
+/// Tantivy trusts the files it wrote: flipped bytes in a postings (`.idx`) or positions
+/// (`.pos`) file make its decoders slice out of bounds and panic instead of returning an
+/// error, and checking every file's checksum on open would read the whole index at every
+/// start (gigabytes for a Wikipedia dump). So the reading boundary catches the panic.
+/// The panic hook stays quiet for panics caught here (logged at debug level), so the
+/// user sees one error instead of a panic message; other panics are reported as before.
+fn guard_corrupt<T>(dir: &Path, name: &str, read: impl FnOnce() -> Result<T>) -> Result<T> {
+    QUIET_PANIC_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if READING_INDEX.with(Cell::get) {
+                log::debug!("corpus index read panicked: {info}");
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    let was_reading = READING_INDEX.with(|r| r.replace(true));
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(read));
+    READING_INDEX.with(|r| r.set(was_reading));
+    outcome.unwrap_or_else(|payload| {
+        let cause = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unreadable data".to_string());
+        Err(corrupt(dir, name, cause))
+    })
 }
 
 #[cfg(test)]

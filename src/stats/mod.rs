@@ -8,6 +8,7 @@
 //! opened with [`open_count_source`], which puts the memory and disk caches in front.
 
 pub mod cache;
+pub mod checked;
 pub mod corpora;
 pub mod defaults;
 pub mod ic;
@@ -148,7 +149,8 @@ impl SourceChoice {
 }
 
 /// Opens the count source `choice` (or the configured one when `None`), with the memory
-/// cache and (if enabled) the disk cache in front. A missing local corpus is an error
+/// cache and (if enabled) the disk cache in front, every answer checked for possible
+/// figures ([`checked::CheckedSource`]). A missing local corpus is an error
 /// telling the user how to build it; the caller runs auto-setup first when it wants to.
 pub fn open_count_source(
     config: &Config,
@@ -159,6 +161,8 @@ pub fn open_count_source(
         Some(c) => c,
         None => SourceChoice::from_config(config)?,
     };
+    // Checked below the caches, so an impossible answer is never cached, and above them,
+    // so a damaged cache entry is caught too.
     let inner: Arc<dyn CountSource> = match choice {
         SourceChoice::Local(name) => {
             let dir = corpora::corpus_dir(data, &name)?;
@@ -166,16 +170,14 @@ pub fn open_count_source(
         }
         SourceChoice::Remote => Arc::new(remote::RemoteSource::new(&config.corpus.remote)?),
     };
+    let inner: Arc<dyn CountSource> = Arc::new(checked::CheckedSource::new(inner));
     let disk = if config.corpus.cache.disk {
         Some(data.subdir("cache")?.join("counts.sqlite"))
     } else {
         None
     };
-    Ok(Arc::new(cache::CachedSource::new(
-        inner,
-        &config.corpus.cache,
-        disk.as_deref(),
-    )?))
+    let cached = cache::CachedSource::new(inner, &config.corpus.cache, disk.as_deref())?;
+    Ok(Arc::new(checked::CheckedSource::new(Arc::new(cached))))
 }
 
 /// What a command calls when it needs counts: builds the default corpus first if it is

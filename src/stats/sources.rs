@@ -167,17 +167,42 @@ fn read_jsonl(
     struct Line {
         text: String,
     }
-    for (i, line) in BufReader::new(reader).lines().enumerate() {
-        let line = line.map_err(|e| Error::input(file, format!("line {}: {e}", i + 1)))?;
+    // Lines are read as bytes and decoded one by one: a line with an invalid UTF-8 byte is
+    // skipped with its number, and reading resumes at the next line (`BufRead::lines`
+    // would stop the whole file at the first bad byte).
+    let mut reader = BufReader::new(reader);
+    let mut bytes = Vec::new();
+    let mut number = 0usize;
+    loop {
+        bytes.clear();
+        let read = reader
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| Error::io(file, e))?;
+        if read == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(line) => line,
+            Err(e) => {
+                on_skip(Error::input(
+                    file,
+                    format!(
+                        "line {number}: not valid UTF-8 (bad byte at column {})",
+                        e.valid_up_to() + 1
+                    ),
+                ));
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Line>(&line) {
+        match serde_json::from_str::<Line>(line) {
             Ok(record) => emit(&record.text)?,
-            Err(e) => on_skip(Error::input(file, format!("line {}: {e}", i + 1))),
+            Err(e) => on_skip(Error::input(file, format!("line {number}: {e}"))),
         }
     }
-    Ok(())
 }
 
 /// Streams `<page>` elements; keeps main-namespace (`<ns>0</ns>`) pages that are not
@@ -317,6 +342,17 @@ mod tests {
         assert_eq!(docs, vec!["one", "two"]);
         assert_eq!(skipped.len(), 1);
         assert!(skipped[0].contains("c.jsonl") && skipped[0].contains("line 2"));
+    }
+
+    #[test]
+    fn jsonl_reading_resumes_after_a_line_with_invalid_utf8() {
+        let (docs, skipped) = collect(
+            Path::new("c.jsonl"),
+            b"{\"text\":\"one\"}\n{\"text\":\"t\xffo\"}\n{\"text\":\"three\"}\n{\"text\":\"four\"}",
+        );
+        assert_eq!(docs, vec!["one", "three", "four"]);
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].contains("line 2"), "{}", skipped[0]);
     }
 
     #[test]

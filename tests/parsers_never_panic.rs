@@ -1,0 +1,107 @@
+//! Random bytes and near-valid random text into every parser of user input: each returns
+//! a value or an error, never panics. Case counts are fixed (`CASES`) so the suite stays
+//! quick; BENCHMARKS.md ("Property tests") records them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+
+use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
+use declass::kb::plugin::{ImportOptions, convert};
+use declass::stats::sources::read_documents;
+
+const CASES: u32 = 256;
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: CASES,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Bytes: either anything, or text drawn from `alphabet` (near-valid input reaches
+/// deeper into a parser than noise does).
+fn input(alphabet: &'static str) -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..400),
+        prop::string::string_regex(alphabet)
+            .expect("regex")
+            .prop_map(String::into_bytes),
+    ]
+}
+
+const JSON: &str = r#"[\[\]{}":,0-9a-z_ \n.-]{0,300}"#;
+
+fn file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path
+}
+
+fn gold() -> Vec<declass::eval::tab::TabDocument> {
+    serde_json::from_str(
+        r#"[{"doc_id": "d1", "text": "Mr John Smith was born in Paris.",
+            "annotations": {"a1": {"entity_mentions": [
+              {"entity_id": "e1", "identifier_type": "DIRECT", "start_offset": 3, "end_offset": 13, "entity_type": "PERSON"}]}}}]"#,
+    )
+    .expect("gold")
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn text_input(bytes in input(r"[a-z \n\u{feff}\u{0}é]{0,300}")) {
+        let _ = declass::io::decode_text(bytes, Path::new("x.txt"));
+    }
+
+    #[test]
+    fn spans_json(bytes in input(JSON)) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let _ = read_masked_spans(&file(dir.path(), "spans.json", &bytes));
+    }
+
+    #[test]
+    fn spans_scored_against_gold(spans in prop::collection::vec((0usize..60, 0usize..60), 0..8)) {
+        let masked = BTreeMap::from([("d1".to_string(), spans)]);
+        let _ = score(&gold(), &masked, Path::new("gold.json"), MissingDocuments::Refuse);
+    }
+
+    #[test]
+    fn tab_json(bytes in input(r#"[\[\]{}":,0-9a-z_ \n]{0,100}|\[\{"doc_id":"d","text":"[a-z ]{0,20}","annotations":\{"a":\{"entity_mentions":\[\{"entity_id":"e","identifier_type":"(DIRECT|QUASI|NO_MASK|X)","start_offset":[0-9]{1,2},"end_offset":[0-9]{1,2}\}\]\}\}\}\]"#)) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = file(dir.path(), "tab.json", &bytes);
+        if let Ok(docs) = read_tab_documents(&path) {
+            let masked = docs.iter().map(|d| (d.doc_id.clone(), vec![(0, 1)])).collect();
+            let _ = score(&docs, &masked, &path, MissingDocuments::CountAsUnmasked);
+        }
+    }
+
+    #[test]
+    fn corpus_sources(bytes in input(JSON), kind in prop::sample::select(vec!["c.jsonl", "c.json", "c.xml", "c.txt"])) {
+        let _ = read_documents(
+            Path::new(kind),
+            Box::new(bytes.as_slice()),
+            &mut |_| Ok(()),
+            &mut |_| {},
+        );
+    }
+
+    #[test]
+    fn knowledge_base_files(
+        bytes in input(r#"[<>"a-z:/#._ \n@^0-9;,\[\]]{0,300}|(<http://x/[a-c]> <http://www.w3.org/2004/02/skos/core#(broader|prefLabel)> (<http://x/[a-c]>|"[a-z]{0,5}"(@en)?) \.\n){0,4}"#),
+        extension in prop::sample::select(vec!["nt", "ttl", "rdf"]),
+    ) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = file(dir.path(), &format!("onto.{extension}"), &bytes);
+        let _ = convert(&path, &ImportOptions::default());
+    }
+
+    #[test]
+    fn toml_config(bytes in input(r#"[\[\]a-z_.="0-9 \n-]{0,200}|\[(sanitize|corpus|pipeline|stats)\]\n[a-z_]{1,12} = ("[a-z]{0,5}"|-?[0-9]{1,6}|true|[0-9]\.[0-9])\n"#)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = declass::Config::from_override_str(&text, Path::new("config.toml"));
+    }
+}

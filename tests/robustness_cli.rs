@@ -1,0 +1,272 @@
+//! Failures the binary must report as one clear error with a non-zero exit, never a panic
+//! nor a result that looks valid: corrupt corpus indexes, corpus sources with bad lines,
+//! impossible counts, closed or full output streams.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+use assert_cmd::Command;
+
+mod common;
+use common::{declass, setup, setup_with, write};
+
+fn assert_clean_failure(out: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "must fail: {stderr}");
+    assert_ne!(out.status.code(), Some(101), "panicked: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
+    }
+}
+
+fn plain(data: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("declass").expect("binary");
+    cmd.arg("--data-dir").arg(data).arg("--no-auto-setup");
+    cmd
+}
+
+/// A corpus whose postings span several compressed blocks: words drawn from vocabularies
+/// of varying size by a fixed linear congruential generator.
+fn varied_corpus(root: &Path) -> std::path::PathBuf {
+    let mut state = 12345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut lines = String::new();
+    for _ in 0..3000 {
+        let vocabulary = 5 + next() % 195;
+        let words: Vec<String> = (0..40)
+            .map(|_| format!("w{}", next() % vocabulary))
+            .collect();
+        lines.push_str(&serde_json::json!({ "text": words.join(" ") }).to_string());
+        lines.push('\n');
+    }
+    write(root, "varied.jsonl", &lines)
+}
+
+fn flip_bytes(path: &Path) {
+    let mut bytes = std::fs::read(path).expect("read");
+    let end = 3000.min(bytes.len().saturating_sub(100));
+    for i in (0..end).step_by(5) {
+        bytes[i] ^= 0xff;
+    }
+    std::fs::write(path, bytes).expect("write");
+}
+
+#[test]
+fn corrupt_corpus_index_is_an_error_saying_how_to_rebuild() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let corpus = varied_corpus(dir.path());
+    for extension in ["idx", "pos"] {
+        let data = dir.path().join(format!("data-{extension}"));
+        plain(&data)
+            .args(["corpus", "build", "--name", "wiki"])
+            .arg(&corpus)
+            .assert()
+            .success();
+        let index = data.join("corpora").join("wiki");
+        let file = std::fs::read_dir(&index)
+            .expect("index dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == extension))
+            .expect("segment file");
+        flip_bytes(&file);
+        std::fs::remove_dir_all(data.join("cache")).ok();
+        let out = plain(&data)
+            .args(["corpus", "count", "w1 w2", "w3"])
+            .output()
+            .expect("runs");
+        assert_clean_failure(&out, &["corrupt", "declass corpus remove wiki"]);
+    }
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = write(
+        dir.path(),
+        "big.txt",
+        &"Alice went home. The cat sat on the mat.\n".repeat(2_000),
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("declass"))
+        .arg("--data-dir")
+        .arg(dir.path().join("data"))
+        .arg("nlp")
+        .arg(&big)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("one line");
+    assert!(first.starts_with("sentence 1"), "{first}");
+    let out = child.wait_with_output().expect("waits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn full_disk_on_standard_output_is_an_error() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", "Jane Roe likes her garden.");
+    // The same run succeeds when its output can be written.
+    declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--protect", "Jane Roe"])
+        .assert()
+        .success();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("declass"))
+        .arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(&s.config)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--protect", "Jane Roe"])
+        .stdout(full)
+        .output()
+        .expect("runs");
+    assert_clean_failure(&out, &["standard output", "No space left"]);
+}
+
+/// What a lying count service answers to a batch of `n` requests: (total, counts).
+type Answer = fn(usize) -> (u64, Vec<u64>);
+
+/// Starts a count service speaking declass's `POST /v1/count` route on 127.0.0.1 (std
+/// only, one connection at a time) and returns its base URL.
+fn lying_count_service(answer: Answer) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0u8; length];
+            if reader.read_exact(&mut body).is_err() {
+                continue;
+            }
+            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let n = request["requests"].as_array().map_or(0, Vec::len);
+            let (docs, counts) = answer(n);
+            let json =
+                serde_json::json!({"identity": "liar", "docs": docs, "counts": counts}).to_string();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                json.len()
+            );
+            reader.into_inner().write_all(response.as_bytes()).ok();
+        }
+    });
+    url
+}
+
+fn remote_config(root: &Path, url: &str) -> std::path::PathBuf {
+    write(
+        root,
+        "remote.toml",
+        &format!(
+            "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[corpus]\nsource = \"remote\"\n\
+             [corpus.remote]\nurl = \"{url}\"\ndialect = \"declass\"\nretries = 0\n\
+             requests_per_second = 0.0\n[corpus.cache]\ndisk = false\n"
+        ),
+    )
+}
+
+#[test]
+fn impossible_remote_counts_fail_closed() {
+    let answers: [(Answer, &str); 3] = [
+        (|n| (10, vec![50; n]), "out of a total of 10"),
+        (|n| (0, vec![0; n]), "total of 0"),
+        (|n| (10, vec![1; n + 1]), "counts for"),
+    ];
+    for (answer, why) in answers {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let url = lying_count_service(answer);
+        let config = remote_config(dir.path(), &url);
+        let doc = write(
+            dir.path(),
+            "doc.txt",
+            "Jane Roe was treated for breast cancer. She received radiotherapy in Paris.",
+        );
+        let out = plain(&dir.path().join("data"))
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .args(["--protect", "Jane Roe"])
+            .output()
+            .expect("runs");
+        assert_clean_failure(&out, &[why]);
+        assert!(out.stdout.is_empty(), "nothing emitted");
+        if why != "out of a total of 10" {
+            continue;
+        }
+        // Several documents to a directory: each failure names its file.
+        let second = write(dir.path(), "second.txt", "Jane Roe lives in Paris.");
+        let out_dir = dir.path().join("out");
+        let out = plain(&dir.path().join("data"))
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&doc)
+            .arg(&second)
+            .args(["--protect", "Jane Roe", "--out"])
+            .arg(&out_dir)
+            .output()
+            .expect("runs");
+        assert_clean_failure(&out, &["doc.txt", "second.txt", why]);
+        let written = std::fs::read_dir(&out_dir).map_or(0, |d| d.count());
+        assert_eq!(written, 0, "nothing written");
+    }
+}
+
+#[test]
+fn damaged_count_cache_is_rebuilt() {
+    let s = setup_with(&[(3, "Jane Roe likes her garden.")]);
+    let cache = s.data.join("cache");
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    std::fs::write(
+        cache.join("counts.sqlite"),
+        b"this is not a database at all, just bytes",
+    )
+    .expect("write");
+    let doc = write(&s.root, "doc.txt", "Jane Roe likes her garden.");
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--protect", "Jane Roe"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("count cache"), "warned: {stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Roe"));
+}
