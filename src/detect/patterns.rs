@@ -12,6 +12,7 @@ use regex::Regex;
 use super::{Detector, Finding, Proposal};
 use crate::config::PatternsConfig;
 use crate::error::{Error, Result};
+use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::{Document, TermKind, Upos};
 
 /// The registered name of this detector.
@@ -376,20 +377,6 @@ static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static NHS: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{3}[ \-]?\d{3}[ \-]?\d{4}\b"));
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 const MONTH_ALTERNATION: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
 
 static DATE_DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {

@@ -3,6 +3,9 @@
 //! 1950s" → "the 20th century"; "two years" → "a few years"; "1,200" → "thousands"). The
 //! sanitizer ends each ladder at the configured date or number concept.
 
+use crate::text::MONTH_NAMES as MONTHS;
+use crate::text::chunk::ORDINAL_WORDS;
+
 /// A rung: the text published, and the phrase its count is taken from (without the
 /// article the text reads with).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,21 +17,6 @@ pub struct Rung {
 fn rung(text: String, counted: String) -> Rung {
     Rung { text, counted }
 }
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 fn month_of(word: &str) -> Option<usize> {
     let w = word.trim_end_matches(['.', ',']).to_lowercase();
@@ -142,31 +130,6 @@ const MULTIPLIERS: &[(&str, f64)] = &[
     ("thousand", 1e3),
     ("million", 1e6),
     ("billion", 1e9),
-];
-
-const ORDINAL_WORDS: &[&str] = &[
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-    "thirtieth",
-    "fortieth",
-    "fiftieth",
-    "hundredth",
 ];
 
 fn is_ordinal(word: &str) -> bool {

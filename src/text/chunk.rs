@@ -171,7 +171,7 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// Ordinal numbers written as words. "First" and "second" are left out: they are as often
 /// "at first" or a unit of time as a rank. Language data.
-const ORDINAL_WORDS: &[&str] = &[
+pub(crate) const ORDINAL_WORDS: &[&str] = &[
     "third",
     "fourth",
     "fifth",

@@ -17,6 +17,23 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::config::TextConfig;
+
+/// English month names in calendar order: what date ladders and date patterns write.
+/// Language data, shared by every stage that reads or writes a date.
+pub const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
 pub use chunk::{Term, TermKind};
 pub use tokenize::{Token, TokenKind};
 pub use upos::Upos;
