@@ -295,6 +295,11 @@ fn lowercase_mentions_of_a_protected_person_are_sanitized() {
         !lower.contains("ellison") && !lower.contains("margaret"),
         "{out}"
     );
+    // A lowercase mention still names someone, so it reads with its article.
+    assert!(
+        out.starts_with("The report on a person was filed."),
+        "{out}"
+    );
     // The count cache, which saw the document's terms, holds none of them in clear.
     let cache = s.data.join("cache");
     let mut bytes = Vec::new();

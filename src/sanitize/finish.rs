@@ -112,8 +112,10 @@ fn sensitive_replacement(
 ) -> Replacement {
     let original = &doc.text[finding.start..finding.end];
     // A name or a number takes an article before a common noun; a phrase in lowercase
-    // keeps lowercase ("breast cancer" → "breast diseases", not "Breast Diseases").
-    let names_something = original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
+    // keeps lowercase ("breast cancer" → "breast diseases", not "Breast Diseases"). A
+    // protected person's mention names someone however it is written ("margaret ellison").
+    let names_something = finding.detector == crate::detect::protect::NAME
+        || original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
     let label = match (&finding.proposal, strategy.generalizes_sensitive()) {
         (Proposal::Generalize(label), true) => {
             let label = generalization.unwrap_or(label);
