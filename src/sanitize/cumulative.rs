@@ -23,7 +23,8 @@
 //! bit. A published form shared by several terms of a context (two cities both read as
 //! "city") is counted once.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::Run;
 use super::candidates::Candidate;
@@ -246,9 +247,7 @@ impl Run<'_, '_> {
                 Knapsack::Exact if single_target => {
                     state = exact(&choices, targets[0], budgets[&targets[0]]);
                 }
-                _ => greedy(&choices, &mut state, &budgets, |st| {
-                    self.disclosures(&choices, st)
-                }),
+                _ => greedy(&choices, &self.forms(&choices), &mut state, &budgets),
             }
         }
         let published = self.disclosures(&choices, &state);
@@ -495,6 +494,26 @@ impl Run<'_, '_> {
         })
     }
 
+    /// An id per published form (a phrase in a context) of every option, so forms compare
+    /// as integers while the knapsack runs.
+    fn forms(&self, choices: &[Choice]) -> Vec<Vec<usize>> {
+        let mut ids: BTreeMap<(usize, &TermSet), usize> = BTreeMap::new();
+        choices
+            .iter()
+            .map(|choice| {
+                let context = self.items[choice.item].context;
+                choice
+                    .options
+                    .iter()
+                    .map(|o| {
+                        let next = ids.len();
+                        *ids.entry((context, &o.set)).or_insert(next)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Each target's disclosure in state `state`: the shares of the published options,
     /// a form published twice in one context counted once.
     fn disclosures(&self, choices: &[Choice], state: &[usize]) -> BTreeMap<usize, f64> {
@@ -533,45 +552,182 @@ fn step(choice: &Choice, from: usize, to: usize, over: &BTreeSet<usize>) -> (f64
 /// Greedy multiple-choice knapsack: while a target is over budget, take the move (an item
 /// to one of its broader options) with the least utility lost per bit removed; ties go to
 /// the smaller move, then the earlier item.
+///
+/// A move's ratio depends only on its item's option and on which targets are over
+/// budget, so each item's best move waits in a heap and only the moved item's is
+/// recomputed; the heap is rebuilt when the set of targets over budget changes. With the
+/// disclosures kept by a [`Ledger`], a long document costs O(moves · log items), not a
+/// pass over every item per move.
 fn greedy(
     choices: &[Choice],
+    forms: &[Vec<usize>],
     state: &mut [usize],
     budgets: &BTreeMap<usize, f64>,
-    disclosures: impl Fn(&[usize]) -> BTreeMap<usize, f64>,
 ) {
+    let mut ledger = Ledger::new(choices, forms, state);
     loop {
-        let current = disclosures(state);
-        let over: BTreeSet<usize> = budgets
-            .iter()
-            .filter(|(t, b)| current.get(t).copied().unwrap_or(0.0) > **b + 1e-9)
-            .map(|(&t, _)| t)
-            .collect();
+        let over = ledger.over(budgets);
         if over.is_empty() {
             return;
         }
-        let mut best: Option<(f64, f64, usize, usize)> = None;
-        for (k, choice) in choices.iter().enumerate() {
-            for to in state[k] + 1..choice.options.len() {
-                let (lost, removed) = step(choice, state[k], to, &over);
-                if removed <= 1e-12 {
-                    continue;
-                }
-                let ratio = lost / removed;
-                let better = match best {
-                    None => true,
-                    Some((r, rem, _, _)) => {
-                        ratio < r - 1e-12 || ((ratio - r).abs() <= 1e-12 && removed < rem - 1e-12)
-                    }
-                };
-                if better {
-                    best = Some((ratio, removed, k, to));
-                }
+        let mut heap: BinaryHeap<Reverse<Move>> = choices
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| best_move(c, k, state[k], &over))
+            .map(Reverse)
+            .collect();
+        loop {
+            let Some(Reverse(m)) = heap.pop() else {
+                return;
+            };
+            if state[m.item] != m.from {
+                continue;
+            }
+            ledger.shift(&choices[m.item], forms, m.item, m.from, m.to);
+            state[m.item] = m.to;
+            if ledger.over(budgets) != over {
+                break;
+            }
+            if let Some(next) = best_move(&choices[m.item], m.item, m.to, &over) {
+                heap.push(Reverse(next));
             }
         }
-        match best {
-            Some((_, _, k, to)) => state[k] = to,
-            None => return,
+    }
+}
+
+/// One greedy move, ordered by utility lost per bit removed (to [`RATIO_RESOLUTION`]),
+/// then bits removed, item and option.
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    ratio: f64,
+    removed: f64,
+    item: usize,
+    from: usize,
+    to: usize,
+}
+
+/// Ratios closer than this count as equal, so the smaller move wins: with shares
+/// proportional to IC, every step of one item has the same ratio up to rounding.
+const RATIO_RESOLUTION: f64 = 1e-9;
+
+impl Move {
+    fn key(&self) -> impl Ord + use<> {
+        (
+            (self.ratio / RATIO_RESOLUTION).round() as i64,
+            TotalBits(self.removed),
+            self.item,
+            self.to,
+        )
+    }
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Move {}
+
+impl PartialOrd for Move {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Move {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// Bits ordered by [`f64::total_cmp`], for ordered sets and heaps.
+#[derive(Debug, Clone, Copy)]
+struct TotalBits(f64);
+
+impl PartialEq for TotalBits {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.total_cmp(&other.0).is_eq()
+    }
+}
+
+impl Eq for TotalBits {}
+
+impl PartialOrd for TotalBits {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalBits {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The best move of item `k` from option `from` towards the targets over budget.
+fn best_move(choice: &Choice, k: usize, from: usize, over: &BTreeSet<usize>) -> Option<Move> {
+    (from + 1..choice.options.len())
+        .filter_map(|to| {
+            let (lost, removed) = step(choice, from, to, over);
+            (removed > 1e-12).then(|| Move {
+                ratio: lost / removed,
+                removed,
+                item: k,
+                from,
+                to,
+            })
+        })
+        .min()
+}
+
+/// Each target's disclosure, kept up to date as items move: per target and published
+/// form (a phrase in a context, counted once however many items publish it), the shares
+/// of the items publishing it; the target's total is the sum of each form's largest.
+struct Ledger {
+    groups: BTreeMap<(usize, usize), BTreeSet<(TotalBits, usize)>>,
+    totals: BTreeMap<usize, f64>,
+}
+
+impl Ledger {
+    fn new(choices: &[Choice], forms: &[Vec<usize>], state: &[usize]) -> Ledger {
+        let mut ledger = Ledger {
+            groups: BTreeMap::new(),
+            totals: BTreeMap::new(),
+        };
+        for (k, choice) in choices.iter().enumerate() {
+            ledger.enter(choice, forms, k, state[k]);
         }
+        ledger
+    }
+
+    fn shift(&mut self, choice: &Choice, forms: &[Vec<usize>], k: usize, from: usize, to: usize) {
+        for (&t, f) in &choice.shares[from] {
+            let group = self.groups.entry((t, forms[k][from])).or_default();
+            let before = group.last().map_or(0.0, |(b, _)| b.0);
+            group.remove(&(TotalBits(f.bits), k));
+            let after = group.last().map_or(0.0, |(b, _)| b.0);
+            *self.totals.entry(t).or_insert(0.0) += after - before;
+        }
+        self.enter(choice, forms, k, to);
+    }
+
+    fn enter(&mut self, choice: &Choice, forms: &[Vec<usize>], k: usize, option: usize) {
+        for (&t, f) in &choice.shares[option] {
+            let group = self.groups.entry((t, forms[k][option])).or_default();
+            let before = group.last().map_or(0.0, |(b, _)| b.0);
+            group.insert((TotalBits(f.bits), k));
+            let after = group.last().map_or(0.0, |(b, _)| b.0);
+            *self.totals.entry(t).or_insert(0.0) += after - before;
+        }
+    }
+
+    fn over(&self, budgets: &BTreeMap<usize, f64>) -> BTreeSet<usize> {
+        budgets
+            .iter()
+            .filter(|(t, b)| self.totals.get(t).copied().unwrap_or(0.0) > **b + 1e-9)
+            .map(|(&t, _)| t)
+            .collect()
     }
 }
 
@@ -687,6 +843,116 @@ mod tests {
         BTreeMap::from([(0, sum)])
     }
 
+    /// Every option its own form.
+    fn distinct(choices: &[Choice]) -> Vec<Vec<usize>> {
+        let mut next = 0;
+        choices
+            .iter()
+            .map(|c| {
+                c.options
+                    .iter()
+                    .map(|_| {
+                        next += 1;
+                        next
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The greedy rule stated directly: every step recomputes every target's disclosure
+    /// (forms shared counted once) and scans every move.
+    fn reference_greedy(
+        choices: &[Choice],
+        forms: &[Vec<usize>],
+        state: &mut [usize],
+        budgets: &BTreeMap<usize, f64>,
+    ) {
+        loop {
+            let mut by_form: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+            for (k, c) in choices.iter().enumerate() {
+                for (&t, f) in &c.shares[state[k]] {
+                    let slot = by_form.entry((t, forms[k][state[k]])).or_insert(0.0);
+                    *slot = slot.max(f.bits);
+                }
+            }
+            let mut current: BTreeMap<usize, f64> = BTreeMap::new();
+            for ((t, _), bits) in by_form {
+                *current.entry(t).or_insert(0.0) += bits;
+            }
+            let over: BTreeSet<usize> = budgets
+                .iter()
+                .filter(|(t, b)| current.get(t).copied().unwrap_or(0.0) > **b + 1e-9)
+                .map(|(&t, _)| t)
+                .collect();
+            if over.is_empty() {
+                return;
+            }
+            let best = choices
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| best_move(c, k, state[k], &over))
+                .min();
+            match best {
+                Some(m) => state[m.item] = m.to,
+                None => return,
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_moves_the_rule_states_with_shared_forms_and_two_targets() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as f64) / (u32::MAX as f64)
+        };
+        for _ in 0..200 {
+            let n = 3 + (next() * 12.0) as usize;
+            let mut choices = Vec::new();
+            let mut forms = Vec::new();
+            for k in 0..n {
+                let mut ics = vec![2.0 + 10.0 * next()];
+                for _ in 0..(next() * 4.0) as usize {
+                    let last = *ics.last().unwrap_or(&0.0);
+                    ics.push(last * next());
+                }
+                let mut c = choice(k, 0.2 + 0.8 * next(), &ics);
+                for s in &mut c.shares {
+                    let bits = s[&0].bits;
+                    s.insert(
+                        1,
+                        Figure {
+                            bits: bits * next(),
+                            origin: Origin::AssertionBound,
+                        },
+                    );
+                }
+                // Broader options often share a form ("city" for two cities).
+                forms.push(
+                    (0..ics.len())
+                        .map(|o| {
+                            if o == 0 {
+                                100 + k
+                            } else {
+                                (next() * 3.0) as usize
+                            }
+                        })
+                        .collect::<Vec<_>>(),
+                );
+                choices.push(c);
+            }
+            let budgets = BTreeMap::from([(0, 3.0 + 10.0 * next()), (1, 2.0 + 5.0 * next())]);
+            let mut fast = vec![0; n];
+            greedy(&choices, &forms, &mut fast, &budgets);
+            let mut slow = vec![0; n];
+            reference_greedy(&choices, &forms, &mut slow, &budgets);
+            assert_eq!(fast, slow);
+        }
+    }
+
     fn kept(choices: &[Choice], state: &[usize]) -> f64 {
         choices
             .iter()
@@ -705,7 +971,7 @@ mod tests {
         ];
         let mut state = vec![0, 0];
         let budgets = BTreeMap::from([(0, 4.0)]);
-        greedy(&choices, &mut state, &budgets, |s| total(&choices, s));
+        greedy(&choices, &distinct(&choices), &mut state, &budgets);
         assert_eq!(state, vec![2, 0]);
         assert!(total(&choices, &state)[&0] <= 4.0);
     }
@@ -715,7 +981,7 @@ mod tests {
         let choices = vec![choice(0, 1.0, &[12.0, 8.0])];
         let mut state = vec![0];
         let budgets = BTreeMap::from([(0, 1.0)]);
-        greedy(&choices, &mut state, &budgets, |s| total(&choices, s));
+        greedy(&choices, &distinct(&choices), &mut state, &budgets);
         assert_eq!(state, vec![1]);
     }
 
@@ -750,9 +1016,9 @@ mod tests {
             let mut greedy_state = vec![0; choices.len()];
             greedy(
                 &choices,
+                &distinct(&choices),
                 &mut greedy_state,
                 &BTreeMap::from([(0, budget)]),
-                |s| total(&choices, s),
             );
             let exact_state = exact(&choices, 0, budget);
             let exact_total = total(&choices, &exact_state)[&0];
