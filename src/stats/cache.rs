@@ -28,7 +28,9 @@ use crate::stats::{CountRequest, CountSource, Origin};
 pub struct CachedSource {
     inner: Arc<dyn CountSource>,
     identity: String,
-    memory: Cache<String, u64>,
+    /// Keyed by a digest of the request, never by its spelled-out phrases: a concept's
+    /// request lists its whole label set, and a long run holds a million of them.
+    memory: Cache<[u8; 16], u64>,
     disk: Option<Mutex<Connection>>,
     disk_path: Option<PathBuf>,
     /// The data directory's secret the disk keys are HMACs under.
@@ -71,13 +73,14 @@ impl CachedSource {
         })
     }
 
-    /// The disk form of a key: HMAC-SHA256 under the data directory's secret.
-    fn disk_key(&self, key: &str) -> Vec<u8> {
-        keyed_digest(&self.secret, key.as_bytes())
-    }
-
-    fn key(&self, request_key: &str) -> String {
-        format!("{}\u{1f}{request_key}", self.identity)
+    /// A request's key in both caches: HMAC-SHA256 under the data directory's secret of
+    /// the source's identity and the canonical request (on disk in full, in memory its
+    /// first 128 bits).
+    fn digest(&self, request_key: &str) -> Digest {
+        keyed_digest(
+            &self.secret,
+            format!("{}\u{1f}{request_key}", self.identity).as_bytes(),
+        )
     }
 
     fn db_error(&self, e: rusqlite::Error) -> Error {
@@ -90,7 +93,7 @@ impl CachedSource {
         )
     }
 
-    fn disk_get(&self, keys: &[String]) -> Result<Vec<Option<u64>>> {
+    fn disk_get(&self, keys: &[Digest]) -> Result<Vec<Option<u64>>> {
         let Some(db) = &self.disk else {
             return Ok(vec![None; keys.len()]);
         };
@@ -102,7 +105,7 @@ impl CachedSource {
             .map_err(|e| self.db_error(e))?;
         keys.iter()
             .map(|k| {
-                stmt.query_row(params![self.disk_key(k)], |row| row.get::<_, i64>(0))
+                stmt.query_row(params![k.as_slice()], |row| row.get::<_, i64>(0))
                     .optional()
                     .map(|v| v.map(|c| c as u64))
                     .map_err(|e| self.db_error(e))
@@ -110,7 +113,7 @@ impl CachedSource {
             .collect()
     }
 
-    fn disk_put(&self, entries: &[(String, u64)]) -> Result<()> {
+    fn disk_put(&self, entries: &[(Digest, u64)]) -> Result<()> {
         let Some(db) = &self.disk else {
             return Ok(());
         };
@@ -123,7 +126,7 @@ impl CachedSource {
                 .prepare_cached("INSERT OR REPLACE INTO hashed_counts (key, count) VALUES (?1, ?2)")
                 .map_err(|e| self.db_error(e))?;
             for (key, count) in entries {
-                stmt.execute(params![self.disk_key(key), *count as i64])
+                stmt.execute(params![key.as_slice(), *count as i64])
                     .map_err(|e| self.db_error(e))?;
             }
         }
@@ -131,13 +134,23 @@ impl CachedSource {
     }
 }
 
-fn keyed_digest(secret: &[u8], message: &[u8]) -> Vec<u8> {
+/// An HMAC-SHA256 digest.
+type Digest = [u8; 32];
+
+/// The memory cache's key: the digest's first 128 bits.
+fn short(digest: &Digest) -> [u8; 16] {
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&digest[..16]);
+    key
+}
+
+fn keyed_digest(secret: &[u8], message: &[u8]) -> Digest {
     // HMAC accepts keys of any length, so this cannot fail.
     let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else {
-        return Vec::new();
+        return [0u8; 32];
     };
     mac.update(message);
-    mac.finalize().into_bytes().to_vec()
+    mac.finalize().into_bytes().into()
 }
 
 /// The secret beside the database, in the same directory.
@@ -249,7 +262,7 @@ fn try_open_db(path: &Path, busy_timeout_ms: u64, secret: &[u8]) -> Result<Conne
     db.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
     db.pragma_update(None, "synchronous", "NORMAL")
         .map_err(err)?;
-    let check = keyed_digest(secret, SECRET_CHECK);
+    let check = keyed_digest(secret, SECRET_CHECK).to_vec();
     // Checked and rebuilt under the write lock, so concurrent runs agree on the layout.
     db.execute_batch("BEGIN IMMEDIATE;").map_err(err)?;
     let dropped = match ensure_layout(&db, &check) {
@@ -319,30 +332,34 @@ impl CountSource for CachedSource {
     }
 
     fn total_docs(&self) -> Result<u64> {
-        let key = self.key(TOTAL_KEY);
-        if let Some(n) = self.memory.get(&key) {
+        let key = self.digest(TOTAL_KEY);
+        if let Some(n) = self.memory.get(&short(&key)) {
             return Ok(n);
         }
         if let Some(Some(n)) = self.disk_get(std::slice::from_ref(&key))?.first() {
-            self.memory.insert(key, *n);
+            self.memory.insert(short(&key), *n);
             return Ok(*n);
         }
         let n = self.inner.total_docs()?;
-        self.disk_put(&[(key.clone(), n)])?;
-        self.memory.insert(key, n);
+        self.disk_put(&[(key, n)])?;
+        self.memory.insert(short(&key), n);
         Ok(n)
     }
 
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
-        let keys: Vec<String> = requests.iter().map(|r| self.key(&r.cache_key())).collect();
-        let mut answers: Vec<Option<u64>> = keys.iter().map(|k| self.memory.get(k)).collect();
+        let keys: Vec<Digest> = requests
+            .iter()
+            .map(|r| self.digest(&r.cache_key()))
+            .collect();
+        let mut answers: Vec<Option<u64>> =
+            keys.iter().map(|k| self.memory.get(&short(k))).collect();
         let missing_memory: Vec<usize> =
             (0..keys.len()).filter(|&i| answers[i].is_none()).collect();
         if !missing_memory.is_empty() {
-            let lookup: Vec<String> = missing_memory.iter().map(|&i| keys[i].clone()).collect();
+            let lookup: Vec<Digest> = missing_memory.iter().map(|&i| keys[i]).collect();
             for (&i, found) in missing_memory.iter().zip(self.disk_get(&lookup)?) {
                 if let Some(count) = found {
-                    self.memory.insert(keys[i].clone(), count);
+                    self.memory.insert(short(&keys[i]), count);
                     answers[i] = Some(count);
                 }
             }
@@ -362,18 +379,19 @@ impl CountSource for CachedSource {
                     batch.len()
                 )));
             }
-            let entries: Vec<(String, u64)> = todo
+            let entries: Vec<(Digest, u64)> = todo
                 .iter()
                 .zip(&counts)
-                .map(|(&i, &c)| (keys[i].clone(), c))
+                .map(|(&i, &c)| (keys[i], c))
                 .collect();
             self.disk_put(&entries)?;
-            for (key, count) in entries {
-                self.memory.insert(key, count);
+            for (key, count) in &entries {
+                self.memory.insert(short(key), *count);
             }
+            let fetched: std::collections::HashMap<Digest, u64> = entries.into_iter().collect();
             for (i, key) in keys.iter().enumerate() {
                 if answers[i].is_none() {
-                    answers[i] = self.memory.get(key);
+                    answers[i] = fetched.get(key).copied();
                 }
             }
         }
