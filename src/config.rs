@@ -336,6 +336,8 @@ pub struct KbConfig {
     pub plugin_priority: i32,
     pub max_chains: usize,
     pub max_chain_depth: usize,
+    /// Phrases of concepts' label sets kept for the run (a bound on that memo's memory).
+    pub label_cache_phrases: usize,
     pub geonames_min_population: u64,
 }
 
@@ -550,6 +552,12 @@ impl Config {
         check.finite_at_least("detect.ic.max_bits", detect.ic.max_bits, 0.0);
         check.range("kb.max_chains", self.kb.max_chains, 1, 100_000);
         check.range("kb.max_chain_depth", self.kb.max_chain_depth, 1, 10_000);
+        check.range(
+            "kb.label_cache_phrases",
+            self.kb.label_cache_phrases,
+            1_000,
+            1_000_000_000,
+        );
         check.into_result()
     }
 

@@ -139,7 +139,9 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                 if alternatives.iter().any(Vec::is_empty) {
                     bail!("phrase `{phrase}` has no word to count");
                 }
-                all_of.push(TermSet { alternatives });
+                all_of.push(TermSet {
+                    alternatives: alternatives.into(),
+                });
             }
             let docs = source.total_docs().context("counting documents")?;
             let mut requests = vec![CountRequest {

@@ -401,7 +401,7 @@ mod tests {
             set("therapy"),
             set("care"),
             TermSet {
-                alternatives: vec![vec!["care".into()], vec!["therapy".into()]],
+                alternatives: vec![vec!["care".into()], vec!["therapy".into()]].into(),
             },
         ];
         let counts = [20, 10, 25];

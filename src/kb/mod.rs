@@ -26,7 +26,7 @@ pub(crate) mod tests;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -237,6 +237,9 @@ pub struct KnowledgeBase {
     lemmatizer: Lemmatizer,
     max_chains: usize,
     max_chain_depth: usize,
+    /// (concept, label limit) → its counting phrases, listed once per run and shared:
+    /// every count request about the concept carries them.
+    counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>>,
 }
 
 /// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
@@ -383,6 +386,12 @@ impl KnowledgeBase {
             lemmatizer: Lemmatizer::wordnet()?,
             max_chains: config.max_chains,
             max_chain_depth: config.max_chain_depth,
+            counting: moka::sync::Cache::builder()
+                .weigher(|_: &(u32, usize), phrases: &Arc<[Vec<String>]>| {
+                    u32::try_from(phrases.len().max(1)).unwrap_or(u32::MAX)
+                })
+                .max_capacity(config.label_cache_phrases as u64)
+                .build(),
         })
     }
 
@@ -720,7 +729,13 @@ impl KnowledgeBase {
     /// repeats: the concept's preferred label first (an IC that backs off to a word prior
     /// backs off on it), the others sorted. The sanitizer's taxonomy and the IC detector
     /// both count a concept this way, so it has one IC.
-    pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
+    pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
+        self.counting.get_with((concept.0, label_limit), || {
+            self.list_counting_phrases(concept, label_limit).into()
+        })
+    }
+
+    fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
         let preferred = tokenize::index_terms(self.label(concept));
         let mut phrases: Vec<Vec<String>> = self
             .subsumed_labels(concept, label_limit.max(1))

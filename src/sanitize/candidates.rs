@@ -330,7 +330,7 @@ impl Run<'_, '_> {
             label: self.s.config.root_label.clone(),
             source: "root".to_string(),
             set: TermSet {
-                alternatives: Vec::new(),
+                alternatives: Vec::new().into(),
             },
             noun: true,
         }

@@ -90,7 +90,7 @@ impl Item {
 
 pub(super) fn phrase_set(text: &str) -> TermSet {
     TermSet {
-        alternatives: vec![index_terms(text)],
+        alternatives: vec![index_terms(text)].into(),
     }
 }
 
@@ -288,7 +288,7 @@ impl Run<'_, '_> {
         for term in &self.doc.terms {
             for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
                 let set = TermSet {
-                    alternatives: vec![words],
+                    alternatives: vec![words].into(),
                 };
                 let context = self.context_of(start);
                 let kinds = &self.s.config.quasi_identifier_kinds;

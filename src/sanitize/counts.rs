@@ -2,7 +2,7 @@
 //! from the count source in one batch, then read back. No count is ever fetched inside
 //! the risk loops.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::stats::{CountRequest, CountSource, TermSet};
@@ -10,7 +10,7 @@ use crate::stats::{CountRequest, CountSource, TermSet};
 /// Counts registered, fetched in bulk, and looked up by the conjunction of term sets.
 #[derive(Default)]
 pub struct CountTable {
-    index: HashMap<Vec<TermSet>, usize>,
+    index: FxHashMap<Vec<TermSet>, usize>,
     requests: Vec<Vec<TermSet>>,
     answers: Vec<u64>,
 }

@@ -364,7 +364,7 @@ impl Run<'_, '_> {
                     candidate: None,
                     removed: true,
                     set: TermSet {
-                        alternatives: Vec::new(),
+                        alternatives: Vec::new().into(),
                     },
                     ic: 0.0,
                 });

@@ -92,7 +92,9 @@ fn step(label: &str, below: &[&str]) -> Step {
     Step {
         label: label.into(),
         source: "test-kb".into(),
-        counting: TermSet { alternatives },
+        counting: TermSet {
+            alternatives: alternatives.into(),
+        },
     }
 }
 

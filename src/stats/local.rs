@@ -12,13 +12,16 @@ use roaring::RoaringBitmap;
 use crate::config::CorpusConfig;
 use crate::error::Result;
 use crate::stats::index::CorpusIndex;
-use crate::stats::{CountRequest, CountSource, Phrase};
+use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 
 /// Counts from one opened corpus index (one searcher snapshot).
 pub struct LocalSource {
     index: CorpusIndex,
     /// Phrase → its documents. Valid for this snapshot only, which this value owns.
     bitmaps: Cache<Phrase, Arc<RoaringBitmap>>,
+    /// Term set of several alternatives (a concept's labels) → the union of their
+    /// documents, which every count request about the concept intersects.
+    unions: Cache<TermSet, Arc<RoaringBitmap>>,
 }
 
 impl LocalSource {
@@ -36,7 +39,18 @@ impl LocalSource {
             })
             .max_capacity(cache_mb.saturating_mul(1_000_000))
             .build();
-        LocalSource { index, bitmaps }
+        let unions = Cache::builder()
+            .weigher(|set: &TermSet, docs: &Arc<RoaringBitmap>| {
+                let bytes = docs.serialized_size() + 8 * set.alternatives.len();
+                u32::try_from(bytes).unwrap_or(u32::MAX)
+            })
+            .max_capacity(cache_mb.saturating_mul(1_000_000))
+            .build();
+        LocalSource {
+            index,
+            bitmaps,
+            unions,
+        }
     }
 
     pub fn index(&self) -> &CorpusIndex {
@@ -110,12 +124,20 @@ impl CountSource for LocalSource {
                 sets => {
                     let mut unions = Vec::with_capacity(sets.len());
                     for set in sets {
+                        if let Some(docs) = self.unions.get(set) {
+                            unions.push(docs);
+                            continue;
+                        }
                         let ids = set
                             .alternatives
                             .iter()
                             .map(|p| phrases.id(p))
                             .collect::<Result<Vec<_>>>()?;
-                        unions.push(union_of(&ids, &phrases.fetched));
+                        let docs = union_of(&ids, &phrases.fetched);
+                        if ids.len() > 1 {
+                            self.unions.insert(set.clone(), docs.clone());
+                        }
+                        unions.push(docs);
                     }
                     intersection_count(unions, total)
                 }
@@ -230,7 +252,8 @@ mod tests {
                 set("café").alternatives[0].clone(),
                 set("Paris").alternatives[0].clone(),
                 set("1990").alternatives[0].clone(),
-            ],
+            ]
+            .into(),
         }));
         requests.push(CountRequest { all_of: vec![] });
         let counts = source.count_batch(&requests).expect("count");
@@ -257,7 +280,7 @@ mod tests {
         let source = build(tmp.path(), SAMPLE_DOCS);
         let narrow = CountRequest::single(set("breast cancer"));
         let broad = CountRequest::single(TermSet {
-            alternatives: vec![index_terms("cancer"), index_terms("breast cancer")],
+            alternatives: vec![index_terms("cancer"), index_terms("breast cancer")].into(),
         });
         let counts = source.count_batch(&[narrow, broad]).expect("count");
         assert!(counts[1] >= counts[0]);

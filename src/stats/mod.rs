@@ -33,18 +33,34 @@ pub use info::Origin;
 pub type Phrase = Vec<String>;
 
 /// Documents containing ANY of the alternatives (a concept's labels, a term's variants).
-#[derive(
-    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+///
+/// The alternatives are shared, not copied: a concept's set lists its whole label set
+/// (thousands of phrases) and is part of every count request about the concept.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct TermSet {
-    pub alternatives: Vec<Phrase>,
+    pub alternatives: Arc<[Phrase]>,
+}
+
+/// How many leading alternatives a term set's hash reads.
+const HASHED_ALTERNATIVES: usize = 4;
+
+/// Hashes the number of alternatives and the first few: equal sets still hash equal,
+/// and a concept's set of thousands of labels is not read in full for every lookup of a
+/// count (equality, checked on a hash match, compares the shared list by address first).
+impl std::hash::Hash for TermSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.alternatives.len().hash(state);
+        for phrase in self.alternatives.iter().take(HASHED_ALTERNATIVES) {
+            phrase.hash(state);
+        }
+    }
 }
 
 impl TermSet {
     /// A literal phrase: the set of documents containing exactly this token sequence.
     pub fn literal(phrase: Phrase) -> TermSet {
         TermSet {
-            alternatives: vec![phrase],
+            alternatives: Arc::from([phrase]),
         }
     }
 
@@ -205,7 +221,7 @@ mod tests {
         let a = CountRequest {
             all_of: vec![
                 TermSet {
-                    alternatives: vec![p("breast cancer"), p("carcinoma")],
+                    alternatives: vec![p("breast cancer"), p("carcinoma")].into(),
                 },
                 TermSet::literal(p("radiotherapy")),
             ],
@@ -214,7 +230,7 @@ mod tests {
             all_of: vec![
                 TermSet::literal(p("radiotherapy")),
                 TermSet {
-                    alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")],
+                    alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into(),
                 },
             ],
         };

@@ -107,7 +107,7 @@ fn requests() -> Vec<CountRequest> {
         }
     }
     requests.push(CountRequest::single(TermSet {
-        alternatives: vec![index_terms_of("radiotherapy"), index_terms_of("Paris")],
+        alternatives: vec![index_terms_of("radiotherapy"), index_terms_of("Paris")].into(),
     }));
     requests
 }
