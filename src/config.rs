@@ -306,6 +306,8 @@ pub struct CountCacheConfig {
 pub struct StatsConfig {
     pub prior: String,
     pub prior_pseudo_documents: f64,
+    /// Bound of the memo of term sets' prior probabilities, in phrases.
+    pub prior_cache_phrases: u64,
     pub prior_calibration_words: usize,
     pub prior_calibration_min_documents: u64,
     pub wordfreq_file: String,

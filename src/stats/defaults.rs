@@ -173,6 +173,7 @@ pub fn load_prior(
                 ));
             }
             let mut prior = WordFreq::load(&path)?;
+            prior.keep_sets(config.stats.prior_cache_phrases);
             match prior.calibrate(
                 counts,
                 config.stats.prior_calibration_words,

@@ -37,8 +37,7 @@ pub struct PriorIc<'a> {
 impl IcSource for PriorIc<'_> {
     fn ic(&self, set: &TermSet, count: u64, total: u64) -> Figure {
         combined_ic(
-            self.prior
-                .and_then(|p| p.any_probability(&set.alternatives)),
+            self.prior.and_then(|p| p.set_probability(set)),
             count,
             total,
             self.measured,

@@ -42,6 +42,9 @@ use crate::stats::{CountRequest, CountSource, TermSet};
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
     freqs: HashMap<String, f32>,
+    /// Term sets of several phrases → [`WordFreq::any_probability`]: a concept's set is
+    /// asked about for every term it generalizes, and lists thousands of phrases.
+    sets: moka::sync::Cache<TermSet, Option<f64>>,
     /// Set by [`WordFreq::calibrate`]: the occurrences per document that turn a word
     /// frequency `f` into the corpus's document probability `1 - exp(-L f)`.
     occurrences_per_document: Option<f64>,
@@ -121,6 +124,7 @@ impl WordFreq {
         }
         Ok(WordFreq {
             freqs,
+            sets: set_cache(0),
             occurrences_per_document: None,
         })
     }
@@ -174,6 +178,7 @@ impl WordFreq {
         fitted.sort_by(f64::total_cmp);
         let median = fitted[fitted.len() / 2];
         self.occurrences_per_document = Some(median);
+        self.sets.invalidate_all();
         Ok(Some(Calibration {
             words: fitted.len(),
             occurrences_per_document: median,
@@ -196,6 +201,9 @@ impl WordFreq {
     /// Frequency of one normalized token by wordfreq's rule: digit sequences smashed to
     /// `0` and shared out by [`digit_freq`] (see the module documentation).
     pub fn token(&self, token: &str) -> Option<f64> {
+        if !token.bytes().any(|b| b.is_ascii_digit()) {
+            return self.word(token);
+        }
         let smashed = smash_numbers(token);
         let listed = self.word(&smashed)?;
         Some(if smashed == token {
@@ -203,6 +211,22 @@ impl WordFreq {
         } else {
             listed * digit_freq(token)
         })
+    }
+
+    /// Keeps the prior probabilities of term sets of several phrases, up to `phrases`
+    /// phrases' worth of sets.
+    pub fn keep_sets(&mut self, phrases: u64) {
+        self.sets = set_cache(phrases);
+    }
+
+    /// [`WordFreq::any_probability`] of a term set, worked out once per set of several
+    /// phrases.
+    pub fn set_probability(&self, set: &TermSet) -> Option<f64> {
+        if set.alternatives.len() < 2 {
+            return self.any_probability(&set.alternatives);
+        }
+        self.sets
+            .get_with_by_ref(set, || self.any_probability(&set.alternatives))
     }
 
     /// Frequency of a phrase of normalized tokens (wordfreq's rule, see the module
@@ -248,6 +272,15 @@ impl WordFreq {
         self.probability(phrase)
             .map(|p| ic_from_probability(p, Origin::WordfreqPrior))
     }
+}
+
+fn set_cache(phrases: u64) -> moka::sync::Cache<TermSet, Option<f64>> {
+    moka::sync::Cache::builder()
+        .weigher(|set: &TermSet, _: &Option<f64>| {
+            u32::try_from(set.alternatives.len()).unwrap_or(u32::MAX)
+        })
+        .max_capacity(phrases)
+        .build()
 }
 
 /// wordfreq's `MULTI_DIGIT_RE`: a digit followed by digits, periods or commas. ASCII
