@@ -25,6 +25,15 @@ pub struct Config {
     pub kanon: crate::kanon::KanonConfig,
     pub detect: DetectConfig,
     pub kb: KbConfig,
+    pub pipeline: PipelineConfig,
+}
+
+/// How long documents are cut (`[pipeline]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineConfig {
+    /// Documents longer than this many characters are sanitized window by window.
+    pub window_chars: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -554,6 +563,12 @@ impl Config {
         check.finite_at_least("detect.ic.max_bits", detect.ic.max_bits, 0.0);
         check.range("kb.max_chains", self.kb.max_chains, 1, 100_000);
         check.range("kb.max_chain_depth", self.kb.max_chain_depth, 1, 10_000);
+        check.range(
+            "pipeline.window_chars",
+            self.pipeline.window_chars,
+            1_000,
+            usize::MAX,
+        );
         check.range(
             "kb.label_cache_phrases",
             self.kb.label_cache_phrases,

@@ -13,7 +13,9 @@ use crate::detect::{
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
 use crate::sanitize::taxonomy::KbTaxonomy;
-use crate::sanitize::{IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures};
+use crate::sanitize::{
+    Carried, IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures,
+};
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
@@ -33,6 +35,8 @@ pub struct Engine {
     /// The named-entity labeller, built on first use to type names no knowledge base
     /// knows (its model costs a tenth of a second to load).
     name_typer: NerTyper,
+    /// The persons `--protect` names for every document of the run.
+    protected: Vec<String>,
 }
 
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
@@ -111,6 +115,7 @@ impl Engine {
             labeller: std::sync::OnceLock::new(),
         };
         Ok(Engine {
+            protected: inputs.protect.clone(),
             config: config.clone(),
             tagger,
             knowledge,
@@ -134,13 +139,78 @@ impl Engine {
         protect: &[String],
         strategy: Strategy,
     ) -> Result<Processed> {
-        let (doc, findings) = self.detect(text, protect)?;
-        let plan = self.plan(&doc, &findings, strategy)?;
-        Ok(Processed {
-            doc,
-            findings,
-            plan,
-        })
+        self.process_reporting(text, protect, strategy, &mut |_, _| {})
+    }
+
+    /// [`Engine::process`], telling `progress(bytes done, bytes in all)` after each window
+    /// of a long document.
+    ///
+    /// A document longer than `[pipeline] window_chars` is sanitized window by window
+    /// ([`windows`]), so time grows linearly with its length and memory holds one window's
+    /// analysis at a time. The document stays one release: each window's budget towards
+    /// the protected persons is what the windows before it left (their published
+    /// disclosure is carried forward), so the whole document together stays within it.
+    pub fn process_reporting(
+        &self,
+        text: String,
+        protect: &[String],
+        strategy: Strategy,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Processed> {
+        let ranges = windows(&text, self.config.pipeline.window_chars);
+        if ranges.len() <= 1 {
+            let (doc, findings) = self.detect(text, protect)?;
+            let plan = self.plan(&doc, &findings, strategy)?;
+            progress(doc.text.len(), doc.text.len());
+            return Ok(Processed {
+                doc,
+                findings,
+                plan,
+            });
+        }
+        let mut merged = Windowed::default();
+        // The reasons of protected mentions number the persons of one list: the
+        // document's own, else the run's.
+        let persons = if protect.is_empty() {
+            &self.protected
+        } else {
+            protect
+        };
+        let mut carried = Carried {
+            bits: 0.0,
+            persons: persons.to_vec(),
+        };
+        // A window that writes a protected name in lowercase ("margaret ellison") makes
+        // every later window read its lowercase parts as mentions ("later ellison").
+        let mut lowercase_names = false;
+        for range in ranges {
+            let (doc, mut findings) = self.detect(text[range.clone()].to_string(), protect)?;
+            if lowercase_names && !persons.is_empty() {
+                findings.extend(
+                    ProtectDetector::new(persons, &self.config.detect.protect)
+                        .assuming_lowercase_names()
+                        .detect(&doc)?,
+                );
+                findings = merge_findings(findings);
+            }
+            lowercase_names |= findings.iter().any(|f| {
+                let mention = &doc.text[f.start..f.end];
+                f.detector == crate::detect::protect::NAME
+                    && !mention.chars().any(char::is_uppercase)
+                    && mention.chars().any(char::is_lowercase)
+            });
+            let plan =
+                self.with_sanitizer(|s| s.sanitize_window(&doc, &findings, strategy, &carried))?;
+            carried.bits += plan
+                .disclosure
+                .iter()
+                .filter(|d| d.protected)
+                .map(|d| d.published_bits)
+                .fold(0.0, f64::max);
+            merged.push(range.start, findings, plan);
+            progress(range.end, text.len());
+        }
+        Ok(merged.finish(text, strategy))
     }
 
     /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
@@ -211,5 +281,159 @@ impl Engine {
             person_titles: &self.config.detect.protect.titles,
             name_typer: Some(&self.name_typer),
         })
+    }
+}
+
+/// Byte ranges of the windows of `text`, each at most `max_chars` characters, cut after
+/// the last paragraph break (blank line) inside the window, else the last line break,
+/// else the last sentence end (". "), else the last whitespace, else at `max_chars`.
+/// A text of at most `max_chars` characters is one window.
+pub fn windows(text: &str, max_chars: usize) -> Vec<std::ops::Range<usize>> {
+    let max_chars = max_chars.max(1);
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let rest = &text[start..];
+        let Some((limit, _)) = rest.char_indices().nth(max_chars) else {
+            out.push(start..text.len());
+            break;
+        };
+        let head = &rest[..limit];
+        let cut = ["\n\n", "\n", ". "]
+            .iter()
+            .find_map(|sep| head.rfind(sep).map(|at| at + sep.len()))
+            .or_else(|| {
+                head.char_indices()
+                    .rev()
+                    .find(|(_, c)| c.is_whitespace())
+                    .map(|(at, c)| at + c.len_utf8())
+            })
+            .filter(|&cut| cut > 0)
+            .unwrap_or(limit);
+        out.push(start..start + cut);
+        start += cut;
+    }
+    out
+}
+
+/// The windows' results of one document, gathered in text order.
+#[derive(Default)]
+struct Windowed {
+    findings: Vec<Finding>,
+    plans: Vec<(usize, Plan)>,
+}
+
+impl Windowed {
+    fn push(&mut self, offset: usize, findings: Vec<Finding>, plan: Plan) {
+        self.findings.extend(findings.into_iter().map(|mut f| {
+            f.start += offset;
+            f.end += offset;
+            f
+        }));
+        self.plans.push((offset, plan));
+    }
+
+    /// One document's result: findings, replacements and assessments at their offsets in
+    /// the document; each window's disclosure account in turn (its budget is what the
+    /// windows before it left); utility summed over the windows; the lowest threshold.
+    fn finish(self, text: String, strategy: Strategy) -> Processed {
+        let mut plan: Option<Plan> = None;
+        for (offset, part) in self.plans {
+            let into = plan.get_or_insert_with(|| Plan {
+                threshold: None,
+                disclosure: Vec::new(),
+                replacements: Vec::new(),
+                utility: crate::sanitize::Utility {
+                    original_bits: 0.0,
+                    kept_bits: 0.0,
+                    ratio: 1.0,
+                },
+                assessments: Vec::new(),
+                strategy: part.strategy,
+                risk_model: part.risk_model,
+                counts_from: part.counts_from.clone(),
+            });
+            if let Some(t) = part.threshold
+                && into
+                    .threshold
+                    .as_ref()
+                    .is_none_or(|current| t.bits < current.bits)
+            {
+                into.threshold = Some(t);
+            }
+            into.disclosure.extend(part.disclosure);
+            into.replacements
+                .extend(part.replacements.into_iter().map(|mut r| {
+                    r.start += offset;
+                    r.end += offset;
+                    r
+                }));
+            into.assessments
+                .extend(part.assessments.into_iter().map(|mut a| {
+                    a.start += offset;
+                    a.end += offset;
+                    a
+                }));
+            into.utility.original_bits += part.utility.original_bits;
+            into.utility.kept_bits += part.utility.kept_bits;
+        }
+        let mut plan = plan.unwrap_or_else(|| Plan {
+            strategy,
+            risk_model: crate::sanitize::RiskModel::Cumulative,
+            threshold: None,
+            disclosure: Vec::new(),
+            replacements: Vec::new(),
+            utility: crate::sanitize::Utility {
+                original_bits: 0.0,
+                kept_bits: 0.0,
+                ratio: 1.0,
+            },
+            assessments: Vec::new(),
+            counts_from: String::new(),
+        });
+        if plan.utility.original_bits > 0.0 {
+            plan.utility.ratio = plan.utility.kept_bits / plan.utility.original_bits;
+        }
+        Processed {
+            doc: Document {
+                text,
+                paragraphs: Vec::new(),
+                sentences: Vec::new(),
+                tokens: Vec::new(),
+                tags: Vec::new(),
+                terms: Vec::new(),
+            },
+            findings: self.findings,
+            plan,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_one_window() {
+        assert_eq!(windows("One. Two.", 100), vec![0..9]);
+        assert!(windows("", 100).is_empty());
+    }
+
+    #[test]
+    fn windows_cut_at_paragraphs_then_smaller_boundaries_and_cover_the_text() {
+        let text = "Aaaa aaaa.\n\nBbbb bbbb. Cccc.\nDddd dddd dddd éééé";
+        for max in 1..text.chars().count() + 2 {
+            let ranges = windows(text, max);
+            let mut at = 0;
+            for r in &ranges {
+                assert_eq!(r.start, at, "contiguous at {max}");
+                assert!(r.end > r.start);
+                assert!(text[r.clone()].chars().count() <= max, "{max}: {r:?}");
+                at = r.end;
+            }
+            assert_eq!(at, text.len());
+        }
+        let ranges = windows(text, 20);
+        assert_eq!(&text[ranges[0].clone()], "Aaaa aaaa.\n\n");
     }
 }

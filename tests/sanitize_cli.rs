@@ -632,3 +632,91 @@ fn readme_article_reads_correctly() {
         assert_ne!(r["source"], "root", "a root replacement: {r}");
     }
 }
+
+#[test]
+fn long_documents_are_sanitized_window_by_window_as_one_document() {
+    let s = setup();
+    let config = s.root.join("windows.toml");
+    let base = std::fs::read_to_string(&s.config).expect("config");
+    std::fs::write(&config, format!("{base}[pipeline]\nwindow_chars = 1000\n")).expect("write");
+    let filler = "The garden had roses and a person walked there. \
+                  A person read a book about history and music. ";
+    // The text writes her name in lowercase: in every window, then, "ellison" is her.
+    let mut text = String::from(
+        "Margaret Ellison was born in Leeds on 4 May 1961. The file on margaret ellison \
+         was opened.\n\n",
+    );
+    for _ in 0..12 {
+        text.push_str(filler);
+    }
+    // A window of its own that never names her: still her document.
+    text.push_str("\n\nOn 12 March 1990 the family moved to Miami.\n\n");
+    for _ in 0..12 {
+        text.push_str(filler);
+    }
+    text.push_str("\n\nLater ellison wrote about gardens.\n");
+    assert!(text.chars().count() > 2000, "several windows");
+    let input = write(&s.root, "long.txt", &text);
+    let out = Command::cargo_bin("declass")
+        .expect("binary")
+        .arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(&config)
+        .args(["sanitize", "--protect", "Margaret Ellison"])
+        .arg(&input)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sanitized = String::from_utf8(out.stdout).expect("utf-8");
+    for leak in ["Ellison", "ellison", "Margaret", "1961", "12 March 1990"] {
+        assert!(!sanitized.contains(leak), "{leak} in {sanitized}");
+    }
+    // Text between the windows' replacements is where it was.
+    assert_eq!(sanitized.matches(filler).count(), 24, "{sanitized}");
+    assert!(sanitized.contains("wrote about gardens."), "{sanitized}");
+    // A window that never names her is still assessed towards her, with what the
+    // windows before it left of the budget.
+    let out = Command::cargo_bin("declass")
+        .expect("binary")
+        .arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "sanitize",
+            "--format",
+            "json",
+            "--protect",
+            "Margaret Ellison",
+        ])
+        .arg(&input)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let doc = if report.is_array() {
+        &report[0]
+    } else {
+        &report
+    };
+    let accounts = doc["disclosure"].as_array().expect("disclosure").clone();
+    let towards_her: Vec<f64> = accounts
+        .iter()
+        .filter(|d| d["target"].as_str().is_some_and(|t| t.contains("Ellison")))
+        .map(|d| d["budget_bits"].as_f64().expect("budget"))
+        .collect();
+    assert!(towards_her.len() >= 3, "{accounts:?}");
+    assert!(
+        towards_her.windows(2).all(|w| w[1] <= w[0] + 1e-9),
+        "{towards_her:?}"
+    );
+}

@@ -294,8 +294,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             if !args.force && target.exists() && manifest.outputs.get(&key) == Some(&entry) {
                 continue;
             }
-            match engine
-                .process(input.text.clone(), &input.protect, strategy)
+            match process_one(&engine, input, strategy)
                 .and_then(|done| {
                     render(
                         args.format,
@@ -339,8 +338,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     let mut done = Vec::with_capacity(inputs.len());
     for input in &inputs {
         progress.inc(1);
-        let processed = engine
-            .process(input.text.clone(), &input.protect, strategy)
+        let processed = process_one(&engine, input, strategy)
             .with_context(|| format!("{}: cannot sanitize (nothing was written)", input.id))?;
         done.push(processed);
     }
@@ -466,4 +464,27 @@ pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
         .with_context(|| format!("cannot score {}", args.spans.display()))?;
     outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
+}
+
+/// Sanitizes one input, with a byte progress bar on stderr when it is long enough to be
+/// cut into windows (`[pipeline] window_chars`): it then takes more than a few seconds.
+fn process_one(engine: &Engine, input: &Input, strategy: Strategy) -> declass::Result<Processed> {
+    let long = input.text.chars().count() > engine.config().pipeline.window_chars;
+    let bar = if long {
+        ProgressBar::new(input.text.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let done = engine.process_reporting(
+        input.text.clone(),
+        &input.protect,
+        strategy,
+        &mut |bytes, _| bar.set_position(bytes as u64),
+    );
+    bar.finish_and_clear();
+    done
 }

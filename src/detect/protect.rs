@@ -39,6 +39,9 @@ pub struct ProtectDetector {
     suffixes: BTreeSet<String>,
     fuzzy_min_chars: usize,
     fuzzy_max_edits: usize,
+    /// The text is known to write these names in lowercase (an earlier window of the same
+    /// document did), so a lowercase part is a mention wherever it names a part exactly.
+    lowercase_names: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -57,6 +60,12 @@ pub fn fold(word: &str) -> String {
 }
 
 impl ProtectDetector {
+    /// For a window of a document known to write the names in lowercase elsewhere.
+    pub fn assuming_lowercase_names(mut self) -> Self {
+        self.lowercase_names = true;
+        self
+    }
+
     pub fn new(names: &[String], config: &ProtectConfig) -> Self {
         let titles: BTreeSet<String> = config.titles.iter().map(|t| fold(t)).collect();
         let suffixes: BTreeSet<String> = config.suffixes.iter().map(|t| fold(t)).collect();
@@ -83,6 +92,7 @@ impl ProtectDetector {
             suffixes,
             fuzzy_min_chars: config.fuzzy_min_chars,
             fuzzy_max_edits: config.fuzzy_max_edits,
+            lowercase_names: false,
         }
     }
 
@@ -220,7 +230,7 @@ impl ProtectDetector {
         let mut accepted: Vec<bool> = (0..n)
             .map(|k| part[k].is_some() && view.name_like[k])
             .collect();
-        let mut lowercase_name = false;
+        let mut lowercase_name = self.lowercase_names;
         for sentence in &doc.sentences {
             let range = sentence.tokens.clone();
             for k in range.clone() {

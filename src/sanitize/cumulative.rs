@@ -218,7 +218,7 @@ impl Run<'_, '_> {
         for &t in &targets {
             let own = self.ic(&self.entries[t].set)?.bits;
             let budget = if self.entries[t].protected {
-                self.s.config.budget_for(own)
+                (self.s.config.budget_for(own) - self.carried_bits).max(0.0)
             } else {
                 self.s.config.attribute_budget(own)
             };
@@ -255,6 +255,7 @@ impl Run<'_, '_> {
             .iter()
             .map(|t| Disclosure {
                 target: self.entries[*t].text.clone(),
+                protected: self.entries[*t].protected,
                 budget_bits: budgets[t],
                 original_bits: original.get(t).copied().unwrap_or(0.0),
                 published_bits: published.get(t).copied().unwrap_or(0.0),

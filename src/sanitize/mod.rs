@@ -79,6 +79,17 @@ pub struct TermFeatures {
     pub categories: BTreeSet<String>,
 }
 
+/// What the windows before one window of a long document leave to it.
+#[derive(Debug, Clone, Default)]
+pub struct Carried {
+    /// What they published about the protected persons: taken from the budget.
+    pub bits: f64,
+    /// The persons protected in the whole document, in the order of the `protect` list.
+    /// One this window never mentions is still its target: its terms are in the same
+    /// document as the person's mentions elsewhere.
+    pub persons: Vec<String>,
+}
+
 /// The state of one document's run, shared by the stages.
 struct Run<'a, 'd> {
     s: &'a Sanitizer<'a>,
@@ -93,6 +104,8 @@ struct Run<'a, 'd> {
     words: BTreeSet<String>,
     /// The name typer's classes for this document, asked once when first needed.
     name_classes: std::cell::OnceCell<Vec<(usize, usize, String)>>,
+    /// What earlier windows of the same document published about the protected persons.
+    carried_bits: f64,
 }
 
 impl Sanitizer<'_> {
@@ -104,7 +117,23 @@ impl Sanitizer<'_> {
         findings: &[Finding],
         strategy: Strategy,
     ) -> Result<Plan> {
-        self.run(doc, findings, strategy)
+        self.sanitize_window(doc, findings, strategy, &Carried::default())
+    }
+
+    /// [`Sanitizer::sanitize`] for one window of a longer document.
+    pub fn sanitize_window(
+        &self,
+        doc: &Document,
+        findings: &[Finding],
+        strategy: Strategy,
+        carried: &Carried,
+    ) -> Result<Plan> {
+        let mut run = self.start(doc, findings, strategy, &carried.persons)?;
+        run.carried_bits = carried.bits;
+        match self.config.risk_model {
+            RiskModel::PerTerm => run.per_term(),
+            RiskModel::Cumulative => run.cumulative(),
+        }
     }
 
     fn start<'d>(
@@ -112,6 +141,7 @@ impl Sanitizer<'_> {
         doc: &'d Document,
         findings: &'d [Finding],
         strategy: Strategy,
+        persons: &[String],
     ) -> Result<Run<'_, 'd>>
     where
         Self: Sized,
@@ -134,24 +164,17 @@ impl Sanitizer<'_> {
                 .map(str::to_string)
                 .collect(),
             name_classes: std::cell::OnceCell::new(),
+            carried_bits: 0.0,
         };
-        run.collect();
+        run.collect(persons);
         Ok(run)
-    }
-
-    fn run(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
-        let run = self.start(doc, findings, strategy)?;
-        match self.config.risk_model {
-            RiskModel::PerTerm => run.per_term(),
-            RiskModel::Cumulative => run.cumulative(),
-        }
     }
 
     /// The identifying-term model's features of every term of Q in `doc`, with every
     /// category of its sense (training keeps the frequent ones), for training. A
     /// finding's published generalization stands for the finding's own spans.
     pub fn term_features(&self, doc: &Document, findings: &[Finding]) -> Result<Vec<TermFeatures>> {
-        let mut run = self.start(doc, findings, Strategy::S5)?;
+        let mut run = self.start(doc, findings, Strategy::S5, &[])?;
         run.plan_item_counts();
         run.table.fetch(self.counts)?;
         let mut out = Vec::with_capacity(run.items.len());

@@ -24,6 +24,10 @@ pub struct Threshold {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Disclosure {
     pub target: String,
+    /// A protected person (whose budget a long document's windows share), not an
+    /// attribute.
+    #[serde(skip)]
+    pub protected: bool,
     pub budget_bits: f64,
     /// Sum of the risks of the original terms.
     pub original_bits: f64,

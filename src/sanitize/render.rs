@@ -378,6 +378,7 @@ mod tests {
         });
         p.disclosure.push(super::super::Disclosure {
             target: "Zoë Öberg".into(),
+            protected: true,
             budget_bits: 1.0,
             original_bits: 2.0,
             published_bits: 1.0,
