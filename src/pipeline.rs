@@ -139,11 +139,12 @@ impl Engine {
         protect: &[String],
         strategy: Strategy,
     ) -> Result<Processed> {
-        self.process_reporting(text, protect, strategy, &mut |_, _| {})
+        self.process_reporting(text, protect, strategy, true, &mut |_, _| {})
     }
 
     /// [`Engine::process`], telling `progress(bytes done, bytes in all)` after each window
-    /// of a long document.
+    /// of a long document. Without `assessments` the plan keeps no per-term assessment
+    /// (only `assess` shows them, and a long document's take more memory than its text).
     ///
     /// A document longer than `[pipeline] window_chars` is sanitized window by window
     /// ([`windows`]), so time grows linearly with its length and memory holds one window's
@@ -155,12 +156,16 @@ impl Engine {
         text: String,
         protect: &[String],
         strategy: Strategy,
+        assessments: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
         let ranges = windows(&text, self.config.pipeline.window_chars);
         if ranges.len() <= 1 {
             let (doc, findings) = self.detect(text, protect)?;
-            let plan = self.plan(&doc, &findings, strategy)?;
+            let mut plan = self.plan(&doc, &findings, strategy)?;
+            if !assessments {
+                plan.assessments = Vec::new();
+            }
             progress(doc.text.len(), doc.text.len());
             return Ok(Processed {
                 doc,
@@ -199,8 +204,11 @@ impl Engine {
                     && !mention.chars().any(char::is_uppercase)
                     && mention.chars().any(char::is_lowercase)
             });
-            let plan =
+            let mut plan =
                 self.with_sanitizer(|s| s.sanitize_window(&doc, &findings, strategy, &carried))?;
+            if !assessments {
+                plan.assessments = Vec::new();
+            }
             carried.bits += plan
                 .disclosure
                 .iter()

@@ -483,6 +483,7 @@ fn process_one(engine: &Engine, input: &Input, strategy: Strategy) -> declass::R
         input.text.clone(),
         &input.protect,
         strategy,
+        false,
         &mut |bytes, _| bar.set_position(bytes as u64),
     );
     bar.finish_and_clear();
