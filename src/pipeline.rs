@@ -160,20 +160,22 @@ impl Engine {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
         let ranges = windows(&text, self.config.pipeline.window_chars);
-        if ranges.len() <= 1 {
-            let (doc, findings) = self.detect(text, protect)?;
-            let mut plan = self.plan(&doc, &findings, strategy)?;
-            if !assessments {
-                plan.assessments = Vec::new();
+        let (first, rest) = match ranges.split_first() {
+            Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
+            _ => {
+                let (doc, findings) = self.detect(text, protect)?;
+                let mut plan = self.plan(&doc, &findings, strategy)?;
+                if !assessments {
+                    plan.assessments = Vec::new();
+                }
+                progress(doc.text.len(), doc.text.len());
+                return Ok(Processed {
+                    doc,
+                    findings,
+                    plan,
+                });
             }
-            progress(doc.text.len(), doc.text.len());
-            return Ok(Processed {
-                doc,
-                findings,
-                plan,
-            });
-        }
-        let mut merged = Windowed::default();
+        };
         // The reasons of protected mentions number the persons of one list: the
         // document's own, else the run's.
         let persons = if protect.is_empty() {
@@ -187,15 +189,13 @@ impl Engine {
         };
         // A window that writes a protected name in lowercase ("margaret ellison") makes
         // every later window read its lowercase parts as mentions ("later ellison").
+        let lowercase_detector =
+            ProtectDetector::new(persons, &self.config.detect.protect).assuming_lowercase_names();
         let mut lowercase_names = false;
-        for range in ranges {
+        let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
             let (doc, mut findings) = self.detect(text[range.clone()].to_string(), protect)?;
             if lowercase_names && !persons.is_empty() {
-                findings.extend(
-                    ProtectDetector::new(persons, &self.config.detect.protect)
-                        .assuming_lowercase_names()
-                        .detect(&doc)?,
-                );
+                findings.extend(lowercase_detector.detect(&doc)?);
                 findings = merge_findings(findings);
             }
             lowercase_names |= findings.iter().any(|f| {
@@ -215,10 +215,16 @@ impl Engine {
                 .filter(|d| d.protected)
                 .map(|d| d.published_bits)
                 .fold(0.0, f64::max);
-            merged.push(range.start, findings, plan);
             progress(range.end, text.len());
+            Ok((findings, plan))
+        };
+        let (findings, plan) = window(&first)?;
+        let mut merged = Windowed { findings, plan };
+        for range in rest {
+            let (findings, plan) = window(range)?;
+            merged.push(range.start, findings, plan);
         }
-        Ok(merged.finish(text, strategy))
+        Ok(merged.finish(text))
     }
 
     /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
@@ -324,83 +330,55 @@ pub fn windows(text: &str, max_chars: usize) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// The windows' results of one document, gathered in text order.
-#[derive(Default)]
+/// A long document's result so far: its first window's, each later window merged in.
 struct Windowed {
     findings: Vec<Finding>,
-    plans: Vec<(usize, Plan)>,
+    plan: Plan,
 }
 
 impl Windowed {
-    fn push(&mut self, offset: usize, findings: Vec<Finding>, plan: Plan) {
+    /// Merges the window starting at byte `offset`: findings, replacements and
+    /// assessments at their offsets in the document; its disclosure account after the
+    /// earlier windows' (its budget is what they left); utility summed; the lowest
+    /// threshold.
+    fn push(&mut self, offset: usize, findings: Vec<Finding>, part: Plan) {
         self.findings.extend(findings.into_iter().map(|mut f| {
             f.start += offset;
             f.end += offset;
             f
         }));
-        self.plans.push((offset, plan));
+        let into = &mut self.plan;
+        if let Some(t) = part.threshold
+            && into
+                .threshold
+                .as_ref()
+                .is_none_or(|current| t.bits < current.bits)
+        {
+            into.threshold = Some(t);
+        }
+        into.disclosure.extend(part.disclosure);
+        into.replacements
+            .extend(part.replacements.into_iter().map(|mut r| {
+                r.start += offset;
+                r.end += offset;
+                r
+            }));
+        into.assessments
+            .extend(part.assessments.into_iter().map(|mut a| {
+                a.start += offset;
+                a.end += offset;
+                a
+            }));
+        into.utility.original_bits += part.utility.original_bits;
+        into.utility.kept_bits += part.utility.kept_bits;
     }
 
-    /// One document's result: findings, replacements and assessments at their offsets in
-    /// the document; each window's disclosure account in turn (its budget is what the
-    /// windows before it left); utility summed over the windows; the lowest threshold.
-    fn finish(self, text: String, strategy: Strategy) -> Processed {
-        let mut plan: Option<Plan> = None;
-        for (offset, part) in self.plans {
-            let into = plan.get_or_insert_with(|| Plan {
-                threshold: None,
-                disclosure: Vec::new(),
-                replacements: Vec::new(),
-                utility: crate::sanitize::Utility {
-                    original_bits: 0.0,
-                    kept_bits: 0.0,
-                    ratio: 1.0,
-                },
-                assessments: Vec::new(),
-                strategy: part.strategy,
-                risk_model: part.risk_model,
-                counts_from: part.counts_from.clone(),
-            });
-            if let Some(t) = part.threshold
-                && into
-                    .threshold
-                    .as_ref()
-                    .is_none_or(|current| t.bits < current.bits)
-            {
-                into.threshold = Some(t);
-            }
-            into.disclosure.extend(part.disclosure);
-            into.replacements
-                .extend(part.replacements.into_iter().map(|mut r| {
-                    r.start += offset;
-                    r.end += offset;
-                    r
-                }));
-            into.assessments
-                .extend(part.assessments.into_iter().map(|mut a| {
-                    a.start += offset;
-                    a.end += offset;
-                    a
-                }));
-            into.utility.original_bits += part.utility.original_bits;
-            into.utility.kept_bits += part.utility.kept_bits;
-        }
-        let mut plan = plan.unwrap_or_else(|| Plan {
-            strategy,
-            risk_model: crate::sanitize::RiskModel::Cumulative,
-            threshold: None,
-            disclosure: Vec::new(),
-            replacements: Vec::new(),
-            utility: crate::sanitize::Utility {
-                original_bits: 0.0,
-                kept_bits: 0.0,
-                ratio: 1.0,
-            },
-            assessments: Vec::new(),
-            counts_from: String::new(),
-        });
-        if plan.utility.original_bits > 0.0 {
-            plan.utility.ratio = plan.utility.kept_bits / plan.utility.original_bits;
+    /// The document's result; its analysis is not kept (only its text), so memory holds
+    /// one window's analysis at a time.
+    fn finish(mut self, text: String) -> Processed {
+        let utility = &mut self.plan.utility;
+        if utility.original_bits > 0.0 {
+            utility.ratio = utility.kept_bits / utility.original_bits;
         }
         Processed {
             doc: Document {
@@ -412,7 +390,7 @@ impl Windowed {
                 terms: Vec::new(),
             },
             findings: self.findings,
-            plan,
+            plan: self.plan,
         }
     }
 }

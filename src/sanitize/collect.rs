@@ -180,10 +180,9 @@ impl Run<'_, '_> {
     }
 
     /// Builds the entries and Q per context; `persons` are the document's protected
-    /// persons when this is one window of it ([`Self::add_absent_persons`]).
+    /// persons when this is one window of it ([`Self::absent_persons`]).
     pub(super) fn collect(&mut self, persons: &[String]) {
-        self.collect_entries();
-        self.add_absent_persons(persons);
+        self.collect_entries(persons);
         self.collect_terms();
         // With S5, the generalizations of entries are terms of Q too (seed 004 §3.1).
         if self.strategy == Strategy::S5 {
@@ -214,9 +213,10 @@ impl Run<'_, '_> {
         }
     }
 
-    fn collect_entries(&mut self) {
+    fn collect_entries(&mut self, persons: &[String]) {
         let findings = self.findings;
-        let protecting = findings.iter().any(|f| f.detector == protect::NAME);
+        let absent = self.absent_persons(persons);
+        let protecting = !absent.is_empty() || findings.iter().any(|f| f.detector == protect::NAME);
         let config = self.s.config;
         let is_target = |f: &Finding| {
             !protecting
@@ -265,39 +265,16 @@ impl Run<'_, '_> {
             entry.protected |= finding.detector == protect::NAME;
             entry.contexts.insert(context);
         }
-    }
-
-    /// Makes each of `persons` (the document's protected persons) a target of this window
-    /// of the document even where the window never mentions them; the window's other
-    /// findings are then quasi-identifiers, as in a window that does.
-    fn add_absent_persons(&mut self, persons: &[String]) {
-        let mentioned: BTreeSet<String> = self
-            .findings
-            .iter()
-            .filter(|f| f.detector == protect::NAME)
-            .map(|f| f.reason.clone())
-            .collect();
-        let absent: Vec<&String> = persons
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !mentioned.contains(&protect::protected_reason(*i)))
-            .map(|(_, name)| name)
-            .filter(|name| !phrase_set(name).alternatives[0].is_empty())
-            .collect();
         if absent.is_empty() {
             return;
         }
         let contexts: BTreeSet<usize> = std::iter::once(0)
             .chain(self.doc.sentences.iter().map(|s| self.context_of(s.start)))
             .collect();
-        let config = self.s.config;
-        for entry in &mut self.entries {
-            entry.target = entry.protected || config.target_categories.contains(&entry.category);
-        }
         for name in absent {
             self.entries.push(Entry {
-                text: name.clone(),
-                set: phrase_set(name),
+                set: phrase_set(&name),
+                text: name,
                 mentions: Vec::new(),
                 target: true,
                 protected: true,
@@ -306,6 +283,26 @@ impl Run<'_, '_> {
                 contexts: contexts.clone(),
             });
         }
+    }
+
+    /// Those of `persons` (the document's protected persons) this window of the document
+    /// never mentions. Each is still a target here: the window's terms are in the same
+    /// document as the person's mentions elsewhere, and its other findings are
+    /// quasi-identifiers, as in a window that names the person.
+    fn absent_persons(&self, persons: &[String]) -> Vec<String> {
+        let mentioned: BTreeSet<String> = self
+            .findings
+            .iter()
+            .filter(|f| f.detector == protect::NAME)
+            .map(|f| f.reason.clone())
+            .collect();
+        persons
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !mentioned.contains(&protect::protected_reason(*i)))
+            .map(|(_, name)| name.clone())
+            .filter(|name| !phrase_set(name).alternatives[0].is_empty())
+            .collect()
     }
 
     fn proposed_generalization(&self, finding: &Finding) -> Option<Generalization> {
