@@ -2,30 +2,83 @@
 //! from the count source in one batch, then read back. No count is ever fetched inside
 //! the risk loops.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::stats::{CountRequest, CountSource, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
+
+/// A conjunction of interned term sets, sorted and deduplicated: risks need at most an
+/// item pair, a target and its generalization, so keys stay inline.
+type Key = SmallVec<[u32; 4]>;
 
 /// Counts registered, fetched in bulk, and looked up by the conjunction of term sets.
+///
+/// Term sets are interned to integers: a risk loop looks up the same few shared sets
+/// (a target's, a concept's label set) for every item, and comparing or hashing their
+/// contents for every lookup dominated the run time of long documents. A set is found by
+/// the address of its shared alternatives first and by its contents only the first time
+/// that address is seen, so equal sets built separately still share one id.
 #[derive(Default)]
 pub struct CountTable {
-    index: FxHashMap<Vec<TermSet>, usize>,
-    requests: Vec<Vec<TermSet>>,
+    by_address: FxHashMap<usize, u32>,
+    by_content: FxHashMap<TermSet, u32>,
+    /// Every distinct set, by id.
+    sets: Vec<TermSet>,
+    /// Copies equal to an interned set: held so their addresses are never reused.
+    aliases: Vec<TermSet>,
+    index: FxHashMap<Key, usize>,
+    requests: Vec<Key>,
     answers: Vec<u64>,
 }
 
-fn key(sets: &[&TermSet]) -> Vec<TermSet> {
-    let mut key: Vec<TermSet> = sets.iter().map(|s| (*s).clone()).collect();
-    key.sort();
-    key.dedup();
-    key
+fn address(set: &TermSet) -> usize {
+    Arc::as_ptr(&set.alternatives) as *const Phrase as usize
 }
 
 impl CountTable {
+    fn intern(&mut self, set: &TermSet) -> u32 {
+        if let Some(&id) = self.by_address.get(&address(set)) {
+            return id;
+        }
+        let next = self.sets.len() as u32;
+        let id = *self.by_content.entry(set.clone()).or_insert(next);
+        if id == next {
+            self.sets.push(set.clone());
+        } else {
+            self.aliases.push(set.clone());
+        }
+        self.by_address.insert(address(set), id);
+        id
+    }
+
+    fn key(&mut self, sets: &[&TermSet]) -> Key {
+        let mut key: Key = sets.iter().map(|s| self.intern(s)).collect();
+        key.sort_unstable();
+        key.dedup();
+        key
+    }
+
+    /// The key of sets already interned, or None when one never was.
+    fn known_key(&self, sets: &[&TermSet]) -> Option<Key> {
+        let mut key = Key::new();
+        for set in sets {
+            let id = match self.by_address.get(&address(set)) {
+                Some(&id) => id,
+                None => *self.by_content.get(*set)?,
+            };
+            key.push(id);
+        }
+        key.sort_unstable();
+        key.dedup();
+        Some(key)
+    }
+
     /// Registers the count of documents containing every one of `sets`.
     pub fn need(&mut self, sets: &[&TermSet]) {
-        let key = key(sets);
+        let key = self.key(sets);
         if !self.index.contains_key(&key) {
             self.index.insert(key.clone(), self.requests.len());
             self.requests.push(key);
@@ -36,8 +89,11 @@ impl CountTable {
     pub fn fetch(&mut self, source: &dyn CountSource) -> Result<usize> {
         let pending: Vec<CountRequest> = self.requests[self.answers.len()..]
             .iter()
-            .map(|sets| CountRequest {
-                all_of: sets.clone(),
+            .map(|key| CountRequest {
+                all_of: key
+                    .iter()
+                    .map(|&id| self.sets[id as usize].clone())
+                    .collect(),
             })
             .collect();
         if pending.is_empty() {
@@ -59,9 +115,62 @@ impl CountTable {
     /// The count of documents containing every one of `sets`; an error if it was never
     /// planned or fetched (a bug in the plan, reported rather than guessed).
     pub fn get(&self, sets: &[&TermSet]) -> Result<u64> {
-        self.index
-            .get(&key(sets))
+        self.known_key(sets)
+            .and_then(|key| self.index.get(&key))
             .and_then(|&i| self.answers.get(i).copied())
             .ok_or_else(|| Error::Count("a count was used without being planned".to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Answers each request with a number that depends on its canonical key only.
+    struct KeyLength;
+
+    impl CountSource for KeyLength {
+        fn identity(&self) -> String {
+            "key-length".to_string()
+        }
+        fn total_docs(&self) -> Result<u64> {
+            Ok(1000)
+        }
+        fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+            Ok(requests
+                .iter()
+                .map(|r| r.cache_key().len() as u64)
+                .collect())
+        }
+    }
+
+    /// Sets equal in content share one count however they were built, the order and
+    /// repetition of a conjunction do not matter, and an unplanned count is an error.
+    #[test]
+    fn conjunctions_are_found_by_content_in_any_order() {
+        let a = TermSet::from_text("breast cancer");
+        let a_again = TermSet::from_text("breast cancer");
+        let b = TermSet {
+            alternatives: vec![
+                crate::text::tokenize::index_terms("carcinoma"),
+                crate::text::tokenize::index_terms("tumour"),
+            ]
+            .into(),
+        };
+        let mut table = CountTable::default();
+        table.need(&[&a]);
+        table.need(&[&a, &b]);
+        table.need(&[&b, &a_again, &a]);
+        assert_eq!(table.fetch(&KeyLength).expect("fetch"), 2);
+        let pair = CountRequest::pair(a.clone(), b.clone()).cache_key().len() as u64;
+        assert_eq!(table.get(&[&a_again, &b]).expect("planned"), pair);
+        assert_eq!(table.get(&[&b, &a]).expect("planned"), pair);
+        assert_eq!(
+            table.get(&[&a_again]).expect("planned"),
+            "breast cancer".len() as u64
+        );
+        assert!(table.get(&[&b]).is_err());
+        assert!(table.get(&[&TermSet::from_text("unseen")]).is_err());
+        assert_eq!(table.fetch(&KeyLength).expect("nothing new"), 0);
     }
 }
