@@ -347,9 +347,9 @@ impl CountSource for CachedSource {
     }
 
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
-        let keys: Vec<Digest> = requests
+        let keys: Vec<Digest> = CountRequest::cache_keys(requests)
             .iter()
-            .map(|r| self.digest(&r.cache_key()))
+            .map(|key| self.digest(key))
             .collect();
         let mut answers: Vec<Option<u64>> =
             keys.iter().map(|k| self.memory.get(&short(k))).collect();

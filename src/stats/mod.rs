@@ -21,6 +21,7 @@ pub mod sources;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use crate::config::Config;
@@ -68,6 +69,21 @@ impl TermSet {
     pub fn from_text(text: &str) -> TermSet {
         TermSet::literal(crate::text::tokenize::index_terms(text))
     }
+
+    /// The alternatives as text, sorted and deduplicated (one part of a cache key).
+    fn canonical_text(&self) -> String {
+        let mut alts: Vec<String> = self.alternatives.iter().map(|p| p.join(" ")).collect();
+        alts.sort();
+        alts.dedup();
+        alts.join(" | ")
+    }
+}
+
+/// A request's key from its sets' canonical texts (order and duplicates ignored).
+fn join_set_texts(mut sets: Vec<String>) -> String {
+    sets.sort();
+    sets.dedup();
+    sets.join(" & ")
 }
 
 /// Documents containing EVERY one of the sets.
@@ -90,19 +106,33 @@ impl CountRequest {
     /// A canonical text form: alternatives and sets sorted and deduplicated, so two
     /// requests that must have the same answer have the same key in the caches.
     pub fn cache_key(&self) -> String {
-        let mut sets: Vec<String> = self
-            .all_of
+        join_set_texts(self.all_of.iter().map(TermSet::canonical_text).collect())
+    }
+
+    /// The [`CountRequest::cache_key`] of every request of a batch. Each distinct set's
+    /// text is built once: a concept's label set (thousands of phrases, sorted) is part of
+    /// the batch's request for every item, and rebuilding it per request dominated the
+    /// cost of looking counts up in the caches.
+    pub fn cache_keys(requests: &[CountRequest]) -> Vec<String> {
+        // Keyed by the address of the shared alternatives: `requests` is borrowed for
+        // the whole call, so no address is freed and reused meanwhile.
+        let mut texts: FxHashMap<*const Phrase, String> = FxHashMap::default();
+        requests
             .iter()
-            .map(|set| {
-                let mut alts: Vec<String> = set.alternatives.iter().map(|p| p.join(" ")).collect();
-                alts.sort();
-                alts.dedup();
-                alts.join(" | ")
+            .map(|request| {
+                let sets = request
+                    .all_of
+                    .iter()
+                    .map(|set| {
+                        texts
+                            .entry(Arc::as_ptr(&set.alternatives) as *const Phrase)
+                            .or_insert_with(|| set.canonical_text())
+                            .clone()
+                    })
+                    .collect();
+                join_set_texts(sets)
             })
-            .collect();
-        sets.sort();
-        sets.dedup();
-        sets.join(" & ")
+            .collect()
     }
 
     /// Refuses requests whose answer would be meaningless: a phrase without indexed
@@ -239,6 +269,29 @@ mod tests {
             a.cache_key(),
             CountRequest::single(TermSet::literal(p("radiotherapy"))).cache_key()
         );
+    }
+
+    /// The batch form gives each request the key it has alone, whether its sets are
+    /// shared, copied or repeated.
+    #[test]
+    fn batch_cache_keys_match_single_keys() {
+        let concept = TermSet {
+            alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into(),
+        };
+        let copy = TermSet {
+            alternatives: concept.alternatives.iter().cloned().collect(),
+        };
+        let requests = vec![
+            CountRequest::single(concept.clone()),
+            CountRequest::pair(concept.clone(), TermSet::literal(p("radiotherapy"))),
+            CountRequest::pair(TermSet::literal(p("radiotherapy")), copy),
+            CountRequest::pair(concept.clone(), concept),
+            CountRequest { all_of: vec![] },
+        ];
+        let single: Vec<String> = requests.iter().map(CountRequest::cache_key).collect();
+        assert_eq!(CountRequest::cache_keys(&requests), single);
+        assert_eq!(single[1], single[2]);
+        assert_eq!(single[0], single[3]);
     }
 
     #[test]
