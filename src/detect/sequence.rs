@@ -13,6 +13,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Detector, Finding, Proposal};
@@ -63,12 +64,19 @@ pub struct LabelledSentence {
 pub struct Gazetteers {
     lists: BTreeMap<String, BTreeSet<String>>,
     max_words: usize,
+    /// Each phrase's hash with the positions (in `lists` order) of the lists holding it,
+    /// built on first use: every token tries every phrase length against every list, and
+    /// searching ordered sets of strings made those lookups most of the labeller's time.
+    /// A hit is confirmed in the list itself; hashes keep the index small.
+    #[serde(skip)]
+    index: std::sync::OnceLock<FxHashMap<u64, Vec<usize>>>,
 }
 
 impl Gazetteers {
     /// Adds phrases to list `name`; words are split at whitespace, so callers give
     /// phrases in the tokens the labeller will see.
     pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
+        self.index = std::sync::OnceLock::new();
         let set = self.lists.entry(name.to_string()).or_default();
         for phrase in phrases {
             let norm = phrase
@@ -85,6 +93,7 @@ impl Gazetteers {
 
     /// Adds every list of `other` (phrases of a list both have are united).
     pub fn extend(&mut self, other: &Gazetteers) {
+        self.index = std::sync::OnceLock::new();
         for (name, phrases) in &other.lists {
             self.lists
                 .entry(name.clone())
@@ -110,18 +119,36 @@ impl Gazetteers {
     pub fn features(&self, words: &[String]) -> Vec<Vec<String>> {
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
         let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
+        let index = self.index.get_or_init(|| {
+            let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+            for (position, set) in self.lists.values().enumerate() {
+                for phrase in set {
+                    let positions = index.entry(phrase_hash(phrase)).or_default();
+                    if positions.last() != Some(&position) {
+                        positions.push(position);
+                    }
+                }
+            }
+            index
+        });
+        let sets: Vec<&BTreeSet<String>> = self.lists.values().collect();
         let mut out = vec![Vec::new(); lower.len()];
+        let mut longest = vec![0usize; self.lists.len()];
         for start in 0..lower.len() {
-            let candidates: Vec<String> = (1..=self.max_words.min(lower.len() - start))
-                .map(|len| lower[start..start + len].join(" "))
-                .collect();
-            for (name, set) in &self.lists {
-                let Some(len) = (1..=candidates.len())
-                    .rev()
-                    .find(|&len| set.contains(&candidates[len - 1]))
-                else {
-                    continue;
-                };
+            longest.iter_mut().for_each(|len| *len = 0);
+            let mut candidate = String::new();
+            for len in 1..=self.max_words.min(lower.len() - start) {
+                if len > 1 {
+                    candidate.push(' ');
+                }
+                candidate.push_str(&lower[start + len - 1]);
+                for &position in index.get(&phrase_hash(&candidate)).into_iter().flatten() {
+                    if sets[position].contains(&candidate) {
+                        longest[position] = len;
+                    }
+                }
+            }
+            for (name, &len) in self.lists.keys().zip(&longest) {
                 for (offset, slot) in out[start..start + len].iter_mut().enumerate() {
                     let part = if offset == 0 { 'B' } else { 'I' };
                     slot.push(format!("gaz:{name}:{part}"));
@@ -131,6 +158,11 @@ impl Gazetteers {
         }
         out
     }
+}
+
+fn phrase_hash(phrase: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(phrase)
 }
 
 /// The case of a word's first letter: `X` upper, `x` lower, `-` no letter.
