@@ -60,15 +60,30 @@ impl NameTyper for NerTyper {
         let labeller = labeller
             .as_ref()
             .map_err(|e| crate::Error::model("ner model", e.clone()))?;
-        Ok(labeller
-            .detect(doc)?
-            .into_iter()
-            .filter_map(|f| match f.proposal {
-                crate::detect::Proposal::Generalize(label) => Some((f.start, f.end, label)),
-                crate::detect::Proposal::Remove => None,
-            })
-            .collect())
+        Ok(typed_spans(labeller.detect(doc)?))
     }
+}
+
+/// The names the document's own detection run typed: the `ner` detector, when it is
+/// one of the run's detectors, already labelled the document exactly as [`NerTyper`]
+/// would (same model, same configuration), so its findings are reused.
+struct KnownClasses(Vec<(usize, usize, String)>);
+
+impl NameTyper for KnownClasses {
+    fn classes(&self, _doc: &Document) -> Result<Vec<(usize, usize, String)>> {
+        Ok(self.0.clone())
+    }
+}
+
+/// The spans of findings that propose a class, with that class.
+fn typed_spans(findings: Vec<Finding>) -> Vec<(usize, usize, String)> {
+    findings
+        .into_iter()
+        .filter_map(|f| match f.proposal {
+            crate::detect::Proposal::Generalize(label) => Some((f.start, f.end, label)),
+            crate::detect::Proposal::Remove => None,
+        })
+        .collect()
 }
 
 /// A document after the pipeline: its analysis, the merged findings and the plan.
@@ -163,8 +178,9 @@ impl Engine {
         let (first, rest) = match ranges.split_first() {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
             _ => {
-                let (doc, findings) = self.detect(text, protect)?;
-                let mut plan = self.plan(&doc, &findings, strategy)?;
+                let (doc, findings, classes) = self.detect_typed(text, protect)?;
+                let mut plan = self
+                    .with_sanitizer(classes.as_ref(), |s| s.sanitize(&doc, &findings, strategy))?;
                 if !assessments {
                     plan.assessments = Vec::new();
                 }
@@ -193,7 +209,8 @@ impl Engine {
             ProtectDetector::new(persons, &self.config.detect.protect).assuming_lowercase_names();
         let mut lowercase_names = false;
         let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
-            let (doc, mut findings) = self.detect(text[range.clone()].to_string(), protect)?;
+            let (doc, mut findings, classes) =
+                self.detect_typed(text[range.clone()].to_string(), protect)?;
             if lowercase_names && !persons.is_empty() {
                 findings.extend(lowercase_detector.detect(&doc)?);
                 findings = merge_findings(findings);
@@ -204,8 +221,9 @@ impl Engine {
                     && !mention.chars().any(char::is_uppercase)
                     && mention.chars().any(char::is_lowercase)
             });
-            let mut plan =
-                self.with_sanitizer(|s| s.sanitize_window(&doc, &findings, strategy, &carried))?;
+            let mut plan = self.with_sanitizer(classes.as_ref(), |s| {
+                s.sanitize_window(&doc, &findings, strategy, &carried)
+            })?;
             if !assessments {
                 plan.assessments = Vec::new();
             }
@@ -230,14 +248,30 @@ impl Engine {
     /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
     /// comparing strategies plans the same findings several times.
     pub fn detect(&self, text: String, protect: &[String]) -> Result<(Document, Vec<Finding>)> {
+        let (doc, findings, _) = self.detect_typed(text, protect)?;
+        Ok((doc, findings))
+    }
+
+    /// [`Engine::detect`], with the names the run's `ner` detector typed when it ran.
+    fn detect_typed(
+        &self,
+        text: String,
+        protect: &[String],
+    ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
-        let mut findings = self.detectors.detect(&doc)?;
+        let (mut findings, labelled) = self
+            .detectors
+            .detect_keeping(&doc, Some(crate::detect::sequence::NER))?;
         if !protect.is_empty() {
             findings
                 .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
             findings = merge_findings(findings);
         }
-        Ok((doc, findings))
+        Ok((
+            doc,
+            findings,
+            labelled.map(|f| KnownClasses(typed_spans(f))),
+        ))
     }
 
     /// The IC the sanitizer gives each phrase (same count source, same prior back-off),
@@ -265,7 +299,7 @@ impl Engine {
 
     /// Sanitizes an analysed document with given findings.
     pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
-        self.with_sanitizer(|s| s.sanitize(doc, findings, strategy))
+        self.with_sanitizer(None, |s| s.sanitize(doc, findings, strategy))
     }
 
     /// The identifying-term model's features of every term of a document, for training.
@@ -275,11 +309,17 @@ impl Engine {
         protect: &[String],
     ) -> Result<(Document, Vec<TermFeatures>)> {
         let (doc, findings) = self.detect(text, protect)?;
-        let features = self.with_sanitizer(|s| s.term_features(&doc, &findings))?;
+        let features = self.with_sanitizer(None, |s| s.term_features(&doc, &findings))?;
         Ok((doc, features))
     }
 
-    fn with_sanitizer<T>(&self, f: impl FnOnce(&Sanitizer) -> Result<T>) -> Result<T> {
+    /// Runs `f` with a sanitizer over the engine's resources; `classes` are the names the
+    /// document's detection already typed, else the engine's own labeller types them.
+    fn with_sanitizer<T>(
+        &self,
+        classes: Option<&KnownClasses>,
+        f: impl FnOnce(&Sanitizer) -> Result<T>,
+    ) -> Result<T> {
         let ic = self.ic_source();
         let taxonomy = KbTaxonomy {
             kb: &self.knowledge,
@@ -293,7 +333,10 @@ impl Engine {
             ic: &ic,
             identifying: &self.identifying,
             person_titles: &self.config.detect.protect.titles,
-            name_typer: Some(&self.name_typer),
+            name_typer: Some(match classes {
+                Some(known) => known as &dyn NameTyper,
+                None => &self.name_typer,
+            }),
         })
     }
 }

@@ -289,16 +289,32 @@ impl DetectorSet {
     /// Runs every detector, drops allow-listed findings, and merges overlaps
     /// ([`merge_findings`]).
     pub fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+        Ok(self.detect_keeping(doc, None)?.0)
+    }
+
+    /// [`DetectorSet::detect`], also returning what the detector named `keep` found on its
+    /// own (before allow lists and merging) when it is one of the set, so a caller that
+    /// needs its raw findings too does not run it twice.
+    pub fn detect_keeping(
+        &self,
+        doc: &Document,
+        keep: Option<&str>,
+    ) -> Result<(Vec<Finding>, Option<Vec<Finding>>)> {
         let mut findings = Vec::new();
+        let mut kept = None;
         for detector in &self.detectors {
-            findings.extend(detector.detect(doc)?);
+            let found = detector.detect(doc)?;
+            if keep == Some(detector.name()) {
+                kept = Some(found.clone());
+            }
+            findings.extend(found);
         }
         if let Some(allow) = &self.allow {
             let before = findings.len();
             findings.retain(|f| !allow.allows(doc, f.start, f.end));
             log::info!("allow lists vetoed {} finding(s)", before - findings.len());
         }
-        Ok(merge_findings(findings))
+        Ok((merge_findings(findings), kept))
     }
 }
 
