@@ -21,6 +21,9 @@ use crate::error::Result;
 use crate::stats::TermSet;
 use crate::text::TermKind;
 
+/// The source of a candidate made by dropping words from the left of a phrase.
+const SIMPLIFIED: &str = "simplified";
+
 /// A replacement for a term of Q.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Candidate {
@@ -52,8 +55,11 @@ impl From<Step> for Candidate {
     }
 }
 
+/// Adds a candidate unless one like it is there, or it has no phrase the corpus could
+/// count (a label of punctuation only: "—" of "Series —" simplified).
 fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
     if !candidate.set.alternatives.is_empty()
+        && candidate.set.alternatives.iter().all(|p| !p.is_empty())
         && !out
             .iter()
             .any(|c| c.set == candidate.set || c.label == candidate.label)
@@ -310,7 +316,7 @@ impl Run<'_, '_> {
                 Candidate {
                     set: phrase_set(&simplified),
                     label: simplified.clone(),
-                    source: "simplified".to_string(),
+                    source: SIMPLIFIED.to_string(),
                     noun: true,
                 },
             );
@@ -344,5 +350,32 @@ impl Run<'_, '_> {
         }
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         Ok(keyed.into_iter().map(|(_, _, c)| c).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(label: &str) -> Candidate {
+        Candidate {
+            set: phrase_set(label),
+            label: label.to_string(),
+            source: SIMPLIFIED.to_string(),
+            noun: true,
+        }
+    }
+
+    /// A label of punctuation or symbols only has no phrase to count: offering it would
+    /// make the whole document's count batch invalid.
+    #[test]
+    fn push_skips_labels_without_countable_words() {
+        let mut out = Vec::new();
+        push(&mut out, candidate("—"));
+        push(&mut out, candidate("+ °"));
+        assert!(out.is_empty());
+        push(&mut out, candidate("right fielder"));
+        push(&mut out, candidate("right fielder"));
+        assert_eq!(out.len(), 1);
     }
 }
