@@ -20,6 +20,7 @@ use super::taxonomy::Step;
 use crate::error::Result;
 use crate::stats::TermSet;
 use crate::text::TermKind;
+use crate::text::tokenize::index_terms;
 
 /// The source of a candidate made by dropping words from the left of a phrase.
 const SIMPLIFIED: &str = "simplified";
@@ -133,6 +134,23 @@ impl Run<'_, '_> {
                 None if item.proper || kind == TermKind::ProperName => self.name_class(i, &mut out),
                 None => self.simplifications(i, &mut out),
             },
+        }
+        if !item.naming_words.is_empty() {
+            // A shorter phrase that still says the name or the number is no
+            // generalization ("Reagan for the Republican nomination"); a knowledge base's
+            // class may share a word and still be one ("Pennsylvania State Senate" →
+            // "senate").
+            out.retain(|c| {
+                c.source != SIMPLIFIED
+                    || !index_terms(&c.label)
+                        .iter()
+                        .any(|w| item.naming_words.contains(w))
+            });
+            if out.is_empty() {
+                // Nothing left but the name itself ("1980s cartoon Dinosaucers"): what the
+                // name is.
+                self.name_class(i, &mut out);
+            }
         }
         let limit = self.s.config.max_candidates.max(1);
         if out.len() > limit {

@@ -71,6 +71,12 @@ pub(super) struct Item {
     pub quasi: bool,
     /// Capitalized where capitals mean a name: looked up as a proper name.
     pub proper: bool,
+    /// The words that name or count something inside a term of the text (a capitalized
+    /// word past the sentence start, a word with digits: "American" of "American right
+    /// fielder", "116" of "career-high 116 games"). They make a noun phrase a
+    /// quasi-identifier like a name or a number alone, and a generalization that still
+    /// says one of them ("Reagan for the Republican nomination") generalizes nothing.
+    pub naming_words: Vec<String>,
     /// Its sense in the knowledge bases, found once.
     pub sense: Option<Sense>,
 }
@@ -155,6 +161,37 @@ pub(super) fn uncovered_parts(
     parts
 }
 
+fn has_digit(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit())
+}
+
+/// The normalized words of the text between bytes `start` and `end` that name or count
+/// something: capitalized past the first word of their sentence, or with a digit.
+fn naming_words(doc: &Document, start: usize, end: usize) -> Vec<String> {
+    let first = doc.tokens.partition_point(|t| t.end <= start);
+    let mut out: Vec<String> = Vec::new();
+    for k in first..doc.tokens.len() {
+        let token = &doc.tokens[k];
+        if token.start >= end {
+            break;
+        }
+        if !token.is_indexed() {
+            continue;
+        }
+        let sentence_start = doc
+            .sentences
+            .binary_search_by_key(&k, |s| s.tokens.start)
+            .is_ok();
+        let capitalized = token.text(&doc.text).starts_with(char::is_uppercase);
+        if ((capitalized && !sentence_start) || has_digit(&token.norm))
+            && !out.contains(&token.norm)
+        {
+            out.push(token.norm.clone());
+        }
+    }
+    out
+}
+
 /// How findings group into entries: one per protected person, else one per phrase.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum EntryKey {
@@ -197,6 +234,7 @@ impl Run<'_, '_> {
                             spans: Vec::new(),
                             quasi: false,
                             proper: false,
+                            naming_words: Vec::new(),
                             sense: None,
                         });
                     }
@@ -332,10 +370,14 @@ impl Run<'_, '_> {
                 };
                 let context = self.context_of(start);
                 let kinds = &self.s.config.quasi_identifier_kinds;
+                let naming = naming_words(self.doc, start, end);
                 // A common phrase with a capitalized word names something ("NCAA
-                // tournaments"): a name for this rule.
+                // tournaments", "Iranian national team"), one with a number counts
+                // something ("career-high 116 games"): a name or a number for this rule.
                 let quasi = kinds.contains(&term.kind)
-                    || (term.capitalized && kinds.contains(&TermKind::ProperName));
+                    || ((term.capitalized || naming.iter().any(|w| !has_digit(w)))
+                        && kinds.contains(&TermKind::ProperName))
+                    || (naming.iter().any(|w| has_digit(w)) && kinds.contains(&TermKind::Number));
                 match seen.get(&(context, set.clone())) {
                     Some(&i) => {
                         self.items[i].spans.push((start, end));
@@ -351,6 +393,10 @@ impl Run<'_, '_> {
                             spans: vec![(start, end)],
                             quasi,
                             proper: term.capitalized && term.kind == TermKind::ProperName,
+                            naming_words: match term.kind {
+                                TermKind::NounPhrase | TermKind::ProperName => naming,
+                                TermKind::Number | TermKind::Date => Vec::new(),
+                            },
                             sense: None,
                         });
                     }

@@ -569,6 +569,42 @@ fn cumulative_names_are_quasi_identifiers_by_kind_whatever_the_budget() {
     );
 }
 
+/// A common phrase that says a name inside it (a capitalized adjective: "Intensive
+/// garden", as "American right fielder" says a nationality) is a quasi-identifier like the name alone, and is never
+/// published as a shorter phrase that still says it.
+#[test]
+fn cumulative_phrases_naming_something_are_quasi_identifiers() {
+    let text = "Kim Doe likes the Intensive garden. She likes her garden.";
+    let plan = cumulative(text, 100.0, |sc| {
+        sc.quasi_identifier_kinds = vec![TermKind::ProperName];
+    });
+    let phrase = plan
+        .replacements
+        .iter()
+        .find(|r| r.original.contains("Intensive"))
+        .expect("the phrase with a name is generalized under a loose budget");
+    assert!(
+        phrase
+            .reasons
+            .iter()
+            .all(|r| r.rule == Rule::QuasiIdentifier),
+        "{phrase:?}"
+    );
+    assert!(
+        !phrase
+            .replacement
+            .as_deref()
+            .is_some_and(|r| r.contains("Intensive")),
+        "{phrase:?}"
+    );
+    let off = cumulative(text, 100.0, |_| {});
+    assert!(
+        off.replacements
+            .iter()
+            .all(|r| !r.original.contains("Intensive"))
+    );
+}
+
 /// Property: whatever case, width, invisible characters or look-alike letters disguise a
 /// protected name inserted into a short document, no part of it survives detection and
 /// sanitizing (checked in the text's matching form, so a disguised survivor is seen).
