@@ -16,7 +16,8 @@
 //!   digits or in words ("five", "sixty", "twice"). A number keeps the unit it measures
 //!   ("two years", "155 lb", "nine months") and an ordinal the noun it ranks ("sixth round",
 //!   "4th republic"): the pair is the fact. A number in front of a noun it merely counts
-//!   stays apart ("1,200 appearances" → "1,200", "appearances").
+//!   stays apart ("1,200 appearances" → "1,200", "appearances"); words hyphenated to it
+//!   are one compound with it ("13-team", "895-day-long").
 
 use std::ops::Range;
 
@@ -438,6 +439,15 @@ impl Ctx<'_> {
                     && self.is_numeral(stop + 1)))
         {
             stop += 1;
+        }
+        if self.tokens[stop - 1].kind == TokenKind::Number && self.is_tight_joiner(stop, end) {
+            // Words hyphenated to a number make one compound with it: "13-team",
+            // "895-day-long".
+            while self.is_tight_joiner(stop, end) {
+                stop += 2;
+            }
+            self.push(i..stop, TermKind::Number);
+            return stop;
         }
         if self.is_ordinal_numeral(stop - 1) {
             // An ordinal ranks the noun after it: "sixth round", "4th republic".
@@ -897,6 +907,21 @@ mod tests {
             vec![
                 ("155 lb".to_string(), TermKind::Number),
                 ("4th republic".to_string(), TermKind::Number)
+            ]
+        );
+        assert_eq!(
+            terms(
+                "a 13-team league and his 895-day-long presidency",
+                &[
+                    "DET", "NUM", "PUNCT", "NOUN", "NOUN", "CCONJ", "PRON", "NUM", "PUNCT", "NOUN",
+                    "PUNCT", "ADJ", "NOUN"
+                ]
+            ),
+            vec![
+                ("13-team".to_string(), TermKind::Number),
+                ("league".to_string(), TermKind::NounPhrase),
+                ("895-day-long".to_string(), TermKind::Number),
+                ("presidency".to_string(), TermKind::NounPhrase)
             ]
         );
     }
