@@ -77,10 +77,21 @@ impl CachedSource {
     /// the source's identity and the canonical request (on disk in full, in memory its
     /// first 128 bits).
     fn digest(&self, request_key: &str) -> Digest {
-        keyed_digest(
-            &self.secret,
-            format!("{}\u{1f}{request_key}", self.identity).as_bytes(),
-        )
+        self.digest_parts(&[request_key])
+    }
+
+    /// [`CachedSource::digest`] of the key the parts make joined, without joining them.
+    fn digest_parts(&self, request_key: &[&str]) -> Digest {
+        // HMAC accepts keys of any length, so this cannot fail.
+        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.secret) else {
+            return [0u8; 32];
+        };
+        mac.update(self.identity.as_bytes());
+        mac.update("\u{1f}".as_bytes());
+        for part in request_key {
+            mac.update(part.as_bytes());
+        }
+        mac.finalize().into_bytes().into()
     }
 
     fn db_error(&self, e: rusqlite::Error) -> Error {
@@ -347,10 +358,8 @@ impl CountSource for CachedSource {
     }
 
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
-        let keys: Vec<Digest> = CountRequest::cache_keys(requests)
-            .iter()
-            .map(|key| self.digest(key))
-            .collect();
+        let mut keys: Vec<Digest> = vec![[0u8; 32]; requests.len()];
+        CountRequest::for_each_cache_key(requests, |i, parts| keys[i] = self.digest_parts(parts));
         let mut answers: Vec<Option<u64>> =
             keys.iter().map(|k| self.memory.get(&short(k))).collect();
         let missing_memory: Vec<usize> =
@@ -499,6 +508,40 @@ mod tests {
         haystack
             .windows(needle.len())
             .any(|w| w == needle.as_bytes())
+    }
+
+    /// A batch's keys, hashed from their parts, are the keys of the requests' joined
+    /// canonical text: counts cached before stay found.
+    #[test]
+    fn batch_digests_are_the_digests_of_whole_keys() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let db = tmp.path().join("counts.sqlite");
+        let fake = Arc::new(Fake {
+            asked: AtomicUsize::new(0),
+            generation: "g1",
+        });
+        let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
+        let requests = vec![
+            CountRequest::pair(
+                TermSet::from_text("margaret ellison"),
+                TermSet::from_text("breast cancer"),
+            ),
+            CountRequest::single(TermSet::from_text("breast cancer")),
+        ];
+        let mut digests = Vec::new();
+        CountRequest::for_each_cache_key(&requests, |_, parts| {
+            digests.push(cached.digest_parts(parts))
+        });
+        let whole: Vec<Digest> = requests
+            .iter()
+            .map(|r| {
+                keyed_digest(
+                    &cached.secret,
+                    format!("{}\u{1f}{}", cached.identity, r.cache_key()).as_bytes(),
+                )
+            })
+            .collect();
+        assert_eq!(digests, whole);
     }
 
     #[test]

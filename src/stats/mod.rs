@@ -79,11 +79,14 @@ impl TermSet {
     }
 }
 
+/// Between the sets of a cache key.
+const SET_SEPARATOR: &str = " & ";
+
 /// A request's key from its sets' canonical texts (order and duplicates ignored).
 fn join_set_texts(mut sets: Vec<String>) -> String {
     sets.sort();
     sets.dedup();
-    sets.join(" & ")
+    sets.join(SET_SEPARATOR)
 }
 
 /// Documents containing EVERY one of the sets.
@@ -109,30 +112,40 @@ impl CountRequest {
         join_set_texts(self.all_of.iter().map(TermSet::canonical_text).collect())
     }
 
-    /// The [`CountRequest::cache_key`] of every request of a batch. Each distinct set's
-    /// text is built once: a concept's label set (thousands of phrases, sorted) is part of
-    /// the batch's request for every item, and rebuilding it per request dominated the
-    /// cost of looking counts up in the caches.
-    pub fn cache_keys(requests: &[CountRequest]) -> Vec<String> {
+    /// Calls `visit(index, parts)` for every request of a batch with the pieces of its
+    /// [`CountRequest::cache_key`], in order (joined, they are the key). Each distinct
+    /// set's text is built once and no key is ever joined: a concept's label set
+    /// (hundreds of phrases) is part of the batch's request for every item, and building
+    /// every key in full took more time, and memory, than counting.
+    pub fn for_each_cache_key(requests: &[CountRequest], mut visit: impl FnMut(usize, &[&str])) {
         // Keyed by the address of the shared alternatives: `requests` is borrowed for
         // the whole call, so no address is freed and reused meanwhile.
         let mut texts: FxHashMap<*const Phrase, String> = FxHashMap::default();
-        requests
-            .iter()
-            .map(|request| {
-                let sets = request
-                    .all_of
-                    .iter()
-                    .map(|set| {
-                        texts
-                            .entry(Arc::as_ptr(&set.alternatives) as *const Phrase)
-                            .or_insert_with(|| set.canonical_text())
-                            .clone()
-                    })
-                    .collect();
-                join_set_texts(sets)
-            })
-            .collect()
+        for set in requests.iter().flat_map(|r| &r.all_of) {
+            texts
+                .entry(Arc::as_ptr(&set.alternatives) as *const Phrase)
+                .or_insert_with(|| set.canonical_text());
+        }
+        let mut sets: Vec<&str> = Vec::new();
+        let mut parts: Vec<&str> = Vec::new();
+        for (index, request) in requests.iter().enumerate() {
+            sets.clear();
+            sets.extend(request.all_of.iter().map(|set| {
+                texts
+                    .get(&(Arc::as_ptr(&set.alternatives) as *const Phrase))
+                    .map_or("", String::as_str)
+            }));
+            sets.sort_unstable();
+            sets.dedup();
+            parts.clear();
+            for (k, text) in sets.iter().enumerate() {
+                if k > 0 {
+                    parts.push(SET_SEPARATOR);
+                }
+                parts.push(text);
+            }
+            visit(index, &parts);
+        }
     }
 
     /// Refuses requests whose answer would be meaningless: a phrase without indexed
@@ -289,7 +302,9 @@ mod tests {
             CountRequest { all_of: vec![] },
         ];
         let single: Vec<String> = requests.iter().map(CountRequest::cache_key).collect();
-        assert_eq!(CountRequest::cache_keys(&requests), single);
+        let mut batch = vec![String::new(); requests.len()];
+        CountRequest::for_each_cache_key(&requests, |i, parts| batch[i] = parts.concat());
+        assert_eq!(batch, single);
         assert_eq!(single[1], single[2]);
         assert_eq!(single[0], single[3]);
     }
