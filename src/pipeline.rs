@@ -86,6 +86,36 @@ fn typed_spans(findings: Vec<Finding>) -> Vec<(usize, usize, String)> {
         .collect()
 }
 
+/// How much of a document's account a caller keeps. A long document's full account
+/// (every finding, every replacement's reasons) takes several times the memory of its
+/// text, and a caller that only writes the sanitized text needs none of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// Where each replacement goes and what it says: enough to write the sanitized text.
+    Text,
+    /// Findings, replacements with their reasons, disclosure: the JSON report.
+    Report,
+    /// The report and every term's assessment (`assess`).
+    Assessments,
+}
+
+impl Detail {
+    /// Drops from a window's findings and plan what this level does not keep.
+    fn trim(self, findings: &mut Vec<Finding>, plan: &mut Plan) {
+        if self < Detail::Assessments {
+            plan.assessments = Vec::new();
+        }
+        if self < Detail::Report {
+            *findings = Vec::new();
+            for r in &mut plan.replacements {
+                r.original = String::new();
+                r.reasons = Vec::new();
+                r.source = String::new();
+            }
+        }
+    }
+}
+
 /// A document after the pipeline: its analysis, the merged findings and the plan.
 pub struct Processed {
     pub doc: Document,
@@ -154,12 +184,11 @@ impl Engine {
         protect: &[String],
         strategy: Strategy,
     ) -> Result<Processed> {
-        self.process_reporting(text, protect, strategy, true, &mut |_, _| {})
+        self.process_reporting(text, protect, strategy, Detail::Assessments, &mut |_, _| {})
     }
 
     /// [`Engine::process`], telling `progress(bytes done, bytes in all)` after each window
-    /// of a long document. Without `assessments` the plan keeps no per-term assessment
-    /// (only `assess` shows them, and a long document's take more memory than its text).
+    /// of a long document and keeping only the `detail` the caller needs.
     ///
     /// A document longer than `[pipeline] window_chars` is sanitized window by window
     /// ([`windows`]), so time grows linearly with its length and memory holds one window's
@@ -171,19 +200,17 @@ impl Engine {
         text: String,
         protect: &[String],
         strategy: Strategy,
-        assessments: bool,
+        detail: Detail,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
         let ranges = windows(&text, self.config.pipeline.window_chars);
         let (first, rest) = match ranges.split_first() {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
             _ => {
-                let (doc, findings, classes) = self.detect_typed(text, protect)?;
+                let (doc, mut findings, classes) = self.detect_typed(text, protect)?;
                 let mut plan = self
                     .with_sanitizer(classes.as_ref(), |s| s.sanitize(&doc, &findings, strategy))?;
-                if !assessments {
-                    plan.assessments = Vec::new();
-                }
+                detail.trim(&mut findings, &mut plan);
                 progress(doc.text.len(), doc.text.len());
                 return Ok(Processed {
                     doc,
@@ -224,15 +251,13 @@ impl Engine {
             let mut plan = self.with_sanitizer(classes.as_ref(), |s| {
                 s.sanitize_window(&doc, &findings, strategy, &carried)
             })?;
-            if !assessments {
-                plan.assessments = Vec::new();
-            }
             carried.bits += plan
                 .disclosure
                 .iter()
                 .filter(|d| d.protected)
                 .map(|d| d.published_bits)
                 .fold(0.0, f64::max);
+            detail.trim(&mut findings, &mut plan);
             progress(range.end, text.len());
             Ok((findings, plan))
         };

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
 use declass::io::{read_text_file, read_text_stdin, write_atomic};
-use declass::pipeline::{Engine, Processed};
+use declass::pipeline::{Detail, Engine, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{
     RenderOptions, redacted_report, report, sanitized_text, tab_spans,
@@ -294,7 +294,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             if !args.force && target.exists() && manifest.outputs.get(&key) == Some(&entry) {
                 continue;
             }
-            match process_one(&engine, input, strategy)
+            match process_one(&engine, input, strategy, args.format)
                 .and_then(|done| {
                     render(
                         args.format,
@@ -338,7 +338,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     let mut done = Vec::with_capacity(inputs.len());
     for input in &inputs {
         progress.inc(1);
-        let processed = process_one(&engine, input, strategy)
+        let processed = process_one(&engine, input, strategy, args.format)
             .with_context(|| format!("{}: cannot sanitize (nothing was written)", input.id))?;
         done.push(processed);
     }
@@ -468,7 +468,12 @@ pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
 
 /// Sanitizes one input, with a byte progress bar on stderr when it is long enough to be
 /// cut into windows (`[pipeline] window_chars`): it then takes more than a few seconds.
-fn process_one(engine: &Engine, input: &Input, strategy: Strategy) -> declass::Result<Processed> {
+fn process_one(
+    engine: &Engine,
+    input: &Input,
+    strategy: Strategy,
+    format: Format,
+) -> declass::Result<Processed> {
     let long = input.text.chars().count() > engine.config().pipeline.window_chars;
     let bar = if long {
         ProgressBar::new(input.text.len() as u64)
@@ -483,7 +488,10 @@ fn process_one(engine: &Engine, input: &Input, strategy: Strategy) -> declass::R
         input.text.clone(),
         &input.protect,
         strategy,
-        false,
+        match format {
+            Format::Text => Detail::Text,
+            Format::Json | Format::Tab => Detail::Report,
+        },
         &mut |bytes, _| bar.set_position(bytes as u64),
     );
     bar.finish_and_clear();
