@@ -440,9 +440,12 @@ impl Ctx<'_> {
         {
             stop += 1;
         }
-        if self.tokens[stop - 1].kind == TokenKind::Number && self.is_tight_joiner(stop, end) {
-            // Words hyphenated to a number make one compound with it: "13-team",
-            // "895-day-long".
+        if self.tokens[stop - 1].kind == TokenKind::Number
+            && !self.is_ordinal(stop - 1)
+            && self.is_tight_joiner(stop, end)
+        {
+            // Words hyphenated to a count make one compound with it: "13-team",
+            // "895-day-long" (an ordinal ranks its noun: "20th-century" is a century).
             while self.is_tight_joiner(stop, end) {
                 stop += 2;
             }
@@ -923,6 +926,11 @@ mod tests {
                 ("895-day-long".to_string(), TermKind::Number),
                 ("presidency".to_string(), TermKind::NounPhrase)
             ]
+        );
+        // An ordinal is not a count: "20th-century" keeps its noun apart.
+        assert_eq!(
+            terms("20th-century music", &["ADJ", "PUNCT", "NOUN", "NOUN"])[0],
+            ("20th".to_string(), TermKind::Number)
         );
     }
 
