@@ -82,16 +82,9 @@ impl CachedSource {
 
     /// [`CachedSource::digest`] of the key the parts make joined, without joining them.
     fn digest_parts(&self, request_key: &[&str]) -> Digest {
-        // HMAC accepts keys of any length, so this cannot fail.
-        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.secret) else {
-            return [0u8; 32];
-        };
-        mac.update(self.identity.as_bytes());
-        mac.update("\u{1f}".as_bytes());
-        for part in request_key {
-            mac.update(part.as_bytes());
-        }
-        mac.finalize().into_bytes().into()
+        let mut message: Vec<&[u8]> = vec![self.identity.as_bytes(), "\u{1f}".as_bytes()];
+        message.extend(request_key.iter().map(|part| part.as_bytes()));
+        keyed_digest_parts(&self.secret, &message)
     }
 
     fn db_error(&self, e: rusqlite::Error) -> Error {
@@ -156,11 +149,18 @@ fn short(digest: &Digest) -> [u8; 16] {
 }
 
 fn keyed_digest(secret: &[u8], message: &[u8]) -> Digest {
+    keyed_digest_parts(secret, &[message])
+}
+
+/// [`keyed_digest`] of the parts' concatenation, without concatenating them.
+fn keyed_digest_parts(secret: &[u8], message: &[&[u8]]) -> Digest {
     // HMAC accepts keys of any length, so this cannot fail.
     let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else {
         return [0u8; 32];
     };
-    mac.update(message);
+    for part in message {
+        mac.update(part);
+    }
     mac.finalize().into_bytes().into()
 }
 

@@ -82,13 +82,6 @@ impl TermSet {
 /// Between the sets of a cache key.
 const SET_SEPARATOR: &str = " & ";
 
-/// A request's key from its sets' canonical texts (order and duplicates ignored).
-fn join_set_texts(mut sets: Vec<String>) -> String {
-    sets.sort();
-    sets.dedup();
-    sets.join(SET_SEPARATOR)
-}
-
 /// Documents containing EVERY one of the sets.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct CountRequest {
@@ -109,7 +102,9 @@ impl CountRequest {
     /// A canonical text form: alternatives and sets sorted and deduplicated, so two
     /// requests that must have the same answer have the same key in the caches.
     pub fn cache_key(&self) -> String {
-        join_set_texts(self.all_of.iter().map(TermSet::canonical_text).collect())
+        let mut key = String::new();
+        Self::for_each_cache_key(std::slice::from_ref(self), |_, parts| key = parts.concat());
+        key
     }
 
     /// Calls `visit(index, parts)` for every request of a batch with the pieces of its
