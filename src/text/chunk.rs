@@ -663,14 +663,20 @@ impl Ctx<'_> {
     }
 
     fn push_stripped(&mut self, mut range: Range<usize>, kind: TermKind) {
-        // A name keeps its adjectives ("New York", "First Republic"); only articles go.
+        // A name keeps its adjectives ("New York", "First Republic"); only articles go,
+        // unless capitalized past the sentence start, where only a title capitalizes them
+        // ("attended The Doon School").
         let strippable = |c: &Self, k: usize| {
             let norm = c.tokens[k].norm.as_str();
+            let title_word = k > c.sentence_start
+                && c.tokens[k].kind == TokenKind::Word
+                && c.word(k).starts_with(char::is_uppercase);
             c.tokens[k].kind == TokenKind::Punct
-                || match kind {
-                    TermKind::ProperName => matches!(norm, "the" | "a" | "an"),
-                    _ => STOPWORDS.contains(&norm),
-                }
+                || !title_word
+                    && match kind {
+                        TermKind::ProperName => matches!(norm, "the" | "a" | "an"),
+                        _ => STOPWORDS.contains(&norm),
+                    }
         };
         while range.start < range.end && strippable(self, range.start) {
             range.start += 1;
@@ -778,6 +784,18 @@ mod tests {
                 &["PRON", "VERB", "ADP", "DET", "PROPN", "PROPN"]
             ),
             vec![("Florida State".to_string(), TermKind::ProperName)]
+        );
+        // Past the sentence start only a title capitalizes its article.
+        assert_eq!(
+            terms(
+                "He attended The Doon School",
+                &["PRON", "VERB", "DET", "PROPN", "PROPN"]
+            ),
+            vec![("The Doon School".to_string(), TermKind::ProperName)]
+        );
+        assert_eq!(
+            terms("The Beatles played", &["DET", "PROPN", "VERB"]),
+            vec![("Beatles".to_string(), TermKind::ProperName)]
         );
     }
 
