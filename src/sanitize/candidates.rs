@@ -232,29 +232,36 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The common noun just before a name that says what it is: "the film Nightfall",
-    /// "the HBO series Entourage".
+    /// The common noun that says what a name is, standing just before it or before the
+    /// list the name is an item of: "the film Nightfall", "the HBO series Entourage", "the
+    /// television series MacGyver, Married... with Children, Roseanne", "films such as
+    /// Virtuosity (1995), Blade (1998)".
     fn appositive_class(&self, i: usize, out: &mut Vec<Candidate>) {
         let Some(&(start, _)) = self.items[i].spans.first() else {
             return;
         };
-        let k = self.doc.tokens.partition_point(|t| t.end <= start);
-        let Some(prev) = k.checked_sub(1) else {
+        let Some(cue) = self.list_cue(start) else {
             return;
         };
-        let token = &self.doc.tokens[prev];
-        if self.doc.tags.get(prev) != Some(&crate::text::Upos::Noun)
-            || !token.text(&self.doc.text).starts_with(char::is_lowercase)
-        {
-            return;
-        }
-        let noun = token.norm.clone();
+        let noun = self.doc.tokens[cue].norm.clone();
         if let Some(sense) = self.s.taxonomy.sense(&noun, false, &self.words) {
             if let Some(step) = self.s.taxonomy.concept(&noun) {
+                // The document's own word, unless it is inflected ("films"): then the
+                // concept's label.
+                let label = if step
+                    .counting
+                    .alternatives
+                    .iter()
+                    .any(|p| p.join(" ") == noun)
+                {
+                    noun.clone()
+                } else {
+                    step.label.clone()
+                };
                 push(
                     out,
                     Candidate {
-                        label: noun.clone(),
+                        label,
                         ..step.into()
                     },
                 );
@@ -263,6 +270,24 @@ impl Run<'_, '_> {
                 push(out, step.into());
             }
         }
+    }
+
+    /// The token of the common noun that says what the name at byte `start` is.
+    fn list_cue(&self, start: usize) -> Option<usize> {
+        let first = self.doc.tokens.partition_point(|t| t.end <= start);
+        let sentence_start = self
+            .doc
+            .sentences
+            .iter()
+            .find(|s| s.tokens.contains(&first))
+            .map_or(0, |s| s.tokens.start);
+        crate::text::list_cue(
+            &self.doc.text,
+            &self.doc.tokens,
+            &self.doc.tags,
+            sentence_start,
+            first,
+        )
     }
 
     /// The class the name typer (a sequence labeller) gives a span overlapping the item.

@@ -277,6 +277,65 @@ const MONTHS: &[&str] = &[
     "dec.",
 ];
 
+/// Words that open a list of examples after the noun that says what they are: "films
+/// such as …", "series including …". Language data.
+const LIST_INTRODUCERS: &[&str] = &["such", "as", "including", "like"];
+
+/// Lowercase words a title keeps inside it (the minor words of English title case:
+/// articles, short prepositions and conjunctions). Language data.
+const TITLE_MINOR_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "nor", "but", "for", "of", "in", "on", "at", "to", "from", "by",
+    "with", "over", "into", "upon", "off", "up",
+];
+
+/// Which lowercase minor words a run of title-case words may take inside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MinorWords {
+    None,
+    ButConjunctions,
+    All,
+}
+
+/// The token of the lowercase common noun that introduces the name (or the list of names)
+/// starting at token `first`, walking back through the list to the sentence start:
+/// items of capitalized words, numbers, quotes and brackets, with the lowercase function
+/// words titles keep inside ("Tales from the Crypt"), separated by commas and
+/// conjunctions, after "such as", "including" or "like". "the film Nightfall", "the
+/// television series MacGyver, Tales from the Crypt, Roseanne", "films such as Virtuosity
+/// (1995), Blade (1998)". Anything else on the way (a verb, a lowercase noun inside the
+/// walk) means the name is not an item of such a list: `None`.
+pub(crate) fn list_cue(
+    text: &str,
+    tokens: &[Token],
+    tags: &[Upos],
+    sentence_start: usize,
+    first: usize,
+) -> Option<usize> {
+    let word = |k: usize| tokens[k].text(text);
+    let starts_item = |k: usize| {
+        word(k).starts_with(char::is_uppercase)
+            || tokens[k].kind != TokenKind::Word
+            || LIST_INTRODUCERS.contains(&tokens[k].norm.as_str())
+    };
+    let mut k = first.min(tokens.len());
+    while k > sentence_start {
+        let prev = k - 1;
+        let tag = tags.get(prev).copied();
+        if tag == Some(Upos::Noun) && word(prev).starts_with(char::is_lowercase) {
+            return (k < tokens.len() && starts_item(k)).then_some(prev);
+        }
+        let in_list = tokens[prev].kind != TokenKind::Word
+            || word(prev).starts_with(char::is_uppercase)
+            || LIST_INTRODUCERS.contains(&tokens[prev].norm.as_str())
+            || matches!(tag, Some(Upos::Adp | Upos::Det | Upos::Cconj | Upos::Num));
+        if !in_list {
+            return None;
+        }
+        k = prev;
+    }
+    None
+}
+
 /// Extracts the terms of every sentence. `tags` has one tag per token.
 pub fn extract_terms(
     text: &str,
@@ -561,7 +620,7 @@ impl Ctx<'_> {
     fn title_case_name_at(&self, i: usize, sentence_start: usize, end: usize) -> Option<usize> {
         // A leading ordinal belongs to the name ("8th District", "17th Academy Awards").
         if self.is_ordinal(i) && i + 1 < end && self.is_capitalized(i + 1) {
-            let (stop, _) = self.title_run(i + 1, end);
+            let (stop, _) = self.title_run(i + 1, end, MinorWords::None);
             return Some(stop);
         }
         if self.is_uncased_word(i) {
@@ -584,14 +643,58 @@ impl Ctx<'_> {
         if !self.is_capitalized(i) && !starts_title {
             return None;
         }
-        let (stop, words) = self.title_run(i, end);
+        // Minor words join a title only where the run is one: it follows the noun that says
+        // what it is ("the film Bullets over Broadway"), or a year follows it ("Zack and
+        // Miri Make a Porno (2008)"). Elsewhere "Smith in London" is two names.
+        // A conjunction joins only before a year: in a list, "Roseanne and Melrose Place"
+        // are two titles.
+        let (mut stop, mut words) = self.title_run(i, end, MinorWords::All);
+        if !self.year_in_brackets_at(stop, end) {
+            let cue = list_cue(self.text, self.tokens, self.tags, sentence_start, i).is_some();
+            (stop, words) = self.title_run(
+                i,
+                end,
+                if cue {
+                    MinorWords::ButConjunctions
+                } else {
+                    MinorWords::None
+                },
+            );
+        }
         let has_proper_noun = (i..stop).any(|k| self.tags[k] == Upos::Propn);
         (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
     }
 
+    /// "(1995)" at token `i`.
+    fn year_in_brackets_at(&self, i: usize, end: usize) -> bool {
+        i + 2 < end && self.word(i) == "(" && self.is_year(i + 1) && self.word(i + 2) == ")"
+    }
+
+    /// Title-case minor words from token `i` up to a capitalized word: where that word is.
+    fn minor_words_to_capital(&self, i: usize, end: usize, minor: MinorWords) -> Option<usize> {
+        let allowed = |k: usize| {
+            self.tokens[k].kind == TokenKind::Word
+                && TITLE_MINOR_WORDS.contains(&self.word(k))
+                && (minor == MinorWords::All || self.tags[k] != Upos::Cconj)
+        };
+        if minor == MinorWords::None {
+            return None;
+        }
+        let mut k = i;
+        while k < end && k < i + 2 && allowed(k) {
+            k += 1;
+        }
+        (k > i
+            && k < end
+            && (self.is_capitalized(k) || self.is_capitalized_function_word(k))
+            && !self.is_month(k))
+        .then_some(k)
+    }
+
     /// The end of the run of capitalized words (and name connectors between them) that
-    /// starts at `i`, and how many capitalized words it has.
-    fn title_run(&self, i: usize, end: usize) -> (usize, usize) {
+    /// starts at `i`, and how many capitalized words it has; a title's lowercase minor words
+    /// join it as `minor` allows.
+    fn title_run(&self, i: usize, end: usize, minor: MinorWords) -> (usize, usize) {
         let mut stop = i;
         let mut words = 0;
         loop {
@@ -616,10 +719,23 @@ impl Ctx<'_> {
             {
                 // The connector; the capitalized word after it counts on the next turn.
                 stop += 1;
+            } else if words > 0
+                && stop + 1 < end
+                && matches!(self.tokens[stop].norm.as_str(), "'s" | "s'")
+                && self.is_capitalized(stop + 1)
+            {
+                // A possessive inside a name: "St. Patrick's High School".
+                stop += 1;
+            } else if let Some(next) = (words > 0)
+                .then(|| self.minor_words_to_capital(stop, end, minor))
+                .flatten()
+            {
+                stop = next;
             } else if stop + 2 < end
                 && matches!(self.word(stop), "of" | "for")
                 && self.tokens[stop + 1].norm == "the"
                 && self.is_capitalized(stop + 2)
+                && self.tags[stop + 2] != Upos::Adj
             {
                 // "Speaker of the Parliament" ("Friday the 13th" is not: no capital).
                 stop += 2;
@@ -693,7 +809,12 @@ impl Ctx<'_> {
         }
         let max = self.config.max_term_words.max(1);
         if words.len() > max && kind != TermKind::ProperName {
-            range.start = words[words.len() - max];
+            // The head and its nearest modifiers are the term; the words before them are a
+            // term of their own, never dropped unassessed ("California Governor" of a long
+            // compound).
+            let head_start = words[words.len() - max];
+            self.push_stripped(range.start..head_start, kind);
+            range.start = head_start;
         }
         self.push(range, kind);
     }
@@ -990,6 +1111,59 @@ mod tests {
         let text = "a b c d e f g h";
         let tags = ["NOUN"; 8];
         let got = terms(text, &tags);
-        assert_eq!(got, vec![("c d e f g h".to_string(), TermKind::NounPhrase)]);
+        assert_eq!(
+            got,
+            vec![
+                ("b".to_string(), TermKind::NounPhrase),
+                ("c d e f g h".to_string(), TermKind::NounPhrase)
+            ]
+        );
+    }
+
+    #[test]
+    fn titles_keep_minor_words_only_where_a_noun_or_a_year_says_they_are_titles() {
+        let got = terms(
+            "the series MacGyver , Tales from the Crypt , Roseanne and Melrose Place",
+            &[
+                "DET", "NOUN", "PROPN", "PUNCT", "PROPN", "ADP", "DET", "PROPN", "PUNCT", "PROPN",
+                "CCONJ", "PROPN", "PROPN",
+            ],
+        );
+        let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "series",
+                "MacGyver",
+                "Tales from the Crypt",
+                "Roseanne",
+                "Melrose Place"
+            ]
+        );
+        let got = terms(
+            "in Zack and Miri Make a Porno ( 2008 )",
+            &[
+                "ADP", "PROPN", "CCONJ", "PROPN", "VERB", "DET", "PROPN", "PUNCT", "NUM", "PUNCT",
+            ],
+        );
+        assert_eq!(got[0].0, "Zack and Miri Make a Porno");
+        let got = terms(
+            "Smith met Jones in London",
+            &["PROPN", "VERB", "PROPN", "ADP", "PROPN"],
+        );
+        let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(names, ["Smith", "Jones", "London"]);
+    }
+
+    #[test]
+    fn possessives_inside_names() {
+        let got = terms(
+            "at Maxine Elliott 's Theatre and Ford 's presidency",
+            &[
+                "ADP", "PROPN", "PROPN", "PART", "PROPN", "CCONJ", "PROPN", "PART", "NOUN",
+            ],
+        );
+        let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(names, ["Maxine Elliott 's Theatre", "Ford", "presidency"]);
     }
 }

@@ -34,6 +34,7 @@ pub const MONTH_NAMES: [&str; 12] = [
     "November",
     "December",
 ];
+pub(crate) use chunk::list_cue;
 pub use chunk::{Term, TermKind};
 pub use tokenize::{Token, TokenKind};
 pub use upos::Upos;
