@@ -19,7 +19,7 @@ use super::taxonomy::Sense;
 use crate::detect::{Finding, Proposal, protect};
 use crate::stats::TermSet;
 use crate::text::tokenize::index_terms;
-use crate::text::{Document, Term, TermKind};
+use crate::text::{Document, Term, TermKind, Upos};
 
 /// A sensitive entry: a target (a protected person, a sensitive phrase) or a
 /// quasi-identifier finding, with all its mentions.
@@ -99,6 +99,30 @@ pub(super) fn phrase_set(text: &str) -> TermSet {
         alternatives: vec![index_terms(text)].into(),
     }
 }
+
+/// Words that predicate what follows of the sentence's subject. Language data.
+const PREDICATING: &[&str] = &[
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "being",
+    "became",
+    "become",
+    "becomes",
+    "as",
+    "named",
+    "elected",
+    "appointed",
+    "remains",
+    "remained",
+];
+
+/// How many tokens before a term the search for a predicating word reaches: articles,
+/// modifiers and one coordinated noun ("was an American politician and attorney").
+const PREDICATE_REACH: usize = 6;
 
 /// Function words a part of a term left beside a finding does not start or end with.
 /// Language data.
@@ -248,6 +272,13 @@ impl Run<'_, '_> {
                 ItemOrigin::Term(_) => self.s.taxonomy.sense(&item.text, item.proper, &self.words),
             };
             self.items[i].sense = sense;
+        }
+        if self.s.config.occupations_are_quasi_identifiers {
+            for i in 0..self.items.len() {
+                if self.is_predicated_occupation(&self.items[i]) {
+                    self.items[i].quasi = true;
+                }
+            }
         }
     }
 
@@ -403,6 +434,93 @@ impl Run<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Whether the document predicates the term at byte `start` of someone: a copula or
+    /// "as" before it, past articles, modifiers and coordinated nouns ("was an American
+    /// actress", "served as president", "was an American politician and attorney").
+    pub(super) fn predicated(&self, start: usize) -> bool {
+        let mut k = self.doc.tokens.partition_point(|t| t.end <= start);
+        for _ in 0..PREDICATE_REACH {
+            let Some(prev) = k.checked_sub(1) else {
+                return false;
+            };
+            let norm = self.doc.tokens[prev].norm.as_str();
+            if PREDICATING.contains(&norm) {
+                return true;
+            }
+            if !matches!(
+                self.doc.tags.get(prev),
+                Some(
+                    Upos::Det
+                        | Upos::Adj
+                        | Upos::Adv
+                        | Upos::Num
+                        | Upos::Propn
+                        | Upos::Noun
+                        | Upos::Cconj
+                )
+            ) {
+                return false;
+            }
+            k = prev;
+        }
+        false
+    }
+
+    /// A noun phrase naming a kind of person (its sense, or its head noun's, is a class
+    /// under `person_concept`) that the document predicates of someone: an occupation or
+    /// a role ("was a practising lawyer", "started out as a banker"). The Text
+    /// Anonymization Benchmark's guidelines count job titles among the demographic
+    /// quasi-identifiers, which with a birth date and a gender "typically allow you to find
+    /// out the identity of a person".
+    fn is_predicated_occupation(&self, item: &Item) -> bool {
+        if item.kind() != Some(TermKind::NounPhrase)
+            || !item
+                .spans
+                .iter()
+                .any(|&(s, _)| self.predicated(s) && self.about_a_person(s))
+        {
+            return false;
+        }
+        let person = &self.s.config.person_concept;
+        // "person" itself says nothing, and has nowhere to generalize to.
+        let is_person_class = |sense: &Sense| {
+            !sense.instance && sense.categories.contains(person) && !sense.steps.is_empty()
+        };
+        match &item.sense {
+            Some(sense) => is_person_class(sense),
+            None => item.text.split_whitespace().last().is_some_and(|head| {
+                self.s
+                    .taxonomy
+                    .sense(&head.to_lowercase(), false, &self.words)
+                    .is_some_and(|sense| is_person_class(&sense))
+            }),
+        }
+    }
+
+    /// Whether the sentence around byte `start` is about a person before it: it names a
+    /// target there, or opens with a personal pronoun ("He was a banker").
+    fn about_a_person(&self, start: usize) -> bool {
+        let Some(sentence) = self
+            .doc
+            .sentences
+            .iter()
+            .find(|s| s.start <= start && start < s.end.max(s.start + 1))
+        else {
+            return false;
+        };
+        let opens_with_pronoun = self.doc.tokens.get(sentence.tokens.start).is_some_and(|t| {
+            self.doc.tags.get(sentence.tokens.start) == Some(&Upos::Pron)
+                && matches!(t.norm.as_str(), "he" | "she" | "they")
+        });
+        opens_with_pronoun
+            || self.entries.iter().filter(|e| e.target).any(|e| {
+                e.mentions.iter().any(|&m| {
+                    let f = &self.findings[m];
+                    sentence.start <= f.start && f.start < start
+                })
+            })
     }
 
     /// The targets of a context: the entries risks are assessed towards.

@@ -133,6 +133,9 @@ pub struct SanitizeConfig {
     /// Per-term model: terms of these kinds are quasi-identifiers when their risk towards
     /// a protected person can only be bounded.
     pub quasi_identifier_kinds: Vec<TermKind>,
+    /// A kind of person the document predicates of someone (an occupation, a role) is a
+    /// quasi-identifier like a name or a date.
+    pub occupations_are_quasi_identifiers: bool,
     /// The concept a number generalizes to at the end of its ladder.
     pub number_concept: String,
     /// The concept a date generalizes to at the end of its ladder.

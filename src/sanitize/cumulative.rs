@@ -36,7 +36,6 @@ use super::plan::{Disclosure, Plan, Reason, Rule};
 use crate::error::Result;
 use crate::stats::info::Figure;
 use crate::stats::{Origin, TermSet};
-use crate::text::Upos;
 
 /// One way to publish an item: the original (or current generalization), a candidate, or
 /// removal.
@@ -58,26 +57,6 @@ struct Choice {
     /// item may not be counted against).
     shares: Vec<BTreeMap<usize, Figure>>,
 }
-
-/// Words that predicate what follows of the sentence's subject. Language data.
-const PREDICATING: &[&str] = &[
-    "is",
-    "was",
-    "are",
-    "were",
-    "be",
-    "been",
-    "being",
-    "became",
-    "become",
-    "becomes",
-    "as",
-    "named",
-    "elected",
-    "appointed",
-    "remains",
-    "remained",
-];
 
 /// Risk resolution of the exact knapsack, in bits.
 const EXACT_STEP_BITS: f64 = 0.01;
@@ -122,30 +101,6 @@ impl Run<'_, '_> {
                 }
             }
         })
-    }
-
-    /// Whether the document predicates the term at byte `start` of someone: a copula or
-    /// "as" before it, past articles and modifiers ("was an American actress", "served
-    /// as president").
-    fn predicated(&self, start: usize) -> bool {
-        let mut k = self.doc.tokens.partition_point(|t| t.end <= start);
-        for _ in 0..4 {
-            let Some(prev) = k.checked_sub(1) else {
-                return false;
-            };
-            let norm = self.doc.tokens[prev].norm.as_str();
-            if PREDICATING.contains(&norm) {
-                return true;
-            }
-            if !matches!(
-                self.doc.tags.get(prev),
-                Some(Upos::Det | Upos::Adj | Upos::Adv | Upos::Num | Upos::Propn | Upos::Noun)
-            ) {
-                return false;
-            }
-            k = prev;
-        }
-        false
     }
 
     fn in_first_sentence(&self, start: usize) -> bool {
@@ -245,7 +200,7 @@ impl Run<'_, '_> {
             let single_target = targets.len() == 1;
             match self.s.config.knapsack {
                 Knapsack::Exact if single_target => {
-                    state = exact(&choices, targets[0], budgets[&targets[0]]);
+                    state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                 }
                 _ => greedy(&choices, &self.forms(&choices), &mut state, &budgets),
             }
@@ -735,7 +690,10 @@ impl Ledger {
 /// Exact multiple-choice knapsack for one target by dynamic programming: the most utility
 /// with the summed shares (rounded up to [`EXACT_STEP_BITS`]) within the budget. When no
 /// combination fits, every item takes its least risky option.
-fn exact(choices: &[Choice], target: usize, budget: f64) -> Vec<usize> {
+fn exact(choices: &[Choice], start: &[usize], target: usize, budget: f64) -> Vec<usize> {
+    // An item that starts generalized (a quasi-identifier by kind) is never published as
+    // it stands: its options begin at its start.
+    let allowed = |k: usize| start.get(k).copied().unwrap_or(0)..choices[k].options.len();
     let cost = |c: &Choice, o: usize| -> usize {
         let bits = c.shares[o].get(&target).map_or(0.0, |f| f.bits);
         (bits / EXACT_STEP_BITS - 1e-9).ceil().max(0.0) as usize
@@ -744,15 +702,17 @@ fn exact(choices: &[Choice], target: usize, budget: f64) -> Vec<usize> {
     let capacity = (budget / EXACT_STEP_BITS).floor().max(0.0) as usize;
     let minimum: usize = choices
         .iter()
-        .map(|c| (0..c.options.len()).map(|o| cost(c, o)).min().unwrap_or(0))
+        .enumerate()
+        .map(|(k, c)| allowed(k).map(|o| cost(c, o)).min().unwrap_or(0))
         .sum();
     if minimum > capacity {
         return choices
             .iter()
-            .map(|c| {
-                (0..c.options.len())
+            .enumerate()
+            .map(|(k, c)| {
+                allowed(k)
                     .min_by_key(|&o| (cost(c, o), o))
-                    .unwrap_or(0)
+                    .unwrap_or(start.get(k).copied().unwrap_or(0))
             })
             .collect();
     }
@@ -761,12 +721,12 @@ fn exact(choices: &[Choice], target: usize, budget: f64) -> Vec<usize> {
     let mut best: Vec<Option<f64>> = vec![None; capacity + 1];
     best[0] = Some(0.0);
     let mut taken: Vec<Vec<u16>> = Vec::with_capacity(choices.len());
-    for c in choices {
+    for (k, c) in choices.iter().enumerate() {
         let mut next: Vec<Option<f64>> = vec![None; capacity + 1];
         let mut pick = vec![u16::MAX; capacity + 1];
         for (r, v) in best.iter().enumerate() {
             let Some(v) = v else { continue };
-            for o in 0..c.options.len() {
+            for o in allowed(k) {
                 let to = r + cost(c, o);
                 if to > capacity {
                     continue;
@@ -1021,7 +981,9 @@ mod tests {
                 &mut greedy_state,
                 &BTreeMap::from([(0, budget)]),
             );
-            let exact_state = exact(&choices, 0, budget);
+            let exact_state = exact(&choices, &vec![0; choices.len()], 0, budget);
+            let forced = exact(&choices, &[1, 1, 0, 0, 0, 0], 0, budget);
+            assert!(forced[0] >= 1 && forced[1] >= 1, "{forced:?}");
             let exact_total = total(&choices, &exact_state)[&0];
             let feasible = choices
                 .iter()

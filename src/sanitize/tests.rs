@@ -108,6 +108,11 @@ impl Taxonomy for Kb {
                 ],
                 ..Sense::default()
             }),
+            "gardener" => Some(Sense {
+                steps: vec![step("worker", &["gardener"])],
+                categories: ["worker", "person"].map(String::from).into(),
+                instance: false,
+            }),
             _ => None,
         }
     }
@@ -127,6 +132,9 @@ impl Tagger for LexiconTagger {
                 "breast" | "cancer" | "radiotherapy" | "garden" | "zorblax" | "oncology" => {
                     Upos::Noun
                 }
+                "gardener" => Upos::Noun,
+                "was" => Upos::Aux,
+                "a" => Upos::Det,
                 "intensive" => Upos::Adj,
                 "kim" | "doe" | "filler" => Upos::Propn,
                 "she" | "her" => Upos::Pron,
@@ -156,7 +164,7 @@ fn corpus() -> Corpus {
         (50, &["garden"]),
         (10, &["garden", "disease"]),
         (5, &["garden", "breast cancer"]),
-        (40, &["filler"]),
+        (40, &["filler", "worker"]),
         (2, &["zorblax", "breast cancer"]),
     ])
 }
@@ -567,6 +575,28 @@ fn cumulative_names_are_quasi_identifiers_by_kind_whatever_the_budget() {
         plan.replacements.iter().all(|r| r.original != "garden"),
         "a common word stays"
     );
+}
+
+/// An occupation the document predicates of the person ("was a gardener") is a
+/// quasi-identifier; the configuration can turn that off.
+#[test]
+fn cumulative_predicated_occupations_are_quasi_identifiers() {
+    let text = "Kim Doe was a gardener. She likes her garden.";
+    let plan = cumulative(text, 100.0, |_| {});
+    let occupation = replaced(&plan, "gardener").expect("the occupation is generalized");
+    assert_eq!(occupation.replacement.as_deref(), Some("worker"));
+    assert!(
+        occupation
+            .reasons
+            .iter()
+            .all(|r| r.rule == Rule::QuasiIdentifier),
+        "{occupation:?}"
+    );
+    assert!(replaced(&plan, "garden").is_none(), "a common word stays");
+    let off = cumulative(text, 100.0, |sc| {
+        sc.occupations_are_quasi_identifiers = false;
+    });
+    assert!(replaced(&off, "gardener").is_none());
 }
 
 /// A common phrase that says a name inside it (a capitalized adjective: "Intensive
