@@ -214,10 +214,14 @@ impl Run<'_, '_> {
     fn name_class(&self, i: usize, out: &mut Vec<Candidate>) {
         let item = &self.items[i];
         let words: Vec<&str> = item.text.split_whitespace().collect();
+        // A person's title before the last word: "Dr. Alan Whitcombe", "California
+        // Governor Ronald Reagan".
         let titled = words.len() > 1
-            && self.s.person_titles.iter().any(|t| {
-                t.trim_end_matches('.')
-                    .eq_ignore_ascii_case(words[0].trim_end_matches('.'))
+            && words[..words.len() - 1].iter().any(|w| {
+                self.s.person_titles.iter().any(|t| {
+                    t.trim_end_matches('.')
+                        .eq_ignore_ascii_case(w.trim_end_matches('.'))
+                })
             });
         if titled {
             self.push_concept(out, &self.s.config.person_concept);
@@ -326,7 +330,20 @@ impl Run<'_, '_> {
         let Some(head) = before_connector.last() else {
             return;
         };
+        // A head in capitals is an acronym or a numeral ("Care Bears Movie II"), not a noun.
+        if !head.chars().any(char::is_lowercase) {
+            return;
+        }
         let head = head.to_lowercase();
+        // Only a class names a kind: "Sony Music Taiwan" is no kind of Taiwan.
+        let Some(sense) = self
+            .s
+            .taxonomy
+            .sense(&head, false, &self.words)
+            .filter(|sense| !sense.instance)
+        else {
+            return;
+        };
         if let Some(step) = self.s.taxonomy.concept(&head) {
             push(
                 out,
@@ -335,10 +352,8 @@ impl Run<'_, '_> {
                     ..step.into()
                 },
             );
-            if let Some(sense) = self.s.taxonomy.sense(&head, false, &self.words) {
-                for step in sense.steps {
-                    push(out, step.into());
-                }
+            for step in sense.steps {
+                push(out, step.into());
             }
         }
     }
