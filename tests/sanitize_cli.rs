@@ -720,3 +720,81 @@ fn long_documents_are_sanitized_window_by_window_as_one_document() {
         "{towards_her:?}"
     );
 }
+
+/// Documents sanitized in parallel come out in input order with the same bytes as one at a
+/// time, both as one report and as one file per input.
+#[test]
+fn every_jobs_value_gives_the_same_bytes() {
+    let s = setup();
+    let docs: Vec<serde_json::Value> = (0..6)
+        .map(|k| {
+            serde_json::json!({
+                "doc_id": format!("d{k}"),
+                "text": format!("{DOC} She moved to Paris in 19{k}5 with {} friends.", k + 2),
+                "task": "conceal the identity of the main person: jane roe",
+                "annotations": {}
+            })
+        })
+        .collect();
+    let gold = write(
+        &s.root,
+        "docs.json",
+        &serde_json::Value::from(docs).to_string(),
+    );
+    let report = |jobs: &str| {
+        let out = declass(&s)
+            .args(["sanitize", "--tab"])
+            .arg(&gold)
+            .args(["--format", "json", "--jobs", jobs])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let one = report("1");
+    assert_eq!(one, report("3"));
+    let ids: Vec<String> = serde_json::from_slice::<Vec<serde_json::Value>>(&one)
+        .expect("json")
+        .iter()
+        .map(|r| r["doc_id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ids, ["d0", "d1", "d2", "d3", "d4", "d5"]);
+
+    let inputs = s.root.join("inputs");
+    std::fs::create_dir_all(&inputs).expect("dir");
+    for k in 0..5 {
+        write(&inputs, &format!("doc{k}.txt"), &format!("{DOC} Item {k}."));
+    }
+    let outputs = |jobs: &str| {
+        let dir = s.root.join(format!("out{jobs}"));
+        declass(&s)
+            .arg("sanitize")
+            .arg(&inputs)
+            .args(["--protect", "Jane Roe", "--jobs", jobs, "--out"])
+            .arg(&dir)
+            .assert()
+            .success();
+        (0..5)
+            .map(|k| std::fs::read(dir.join(format!("doc{k}.txt"))).expect("written"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(outputs("1"), outputs("2"));
+}
+
+#[test]
+fn zero_jobs_is_refused() {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    let out = declass(&s)
+        .arg("sanitize")
+        .arg(&doc)
+        .args(["--jobs", "0"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--jobs"));
+}
