@@ -307,6 +307,9 @@ pub struct CountCacheConfig {
     pub disk: bool,
     pub memory_entries: u64,
     pub busy_timeout_ms: u64,
+    /// The most the disk cache's entries may take, in MB; past it the least recently used
+    /// go.
+    pub disk_max_mb: u64,
 }
 
 /// Information arithmetic and the IC prior (`[stats]`).
@@ -473,6 +476,12 @@ impl Config {
             corpus.cache.busy_timeout_ms as usize,
             0,
             3_600_000,
+        );
+        check.range(
+            "corpus.cache.disk_max_mb",
+            corpus.cache.disk_max_mb as usize,
+            1,
+            usize::MAX,
         );
         check.one_of("stats.prior", &self.stats.prior, &["wordfreq", "none"]);
         check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);

@@ -33,12 +33,20 @@ pub struct CachedSource {
     memory: Cache<[u8; 16], u64>,
     disk: Option<Mutex<Connection>>,
     disk_path: Option<PathBuf>,
+    /// This run's stamp: entries read or written now are marked with it, so eviction takes
+    /// those unused for the most runs first.
+    run_stamp: i64,
+    /// The disk cache's cap in bytes.
+    disk_max_bytes: u64,
     /// The data directory's secret the disk keys are HMACs under.
     secret: Vec<u8>,
 }
 
-/// The layout of the disk cache (`PRAGMA user_version`): keyed hashes in `hashed_counts`.
-const LAYOUT_VERSION: i64 = 2;
+/// The layout of the disk cache (`PRAGMA user_version`): keyed hashes in `hashed_counts`,
+/// each with the stamp of the run that last used it.
+const LAYOUT_VERSION: i64 = 3;
+/// The share of entries one eviction removes once the cache is over its cap.
+const EVICT_FRACTION: f64 = 0.1;
 /// The secret's length in bytes.
 const SECRET_BYTES: usize = 32;
 /// What the stored check value is the HMAC of: tells whether entries were written under
@@ -55,13 +63,15 @@ impl CachedSource {
         config: &CountCacheConfig,
         disk: Option<&Path>,
     ) -> Result<CachedSource> {
-        let (connection, secret) = match disk {
+        let (connection, secret, run_stamp) = match disk {
             Some(path) => {
                 let secret = read_or_create_secret(&secret_path(path))?;
                 let db = open_db(path, config.busy_timeout_ms, &secret)?;
-                (Some(Mutex::new(db)), secret)
+                let stamp = next_run_stamp(&db)
+                    .map_err(|e| Error::model(path, format!("count cache: {e}")))?;
+                (Some(Mutex::new(db)), secret, stamp)
             }
-            None => (None, Vec::new()),
+            None => (None, Vec::new(), 0),
         };
         Ok(CachedSource {
             identity: inner.identity(),
@@ -70,6 +80,8 @@ impl CachedSource {
             disk: connection,
             disk_path: disk.map(Path::to_path_buf),
             secret,
+            run_stamp,
+            disk_max_bytes: config.disk_max_mb.saturating_mul(1 << 20),
         })
     }
 
@@ -101,20 +113,70 @@ impl CachedSource {
         let Some(db) = &self.disk else {
             return Ok(vec![None; keys.len()]);
         };
-        let db = db
+        let mut db = db
             .lock()
             .map_err(|_| Error::Count("count cache lock poisoned".to_string()))?;
-        let mut stmt = db
-            .prepare_cached("SELECT count FROM hashed_counts WHERE key = ?1")
-            .map_err(|e| self.db_error(e))?;
-        keys.iter()
-            .map(|k| {
-                stmt.query_row(params![k.as_slice()], |row| row.get::<_, i64>(0))
+        let mut found = Vec::with_capacity(keys.len());
+        let mut stale: Vec<&Digest> = Vec::new();
+        {
+            let mut stmt = db
+                .prepare_cached("SELECT count, used FROM hashed_counts WHERE key = ?1")
+                .map_err(|e| self.db_error(e))?;
+            for key in keys {
+                let row = stmt
+                    .query_row(params![key.as_slice()], |row| {
+                        Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+                    })
                     .optional()
-                    .map(|v| v.map(|c| c as u64))
-                    .map_err(|e| self.db_error(e))
-            })
-            .collect()
+                    .map_err(|e| self.db_error(e))?;
+                if let Some((_, used)) = row
+                    && used < self.run_stamp
+                {
+                    stale.push(key);
+                }
+                found.push(row.map(|(count, _)| count as u64));
+            }
+        }
+        if !stale.is_empty() {
+            // Marked used by this run, once per entry and run.
+            let tx = db.transaction().map_err(|e| self.db_error(e))?;
+            {
+                let mut stmt = tx
+                    .prepare_cached("UPDATE hashed_counts SET used = ?1 WHERE key = ?2")
+                    .map_err(|e| self.db_error(e))?;
+                for key in stale {
+                    stmt.execute(params![self.run_stamp, key.as_slice()])
+                        .map_err(|e| self.db_error(e))?;
+                }
+            }
+            tx.commit().map_err(|e| self.db_error(e))?;
+        }
+        Ok(found)
+    }
+
+    /// Evicts the least recently used tenth of the entries while the database is over its
+    /// cap. SQLite reuses the freed pages, so the file stops growing there.
+    fn evict(&self, db: &Connection) -> rusqlite::Result<()> {
+        loop {
+            let pages: i64 = db.pragma_query_value(None, "page_count", |row| row.get(0))?;
+            let free: i64 = db.pragma_query_value(None, "freelist_count", |row| row.get(0))?;
+            let page_size: i64 = db.pragma_query_value(None, "page_size", |row| row.get(0))?;
+            let used_bytes = (pages - free).max(0) as u64 * page_size.max(0) as u64;
+            if used_bytes <= self.disk_max_bytes {
+                return Ok(());
+            }
+            let entries: i64 =
+                db.query_row("SELECT count(*) FROM hashed_counts", [], |row| row.get(0))?;
+            if entries == 0 {
+                return Ok(());
+            }
+            let evict = ((entries as f64 * EVICT_FRACTION).ceil() as i64).max(1);
+            db.execute(
+                "DELETE FROM hashed_counts WHERE key IN \
+                 (SELECT key FROM hashed_counts ORDER BY used, key LIMIT ?1)",
+                params![evict],
+            )?;
+        }
     }
 
     fn disk_put(&self, entries: &[(Digest, u64)]) -> Result<()> {
@@ -127,13 +189,16 @@ impl CachedSource {
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
         {
             let mut stmt = tx
-                .prepare_cached("INSERT OR REPLACE INTO hashed_counts (key, count) VALUES (?1, ?2)")
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO hashed_counts (key, count, used) VALUES (?1, ?2, ?3)",
+                )
                 .map_err(|e| self.db_error(e))?;
             for (key, count) in entries {
-                stmt.execute(params![key.as_slice(), *count as i64])
+                stmt.execute(params![key.as_slice(), *count as i64, self.run_stamp])
                     .map_err(|e| self.db_error(e))?;
             }
         }
+        self.evict(&tx).map_err(|e| self.db_error(e))?;
         tx.commit().map_err(|e| self.db_error(e))
     }
 }
@@ -296,6 +361,37 @@ fn try_open_db(path: &Path, busy_timeout_ms: u64, secret: &[u8]) -> Result<Conne
     Ok(db)
 }
 
+/// The stamp of a new run: one more than the last run's, kept in `cache_meta`.
+fn next_run_stamp(db: &Connection) -> rusqlite::Result<i64> {
+    db.execute_batch("BEGIN IMMEDIATE;")?;
+    let result = (|| {
+        let last: Option<i64> = db
+            .query_row(
+                "SELECT value FROM cache_meta WHERE name = 'run_stamp'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()?;
+        let stamp = last.unwrap_or(0) + 1;
+        db.execute(
+            "INSERT OR REPLACE INTO cache_meta (name, value) VALUES ('run_stamp', ?1)",
+            params![stamp],
+        )?;
+        Ok(stamp)
+    })();
+    match result {
+        Ok(stamp) => {
+            db.execute_batch("COMMIT;")?;
+            Ok(stamp)
+        }
+        Err(e) => {
+            // The error that matters is the first one; the rollback only tidies up.
+            let _ = db.execute_batch("ROLLBACK;");
+            Err(e)
+        }
+    }
+}
+
 /// Makes the database hold the keyed layout written under this secret (`check` is the
 /// secret's check value), dropping whatever else it held. Says whether tables were dropped.
 fn ensure_layout(db: &Connection, check: &[u8]) -> rusqlite::Result<bool> {
@@ -322,7 +418,9 @@ fn ensure_layout(db: &Connection, check: &[u8]) -> rusqlite::Result<bool> {
         db.execute_batch(&format!("DROP TABLE \"{}\";", table.replace('"', "\"\"")))?;
     }
     db.execute_batch(
-        "CREATE TABLE hashed_counts (key BLOB PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+        "CREATE TABLE hashed_counts (key BLOB PRIMARY KEY, count INTEGER NOT NULL,
+                                     used INTEGER NOT NULL) WITHOUT ROWID;
+         CREATE INDEX hashed_counts_used ON hashed_counts (used);
          CREATE TABLE cache_meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
     )?;
     db.execute(
@@ -449,6 +547,7 @@ mod tests {
             disk: true,
             memory_entries: 1000,
             busy_timeout_ms: 1000,
+            disk_max_mb: 1024,
         }
     }
 
@@ -490,6 +589,63 @@ mod tests {
         let cached = CachedSource::new(third.clone(), &config(), Some(&db)).expect("open");
         cached.count_batch(&requests).expect("count");
         assert_eq!(third.asked.load(Ordering::SeqCst), 2);
+    }
+
+    /// Past its cap the disk cache evicts the entries unused for the most runs: it stays
+    /// under the cap, and what the last runs used is still there.
+    #[test]
+    fn disk_cache_stays_under_its_cap_and_keeps_what_was_used_last() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let db = tmp.path().join("counts.sqlite");
+        let capped = CountCacheConfig {
+            disk_max_mb: 1,
+            ..config()
+        };
+        let source = || {
+            Arc::new(Fake {
+                asked: AtomicUsize::new(0),
+                generation: "g1",
+            })
+        };
+        let filler = |run: usize| -> Vec<CountRequest> {
+            (0..8_000)
+                .map(|i| CountRequest::single(TermSet::from_text(&format!("r{run} w{i}"))))
+                .collect()
+        };
+        let kept = vec![CountRequest::single(TermSet::from_text("kept phrase"))];
+        // Run 1 writes the kept entry and filler; run 2 reads the kept entry and writes
+        // filler again, past the cap: run 1's filler goes, the entry run 2 used stays.
+        let first = CachedSource::new(source(), &capped, Some(&db)).expect("open");
+        first.count_batch(&kept).expect("count");
+        first.count_batch(&filler(1)).expect("count");
+        drop(first);
+        let second = CachedSource::new(source(), &capped, Some(&db)).expect("open");
+        second.count_batch(&kept).expect("count");
+        second.count_batch(&filler(2)).expect("count");
+        drop(second);
+        let conn = Connection::open(&db).expect("db");
+        let used_bytes: i64 = conn
+            .query_row(
+                "SELECT (page_count - freelist_count) * page_size \
+                 FROM pragma_page_count, pragma_freelist_count, pragma_page_size",
+                [],
+                |row| row.get(0),
+            )
+            .expect("size");
+        assert!(used_bytes <= 1 << 20, "{used_bytes} bytes in use");
+        let last = source();
+        let cached = CachedSource::new(last.clone(), &capped, Some(&db)).expect("open");
+        cached.count_batch(&kept).expect("count");
+        assert_eq!(
+            last.asked.load(Ordering::SeqCst),
+            0,
+            "the entry run 2 used is kept"
+        );
+        cached.count_batch(&filler(1)[..10]).expect("count");
+        assert!(
+            last.asked.load(Ordering::SeqCst) > 0,
+            "the oldest filler was evicted"
+        );
     }
 
     /// The bytes of the database and its log.
