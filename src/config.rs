@@ -223,6 +223,11 @@ pub struct SequenceModelConfig {
     /// Phrase lists built when the model is trained and shipped inside it.
     #[serde(default)]
     pub gazetteers: Option<GazetteerConfig>,
+    /// Knowledge-base concepts (labels) that contradict a finding: a mention whose phrase
+    /// and head word the knowledge bases know only as classes under these is the model's
+    /// mistake and is dropped. Empty: no check.
+    #[serde(default)]
+    pub veto_under: Vec<String>,
 }
 
 /// One entity type of a sequence model: what training data calls it and what it becomes.

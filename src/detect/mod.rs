@@ -253,7 +253,17 @@ impl DetectorSet {
                         &inputs.model_dirs,
                     )?;
                     Box::new(match &resources.knowledge {
-                        Some(kb) => detector.with_generalizer(mesh_parent(Arc::clone(kb))),
+                        Some(kb) => {
+                            let detector = detector.with_generalizer(mesh_parent(Arc::clone(kb)));
+                            if config.disease.veto_under.is_empty() {
+                                detector
+                            } else {
+                                detector.with_confirmer(not_contradicted(
+                                    Arc::clone(kb),
+                                    config.disease.veto_under.clone(),
+                                ))
+                            }
+                        }
                         None => detector,
                     })
                 }
@@ -318,7 +328,40 @@ impl DetectorSet {
     }
 }
 
-/// The disease detector's proposal (issue 6): the first concept the mention maps to in
+/// The knowledge bases' check of a mention: it is dropped only when they contradict the
+/// model, that is when MeSH does not know it and every class sense of its phrase and of
+/// its head (last) word lies under one of the `veto_under` concepts. Unknown words keep
+/// the mention, and so do instances: diseases are often named after people ("Crohn's",
+/// "Hodgkin"), so a person's name must not veto one.
+fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence::Confirmer {
+    Box::new(move |mention: &str| {
+        let head = mention.rsplit(' ').next().unwrap_or(mention);
+        let mut contradicted = false;
+        for term in [mention, head] {
+            for concept in kb.lookup(term) {
+                if kb.kb_name(concept) == crate::kb::mesh::NAME {
+                    return true;
+                }
+                if kb.is_instance(concept) {
+                    continue;
+                }
+                let vetoed = kb.chains(concept).iter().all(|chain| {
+                    chain
+                        .steps
+                        .iter()
+                        .any(|step| veto_under.iter().any(|v| v == kb.label(step.concept)))
+                });
+                if !vetoed {
+                    return true;
+                }
+                contradicted = true;
+            }
+        }
+        !contradicted
+    })
+}
+
+/// The disease detector's proposal: the first concept the mention maps to in
 /// the MeSH knowledge base, generalized one step (its first broader heading, or WordNet's
 /// disease at the top of a MeSH branch); `None`, meaning the configured label, when MeSH
 /// does not know the mention.
@@ -469,6 +512,40 @@ mod tests {
             shipped: false,
             data: crate::kb::KbData::File(path),
         }
+    }
+
+    #[test]
+    fn knowledge_bases_veto_a_disease_only_where_they_contradict_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let label = "<http://www.w3.org/2004/02/skos/core#prefLabel>";
+        let broader = "<http://www.w3.org/2004/02/skos/core#broader>";
+        let instance = format!("<{}>", crate::kb::vocab::INSTANCE_OF);
+        let wordnet = format!(
+            "<urn:w:congress> {label} \"congress\" .\n\
+             <urn:w:congress> {broader} <urn:w:legislature> .\n\
+             <urn:w:legislature> {label} \"legislature\" .\n\
+             <urn:w:legislature> {broader} <urn:w:group> .\n\
+             <urn:w:congress2> {label} \"congress\" .\n\
+             <urn:w:congress2> {broader} <urn:w:event> .\n\
+             <urn:w:group> {label} \"group\" .\n\
+             <urn:w:event> {label} \"event\" .\n\
+             <urn:w:flu> {label} \"flu\" .\n<urn:w:flu> {broader} <urn:w:disease> .\n\
+             <urn:w:disease> {label} \"disease\" .\n\
+             <urn:w:crohn> {label} \"Crohn\" .\n<urn:w:crohn> {instance} <urn:w:physician> .\n\
+             <urn:w:physician> {label} \"physician\" .\n\
+             <urn:w:physician> {broader} <urn:w:group> .\n"
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        let kb =
+            KnowledgeBase::from_sources(&[kb_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
+                .expect("load");
+        let stands = not_contradicted(Arc::new(kb), vec!["group".into(), "event".into()]);
+        // Every sense of the head word is a group or an event.
+        assert!(!stands("democratic congress"));
+        // Unknown words, a disease sense, and a person's name (an eponym) never veto.
+        assert!(stands("gout"));
+        assert!(stands("avian flu"));
+        assert!(stands("crohn"));
     }
 
     #[test]

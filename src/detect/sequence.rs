@@ -891,6 +891,11 @@ fn read_columns(path: &Path, word_col: usize, label_col: usize) -> Result<Vec<La
 /// Maps a normalized mention to a broader concept, or `None` to keep the default label.
 pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
+/// Whether a normalized mention may stand: the knowledge bases' check of what the model
+/// found (a "disease" whose words the knowledge bases know only as a legislature is not
+/// one).
+pub type Confirmer = Box<dyn Fn(&str) -> bool + Send + Sync>;
+
 /// Runs a trained model over a document's sentences.
 pub struct SequenceDetector {
     name: String,
@@ -904,6 +909,8 @@ pub struct SequenceDetector {
     /// Seam for a knowledge base: maps a normalized mention to a broader concept (e.g.
     /// its MeSH parent). Without one, every mention gets `generalization`.
     generalizer: Option<Generalizer>,
+    /// Seam for a knowledge base's veto of a mention; without one, every mention stands.
+    confirmer: Option<Confirmer>,
 }
 
 impl SequenceDetector {
@@ -954,12 +961,19 @@ impl SequenceDetector {
                 })
                 .collect(),
             generalizer: None,
+            confirmer: None,
         })
     }
 
     /// Supplies the generalizer (see the field's doc).
     pub fn with_generalizer(mut self, g: Generalizer) -> Self {
         self.generalizer = Some(g);
+        self
+    }
+
+    /// Supplies the knowledge bases' check of each mention (see the field's doc).
+    pub fn with_confirmer(mut self, c: Confirmer) -> Self {
+        self.confirmer = Some(c);
         self
     }
 }
@@ -972,6 +986,7 @@ impl Detector for SequenceDetector {
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         let tagged = doc.tags.len() == doc.tokens.len();
         let mut findings = Vec::new();
+        let mut vetoed = 0usize;
         for sentence in &doc.sentences {
             let range = sentence.tokens.clone();
             let words: Vec<String> = range
@@ -1000,6 +1015,10 @@ impl Detector for SequenceDetector {
                     doc.tokens[range.start + end - 1].end,
                 );
                 let norm = crate::text::tokenize::normalize(&doc.text[s..e]);
+                if self.confirmer.as_ref().is_some_and(|c| !c(&norm)) {
+                    vetoed += 1;
+                    continue;
+                }
                 let label = self
                     .generalizer
                     .as_ref()
@@ -1015,6 +1034,12 @@ impl Detector for SequenceDetector {
                     confidence: 0.8,
                 });
             }
+        }
+        if vetoed > 0 {
+            log::info!(
+                "{}: the knowledge bases vetoed {vetoed} mention(s)",
+                self.name
+            );
         }
         Ok(findings)
     }
