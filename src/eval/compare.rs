@@ -620,6 +620,7 @@ mod tests {
             role,
             reasons: Vec::new(),
             source: "test".into(),
+            information: Default::default(),
         }
     }
 

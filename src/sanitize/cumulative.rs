@@ -20,8 +20,17 @@
 //! per occurrence) as possible with the total risk under the budget. `knapsack = "greedy"`
 //! repeatedly takes the move that loses the least utility per bit removed;
 //! `knapsack = "exact"` solves it by dynamic programming over the risk in hundredths of a
-//! bit. A published form shared by several terms of a context (two cities both read as
-//! "city") is counted once.
+//! bit.
+//!
+//! A word published by several terms of a context is learned once: "Madurai Central",
+//! "Madurai West Constituency" and "Madurai Kamaraj University" tell the reader "Madurai"
+//! one time, and two cities both read as "city" say "city" once. Each option's share is
+//! split over the content words of its published form in proportion to their IC (a
+//! phrase's information read as its words', the rule the word-frequency prior uses for
+//! phrases), and a target's disclosure sums, per word of a context, the largest part any
+//! published term gives it. For a phrase that contains a word already published this is
+//! the chain rule with containment, IC(q | w) = IC(q) − IC(w). The exact knapsack sums
+//! whole shares, an upper bound of the same disclosure.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -36,6 +45,8 @@ use super::plan::{Disclosure, Plan, Reason, Rule};
 use crate::error::Result;
 use crate::stats::info::Figure;
 use crate::stats::{Origin, TermSet};
+use crate::text::chunk::is_function_word;
+use crate::text::tokenize::index_terms;
 
 /// One way to publish an item: the original (or current generalization), a candidate, or
 /// removal.
@@ -56,6 +67,24 @@ struct Choice {
     /// Share of each option towards each target of the item's context (0 for targets the
     /// item may not be counted against).
     shares: Vec<BTreeMap<usize, Figure>>,
+}
+
+/// Where an option's share goes: (atom, fraction) pairs whose fractions sum to 1. An atom
+/// is a content word of a context, or a whole form that has none.
+type Parts = Vec<(usize, f64)>;
+
+/// What a share is split over: the words a published form tells, or the form itself.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Atom<'s> {
+    Word(String),
+    Form(&'s TermSet),
+}
+
+/// The content words of a published phrase, as the corpus index counts them.
+fn content_words(text: &str) -> Vec<String> {
+    let mut words = index_terms(text);
+    words.retain(|w| !is_function_word(w));
+    words
 }
 
 /// Risk resolution of the exact knapsack, in bits.
@@ -164,6 +193,16 @@ impl Run<'_, '_> {
             }
             candidates.push(list);
         }
+        let mut published_texts: Vec<String> = vec![self.root().label];
+        for (item, list) in self.items.iter().zip(&candidates) {
+            published_texts.push(item.text.clone());
+            published_texts.extend(list.iter().map(|c| c.label.clone()));
+        }
+        for text in published_texts {
+            for word in content_words(&text) {
+                self.table.need(&[&super::collect::phrase_set(&word)]);
+            }
+        }
         self.table.fetch(self.s.counts)?;
 
         let targets: Vec<usize> = (0..self.entries.len())
@@ -187,7 +226,7 @@ impl Run<'_, '_> {
             choices.push(self.choice(i, list, treat)?);
         }
         let mut state = vec![0usize; choices.len()];
-        let original = self.disclosures(&choices, &state);
+        let original = self.disclosures(&choices, &state)?;
         if treat {
             for (k, choice) in choices.iter().enumerate() {
                 if self.starts_generalized(choice) {
@@ -202,10 +241,10 @@ impl Run<'_, '_> {
                 Knapsack::Exact if single_target => {
                     state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                 }
-                _ => greedy(&choices, &self.forms(&choices), &mut state, &budgets),
+                _ => greedy(&choices, &self.atoms(&choices)?, &mut state, &budgets),
             }
         }
-        let published = self.disclosures(&choices, &state);
+        let published = self.disclosures(&choices, &state)?;
         let disclosure: Vec<Disclosure> = targets
             .iter()
             .map(|t| Disclosure {
@@ -450,43 +489,49 @@ impl Run<'_, '_> {
         })
     }
 
-    /// An id per published form (a phrase in a context) of every option, so forms compare
-    /// as integers while the knapsack runs.
-    fn forms(&self, choices: &[Choice]) -> Vec<Vec<usize>> {
-        let mut ids: BTreeMap<(usize, &TermSet), usize> = BTreeMap::new();
-        choices
-            .iter()
-            .map(|choice| {
-                let context = self.items[choice.item].context;
-                choice
-                    .options
-                    .iter()
-                    .map(|o| {
+    /// Each option's [`Parts`]: its content words (an id per word and context) weighted
+    /// by their IC, or its whole form when it has no content word with information.
+    fn atoms(&self, choices: &[Choice]) -> Result<Vec<Vec<Parts>>> {
+        let mut ids: BTreeMap<(usize, Atom<'_>), usize> = BTreeMap::new();
+        let mut out = Vec::with_capacity(choices.len());
+        for choice in choices {
+            let item = &self.items[choice.item];
+            let mut per_option = Vec::with_capacity(choice.options.len());
+            for option in &choice.options {
+                let text = option
+                    .candidate
+                    .as_ref()
+                    .map_or(item.text.as_str(), |c| c.label.as_str());
+                let mut weights: BTreeMap<Atom<'_>, f64> = BTreeMap::new();
+                if !option.set.alternatives.is_empty() {
+                    for word in content_words(text) {
+                        let bits = self.ic(&super::collect::phrase_set(&word))?.bits.max(0.0);
+                        *weights.entry(Atom::Word(word)).or_insert(0.0) += bits;
+                    }
+                }
+                let sum: f64 = weights.values().sum();
+                if sum <= 0.0 {
+                    weights = BTreeMap::from([(Atom::Form(&option.set), 1.0)]);
+                }
+                let sum: f64 = weights.values().sum();
+                let parts = weights
+                    .into_iter()
+                    .map(|(atom, w)| {
                         let next = ids.len();
-                        *ids.entry((context, &o.set)).or_insert(next)
+                        (*ids.entry((item.context, atom)).or_insert(next), w / sum)
                     })
-                    .collect()
-            })
-            .collect()
+                    .collect();
+                per_option.push(parts);
+            }
+            out.push(per_option);
+        }
+        Ok(out)
     }
 
-    /// Each target's disclosure in state `state`: the shares of the published options,
-    /// a form published twice in one context counted once.
-    fn disclosures(&self, choices: &[Choice], state: &[usize]) -> BTreeMap<usize, f64> {
-        let mut by_form: BTreeMap<(usize, usize, &TermSet), f64> = BTreeMap::new();
-        for (choice, &o) in choices.iter().zip(state) {
-            let context = self.items[choice.item].context;
-            let set = &choice.options[o].set;
-            for (&t, f) in &choice.shares[o] {
-                let slot = by_form.entry((t, context, set)).or_insert(0.0);
-                *slot = slot.max(f.bits);
-            }
-        }
-        let mut out: BTreeMap<usize, f64> = BTreeMap::new();
-        for ((t, _, _), bits) in by_form {
-            *out.entry(t).or_insert(0.0) += bits;
-        }
-        out
+    /// Each target's disclosure in state `state` (see the module's note on shared words).
+    fn disclosures(&self, choices: &[Choice], state: &[usize]) -> Result<BTreeMap<usize, f64>> {
+        let atoms = self.atoms(choices)?;
+        Ok(Ledger::new(choices, &atoms, state).totals)
     }
 }
 
@@ -516,11 +561,11 @@ fn step(choice: &Choice, from: usize, to: usize, over: &BTreeSet<usize>) -> (f64
 /// pass over every item per move.
 fn greedy(
     choices: &[Choice],
-    forms: &[Vec<usize>],
+    atoms: &[Vec<Parts>],
     state: &mut [usize],
     budgets: &BTreeMap<usize, f64>,
 ) {
-    let mut ledger = Ledger::new(choices, forms, state);
+    let mut ledger = Ledger::new(choices, atoms, state);
     loop {
         let over = ledger.over(budgets);
         if over.is_empty() {
@@ -539,7 +584,7 @@ fn greedy(
             if state[m.item] != m.from {
                 continue;
             }
-            ledger.shift(&choices[m.item], forms, m.item, m.from, m.to);
+            ledger.shift(&choices[m.item], atoms, m.item, m.from, m.to);
             state[m.item] = m.to;
             if ledger.over(budgets) != over {
                 break;
@@ -637,44 +682,48 @@ fn best_move(choice: &Choice, k: usize, from: usize, over: &BTreeSet<usize>) -> 
         .min()
 }
 
-/// Each target's disclosure, kept up to date as items move: per target and published
-/// form (a phrase in a context, counted once however many items publish it), the shares
-/// of the items publishing it; the target's total is the sum of each form's largest.
+/// Each target's disclosure, kept up to date as items move: per target and atom, the
+/// parts the published options give it; the target's total is the sum of each atom's
+/// largest part.
 struct Ledger {
     groups: BTreeMap<(usize, usize), BTreeSet<(TotalBits, usize)>>,
     totals: BTreeMap<usize, f64>,
 }
 
 impl Ledger {
-    fn new(choices: &[Choice], forms: &[Vec<usize>], state: &[usize]) -> Ledger {
+    fn new(choices: &[Choice], atoms: &[Vec<Parts>], state: &[usize]) -> Ledger {
         let mut ledger = Ledger {
             groups: BTreeMap::new(),
             totals: BTreeMap::new(),
         };
         for (k, choice) in choices.iter().enumerate() {
-            ledger.enter(choice, forms, k, state[k]);
+            ledger.enter(choice, atoms, k, state[k]);
         }
         ledger
     }
 
-    fn shift(&mut self, choice: &Choice, forms: &[Vec<usize>], k: usize, from: usize, to: usize) {
+    fn shift(&mut self, choice: &Choice, atoms: &[Vec<Parts>], k: usize, from: usize, to: usize) {
         for (&t, f) in &choice.shares[from] {
-            let group = self.groups.entry((t, forms[k][from])).or_default();
-            let before = group.last().map_or(0.0, |(b, _)| b.0);
-            group.remove(&(TotalBits(f.bits), k));
-            let after = group.last().map_or(0.0, |(b, _)| b.0);
-            *self.totals.entry(t).or_insert(0.0) += after - before;
+            for &(atom, fraction) in &atoms[k][from] {
+                let group = self.groups.entry((t, atom)).or_default();
+                let before = group.last().map_or(0.0, |(b, _)| b.0);
+                group.remove(&(TotalBits(f.bits * fraction), k));
+                let after = group.last().map_or(0.0, |(b, _)| b.0);
+                *self.totals.entry(t).or_insert(0.0) += after - before;
+            }
         }
-        self.enter(choice, forms, k, to);
+        self.enter(choice, atoms, k, to);
     }
 
-    fn enter(&mut self, choice: &Choice, forms: &[Vec<usize>], k: usize, option: usize) {
+    fn enter(&mut self, choice: &Choice, atoms: &[Vec<Parts>], k: usize, option: usize) {
         for (&t, f) in &choice.shares[option] {
-            let group = self.groups.entry((t, forms[k][option])).or_default();
-            let before = group.last().map_or(0.0, |(b, _)| b.0);
-            group.insert((TotalBits(f.bits), k));
-            let after = group.last().map_or(0.0, |(b, _)| b.0);
-            *self.totals.entry(t).or_insert(0.0) += after - before;
+            for &(atom, fraction) in &atoms[k][option] {
+                let group = self.groups.entry((t, atom)).or_default();
+                let before = group.last().map_or(0.0, |(b, _)| b.0);
+                group.insert((TotalBits(f.bits * fraction), k));
+                let after = group.last().map_or(0.0, |(b, _)| b.0);
+                *self.totals.entry(t).or_insert(0.0) += after - before;
+            }
         }
     }
 
@@ -804,8 +853,8 @@ mod tests {
         BTreeMap::from([(0, sum)])
     }
 
-    /// Every option its own form.
-    fn distinct(choices: &[Choice]) -> Vec<Vec<usize>> {
+    /// Every option its own atom.
+    fn distinct(choices: &[Choice]) -> Vec<Vec<Parts>> {
         let mut next = 0;
         choices
             .iter()
@@ -814,7 +863,7 @@ mod tests {
                     .iter()
                     .map(|_| {
                         next += 1;
-                        next
+                        vec![(next, 1.0)]
                     })
                     .collect()
             })
@@ -822,10 +871,10 @@ mod tests {
     }
 
     /// The greedy rule stated directly: every step recomputes every target's disclosure
-    /// (forms shared counted once) and scans every move.
+    /// (each atom's largest part) and scans every move.
     fn reference_greedy(
         choices: &[Choice],
-        forms: &[Vec<usize>],
+        atoms: &[Vec<Parts>],
         state: &mut [usize],
         budgets: &BTreeMap<usize, f64>,
     ) {
@@ -833,8 +882,10 @@ mod tests {
             let mut by_form: BTreeMap<(usize, usize), f64> = BTreeMap::new();
             for (k, c) in choices.iter().enumerate() {
                 for (&t, f) in &c.shares[state[k]] {
-                    let slot = by_form.entry((t, forms[k][state[k]])).or_insert(0.0);
-                    *slot = slot.max(f.bits);
+                    for &(atom, fraction) in &atoms[k][state[k]] {
+                        let slot = by_form.entry((t, atom)).or_insert(0.0);
+                        *slot = slot.max(f.bits * fraction);
+                    }
                 }
             }
             let mut current: BTreeMap<usize, f64> = BTreeMap::new();
@@ -862,7 +913,7 @@ mod tests {
     }
 
     #[test]
-    fn greedy_takes_the_moves_the_rule_states_with_shared_forms_and_two_targets() {
+    fn greedy_takes_the_moves_the_rule_states_with_shared_words_and_two_targets() {
         let mut seed = 11u64;
         let mut next = || {
             seed = seed
@@ -873,7 +924,7 @@ mod tests {
         for _ in 0..200 {
             let n = 3 + (next() * 12.0) as usize;
             let mut choices = Vec::new();
-            let mut forms = Vec::new();
+            let mut atoms: Vec<Vec<Parts>> = Vec::new();
             for k in 0..n {
                 let mut ics = vec![2.0 + 10.0 * next()];
                 for _ in 0..(next() * 4.0) as usize {
@@ -891,14 +942,18 @@ mod tests {
                         },
                     );
                 }
-                // Broader options often share a form ("city" for two cities).
-                forms.push(
+                // An original often shares a word with another item's ("Madurai
+                // Central", "Madurai West"); broader options often share a form ("city"
+                // for two cities).
+                let own = 0.2 + 0.8 * next();
+                let shared_word = 200 + (next() * 4.0) as usize;
+                atoms.push(
                     (0..ics.len())
                         .map(|o| {
                             if o == 0 {
-                                100 + k
+                                vec![(100 + k, own), (shared_word, 1.0 - own)]
                             } else {
-                                (next() * 3.0) as usize
+                                vec![((next() * 3.0) as usize, 1.0)]
                             }
                         })
                         .collect::<Vec<_>>(),
@@ -907,9 +962,9 @@ mod tests {
             }
             let budgets = BTreeMap::from([(0, 3.0 + 10.0 * next()), (1, 2.0 + 5.0 * next())]);
             let mut fast = vec![0; n];
-            greedy(&choices, &forms, &mut fast, &budgets);
+            greedy(&choices, &atoms, &mut fast, &budgets);
             let mut slow = vec![0; n];
-            reference_greedy(&choices, &forms, &mut slow, &budgets);
+            reference_greedy(&choices, &atoms, &mut slow, &budgets);
             assert_eq!(fast, slow);
         }
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use super::candidates::Candidate;
 use super::plan::{
-    Action, Assessment, Disclosure, Plan, Reason, Replacement, Role, Threshold, Utility,
+    Action, Assessment, Disclosure, Information, Plan, Reason, Replacement, Role, Threshold,
+    Utility,
 };
 use super::risk::Risk;
 use super::{Run, Strategy};
@@ -141,6 +142,7 @@ fn sensitive_replacement(
         role: Role::Sensitive,
         reasons: Vec::new(),
         source: finding.detector.clone(),
+        information: Information::default(),
     }
 }
 
@@ -163,7 +165,7 @@ impl Run<'_, '_> {
         for (m, finding) in self.findings.iter().enumerate() {
             let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
             let published = entry.and_then(|e| e.generalization.as_ref());
-            let replacement = sensitive_replacement(
+            let mut replacement = sensitive_replacement(
                 self.doc,
                 finding,
                 self.strategy,
@@ -173,10 +175,16 @@ impl Run<'_, '_> {
                 // A mention is worth the information of its own phrase.
                 let own = super::collect::phrase_set(&self.doc.text[finding.start..finding.end]);
                 let bits = self.ic(&own)?.bits;
+                let kept = match (replacement.action, published) {
+                    (Action::Generalize, Some(g)) => self.ic(&g.set)?.bits.min(bits),
+                    _ => 0.0,
+                };
                 original_bits += bits;
-                if let (Action::Generalize, Some(g)) = (replacement.action, published) {
-                    kept_bits += self.ic(&g.set)?.bits.min(bits);
-                }
+                kept_bits += kept;
+                replacement.information = Information {
+                    original_bits: bits,
+                    kept_bits: kept,
+                };
             }
             replacements.push(replacement);
         }
@@ -238,6 +246,10 @@ impl Run<'_, '_> {
                         role: Role::Correlated,
                         reasons: d.reasons.clone(),
                         source: label.map_or_else(|| "removed".to_string(), |c| c.source.clone()),
+                        information: Information {
+                            original_bits: ic.bits,
+                            kept_bits: kept,
+                        },
                     });
                 }
             }

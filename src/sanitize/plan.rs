@@ -105,6 +105,16 @@ pub struct Replacement {
     /// knowledge base, "simplified", "date", "number", "type" (the term's class when no
     /// knowledge base knows it) or "root".
     pub source: String,
+    /// What this occurrence costs in utility (eq. 20): the IC of the original and of
+    /// what is published instead, so a reader sees where the kept information went.
+    pub information: Information,
+}
+
+/// The information of one occurrence before and after sanitizing, in bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Information {
+    pub original_bits: f64,
+    pub kept_bits: f64,
 }
 
 /// One term's assessment, for `declass assess`.

@@ -105,6 +105,7 @@ pub struct ReportReplacement<'a> {
     pub role: Role,
     pub source: &'a str,
     pub reasons: &'a [Reason],
+    pub information: super::plan::Information,
 }
 
 /// The JSON report of one document.
@@ -151,6 +152,7 @@ pub fn report<'a>(
                 role: r.role,
                 source: &r.source,
                 reasons: &r.reasons,
+                information: r.information,
             })
             .collect(),
     }
@@ -276,6 +278,7 @@ mod tests {
             role: Role::Correlated,
             reasons: Vec::new(),
             source: "t".into(),
+            information: Default::default(),
         }
     }
 

@@ -288,6 +288,15 @@ const TITLE_MINOR_WORDS: &[&str] = &[
     "with", "over", "into", "upon", "off", "up",
 ];
 
+/// Whether a normalized word is a function word (a determiner, quantifier, short
+/// preposition or conjunction): it carries no information of its own about what a phrase
+/// names, so two phrases sharing only such words share nothing.
+pub fn is_function_word(norm: &str) -> bool {
+    STOPWORDS.contains(&norm)
+        || TITLE_MINOR_WORDS.contains(&norm)
+        || LIST_INTRODUCERS.contains(&norm)
+}
+
 /// Which lowercase minor words a run of title-case words may take inside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum MinorWords {
