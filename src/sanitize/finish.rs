@@ -48,12 +48,25 @@ fn determined(doc: &Document, start: usize) -> bool {
     false
 }
 
+/// "a" or "an" by the sound the label starts with, not its letter: "a European country",
+/// "a university", "a one-day event", "an hour", "an honorary degree". English spelling
+/// data, small and fixed, which is why it is written out rather than taken from a crate.
 fn indefinite(label: &str) -> String {
-    let vowel = label
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {label}", if vowel { "an" } else { "a" })
+    const VOWEL_LETTER_CONSONANT_SOUND: &[&str] = &[
+        "eu", "ewe", "one", "once", "uni", "use", "usu", "uti", "ura", "uro", "ubiq",
+    ];
+    const CONSONANT_LETTER_VOWEL_SOUND: &[&str] = &["hour", "honest", "honor", "honour", "heir"];
+    let lower = label.to_lowercase();
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| lower.starts_with(p));
+    let vowel_letter = lower.starts_with(|c: char| "aeiou".contains(c));
+    // "unin-" and "unim-" are "un-" prefixes: "an uninhabited island".
+    let un_prefix = lower.starts_with("unin") || lower.starts_with("unim");
+    let vowel_sound = if vowel_letter {
+        un_prefix || !starts(VOWEL_LETTER_CONSONANT_SOUND)
+    } else {
+        starts(CONSONANT_LETTER_VOWEL_SOUND)
+    };
+    format!("{} {label}", if vowel_sound { "an" } else { "a" })
 }
 
 /// A decade or century ("1950s", "20th century"), which reads with "the".
@@ -274,5 +287,28 @@ impl Run<'_, '_> {
             assessments,
             counts_from: self.s.counts.identity(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indefinite;
+
+    #[test]
+    fn the_article_follows_the_sound_not_the_letter() {
+        let cases = [
+            ("European country", "a European country"),
+            ("university", "a university"),
+            ("uninhabited island", "an uninhabited island"),
+            ("one-day event", "a one-day event"),
+            ("honorary degree", "an honorary degree"),
+            ("hotel", "a hotel"),
+            ("organization", "an organization"),
+            ("American state", "an American state"),
+            ("city", "a city"),
+        ];
+        for (label, expected) in cases {
+            assert_eq!(indefinite(label), expected);
+        }
     }
 }
