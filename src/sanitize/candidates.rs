@@ -344,6 +344,31 @@ impl Run<'_, '_> {
         else {
             return;
         };
+        if !sense.fits_document {
+            // An ambiguous head the document does not settle: the name still says what it
+            // is ("Finnish Cup" is a cup, "Rideau Carleton Raceway" a raceway), but which
+            // cup (a vessel or a trophy) is a guess, and so is every class above it. An
+            // inflected head ("Kemptville Royals") is no class name to publish.
+            let lemma = self.s.taxonomy.concept(&head).is_some_and(|step| {
+                step.counting
+                    .alternatives
+                    .iter()
+                    .any(|p| p.join(" ") == head)
+            });
+            if !lemma {
+                return;
+            }
+            push(
+                out,
+                Candidate {
+                    set: phrase_set(&head),
+                    label: head.clone(),
+                    source: SIMPLIFIED.to_string(),
+                    noun: true,
+                },
+            );
+            return;
+        }
         if let Some(step) = self.s.taxonomy.concept(&head) {
             push(
                 out,

@@ -40,6 +40,10 @@ pub struct Sense {
     pub categories: BTreeSet<String>,
     /// A named entity (an instance or a place) rather than a class.
     pub instance: bool,
+    /// Whether the document supports this sense over the others: the term has one sense
+    /// only, or the sense's neighbourhood shares words with the document. Without that,
+    /// the sense is the knowledge base's most frequent one, a guess.
+    pub fits_document: bool,
 }
 
 /// What the sanitizer needs from the knowledge bases.
@@ -275,7 +279,10 @@ impl Taxonomy for KbTaxonomy<'_> {
         if proper && !self.fits(term, concept, overlap) {
             return None;
         }
-        Some(self.describe(concept))
+        Some(Sense {
+            fits_document: senses.len() == 1 || overlap > 0,
+            ..self.describe(concept)
+        })
     }
 
     fn concept(&self, label: &str) -> Option<Step> {
@@ -352,6 +359,24 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
             first(&["financial", "institution", "loan"]),
             "financial institution"
         );
+    }
+
+    #[test]
+    fn a_sense_fits_the_document_when_it_is_the_only_one_or_shares_words() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let t = taxonomy(&kb);
+        let fits = |term: &str, context: &[&str]| {
+            t.sense(term, false, &words(context))
+                .expect("known")
+                .fits_document
+        };
+        // Two senses and nothing to choose by: the first is a guess.
+        assert!(!fits("bank", &["weather"]));
+        assert!(fits("bank", &["incline"]));
+        assert!(fits("bank", &["financial", "institution", "loan"]));
+        // One sense: nothing to guess.
+        assert!(fits("entourage", &["weather"]));
     }
 
     #[test]
