@@ -628,6 +628,12 @@ fn readme_article_reads_correctly() {
         disease.contains("disease") || disease.contains("neoplasm") || disease.contains("cancer"),
         "breast cancer reads as a disease: {disease}"
     );
+    // An amount, where it is generalized, keeps what it counts: "taught mathematics for
+    // years", not "for a number".
+    assert!(
+        !text.contains("for a number") && !text.contains("for number"),
+        "{text}"
+    );
     for r in report["replacements"].as_array().expect("replacements") {
         assert_ne!(r["source"], "root", "a root replacement: {r}");
     }

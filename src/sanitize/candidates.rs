@@ -15,7 +15,7 @@
 
 use super::Run;
 use super::collect::{ItemOrigin, phrase_set};
-use super::ladders::{Rung, date_ladder, number_ladder, ranked_noun};
+use super::ladders::{Rung, counted_noun, date_ladder, number_ladder, ranked_noun};
 use super::taxonomy::Step;
 use crate::error::Result;
 use crate::stats::TermSet;
@@ -121,7 +121,11 @@ impl Run<'_, '_> {
                         for rung in number_ladder(&item.text) {
                             push(&mut out, rung_candidate(rung, "number"));
                         }
-                        self.push_concept(&mut out, &self.s.config.number_concept);
+                        // What a number counts is its class ("for years"); a bare number
+                        // reads as "a number".
+                        if counted_noun(&item.text).is_none() {
+                            self.push_concept(&mut out, &self.s.config.number_concept);
+                        }
                     }
                 }
             }

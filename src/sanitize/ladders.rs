@@ -194,10 +194,33 @@ pub fn ranked_noun(text: &str) -> Option<String> {
     (words.len() > 1 && is_ordinal(words[0])).then(|| words[1..].join(" "))
 }
 
+/// The countable noun a number counts, when it is one plural word ("thirty years" →
+/// "years", "two sons" → "sons"): the phrase without its amount still reads in the
+/// sentence ("taught for years"), where "a number" would not.
+pub fn counted_noun(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let first = words.first()?;
+    if is_ordinal(first) {
+        return None;
+    }
+    let (_, used) = numeral(&words)?;
+    match &words[used..] {
+        [noun]
+            if noun.len() > 2
+                && noun.ends_with('s')
+                && !noun.ends_with("ss")
+                && noun.chars().all(|c| c.is_alphabetic()) =>
+        {
+            Some(noun.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The broader forms of a number, most specific first: the amount made vague, keeping
-/// the unit it measures ("two years" → "a few years"), or an ordinal dropped from the noun
-/// it ranks ("sixth round" → "round"). A bare number reads as its order of magnitude
-/// ("1,200" → "thousands").
+/// the unit it measures ("two years" → "a few years", then "years"), or an ordinal
+/// dropped from the noun it ranks ("sixth round" → "round"). A bare number reads as its
+/// order of magnitude ("1,200" → "thousands").
 pub fn number_ladder(text: &str) -> Vec<Rung> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let Some(first) = words.first() else {
@@ -225,7 +248,11 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
         .trim_start_matches("a ")
         .trim_start_matches("one ")
         .to_string();
-    vec![rung(text, counted)]
+    let mut rungs = vec![rung(text, counted)];
+    if let Some(noun) = counted_noun(&words.join(" ")) {
+        rungs.push(rung(noun.clone(), noun));
+    }
+    rungs
 }
 
 #[cfg(test)]
@@ -264,7 +291,21 @@ mod tests {
 
     #[test]
     fn numbers_keep_their_order_of_magnitude_and_unit() {
-        assert_eq!(texts(number_ladder("two years")), vec!["a few years"]);
+        assert_eq!(
+            texts(number_ladder("two years")),
+            vec!["a few years", "years"]
+        );
+        assert_eq!(
+            texts(number_ladder("thirty years")),
+            vec!["dozens of years", "years"]
+        );
+        assert_eq!(
+            texts(number_ladder("5 miles")),
+            vec!["several miles", "miles"]
+        );
+        assert_eq!(counted_noun("two classes").as_deref(), Some("classes"));
+        assert_eq!(counted_noun("155 lb"), None, "an abbreviation");
+        assert_eq!(counted_noun("sixth round"), None, "an ordinal");
         assert_eq!(texts(number_ladder("155 lb")), vec!["hundreds of lb"]);
         assert_eq!(texts(number_ladder("1,200")), vec!["thousands"]);
         assert_eq!(texts(number_ladder("five")), vec!["several"]);
