@@ -671,6 +671,14 @@ impl Ctx<'_> {
             );
         }
         let has_proper_noun = (i..stop).any(|k| self.tags[k] == Upos::Propn);
+        // A sequel's number before its year belongs to the title: "Kick-Ass 2 (2013)".
+        if stop < end
+            && self.tokens[stop].kind == TokenKind::Number
+            && self.word(stop).len() <= 2
+            && self.year_in_brackets_at(stop + 1, end)
+        {
+            stop += 1;
+        }
         (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
     }
 
@@ -1096,6 +1104,16 @@ mod tests {
                 ("Hawaii Five-0".to_string(), TermKind::ProperName),
                 ("Set Me Free".to_string(), TermKind::ProperName)
             ]
+        );
+        // A sequel's number before its year is part of the title.
+        assert_eq!(
+            terms(
+                "She was in Kick-Ass 2 (2013)",
+                &[
+                    "PRON", "AUX", "ADP", "PROPN", "PUNCT", "NOUN", "NUM", "PUNCT", "NUM", "PUNCT"
+                ]
+            )[0],
+            ("Kick-Ass 2".to_string(), TermKind::ProperName)
         );
     }
 
