@@ -134,14 +134,27 @@ impl Engine {
         inputs: &DetectorInputs,
         auto_setup: bool,
     ) -> Result<Engine> {
-        let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
+        // The knowledge-base index is the largest thing to load and needs nothing else:
+        // it is read on a thread of its own while the tagger, counts and prior load here.
+        let (knowledge, loaded) = std::thread::scope(|scope| {
+            let knowledge = scope.spawn(|| KnowledgeBase::load(data, config));
+            let loaded = (|| -> Result<_> {
+                let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
+                let counts = open_configured_source(config, data, auto_setup)?;
+                let prior = defaults::load_prior(config, data, counts.as_ref())?.map(Arc::new);
+                Ok((tagger, counts, prior))
+            })();
+            let knowledge = knowledge
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (knowledge, loaded)
+        });
+        let knowledge = Arc::new(knowledge?);
+        let (tagger, counts, prior) = loaded?;
         let mut inputs = inputs.clone();
         if inputs.model_dirs.is_empty() {
             inputs.model_dirs = vec![data.root().to_path_buf()];
         }
-        let counts = open_configured_source(config, data, auto_setup)?;
-        let prior = defaults::load_prior(config, data, counts.as_ref())?.map(Arc::new);
-        let knowledge = Arc::new(KnowledgeBase::load(data, config)?);
         let resources = DetectorResources::new(
             config,
             Some(knowledge.clone()),
