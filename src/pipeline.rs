@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::data::DataDir;
+use crate::detect::operators::Operators;
 use crate::detect::protect::ProtectDetector;
 use crate::detect::{
     Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
@@ -37,6 +38,8 @@ pub struct Engine {
     name_typer: NerTyper,
     /// The persons `--protect` names for every document of the run.
     protected: Vec<String>,
+    /// How sensitive terms are rendered (`[detect.operators]`).
+    operators: Operators,
 }
 
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
@@ -173,6 +176,7 @@ impl Engine {
             labeller: std::sync::OnceLock::new(),
         };
         Ok(Engine {
+            operators: Operators::from_config(&config.detect.operators)?,
             protected: inputs.protect.clone(),
             config: config.clone(),
             tagger,
@@ -375,6 +379,7 @@ impl Engine {
                 Some(known) => known as &dyn NameTyper,
                 None => &self.name_typer,
             }),
+            operators: &self.operators,
         })
     }
 }

@@ -11,6 +11,7 @@ use super::plan::{
 };
 use super::risk::Risk;
 use super::{Run, Strategy};
+use crate::detect::operators::{Operator, Operators, Pseudonyms};
 use crate::detect::{Finding, Proposal};
 use crate::error::Result;
 use crate::text::{Document, TermKind, Upos};
@@ -52,6 +53,11 @@ fn determined(doc: &Document, start: usize) -> bool {
 /// "a university", "a one-day event", "an hour", "an honorary degree". English spelling
 /// data, small and fixed, which is why it is written out rather than taken from a crate.
 fn indefinite(label: &str) -> String {
+    format!("{} {label}", if vowel_sound(label) { "an" } else { "a" })
+}
+
+/// Whether `label` starts with a vowel sound (see [`indefinite`]).
+pub(super) fn vowel_sound(label: &str) -> bool {
     const VOWEL_LETTER_CONSONANT_SOUND: &[&str] = &[
         "eu", "ewe", "one", "once", "uni", "use", "usu", "uti", "ura", "uro", "ubiq",
     ];
@@ -61,12 +67,11 @@ fn indefinite(label: &str) -> String {
     let vowel_letter = lower.starts_with(|c: char| "aeiou".contains(c));
     // "unin-" and "unim-" are "un-" prefixes: "an uninhabited island".
     let un_prefix = lower.starts_with("unin") || lower.starts_with("unim");
-    let vowel_sound = if vowel_letter {
+    if vowel_letter {
         un_prefix || !starts(VOWEL_LETTER_CONSONANT_SOUND)
     } else {
         starts(CONSONANT_LETTER_VOWEL_SOUND)
-    };
-    format!("{} {label}", if vowel_sound { "an" } else { "a" })
+    }
 }
 
 /// A decade or century ("1950s", "20th century"), which reads with "the".
@@ -159,6 +164,35 @@ fn sensitive_replacement(
     }
 }
 
+/// The replacement of a sensitive mention under an operator other than generalize:
+/// removed, masked, a pseudonym or a keyed hash, whatever the strategy.
+fn operated_replacement(
+    doc: &Document,
+    finding: &Finding,
+    operator: Operator,
+    operators: &Operators,
+    pseudonyms: &mut Pseudonyms,
+) -> Replacement {
+    let text = operators.render(finding, &doc.text, pseudonyms);
+    let action = match operator {
+        Operator::Mask => Action::Mask,
+        Operator::Pseudonym => Action::Pseudonym,
+        Operator::Hash => Action::Hash,
+        Operator::Remove | Operator::Generalize => Action::Remove,
+    };
+    Replacement {
+        start: finding.start,
+        end: finding.end,
+        original: doc.text[finding.start..finding.end].to_string(),
+        replacement: (action != Action::Remove).then_some(text),
+        action,
+        role: Role::Sensitive,
+        reasons: Vec::new(),
+        source: finding.detector.clone(),
+        information: Information::default(),
+    }
+}
+
 impl Run<'_, '_> {
     pub(super) fn finish(
         self,
@@ -175,15 +209,27 @@ impl Run<'_, '_> {
                 entry_of.insert(m, e);
             }
         }
+        let mut pseudonyms = Pseudonyms::new();
         for (m, finding) in self.findings.iter().enumerate() {
             let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
             let published = entry.and_then(|e| e.generalization.as_ref());
-            let mut replacement = sensitive_replacement(
-                self.doc,
-                finding,
-                self.strategy,
-                published.map(|g| g.label.as_str()),
-            );
+            let operator = self.s.operators.operator_for(&finding.category);
+            let mut replacement = if operator == Operator::Generalize {
+                sensitive_replacement(
+                    self.doc,
+                    finding,
+                    self.strategy,
+                    published.map(|g| g.label.as_str()),
+                )
+            } else {
+                operated_replacement(
+                    self.doc,
+                    finding,
+                    operator,
+                    self.s.operators,
+                    &mut pseudonyms,
+                )
+            };
             if entry.is_some() {
                 // A mention is worth the information of its own phrase.
                 let own = super::collect::phrase_set(&self.doc.text[finding.start..finding.end]);

@@ -68,6 +68,8 @@ pub struct Sanitizer<'a> {
     pub person_titles: &'a [String],
     /// Classes for names no knowledge base knows, when a labeller is available.
     pub name_typer: Option<&'a dyn NameTyper>,
+    /// How sensitive terms are rendered (`[detect.operators]`).
+    pub operators: &'a crate::detect::operators::Operators,
 }
 
 /// One term's features for the identifying-term model, with its spans (byte offsets):

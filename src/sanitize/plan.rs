@@ -45,6 +45,12 @@ pub struct Disclosure {
 pub enum Action {
     Generalize,
     Remove,
+    /// Characters overwritten (`[detect.operators]` mask).
+    Mask,
+    /// A consistent label per entity ("PERSON 1").
+    Pseudonym,
+    /// A keyed hash of the term.
+    Hash,
 }
 
 /// Why a span is changed.

@@ -24,14 +24,17 @@ pub fn sanitized_text(text: &str, plan: &Plan, options: &RenderOptions) -> Strin
             continue; // overlapping spans never come out of the sanitizer; be safe anyway
         }
         out.push_str(&text[at..r.start]);
-        if let Some(label) = &r.replacement {
+        // A generalization is a phrase of the sentence; a mask, pseudonym or hash is a
+        // token to be kept exactly as the operator made it (a hash must stay linkable).
+        let phrase = r.action == Action::Generalize;
+        if let (true, Some(label)) = (phrase, &r.replacement) {
             agree_article(&mut out, label);
         }
         let mut piece = match &r.replacement {
             Some(label) => label.clone(),
             None => options.removal_marker.clone(),
         };
-        if r.replacement.is_some() && starts_sentence(text, r.start) {
+        if phrase && r.replacement.is_some() && starts_sentence(text, r.start) {
             piece = capitalize(&piece);
         }
         if options.mark {
@@ -57,8 +60,8 @@ fn starts_sentence(text: &str, start: usize) -> bool {
 }
 
 /// Makes an indefinite article just before a replacement agree with it ("an football"
-/// for "an American football" becomes "a football"). Judged by the first letter, which
-/// is right for the knowledge bases' labels save a few ("an hour", "a union").
+/// for "an American football" becomes "a football"; "an European" becomes "a European"),
+/// by the sound the replacement starts with.
 fn agree_article(out: &mut String, replacement: &str) {
     let before = out.trim_end_matches(' ');
     let spaces = out.len() - before.len();
@@ -69,10 +72,7 @@ fn agree_article(out: &mut String, replacement: &str) {
         i + before[i..].chars().next().map_or(1, char::len_utf8)
     });
     let article = &before[article_start..];
-    let vowel = replacement
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    let vowel = super::finish::vowel_sound(replacement);
     let wanted = match (article, vowel) {
         ("a", true) => "an",
         ("A", true) => "An",

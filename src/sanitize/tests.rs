@@ -68,6 +68,14 @@ fn model() -> IdentifyingModel {
     }
 }
 
+/// The configured operators (generalize, by default).
+fn operators() -> crate::detect::operators::Operators {
+    crate::detect::operators::Operators::from_config(
+        &Config::builtin().expect("config").detect.operators,
+    )
+    .expect("operators")
+}
+
 /// A count source that is down.
 struct Down;
 
@@ -215,6 +223,7 @@ fn run(
         identifying: &model(),
         person_titles: &[],
         name_typer: None,
+        operators: &operators(),
     }
     .sanitize(&doc, &findings, strategy)
 }
@@ -383,6 +392,7 @@ fn generalization_safe_for_every_sensitive_term() {
         identifying: &model(),
         person_titles: &[],
         name_typer: None,
+        operators: &operators(),
     }
     .sanitize(
         &doc,
@@ -433,6 +443,7 @@ fn protected_person_sets_the_threshold_and_names_are_quasi_identifiers() {
             identifying: &model(),
             person_titles: &[],
             name_typer: None,
+            operators: &operators(),
         }
         .sanitize(&doc, &findings, Strategy::S5)
         .expect("plan")
@@ -499,6 +510,7 @@ fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) 
         identifying: &model(),
         person_titles: &[],
         name_typer: None,
+        operators: &operators(),
     }
     .sanitize(&doc, &findings, Strategy::S5)
     .expect("plan")
@@ -811,6 +823,7 @@ mod disguised_names {
                 identifying: &model(),
                 person_titles: &[],
                 name_typer: None,
+            operators: &operators(),
             }
             .sanitize(&doc, &findings, super::Strategy::S5)
             .expect("sanitize");
