@@ -70,6 +70,53 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// An output file written as a stream: the bytes go to a temporary file in the target's
+/// directory, which becomes the target only at [`AtomicWriter::commit`]. Dropped without a
+/// commit (an error on the way), the temporary file is deleted and the target untouched.
+pub struct AtomicWriter {
+    path: std::path::PathBuf,
+    out: std::io::BufWriter<tempfile::NamedTempFile>,
+}
+
+impl AtomicWriter {
+    pub fn create(path: &Path) -> Result<AtomicWriter> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let mut builder = tempfile::Builder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        Ok(AtomicWriter {
+            path: path.to_path_buf(),
+            out: std::io::BufWriter::new(tmp),
+        })
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| Error::io(&self.path, e))
+    }
+
+    /// Flushes, syncs and renames the temporary file to the target.
+    pub fn commit(self) -> Result<()> {
+        let path = self.path;
+        let tmp = self
+            .out
+            .into_inner()
+            .map_err(|e| Error::io(&path, e.into_error()))?;
+        tmp.as_file().sync_all().map_err(|e| Error::io(&path, e))?;
+        tmp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +132,22 @@ mod tests {
     fn rejects_invalid_utf8_with_offset() {
         let err = decode_text(vec![b'a', b'b', 0xff, b'c'], Path::new("y.txt")).expect_err("utf8");
         assert!(err.to_string().contains("offset 2"), "{err}");
+    }
+
+    #[test]
+    fn a_stream_appears_only_when_committed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("out.jsonl");
+        let mut w = AtomicWriter::create(&target).expect("create");
+        w.write_all(b"one\n").expect("write");
+        assert!(!target.exists());
+        w.commit().expect("commit");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "one\n");
+        let mut w = AtomicWriter::create(&target).expect("create");
+        w.write_all(b"partial").expect("write");
+        drop(w);
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "one\n");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
     }
 
     #[test]

@@ -804,3 +804,74 @@ fn zero_jobs_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--jobs"));
 }
+
+/// JSON Lines in, JSON Lines out: one line per document in input order, the same for any
+/// `--jobs`, and a malformed line fails the run, naming its line, with no output file.
+#[test]
+fn jsonl_streams_documents_in_order_and_fails_closed() {
+    let s = setup();
+    let mut lines = String::new();
+    for i in 0..5 {
+        lines.push_str(
+            &serde_json::json!({
+                "id": format!("doc{i}"),
+                "text": format!("Jane Roe{i} was treated for breast cancer. She likes her garden."),
+                "protect": [format!("Jane Roe{i}")],
+                "source": "ignored metadata",
+            })
+            .to_string(),
+        );
+        lines.push_str("\n\n");
+    }
+    let input = write(&s.root, "docs.jsonl", &lines);
+    let run = |jobs: &str, out: &Path| {
+        let result = declass(&s)
+            .arg("sanitize")
+            .arg("--jsonl")
+            .arg(&input)
+            .args(["--format", "json", "--jobs", jobs, "--out"])
+            .arg(out)
+            .output()
+            .expect("runs");
+        assert!(
+            result.status.success(),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        std::fs::read_to_string(out).expect("output")
+    };
+    let one = run("1", &s.root.join("one.jsonl"));
+    let two = run("2", &s.root.join("two.jsonl"));
+    assert_eq!(one, two);
+    let reports: Vec<serde_json::Value> = one
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON report per line"))
+        .collect();
+    assert_eq!(reports.len(), 5);
+    for (i, r) in reports.iter().enumerate() {
+        assert_eq!(r["doc_id"], format!("doc{i}"));
+        let text = r["sanitized_text"].as_str().expect("text");
+        assert!(!text.contains("Roe"), "{text}");
+    }
+    let bad = write(
+        &s.root,
+        "bad.jsonl",
+        &format!(
+            "{}\n{{\"id\": \"x\"}}\n",
+            lines.lines().next().expect("line")
+        ),
+    );
+    let out = s.root.join("bad.out.jsonl");
+    let result = declass(&s)
+        .arg("sanitize")
+        .arg("--jsonl")
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(!result.status.success());
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert!(err.contains("bad.jsonl:2"), "{err}");
+    assert!(!out.exists(), "no partial output");
+}

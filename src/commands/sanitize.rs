@@ -53,6 +53,11 @@ pub struct SanitizeArgs {
     /// person to protect is the text after "person:" in its `task`.
     #[arg(long, value_name = "DOCS.json", conflicts_with = "inputs")]
     pub tab: Option<PathBuf>,
+    /// Documents as JSON Lines (`-`: standard input), one `{"id", "text", "protect"?: [...]}`
+    /// per line, streamed: one output line per document, in input order, in memory a few
+    /// documents per worker at a time whatever the input's size.
+    #[arg(long, value_name = "DOCS.jsonl", conflicts_with_all = ["inputs", "tab"])]
+    pub jsonl: Option<PathBuf>,
     #[command(flatten)]
     pub sensitive: SensitiveArgs,
     #[arg(long, value_enum, default_value = "text")]
@@ -259,6 +264,9 @@ fn settings_hash(
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     if args.redact_report && args.format != Format::Json {
         bail!("--redact-report applies to JSON reports: add --format json");
+    }
+    if let Some(path) = &args.jsonl {
+        return run_sanitize_jsonl(ctx, &args, path);
     }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
     let strategy = args
@@ -511,6 +519,143 @@ pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
 
 /// Sanitizes one input, with a byte progress bar on stderr when it is long enough to be
 /// cut into windows (`[pipeline] window_chars`): it then takes more than a few seconds.
+/// One line of a JSON Lines input. Other fields (a pipeline's metadata) are ignored.
+#[derive(Deserialize)]
+struct JsonlDocument {
+    id: String,
+    text: String,
+    #[serde(default)]
+    protect: Vec<String>,
+}
+
+/// How many documents per worker are read ahead: enough to keep every worker busy
+/// between batches, few enough that memory does not grow with the input.
+const JSONL_BATCH_PER_JOB: usize = 8;
+
+/// `sanitize --jsonl`: reads a batch of lines, sanitizes it in parallel, writes its
+/// output lines in input order, and goes on. Output to `--out` is written to a temporary
+/// file renamed at the end, so an error leaves no partial file; to standard output each
+/// line is a fully sanitized document, and an error stops the stream with a non-zero exit.
+fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()> {
+    use std::io::BufRead;
+    let strategy = args
+        .sensitive
+        .strategy
+        .unwrap_or(ctx.config.sanitize.strategy);
+    let options = RenderOptions {
+        mark: args.mark,
+        removal_marker: ctx.config.sanitize.removal_marker.clone(),
+    };
+    let name = path.display().to_string();
+    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?,
+        ))
+    };
+    let engine = open_engine(ctx, &args.sensitive)?;
+    let jobs = match args.jobs {
+        Some(n) => usize::from(n),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let mut file = match &args.out {
+        Some(out) => Some(declass::io::AtomicWriter::create(out)?),
+        None => None,
+    };
+    let mut lines = reader.lines().enumerate();
+    let mut position = 0usize;
+    loop {
+        let mut batch: Vec<(usize, Input)> = Vec::with_capacity(jobs * JSONL_BATCH_PER_JOB);
+        while batch.len() < jobs * JSONL_BATCH_PER_JOB {
+            let Some((index, line)) = lines.next() else {
+                break;
+            };
+            let line = line.with_context(|| format!("{name}:{}: cannot read", index + 1))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let doc: JsonlDocument = serde_json::from_str(&line).with_context(|| {
+                format!(
+                    "{name}:{}: not a document {{\"id\", \"text\", \"protect\"?}} (nothing was written)",
+                    index + 1
+                )
+            })?;
+            position += 1;
+            batch.push((
+                position,
+                Input {
+                    relative: PathBuf::from(&doc.id),
+                    id: doc.id,
+                    path: None,
+                    text: doc.text,
+                    protect: doc.protect,
+                },
+            ));
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let rendered: Vec<Result<String>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(position, input)| {
+                    let done =
+                        process_one(&engine, input, strategy, args.format).with_context(|| {
+                            format!("{}: cannot sanitize (the stream stops here)", input.id)
+                        })?;
+                    jsonl_line(
+                        args.format,
+                        &options,
+                        input,
+                        &done,
+                        args.redact_report,
+                        *position,
+                    )
+                })
+                .collect()
+        });
+        for line in rendered {
+            let line = line?;
+            match &mut file {
+                Some(w) => w.write_all(line.as_bytes())?,
+                None => out!("{line}")?,
+            }
+        }
+    }
+    if let Some(w) = file {
+        w.commit()?;
+    }
+    Ok(())
+}
+
+/// One document's output line: its JSON report (`--format json`), `{"id", "sanitized_text"}`
+/// (text) or `{id: [[start, end], …]}` (tab).
+fn jsonl_line(
+    format: Format,
+    options: &RenderOptions,
+    input: &Input,
+    done: &Processed,
+    redact: bool,
+    position: usize,
+) -> Result<String> {
+    let value = match format {
+        Format::Json => json_report(input, done, options, redact, position)?,
+        Format::Text => serde_json::json!({
+            "id": input.id,
+            "sanitized_text": sanitized_text(&done.doc.text, &done.plan, options),
+        }),
+        Format::Tab => serde_json::json!({
+            input.id.as_str(): tab_spans(&done.doc.text, &done.plan),
+        }),
+    };
+    Ok(serde_json::to_string(&value)? + "\n")
+}
+
 fn process_one(
     engine: &Engine,
     input: &Input,
