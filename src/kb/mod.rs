@@ -30,6 +30,7 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::config::{Config, KbConfig};
 use crate::data::DataDir;
@@ -100,7 +101,9 @@ struct Concept {
     label: Box<str>,
     alt_labels: Vec<Box<str>>,
     kb: u16,
-    parents: Vec<(u32, Relation)>,
+    /// Inline: almost every concept has one or two parents, and a heap block each would
+    /// be most of what loading the index allocates and zeroes.
+    parents: SmallVec<[(u32, Relation); 2]>,
     children: Vec<u32>,
 }
 
@@ -217,13 +220,16 @@ impl Answers {
 }
 
 /// The part of the knowledge base built from the store's answers; cached between runs.
+/// The concepts a label names: nearly always one or two, kept inline.
+type Postings = SmallVec<[u32; 2]>;
+
 #[derive(Serialize, Deserialize)]
 struct Index {
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
     by_iri: FxHashMap<Box<str>, u32>,
-    exact: FxHashMap<Box<str>, Vec<u32>>,
-    lower: FxHashMap<Box<str>, Vec<u32>>,
+    exact: FxHashMap<Box<str>, Postings>,
+    lower: FxHashMap<Box<str>, Postings>,
     /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
     /// shown through that one in lookups.
     absorbed_by: FxHashMap<u32, u32>,
@@ -421,7 +427,7 @@ impl KnowledgeBase {
                             label: Box::from(""),
                             alt_labels: Vec::new(),
                             kb: kb_index as u16,
-                            parents: Vec::new(),
+                            parents: SmallVec::new(),
                             children: Vec::new(),
                         });
                         id
@@ -499,14 +505,14 @@ impl KnowledgeBase {
         // Label postings, ordered by knowledge-base priority, then sense order.
         // The two maps are built on two threads.
         let postings = |key: fn(&str) -> Cow<'_, str>| {
-            let mut map: FxHashMap<Box<str>, Vec<u32>> = FxHashMap::default();
+            let mut map: FxHashMap<Box<str>, Postings> = FxHashMap::default();
             for (id, c) in concepts.iter().enumerate() {
                 for label in std::iter::once(&c.label).chain(&c.alt_labels) {
                     let label = key(label);
                     match map.get_mut(&*label) {
                         Some(ids) => ids.push(id as u32),
                         None => {
-                            map.insert(Box::from(label), vec![id as u32]);
+                            map.insert(Box::from(label), smallvec::smallvec![id as u32]);
                         }
                     }
                 }
@@ -559,7 +565,7 @@ impl KnowledgeBase {
         }
         let low = tokenize::normalize(&surface);
         let mut found: Vec<u32> = Vec::new();
-        let add = |ids: Option<&Vec<u32>>, found: &mut Vec<u32>| {
+        let add = |ids: Option<&[u32]>, found: &mut Vec<u32>| {
             for &id in ids.into_iter().flatten() {
                 let id = self.index.absorbed_by.get(&id).copied().unwrap_or(id);
                 if !found.contains(&id) {
@@ -567,16 +573,25 @@ impl KnowledgeBase {
                 }
             }
         };
-        add(self.index.exact.get(surface.as_str()), &mut found);
-        add(self.index.lower.get(low.as_str()), &mut found);
+        add(
+            self.index.exact.get(surface.as_str()).map(|p| &p[..]),
+            &mut found,
+        );
+        add(
+            self.index.lower.get(low.as_str()).map(|p| &p[..]),
+            &mut found,
+        );
         if found.is_empty() {
             for lemma in self.lemma_forms(&low) {
-                add(self.index.lower.get(lemma.as_str()), &mut found);
+                add(
+                    self.index.lower.get(lemma.as_str()).map(|p| &p[..]),
+                    &mut found,
+                );
             }
         }
         if found.is_empty() {
             let key = self.lemmatizer.stem_key(&low);
-            add(self.stem_index().get(&key), &mut found);
+            add(self.stem_index().get(&key).map(|p| &p[..]), &mut found);
         }
         found.into_iter().map(ConceptRef).collect()
     }
