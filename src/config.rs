@@ -310,6 +310,9 @@ pub struct RemoteConfig {
 #[serde(deny_unknown_fields)]
 pub struct CountCacheConfig {
     pub disk: bool,
+    /// Whether counts from a local corpus index go through the caches too: counting
+    /// there is a bitmap intersection, cheaper than the caches' keyed hash and lookup.
+    pub local: bool,
     pub memory_entries: u64,
     pub busy_timeout_ms: u64,
     /// The most the disk cache's entries may take, in MB; past it the least recently used

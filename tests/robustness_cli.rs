@@ -251,6 +251,10 @@ fn impossible_remote_counts_fail_closed() {
 #[test]
 fn damaged_count_cache_is_rebuilt() {
     let s = setup_with(&[(3, "Jane Roe likes her garden.")]);
+    // Counts of the local corpus go through the caches too, so the disk cache is opened.
+    let mut config = std::fs::read_to_string(&s.config).expect("config");
+    config.push_str("[corpus.cache]\nlocal = true\n");
+    std::fs::write(&s.config, config).expect("config");
     let cache = s.data.join("cache");
     std::fs::create_dir_all(&cache).expect("mkdir");
     std::fs::write(

@@ -288,6 +288,10 @@ fn sanitize_stdin(s: &common::Setup, text: &str, args: &[&str]) -> String {
 #[test]
 fn lowercase_mentions_of_a_protected_person_are_sanitized() {
     let s = setup();
+    // Counts of the local corpus go through the caches too, so the disk cache is written.
+    let mut config = std::fs::read_to_string(&s.config).expect("config");
+    config.push_str("[corpus.cache]\nlocal = true\n");
+    std::fs::write(&s.config, config).expect("config");
     let text = "The report on margaret ellison was filed. Later ellison moved to Miami.\n";
     let out = sanitize_stdin(&s, text, &["--protect", "Margaret Ellison"]);
     let lower = out.to_lowercase();

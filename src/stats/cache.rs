@@ -545,6 +545,7 @@ mod tests {
     fn config() -> CountCacheConfig {
         CountCacheConfig {
             disk: true,
+            local: true,
             memory_entries: 1000,
             busy_timeout_ms: 1000,
             disk_max_mb: 1024,

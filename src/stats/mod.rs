@@ -203,7 +203,8 @@ impl SourceChoice {
 }
 
 /// Opens the count source `choice` (or the configured one when `None`), with the memory
-/// cache and (if enabled) the disk cache in front, every answer checked for possible
+/// cache and (if enabled) the disk cache in front — of a local corpus only when
+/// `corpus.cache.local` asks for it —, every answer checked for possible
 /// figures ([`checked::CheckedSource`]). A missing local corpus is an error
 /// telling the user how to build it; the caller runs auto-setup first when it wants to.
 pub fn open_count_source(
@@ -217,14 +218,23 @@ pub fn open_count_source(
     };
     // Checked below the caches, so an impossible answer is never cached, and above them,
     // so a damaged cache entry is caught too.
-    let inner: Arc<dyn CountSource> = match choice {
+    let (inner, cached): (Arc<dyn CountSource>, bool) = match choice {
         SourceChoice::Local(name) => {
             let dir = corpora::corpus_dir(data, &name)?;
-            Arc::new(local::LocalSource::open(&dir, &config.corpus)?)
+            (
+                Arc::new(local::LocalSource::open(&dir, &config.corpus)?),
+                config.corpus.cache.local,
+            )
         }
-        SourceChoice::Remote => Arc::new(remote::RemoteSource::new(&config.corpus.remote)?),
+        SourceChoice::Remote => (
+            Arc::new(remote::RemoteSource::new(&config.corpus.remote)?),
+            true,
+        ),
     };
     let inner: Arc<dyn CountSource> = Arc::new(checked::CheckedSource::new(inner));
+    if !cached {
+        return Ok(inner);
+    }
     let disk = if config.corpus.cache.disk {
         Some(data.subdir("cache")?.join("counts.sqlite"))
     } else {
