@@ -24,8 +24,8 @@ pub mod wordnet;
 pub(crate) mod tests;
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::Path;
+use std::collections::{HashSet, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
@@ -239,23 +239,38 @@ struct Index {
 /// The loaded knowledge bases with their lookup and taxonomy index.
 pub struct KnowledgeBase {
     index: Index,
-    stems: OnceLock<HashMap<String, Vec<u32>>>,
+    stems: OnceLock<StemIndex>,
+    /// Where the stem index is cached, and the key of the knowledge bases it belongs to.
+    stems_cache: Option<(PathBuf, String)>,
     lemmatizer: Lemmatizer,
     max_chains: usize,
     max_chain_depth: usize,
     /// (concept, label limit) → its counting phrases, listed once per run and shared:
     /// every count request about the concept carries them.
-    counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>>,
+    counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>, rustc_hash::FxBuildHasher>,
 }
 
 /// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
 const INDEX_FORMAT: u32 = 2;
 
+/// Snowball stem key → concepts whose lowercase label has that key: the last resort of a
+/// lookup. Stemming every label takes longer than reading the rest of the index, and
+/// almost every document needs it, so it is cached beside the index and read on first use.
+type StemIndex = FxHashMap<String, Vec<u32>>;
+
+/// Bumped whenever the stem keys change (another stemmer or key rule).
+const STEM_INDEX_FORMAT: u32 = 1;
+
+/// The stem index's cache file beside the index's.
+fn stems_cache_path(index_cache: &Path) -> PathBuf {
+    index_cache.with_extension("stems.msgpack")
+}
+
 /// The cached index if it was built under `key`; anything else (absent, stale,
 /// unreadable) means rebuilding, never an error: the knowledge-base files are the truth.
 /// The file holds the key, then the index, so a stale cache is recognised without
 /// decoding the index.
-fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
+fn read_cached_index<T: serde::de::DeserializeOwned>(path: &Path, key: &str) -> Option<T> {
     let bytes = std::fs::read(path).ok()?;
     let mut reader = bytes.as_slice();
     let cached_key: String = rmp_serde::from_read(&mut reader).ok()?;
@@ -266,7 +281,7 @@ fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
         );
         return None;
     }
-    match rmp_serde::from_read::<_, Index>(&mut reader) {
+    match rmp_serde::from_read::<_, T>(&mut reader) {
         Ok(index) => Some(index),
         Err(e) => {
             log::warn!(
@@ -278,7 +293,7 @@ fn read_cached_index(path: &Path, key: &str) -> Option<Index> {
     }
 }
 
-fn write_cached_index(path: &Path, key: &str, index: &Index) {
+fn write_cached_index<T: Serialize>(path: &Path, key: &str, index: &T) {
     let mut bytes = Vec::new();
     let result = rmp_serde::encode::write(&mut bytes, key)
         .and_then(|()| rmp_serde::encode::write(&mut bytes, index))
@@ -352,7 +367,7 @@ impl KnowledgeBase {
                 "knowledge-base index read from cache in {:.2?}",
                 started.elapsed()
             );
-            return Self::with_index(index, config);
+            return Self::with_index(index, config, cache.map(|path| (path, key)));
         }
         // Each knowledge base is stored and queried on a thread of its own, into a store
         // of its own (see `store::load_graph`); only the merge below is sequential.
@@ -382,13 +397,24 @@ impl KnowledgeBase {
         if let Some(path) = cache {
             write_cached_index(path, &key, &index);
         }
-        Self::with_index(index, config)
+        Self::with_index(index, config, cache.map(|path| (path, key)))
     }
 
-    fn with_index(index: Index, config: &KbConfig) -> Result<KnowledgeBase> {
+    /// `cache`: the index's cache file and key, beside which the stem index is cached.
+    fn with_index(
+        index: Index,
+        config: &KbConfig,
+        cache: Option<(&Path, String)>,
+    ) -> Result<KnowledgeBase> {
         Ok(KnowledgeBase {
             index,
             stems: OnceLock::new(),
+            stems_cache: cache.map(|(path, key)| {
+                (
+                    stems_cache_path(path),
+                    format!("{key}\nstem index {STEM_INDEX_FORMAT}"),
+                )
+            }),
             lemmatizer: Lemmatizer::wordnet()?,
             max_chains: config.max_chains,
             max_chain_depth: config.max_chain_depth,
@@ -397,7 +423,7 @@ impl KnowledgeBase {
                     u32::try_from(phrases.len().max(1)).unwrap_or(u32::MAX)
                 })
                 .max_capacity(config.label_cache_phrases as u64)
-                .build(),
+                .build_with_hasher(rustc_hash::FxBuildHasher),
         })
     }
 
@@ -638,21 +664,37 @@ impl KnowledgeBase {
             .collect()
     }
 
-    fn stem_index(&self) -> &HashMap<String, Vec<u32>> {
+    fn stem_index(&self) -> &StemIndex {
         self.stems.get_or_init(|| {
-            let mut keys: Vec<&str> = self.index.lower.keys().map(|k| &**k).collect();
-            keys.sort_unstable();
-            let mut map: HashMap<String, Vec<u32>> = HashMap::new();
-            for k in keys {
-                let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
-                for &id in &self.index.lower[k] {
-                    if !ids.contains(&id) {
-                        ids.push(id);
-                    }
+            if let Some(cached) = self
+                .stems_cache
+                .as_ref()
+                .and_then(|(path, key)| read_cached_index(path, key))
+            {
+                return cached;
+            }
+            let stems = self.build_stem_index();
+            if let Some((path, key)) = &self.stems_cache {
+                write_cached_index(path, key, &stems);
+            }
+            stems
+        })
+    }
+
+    /// Every lowercase label's concepts under its stem key, labels in sorted order.
+    fn build_stem_index(&self) -> StemIndex {
+        let mut keys: Vec<&str> = self.index.lower.keys().map(|k| &**k).collect();
+        keys.sort_unstable();
+        let mut map = StemIndex::default();
+        for k in keys {
+            let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
+            for &id in &self.index.lower[k] {
+                if !ids.contains(&id) {
+                    ids.push(id);
                 }
             }
-            map
-        })
+        }
+        map
     }
 
     /// Every generalization chain from `concept` up to a root, the concept itself first;
