@@ -2,12 +2,14 @@
 //! from the count source in one batch, then read back. No count is ever fetched inside
 //! the risk loops.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
+use crate::stats::info::Figure;
 use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 
 /// A conjunction of interned term sets, sorted and deduplicated: risks need at most an
@@ -32,6 +34,10 @@ pub struct CountTable {
     index: FxHashMap<Key, usize>,
     requests: Vec<Key>,
     answers: Vec<u64>,
+    /// The IC of each interned set, worked out once: the risk loops ask for the same few
+    /// sets' IC for every item, and each answer reads the word-frequency prior of every
+    /// phrase of the set.
+    information: RefCell<FxHashMap<u32, Figure>>,
 }
 
 fn address(set: &TermSet) -> usize {
@@ -110,6 +116,24 @@ impl CountTable {
         }
         self.answers.extend(answers);
         Ok(pending.len())
+    }
+
+    /// The IC of `set` from its planned count: `compute(count)` the first time, the same
+    /// figure after that.
+    pub fn information(
+        &self,
+        set: &TermSet,
+        compute: impl FnOnce(u64) -> Figure,
+    ) -> Result<Figure> {
+        let id = self.known_key(&[set]).and_then(|key| key.first().copied());
+        if let Some(known) = id.and_then(|id| self.information.borrow().get(&id).copied()) {
+            return Ok(known);
+        }
+        let figure = compute(self.get(&[set])?);
+        if let Some(id) = id {
+            self.information.borrow_mut().insert(id, figure);
+        }
+        Ok(figure)
     }
 
     /// The count of documents containing every one of `sets`; an error if it was never

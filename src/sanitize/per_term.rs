@@ -30,8 +30,8 @@ impl Run<'_, '_> {
                 origin: self.s.counts.origin(),
             });
         }
-        let count = self.table.get(&[set])?;
-        Ok(self.s.ic.ic(set, count, self.total))
+        self.table
+            .information(set, |count| self.s.ic.ic(set, count, self.total))
     }
 
     /// The generalization that counts in the risk of entry `e` under this strategy (eq. 6
@@ -109,9 +109,16 @@ impl Run<'_, '_> {
         };
         let count_t = self.table.get(&[&target.set])?;
         let count_x = self.table.get(x)?;
-        let ic_t = self.s.ic.ic(&target.set, count_t, self.total).bits;
+        let ic_t = self
+            .table
+            .information(&target.set, |count| {
+                self.s.ic.ic(&target.set, count, self.total)
+            })?
+            .bits;
         let ic_x = if x.len() == 1 {
-            self.s.ic.ic(x[0], count_x, self.total).bits
+            self.table
+                .information(x[0], |count| self.s.ic.ic(x[0], count, self.total))?
+                .bits
         } else {
             info::ic(count_x, self.total, self.s.counts.origin()).bits
         };
