@@ -337,7 +337,7 @@ pub struct SequenceModel {
     /// `(labels.len() + 1) × labels.len()`: row `labels.len()` is the sentence start.
     transitions: Vec<f32>,
     #[serde(skip)]
-    index: HashMap<String, u32>,
+    index: FxHashMap<String, u32>,
 }
 
 /// Training settings.
@@ -414,7 +414,7 @@ impl SequenceModel {
             .map(|(f, _)| f)
             .collect();
         names.sort();
-        let index: HashMap<String, u32> = names
+        let index: FxHashMap<String, u32> = names
             .iter()
             .enumerate()
             .map(|(i, f)| (f.clone(), i as u32))

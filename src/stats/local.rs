@@ -2,12 +2,12 @@
 //! sets, so every phrase is fetched from tantivy once and every joint count is a bitmap
 //! intersection.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use moka::sync::Cache;
 use roaring::RoaringBitmap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::config::CorpusConfig;
 use crate::error::Result;
@@ -18,10 +18,10 @@ use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 pub struct LocalSource {
     index: CorpusIndex,
     /// Phrase → its documents. Valid for this snapshot only, which this value owns.
-    bitmaps: Cache<Phrase, Arc<RoaringBitmap>>,
+    bitmaps: Cache<Phrase, Arc<RoaringBitmap>, FxBuildHasher>,
     /// Term set of several alternatives (a concept's labels) → the union of their
     /// documents, which every count request about the concept intersects.
-    unions: Cache<TermSet, Arc<RoaringBitmap>>,
+    unions: Cache<TermSet, Arc<RoaringBitmap>, FxBuildHasher>,
 }
 
 impl LocalSource {
@@ -38,14 +38,14 @@ impl LocalSource {
                 u32::try_from(bytes).unwrap_or(u32::MAX)
             })
             .max_capacity(cache_mb.saturating_mul(1_000_000))
-            .build();
+            .build_with_hasher(FxBuildHasher);
         let unions = Cache::builder()
             .weigher(|set: &TermSet, docs: &Arc<RoaringBitmap>| {
                 let bytes = docs.serialized_size() + 8 * set.alternatives.len();
                 u32::try_from(bytes).unwrap_or(u32::MAX)
             })
             .max_capacity(cache_mb.saturating_mul(1_000_000))
-            .build();
+            .build_with_hasher(FxBuildHasher);
         LocalSource {
             index,
             bitmaps,
@@ -103,7 +103,7 @@ impl CountSource for LocalSource {
         let total = self.index.total_docs();
         let mut phrases = BatchPhrases {
             source: self,
-            ids: HashMap::new(),
+            ids: FxHashMap::default(),
             fetched: Vec::new(),
         };
         let mut answers = Vec::with_capacity(requests.len());
@@ -152,7 +152,7 @@ impl CountSource for LocalSource {
 /// index) and numbered.
 struct BatchPhrases<'a> {
     source: &'a LocalSource,
-    ids: HashMap<&'a Phrase, usize>,
+    ids: FxHashMap<&'a Phrase, usize>,
     fetched: Vec<Arc<RoaringBitmap>>,
 }
 

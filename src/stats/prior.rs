@@ -25,13 +25,13 @@
 //! digits a distribution of years peaking 2019–2039. A term with any word missing from
 //! the list gets no prior, as in wordfreq.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
@@ -41,10 +41,10 @@ use crate::stats::{CountRequest, CountSource, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
-    freqs: HashMap<String, f32>,
+    freqs: FxHashMap<String, f32>,
     /// Term sets of several phrases → [`WordFreq::any_probability`]: a concept's set is
     /// asked about for every term it generalizes, and lists thousands of phrases.
-    sets: moka::sync::Cache<TermSet, Option<f64>>,
+    sets: moka::sync::Cache<TermSet, Option<f64>, rustc_hash::FxBuildHasher>,
     /// Set by [`WordFreq::calibrate`]: the occurrences per document that turn a word
     /// frequency `f` into the corpus's document probability `1 - exp(-L f)`.
     occurrences_per_document: Option<f64>,
@@ -115,7 +115,10 @@ impl WordFreq {
     pub fn from_msgpack(bytes: &[u8]) -> std::result::Result<WordFreq, String> {
         let CbPack(buckets) =
             rmp_serde::from_slice(bytes).map_err(|e| format!("not a wordfreq cBpack: {e}"))?;
-        let mut freqs = HashMap::with_capacity(buckets.iter().map(Vec::len).sum());
+        let mut freqs = FxHashMap::with_capacity_and_hasher(
+            buckets.iter().map(Vec::len).sum(),
+            Default::default(),
+        );
         for (centibels, words) in buckets.into_iter().enumerate() {
             let freq = 10f64.powf(-(centibels as f64) / 100.0) as f32;
             for word in words {
@@ -152,7 +155,16 @@ impl WordFreq {
             .filter(|(w, _)| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
             .map(|(w, &f)| (w, f))
             .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        // Only the first `200 + 3 · sample` ranks are read: those are partitioned off and
+        // sorted, not the whole list (the order is total, so the result is the same).
+        let order =
+            |a: &(&String, f32), b: &(&String, f32)| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0));
+        let needed = 200 + 3 * sample;
+        if needed < ranked.len() {
+            ranked.select_nth_unstable_by(needed, order);
+            ranked.truncate(needed);
+        }
+        ranked.sort_by(order);
         let chosen: Vec<(String, f64)> = ranked
             .iter()
             .skip(200)
@@ -274,13 +286,13 @@ impl WordFreq {
     }
 }
 
-fn set_cache(phrases: u64) -> moka::sync::Cache<TermSet, Option<f64>> {
+fn set_cache(phrases: u64) -> moka::sync::Cache<TermSet, Option<f64>, rustc_hash::FxBuildHasher> {
     moka::sync::Cache::builder()
         .weigher(|set: &TermSet, _: &Option<f64>| {
             u32::try_from(set.alternatives.len()).unwrap_or(u32::MAX)
         })
         .max_capacity(phrases)
-        .build()
+        .build_with_hasher(rustc_hash::FxBuildHasher)
 }
 
 /// wordfreq's `MULTI_DIGIT_RE`: a digit followed by digits, periods or commas. ASCII
