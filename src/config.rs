@@ -26,6 +26,33 @@ pub struct Config {
     pub detect: DetectConfig,
     pub kb: KbConfig,
     pub pipeline: PipelineConfig,
+    pub serve: ServeConfig,
+}
+
+/// `declass serve`: where it listens and the limits every request is held to (`[serve]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServeConfig {
+    /// Address the service listens on when `--addr` is not given.
+    pub addr: String,
+    /// Bearer token every API request must carry; empty: read from `token_env`. Required
+    /// to listen on anything but a loopback address.
+    pub token: String,
+    /// Environment variable holding the token when `token` is empty.
+    pub token_env: String,
+    /// Largest request body, in bytes; a larger one is refused with 413.
+    pub max_body_bytes: usize,
+    /// Largest `/v1/count` body: a batch of `corpus.remote.batch_size` requests with
+    /// their concepts' label sets, larger than a document.
+    pub max_count_body_bytes: usize,
+    /// A request not answered within this many milliseconds gets 503.
+    pub request_timeout_ms: u64,
+    /// Requests the engine works on at once; one more is refused with 503 at once.
+    pub max_concurrent: usize,
+    /// Presidio entity type → the declass finding categories it stands for (`/analyze`,
+    /// `/anonymize`, `/supportedentities`). A category no entry names is reported in
+    /// upper case with `_` for spaces.
+    pub entities: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// How long documents are cut (`[pipeline]`).
@@ -492,6 +519,27 @@ impl Config {
             usize::MAX,
         );
         check.one_of("stats.prior", &self.stats.prior, &["wordfreq", "none"]);
+        let serve = &self.serve;
+        if serve.addr.parse::<std::net::SocketAddr>().is_err() {
+            check.fail(
+                "serve.addr",
+                "must be an IP address and port (127.0.0.1:8000)",
+            );
+        }
+        check.range("serve.max_body_bytes", serve.max_body_bytes, 1024, 1 << 30);
+        check.range(
+            "serve.max_count_body_bytes",
+            serve.max_count_body_bytes,
+            1024,
+            1 << 30,
+        );
+        check.range(
+            "serve.request_timeout_ms",
+            serve.request_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range("serve.max_concurrent", serve.max_concurrent, 1, 4096);
         check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);
         check.range("krepeat.min_len", self.krepeat.min_len, 1, usize::MAX);
         check.unit_interval(

@@ -15,6 +15,7 @@ pub mod kanon;
 pub mod krepeat;
 pub mod pipeline;
 pub mod sanitize;
+pub mod serve;
 pub mod setup;
 pub mod stats;
 pub mod text;

@@ -15,8 +15,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = commands::Cli::parse();
+    // A service's access log (info: methods, routes, sizes, times; never text) is on by
+    // default; every other command logs warnings unless asked for more.
+    let level = match cli.command {
+        commands::Command::Serve(_) => cli.global.log_level().max(log::LevelFilter::Info),
+        _ => cli.global.log_level(),
+    };
     env_logger::Builder::new()
-        .filter_level(cli.global.log_level())
+        .filter_level(level)
         .format_timestamp(None)
         .init();
     // Standard output is buffered: what is still in the buffer is written here, so a write

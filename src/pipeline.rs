@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::data::DataDir;
+use crate::detect::manual::ManualDetector;
 use crate::detect::operators::Operators;
 use crate::detect::protect::ProtectDetector;
 use crate::detect::{
@@ -193,6 +194,17 @@ impl Engine {
         &self.config
     }
 
+    /// The knowledge bases the engine generalizes along (the service's lookups).
+    pub fn knowledge(&self) -> &KnowledgeBase {
+        &self.knowledge
+    }
+
+    /// The count source the engine measures with, so a service answers other engines'
+    /// count requests from the very counts it sanitizes with.
+    pub fn counts(&self) -> &dyn CountSource {
+        self.counts.as_ref()
+    }
+
     /// Analyses, detects and sanitizes one document. `protect` adds persons to conceal in
     /// this document only (the TAB format names one per document).
     pub fn process(
@@ -220,11 +232,25 @@ impl Engine {
         detail: Detail,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
+        self.process_terms(text, protect, &[], strategy, detail, progress)
+    }
+
+    /// [`Engine::process_reporting`] with `sensitive` terms of this document only (a
+    /// service's request names its own, as `--sensitive` does for a run).
+    pub fn process_terms(
+        &self,
+        text: String,
+        protect: &[String],
+        sensitive: &[String],
+        strategy: Strategy,
+        detail: Detail,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Processed> {
         let ranges = windows(&text, self.config.pipeline.window_chars);
         let (first, rest) = match ranges.split_first() {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
             _ => {
-                let (doc, mut findings, classes) = self.detect_typed(text, protect)?;
+                let (doc, mut findings, classes) = self.detect_typed(text, protect, sensitive)?;
                 let mut plan = self
                     .with_sanitizer(classes.as_ref(), |s| s.sanitize(&doc, &findings, strategy))?;
                 detail.trim(&mut findings, &mut plan);
@@ -254,7 +280,7 @@ impl Engine {
         let mut lowercase_names = false;
         let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
             let (doc, mut findings, classes) =
-                self.detect_typed(text[range.clone()].to_string(), protect)?;
+                self.detect_typed(text[range.clone()].to_string(), protect, sensitive)?;
             if lowercase_names && !persons.is_empty() {
                 findings.extend(lowercase_detector.detect(&doc)?);
                 findings = merge_findings(findings);
@@ -290,7 +316,17 @@ impl Engine {
     /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
     /// comparing strategies plans the same findings several times.
     pub fn detect(&self, text: String, protect: &[String]) -> Result<(Document, Vec<Finding>)> {
-        let (doc, findings, _) = self.detect_typed(text, protect)?;
+        self.detect_terms(text, protect, &[])
+    }
+
+    /// [`Engine::detect`] with `sensitive` terms of this document only.
+    pub fn detect_terms(
+        &self,
+        text: String,
+        protect: &[String],
+        sensitive: &[String],
+    ) -> Result<(Document, Vec<Finding>)> {
+        let (doc, findings, _) = self.detect_typed(text, protect, sensitive)?;
         Ok((doc, findings))
     }
 
@@ -299,6 +335,7 @@ impl Engine {
         &self,
         text: String,
         protect: &[String],
+        sensitive: &[String],
     ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
         let (mut findings, labelled) = self
@@ -307,6 +344,11 @@ impl Engine {
         if !protect.is_empty() {
             findings
                 .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
+        }
+        if !sensitive.is_empty() {
+            findings.extend(ManualDetector::new(sensitive, None)?.detect(&doc)?);
+        }
+        if !protect.is_empty() || !sensitive.is_empty() {
             findings = merge_findings(findings);
         }
         Ok((

@@ -5,10 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use serde::Serialize;
-
 use declass::kb::plugin::{self, ImportOptions};
-use declass::kb::{self, ConceptRef, KnowledgeBase, Relation};
+use declass::kb::{self, ConceptRef, KnowledgeBase, Relation, concept_json};
 
 use super::Ctx;
 
@@ -76,54 +74,6 @@ pub enum KbCommand {
         #[arg(long)]
         from: Option<PathBuf>,
     },
-}
-
-#[derive(Serialize)]
-struct StepJson<'a> {
-    label: &'a str,
-    kb: &'a str,
-    iri: &'a str,
-    relation: Option<Relation>,
-}
-
-#[derive(Serialize)]
-struct ConceptJson<'a> {
-    label: &'a str,
-    alt_labels: Vec<&'a str>,
-    kb: &'a str,
-    iri: &'a str,
-    instance: bool,
-    intrinsic_ic: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chains: Option<Vec<Vec<StepJson<'a>>>>,
-}
-
-fn concept_json(kb: &KnowledgeBase, c: ConceptRef, with_chains: bool) -> ConceptJson<'_> {
-    ConceptJson {
-        label: kb.label(c),
-        alt_labels: kb.alt_labels(c),
-        kb: kb.kb_name(c),
-        iri: kb.iri(c),
-        instance: kb.is_instance(c),
-        intrinsic_ic: kb.intrinsic_ic(c),
-        chains: with_chains.then(|| {
-            kb.chains(c)
-                .iter()
-                .map(|chain| {
-                    chain
-                        .steps
-                        .iter()
-                        .map(|s| StepJson {
-                            label: kb.label(s.concept),
-                            kb: kb.kb_name(s.concept),
-                            iri: kb.iri(s.concept),
-                            relation: s.relation,
-                        })
-                        .collect()
-                })
-                .collect()
-        }),
-    }
 }
 
 fn load(ctx: &Ctx) -> Result<KnowledgeBase> {

@@ -34,6 +34,7 @@ pub mod kb;
 pub mod krepeat;
 pub mod ner;
 pub mod sanitize;
+pub mod serve;
 pub mod setup;
 
 use std::path::PathBuf;
@@ -88,6 +89,9 @@ pub enum Command {
     Sanitize(sanitize::SanitizeArgs),
     /// Show each term's information content, risk and decision, without rewriting.
     Assess(sanitize::AssessArgs),
+    /// Serve the engine over HTTP: Presidio-compatible analyze/anonymize, sanitize,
+    /// assess, counts, knowledge bases, and a review page at `/`.
+    Serve(serve::ServeArgs),
     /// Run strategies S1–S5 and configuration variants side by side: utility, risk and
     /// (with gold annotations) precision and recall, as tables and plots.
     Compare(compare::CompareArgs),
@@ -178,6 +182,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Kanon(args) => kanon::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),
+        Command::Serve(args) => serve::run_serve(&ctx, args),
         Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),

@@ -907,3 +907,54 @@ impl KnowledgeBase {
             .join(" → ")
     }
 }
+
+/// One step of a generalization chain, as `kb chain --json` and the service print it.
+#[derive(Serialize)]
+pub struct StepJson<'a> {
+    pub label: &'a str,
+    pub kb: &'a str,
+    pub iri: &'a str,
+    pub relation: Option<Relation>,
+}
+
+/// A concept as `kb lookup --json` / `kb chain --json` and the service print it.
+#[derive(Serialize)]
+pub struct ConceptJson<'a> {
+    pub label: &'a str,
+    pub alt_labels: Vec<&'a str>,
+    pub kb: &'a str,
+    pub iri: &'a str,
+    pub instance: bool,
+    pub intrinsic_ic: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chains: Option<Vec<Vec<StepJson<'a>>>>,
+}
+
+/// The JSON form of concept `c`, with its chains when `with_chains`.
+pub fn concept_json(kb: &KnowledgeBase, c: ConceptRef, with_chains: bool) -> ConceptJson<'_> {
+    ConceptJson {
+        label: kb.label(c),
+        alt_labels: kb.alt_labels(c),
+        kb: kb.kb_name(c),
+        iri: kb.iri(c),
+        instance: kb.is_instance(c),
+        intrinsic_ic: kb.intrinsic_ic(c),
+        chains: with_chains.then(|| {
+            kb.chains(c)
+                .iter()
+                .map(|chain| {
+                    chain
+                        .steps
+                        .iter()
+                        .map(|s| StepJson {
+                            label: kb.label(s.concept),
+                            kb: kb.kb_name(s.concept),
+                            iri: kb.iri(s.concept),
+                            relation: s.relation,
+                        })
+                        .collect()
+                })
+                .collect()
+        }),
+    }
+}

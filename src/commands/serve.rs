@@ -1,0 +1,53 @@
+//! `declass serve`: opens the engine once and serves it over HTTP (`declass::serve`).
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use declass::detect::DetectorInputs;
+use declass::pipeline::Engine;
+use declass::serve::{ServeOptions, run};
+
+use super::Ctx;
+use super::detect::model_dirs;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (default: `serve.addr`, 127.0.0.1:8000; port 0
+    /// lets the system choose). Anything but loopback needs a bearer token
+    /// (`serve.token` or DECLASS_SERVE_TOKEN).
+    #[arg(long, value_name = "IP:PORT")]
+    pub addr: Option<String>,
+    /// Detectors to run, comma-separated (patterns, lists, disease, ner, ic); default:
+    /// `[detect] default`. Persons and terms are named per request.
+    #[arg(long, value_delimiter = ',')]
+    pub detect: Vec<String>,
+}
+
+pub fn run_serve(ctx: &Ctx, args: ServeArgs) -> Result<()> {
+    let options = ServeOptions::resolve(&ctx.config.serve, args.addr.as_deref())?;
+    let inputs = DetectorInputs {
+        model_dirs: model_dirs(ctx),
+        ..DetectorInputs::default()
+    };
+    let engine = Engine::open(
+        &ctx.config,
+        &ctx.data,
+        &args.detect,
+        &inputs,
+        ctx.auto_setup,
+    )
+    .context("cannot open the engine (nothing is served)")?;
+    let token = options.token.is_some();
+    run(engine, options, |addr| {
+        // The one line a supervisor (or a test) waits for; the port is the bound one.
+        eprintln!(
+            "declass: serving on http://{addr}/{}",
+            if token {
+                " (bearer token required)"
+            } else {
+                ""
+            }
+        );
+    })?;
+    Ok(())
+}

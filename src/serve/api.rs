@@ -1,0 +1,333 @@
+//! declass's own routes: sanitize and assess a document, answer count requests for
+//! other engines, and the knowledge bases' lookups and chains.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use super::{ApiError, ApiJson, AppState, on_engine};
+use crate::detect::finding_records;
+use crate::eval::tab::TabDocument;
+use crate::kb::{ConceptJson, concept_json};
+use crate::pipeline::{Detail, Engine, Processed};
+use crate::sanitize::Strategy;
+use crate::sanitize::render::{RenderOptions, redacted_report, report, sanitized_text, tab_spans};
+use crate::stats::remote::{BatchCountRequest, BatchCountResponse};
+use crate::text::CharOffsets;
+
+/// The output formats of `/v1/sanitize`, those of `sanitize --format`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The sanitized document, as plain text.
+    Text,
+    /// The JSON report, byte for byte what `sanitize --format json` writes.
+    #[default]
+    Json,
+    /// `{doc_id: [[start, end], ...]}`.
+    Tab,
+}
+
+/// The body of `/v1/sanitize` and `/v1/assess`: a text or a document in the Text
+/// Anonymization Benchmark's format (whose `task` names the person to protect), and the
+/// options of `sanitize`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SanitizeRequest {
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub document: Option<TabDocument>,
+    /// The report's `doc_id` for a text (default "document").
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub protect: Vec<String>,
+    #[serde(default)]
+    pub sensitive: Vec<String>,
+    /// S1…S5; default: `sanitize.strategy`.
+    #[serde(default)]
+    pub strategy: Option<Strategy>,
+    #[serde(default)]
+    pub format: Format,
+    #[serde(default)]
+    pub mark: bool,
+    #[serde(default)]
+    pub redact_report: bool,
+}
+
+/// One document of a request, resolved.
+struct Job {
+    id: String,
+    text: String,
+    protect: Vec<String>,
+    sensitive: Vec<String>,
+    strategy: Strategy,
+}
+
+impl SanitizeRequest {
+    fn job(self, engine_strategy: Strategy) -> Result<(Job, Format, bool, bool), ApiError> {
+        let (id, text, mut protect) = match (self.text, self.document) {
+            (Some(text), None) => (
+                self.id.unwrap_or_else(|| "document".into()),
+                text,
+                Vec::new(),
+            ),
+            (None, Some(doc)) => {
+                let person = doc.protected_person();
+                (doc.doc_id, doc.text, person.into_iter().collect())
+            }
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad_request(
+                    "fields `text` and `document`: give one, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "field `text` (or `document`) is required",
+                ));
+            }
+        };
+        for (field, list) in [("protect", &self.protect), ("sensitive", &self.sensitive)] {
+            if let Some(i) = list.iter().position(|t| t.trim().is_empty()) {
+                return Err(ApiError::bad_request(format!(
+                    "field `{field}[{i}]`: empty"
+                )));
+            }
+        }
+        protect.extend(self.protect);
+        if self.redact_report && self.format != Format::Json {
+            return Err(ApiError::bad_request(
+                "field `redact_report`: applies to the JSON report (format \"json\")",
+            ));
+        }
+        Ok((
+            Job {
+                id,
+                text,
+                protect,
+                sensitive: self.sensitive,
+                strategy: self.strategy.unwrap_or(engine_strategy),
+            },
+            self.format,
+            self.mark,
+            self.redact_report,
+        ))
+    }
+}
+
+fn run(engine: &Engine, job: &Job, detail: Detail) -> Result<Processed, ApiError> {
+    Ok(engine.process_terms(
+        job.text.clone(),
+        &job.protect,
+        &job.sensitive,
+        job.strategy,
+        detail,
+        &mut |_, _| {},
+    )?)
+}
+
+/// `POST /v1/sanitize`: the document sanitized, in the format asked for, exactly as
+/// `declass sanitize --format FORMAT` writes it; or an error and no text.
+pub async fn sanitize(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<SanitizeRequest>,
+) -> Result<Response, ApiError> {
+    let (body, content_type) = on_engine(&state, move |engine| {
+        let (job, format, mark, redact) = request.job(engine.config().sanitize.strategy)?;
+        let options = RenderOptions {
+            mark,
+            removal_marker: engine.config().sanitize.removal_marker.clone(),
+        };
+        let detail = match format {
+            Format::Text => Detail::Text,
+            Format::Json | Format::Tab => Detail::Report,
+        };
+        let done = run(engine, &job, detail)?;
+        let internal =
+            |e: serde_json::Error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+        Ok(match format {
+            Format::Text => (
+                sanitized_text(&done.doc.text, &done.plan, &options),
+                "text/plain; charset=utf-8",
+            ),
+            Format::Json => {
+                let full = report(&job.id, &done.doc.text, &done.plan, &options);
+                let value = if redact {
+                    redacted_report(&full, 1).map_err(internal)?
+                } else {
+                    serde_json::to_value(&full).map_err(internal)?
+                };
+                (
+                    serde_json::to_string_pretty(&value).map_err(internal)? + "\n",
+                    "application/json",
+                )
+            }
+            Format::Tab => {
+                let map =
+                    BTreeMap::from([(job.id.as_str(), tab_spans(&done.doc.text, &done.plan))]);
+                (
+                    serde_json::to_string(&map).map_err(internal)? + "\n",
+                    "application/json",
+                )
+            }
+        })
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+}
+
+/// A term's assessment in code points: its IC and origin, its highest risk, the target
+/// behind it and the decision.
+#[derive(Serialize)]
+pub struct AssessedTerm {
+    pub start: usize,
+    pub end: usize,
+    pub term: String,
+    pub ic: crate::stats::info::Figure,
+    pub max_dr: Option<crate::sanitize::risk::Risk>,
+    pub behind: Option<String>,
+    pub decision: String,
+}
+
+/// `POST /v1/assess`'s answer: what `declass assess` prints, as JSON.
+#[derive(Serialize)]
+pub struct AssessResponse {
+    pub threshold: Option<crate::sanitize::Threshold>,
+    pub utility: crate::sanitize::Utility,
+    pub findings: Vec<crate::detect::FindingRecord>,
+    pub terms: Vec<AssessedTerm>,
+    /// The replacements the engine would make, as in the JSON report.
+    pub replacements: serde_json::Value,
+    pub sanitized_text: String,
+}
+
+/// `POST /v1/assess`: every term's information, risk and decision, the sensitive
+/// findings and the replacements the engine would make (the review page's re-check).
+pub async fn assess(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<SanitizeRequest>,
+) -> Result<Json<AssessResponse>, ApiError> {
+    let answer = on_engine(&state, move |engine| {
+        let (job, _, _, _) = request.job(engine.config().sanitize.strategy)?;
+        let done = run(engine, &job, Detail::Assessments)?;
+        let options = RenderOptions {
+            mark: false,
+            removal_marker: engine.config().sanitize.removal_marker.clone(),
+        };
+        let offsets = CharOffsets::new(&done.doc.text);
+        let full = report(&job.id, &done.doc.text, &done.plan, &options);
+        let replacements = serde_json::to_value(&full.replacements)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        Ok(AssessResponse {
+            threshold: done.plan.threshold.clone(),
+            utility: done.plan.utility,
+            findings: finding_records(&done.doc, &done.findings),
+            terms: done
+                .plan
+                .assessments
+                .iter()
+                .map(|a| AssessedTerm {
+                    start: offsets.char_of(a.start),
+                    end: offsets.char_of(a.end),
+                    term: a.term.clone(),
+                    ic: a.ic,
+                    max_dr: a.max_dr,
+                    behind: a.behind.clone(),
+                    decision: a.decision.clone(),
+                })
+                .collect(),
+            replacements,
+            sanitized_text: full.sanitized_text,
+        })
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// `POST /v1/count`: document counts from the engine's own count source, in the wire
+/// format of the remote count source's `declass` dialect (`stats::remote`).
+pub async fn count(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<BatchCountRequest>,
+) -> Result<Json<BatchCountResponse>, ApiError> {
+    for (i, r) in request.requests.iter().enumerate() {
+        if r.all_of.is_empty() {
+            return Err(ApiError::bad_request(format!(
+                "field `requests[{i}].all_of`: empty"
+            )));
+        }
+        for (j, set) in r.all_of.iter().enumerate() {
+            if set.alternatives.is_empty() || set.alternatives.iter().any(|p| p.is_empty()) {
+                return Err(ApiError::bad_request(format!(
+                    "field `requests[{i}].all_of[{j}].alternatives`: empty, or an empty phrase"
+                )));
+            }
+        }
+    }
+    let answer = on_engine(&state, move |engine| {
+        let source = engine.counts();
+        let docs = source.total_docs()?;
+        let counts = if request.requests.is_empty() {
+            Vec::new()
+        } else {
+            source.count_batch(&request.requests)?
+        };
+        Ok(BatchCountResponse {
+            identity: source.identity(),
+            docs,
+            counts,
+        })
+    })
+    .await?;
+    Ok(Json(answer))
+}
+
+/// `?term=` of the knowledge-base routes.
+#[derive(Deserialize)]
+pub struct TermQuery {
+    pub term: String,
+}
+
+/// `GET /v1/kb/chain?term=`: each concept the term maps to, with its generalization
+/// chains (`kb chain --json`, as a list).
+pub async fn kb_chain(
+    State(state): State<AppState>,
+    Query(query): Query<TermQuery>,
+) -> Result<Response, ApiError> {
+    kb_answer(&state, query.term, true).await
+}
+
+/// `GET /v1/kb/lookup?term=`: the concepts the term maps to, in lookup order.
+pub async fn kb_lookup(
+    State(state): State<AppState>,
+    Query(query): Query<TermQuery>,
+) -> Result<Response, ApiError> {
+    kb_answer(&state, query.term, false).await
+}
+
+async fn kb_answer(state: &AppState, term: String, chains: bool) -> Result<Response, ApiError> {
+    if term.trim().is_empty() {
+        return Err(ApiError::bad_request("query `term`: empty"));
+    }
+    on_engine(state, move |engine| {
+        let kb = engine.knowledge();
+        let concepts: Vec<ConceptJson<'_>> = kb
+            .lookup(&term)
+            .into_iter()
+            .map(|c| concept_json(kb, c, chains))
+            .collect();
+        if concepts.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no knowledge base has a concept for the term given",
+            ));
+        }
+        Ok(Json(concepts).into_response())
+    })
+    .await
+}

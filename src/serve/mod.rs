@@ -1,0 +1,450 @@
+//! `declass serve`: the engine behind a REST service, opened once and shared by every
+//! request. Routes:
+//!
+//! - Presidio-compatible ([`presidio`]): `POST /analyze`, `POST /anonymize`,
+//!   `GET /supportedentities`, `GET /anonymizers`, with the request and response shapes
+//!   of Presidio's analyzer and anonymizer services, so a program written for them works
+//!   unchanged; entity types map to declass categories by `[serve.entities]`.
+//! - declass's own ([`api`]): `POST /v1/sanitize` (the report `sanitize --format json`
+//!   writes), `POST /v1/assess`, `POST /v1/count` (the wire format of the remote count
+//!   source, `stats::remote`), `GET /v1/kb/chain`, `GET /v1/kb/lookup`.
+//! - `GET /health`, `GET /openapi.json` (an OpenAPI 3 document of these routes) and the
+//!   review page at `GET /` ([`page`]).
+//!
+//! Limits (`[serve]`): loopback only unless a bearer token is set; a body limit (413); a
+//! per-request timeout and a bound on requests in work, refusing one more at once (503)
+//! rather than queueing it. Failure is closed: a request whose counts or knowledge-base
+//! answers cannot be had gets 503 and no text. The access log (info level) holds method,
+//! route template, status, sizes and time, never a text, a term or a query string.
+
+pub mod api;
+pub mod page;
+pub mod presidio;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::{Bytes, HttpBody};
+use axum::extract::{DefaultBodyLimit, FromRequest, MatchedPath, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::config::ServeConfig;
+use crate::error::{Error, Result};
+use crate::pipeline::Engine;
+
+/// What `declass serve` was asked for, resolved from `[serve]`, `--addr` and the
+/// environment.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub addr: SocketAddr,
+    /// The bearer token API requests must carry, if any.
+    pub token: Option<String>,
+    pub config: ServeConfig,
+}
+
+impl ServeOptions {
+    /// The options of `config`, `addr` overriding `serve.addr`; the token from
+    /// `serve.token`, else the environment variable `serve.token_env`. Refuses to listen
+    /// beyond loopback without a token: the service returns the documents' original
+    /// terms (reports, lookups) to whoever can reach it.
+    pub fn resolve(config: &ServeConfig, addr: Option<&str>) -> Result<ServeOptions> {
+        let text = addr.unwrap_or(&config.addr);
+        let addr: SocketAddr = text.parse().map_err(|_| Error::Parameter {
+            what: "--addr".into(),
+            message: format!("`{text}` is not an IP address and port (127.0.0.1:8000)"),
+        })?;
+        let token = if config.token.is_empty() {
+            std::env::var(&config.token_env)
+                .ok()
+                .filter(|t| !t.is_empty())
+        } else {
+            Some(config.token.clone())
+        };
+        if !addr.ip().is_loopback() && token.is_none() {
+            return Err(Error::Parameter {
+                what: "--addr".into(),
+                message: format!(
+                    "listening on {addr}, beyond this machine, needs a bearer token: set \
+                     serve.token or the environment variable {}",
+                    config.token_env
+                ),
+            });
+        }
+        Ok(ServeOptions {
+            addr,
+            token,
+            config: config.clone(),
+        })
+    }
+}
+
+/// What every request shares.
+#[derive(Clone)]
+pub struct AppState {
+    engine: Arc<Engine>,
+    /// Requests in work; a request that finds none free is refused.
+    permits: Arc<Semaphore>,
+    timeout: Duration,
+    /// SHA-256 of the bearer token (compared in constant time).
+    token: Option<[u8; 32]>,
+    config: Arc<ServeConfig>,
+}
+
+/// Serves `engine` until interrupted (Ctrl-C). `ready` is told the bound address (the
+/// port the system chose for port 0) once requests are accepted.
+pub fn run(engine: Engine, options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+    let engine = Arc::new(engine);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Parameter {
+            what: "serve".into(),
+            message: format!("cannot start the async runtime: {e}"),
+        })?;
+    let served = runtime.block_on(serve(Arc::clone(&engine), options, ready));
+    // Work still running when the server stops ends on its own; the engine (whose remote
+    // count source owns a runtime of its own) is dropped outside this one.
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    drop(engine);
+    served
+}
+
+async fn serve(
+    engine: Arc<Engine>,
+    options: ServeOptions,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<()> {
+    let listen_error = |e: std::io::Error| Error::Parameter {
+        what: "--addr".into(),
+        message: format!("cannot listen on {}: {e}", options.addr),
+    };
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .map_err(listen_error)?;
+    let local = listener.local_addr().map_err(listen_error)?;
+    let app = router(engine, &options);
+    ready(local);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            // Without a signal handler the server runs until killed, which is as good.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
+        .map_err(listen_error)
+}
+
+/// Every route, with its limits and the access log.
+pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
+    let config = &options.config;
+    let state = AppState {
+        engine,
+        permits: Arc::new(Semaphore::new(config.max_concurrent)),
+        timeout: Duration::from_millis(config.request_timeout_ms),
+        token: options.token.as_deref().map(token_digest),
+        config: Arc::new(config.clone()),
+    };
+    let protected = Router::new()
+        .route("/analyze", post(presidio::analyze))
+        .route("/anonymize", post(presidio::anonymize))
+        .route("/supportedentities", get(presidio::supported_entities))
+        .route("/anonymizers", get(presidio::anonymizers))
+        .route("/v1/sanitize", post(api::sanitize))
+        .route("/v1/assess", post(api::assess))
+        // A batch of count requests carries every concept's label set: larger than a
+        // document.
+        .route(
+            "/v1/count",
+            post(api::count).layer(DefaultBodyLimit::max(config.max_count_body_bytes)),
+        )
+        .route("/v1/kb/chain", get(api::kb_chain))
+        .route("/v1/kb/lookup", get(api::kb_lookup))
+        .route_layer(middleware::from_fn_with_state(state.clone(), require_token));
+    let open = Router::new()
+        .route("/", get(page::index))
+        .route("/review.js", get(page::script))
+        .route("/review.css", get(page::style))
+        .route("/health", get(health))
+        .route("/openapi.json", get(openapi));
+    open.merge(protected)
+        .route_layer(middleware::from_fn(access_log))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .with_state(state)
+}
+
+/// The OpenAPI 3 document of the routes, compiled in.
+const OPENAPI: &str = include_str!("openapi.json");
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+/// Presidio's services answer their health probe with a line of text; so does this one.
+async fn health() -> &'static str {
+    "declass service is up"
+}
+
+async fn not_found(request: Request) -> Response {
+    let response = ApiError::new(StatusCode::NOT_FOUND, "no such route").into_response();
+    log::info!(
+        target: "declass::access",
+        "{} (unmatched) {} in={}B",
+        request.method(),
+        response.status().as_u16(),
+        content_length(request.headers())
+    );
+    response
+}
+
+fn content_length(headers: &axum::http::HeaderMap) -> u64 {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// One line per request at info level: method, route template (never the path's
+/// values or the query, which may hold a term), status, body sizes, time.
+async fn access_log(route: MatchedPath, request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let received = content_length(request.headers());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let sent = response
+        .body()
+        .size_hint()
+        .exact()
+        .map_or_else(|| "?".to_string(), |n| n.to_string());
+    log::info!(
+        target: "declass::access",
+        "{method} {} {} in={received}B out={sent}B {:.1}ms",
+        route.as_str(),
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+fn token_digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// `Authorization: Bearer TOKEN` on every API route when a token is set; compared as
+/// digests in constant time, so the comparison's time says nothing about the token.
+async fn require_token(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(expected) = state.token else {
+        return next.run(request).await;
+    };
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| token_digest(t.trim()));
+    let matches = given.is_some_and(|given| {
+        given
+            .iter()
+            .zip(expected.iter())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    });
+    if matches {
+        next.run(request).await
+    } else {
+        let mut response = ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this service needs `Authorization: Bearer TOKEN` (serve.token)",
+        )
+        .into_response();
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Bearer"),
+        );
+        response
+    }
+}
+
+/// An error answer: a status and `{"error": message}`, the shape Presidio's services use.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    fn unavailable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+}
+
+impl From<Error> for ApiError {
+    /// Counts or knowledge bases that cannot be had are the service's state (503: try
+    /// again later), bad input the caller's (400); nothing is answered either way.
+    fn from(e: Error) -> ApiError {
+        let status = match &e {
+            Error::Count(_) | Error::Knowledge(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Input { .. } | Error::Parameter { .. } => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let message = match status {
+            StatusCode::SERVICE_UNAVAILABLE => {
+                format!("cannot assess the document now, nothing is returned: {e}")
+            }
+            _ => e.to_string(),
+        };
+        ApiError::new(status, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            axum::Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
+    }
+}
+
+/// A JSON body whose errors name what is wrong: a malformed body or a field of the
+/// wrong type is 400 with the field's path (`entities[2]: invalid type…`), a body over
+/// `serve.max_body_bytes` 413. The content type is not insisted on (curl's default is
+/// form data).
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> std::result::Result<Self, ApiError> {
+        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
+            let status = e.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    status,
+                    "the request body is larger than serve.max_body_bytes",
+                )
+            } else {
+                ApiError::new(status, format!("cannot read the request body: {e}"))
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Parses a JSON body, naming the field an error is at.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> std::result::Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data if !matches!(path.as_str(), "." | "?" | "") => {
+                ApiError::bad_request(format!("field `{path}`: {inner}"))
+            }
+            serde_json::error::Category::Data => {
+                ApiError::bad_request(format!("request body: {inner}"))
+            }
+            _ => ApiError::bad_request(format!("malformed JSON body: {inner}")),
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))?;
+    Ok(value)
+}
+
+/// Runs `work` on the engine on a blocking thread, if a permit is free (else 503 at
+/// once), within `serve.request_timeout_ms` (else 503). The permit goes with the work,
+/// so work a timed-out request left running still counts against the bound.
+pub async fn on_engine<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Engine) -> std::result::Result<T, ApiError> + Send + 'static,
+) -> std::result::Result<T, ApiError> {
+    let permit = Arc::clone(&state.permits)
+        .try_acquire_owned()
+        .map_err(|_| {
+            ApiError::unavailable(format!(
+                "busy: {} requests are in work (serve.max_concurrent); try again",
+                state.config.max_concurrent
+            ))
+        })?;
+    let engine = Arc::clone(&state.engine);
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&engine)
+    });
+    match tokio::time::timeout(state.timeout, task).await {
+        Err(_) => Err(ApiError::unavailable(format!(
+            "not answered within serve.request_timeout_ms ({} ms); nothing is returned",
+            state.config.request_timeout_ms
+        ))),
+        Ok(Err(_)) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the request's work failed; nothing is returned",
+        )),
+        Ok(Ok(result)) => result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> ServeConfig {
+        crate::Config::load(None).expect("config").serve
+    }
+
+    #[test]
+    fn beyond_loopback_only_with_a_token() {
+        let mut config = config();
+        config.token_env = "DECLASS_TEST_TOKEN_THAT_IS_NEVER_SET".into();
+        assert!(ServeOptions::resolve(&config, Some("127.0.0.1:0")).is_ok());
+        assert!(ServeOptions::resolve(&config, Some("[::1]:0")).is_ok());
+        let refused = ServeOptions::resolve(&config, Some("0.0.0.0:8000"))
+            .expect_err("no token")
+            .to_string();
+        assert!(refused.contains("bearer token"), "{refused}");
+        config.token = "t0ken".into();
+        let options = ServeOptions::resolve(&config, Some("0.0.0.0:8000")).expect("token");
+        assert_eq!(options.token.as_deref(), Some("t0ken"));
+        assert!(ServeOptions::resolve(&config, Some("localhost:80")).is_err());
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Body {
+        text: String,
+        items: Vec<u32>,
+    }
+
+    #[test]
+    fn json_errors_name_the_field() {
+        let body: Body = parse_json(br#"{"text": "a", "items": [1]}"#).expect("valid");
+        assert_eq!((body.text.as_str(), body.items), ("a", vec![1]));
+        let error = |body: &str| parse_json::<Body>(body.as_bytes()).expect_err(body).message;
+        assert!(error(r#"{"text": "a", "items": [1, "x"]}"#).contains("`items[1]`"));
+        assert!(error(r#"{"items": []}"#).contains("text"));
+        assert!(error("{").contains("malformed"));
+        assert!(error(r#"{"text": "a", "items": []} trailing"#).contains("malformed"));
+    }
+}

@@ -1,0 +1,808 @@
+//! Presidio's analyzer and anonymizer services, over declass's detectors: the request
+//! and response shapes of Presidio's REST API (`docs/api-docs/api-docs.yml` of
+//! microsoft/presidio), so a program written for Presidio works against declass
+//! unchanged. Offsets are in code points, as Python's. Entity types are Presidio's names
+//! for declass's finding categories (`[serve.entities]`).
+//!
+//! Differences, by necessity: only English (`language` "en"); ad-hoc recognizers run
+//! their patterns and deny lists at their own score (context words do not raise it);
+//! the `hash` operator without a `salt` is declass's keyed HMAC-SHA256 (`[detect.operators]
+//! hash_key`), since Presidio's random salt would make the output differ on every call;
+//! `encrypt` is not offered. `generalize` (declass's own operator) replaces a span with
+//! its first broader concept in the knowledge bases, else its entity type's class.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::State;
+use hmac::{KeyInit, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256, Sha512};
+
+use super::{ApiError, ApiJson, AppState, on_engine};
+use crate::config::ServeConfig;
+use crate::detect::Finding;
+use crate::pipeline::Engine;
+use crate::text::CharOffsets;
+
+/// A string or a list of strings (Presidio's batch form of `text`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// `POST /analyze`'s body (fields Presidio documents; others are ignored, as Presidio
+/// ignores them).
+#[derive(Deserialize)]
+pub struct AnalyzeRequest {
+    pub text: OneOrMany,
+    pub language: String,
+    #[serde(default)]
+    pub correlation_id: Option<String>,
+    #[serde(default)]
+    pub score_threshold: Option<f64>,
+    #[serde(default)]
+    pub entities: Option<Vec<String>>,
+    #[serde(default)]
+    pub return_decision_process: bool,
+    #[serde(default)]
+    pub ad_hoc_recognizers: Vec<AdHocRecognizer>,
+    #[serde(default)]
+    pub allow_list: Vec<String>,
+    /// "exact" (default) or "regex".
+    #[serde(default)]
+    pub allow_list_match: Option<String>,
+}
+
+/// A pattern or deny-list recognizer given with the request.
+#[derive(Deserialize)]
+pub struct AdHocRecognizer {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub supported_entity: String,
+    #[serde(default)]
+    pub patterns: Vec<AdHocPattern>,
+    #[serde(default)]
+    pub deny_list: Vec<String>,
+    #[serde(default)]
+    pub deny_list_score: Option<f64>,
+}
+
+#[derive(Deserialize)]
+pub struct AdHocPattern {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub regex: String,
+    pub score: f64,
+}
+
+/// One analyzer result (`RecognizerResultWithAnalysisExplanation`).
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalyzerResult {
+    pub analysis_explanation: Option<Explanation>,
+    pub end: usize,
+    pub entity_type: String,
+    pub score: f64,
+    pub start: usize,
+}
+
+/// Why a span was reported (`AnalysisExplanation`): the declass detector and its reason.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    pub recognizer: String,
+    pub pattern_name: Option<String>,
+    pub pattern: Option<String>,
+    pub original_score: f64,
+    pub score: f64,
+    pub textual_explanation: String,
+    pub score_context_improvement: f64,
+    pub supportive_context_word: String,
+    pub validation_result: Option<bool>,
+}
+
+/// The Presidio entity type of a declass category: the first `[serve.entities]` entry
+/// listing it, else the category in upper case with `_` for spaces.
+pub fn entity_type(config: &ServeConfig, category: &str) -> String {
+    config
+        .entities
+        .iter()
+        .find(|(_, categories)| categories.iter().any(|c| c == category))
+        .map_or_else(
+            || category.to_uppercase().replace([' ', '-'], "_"),
+            |(name, _)| name.clone(),
+        )
+}
+
+/// `GET /supportedentities`: the mapped types and those of the categories the running
+/// detectors report outside the table.
+pub async fn supported_entities(State(state): State<AppState>) -> Json<Vec<String>> {
+    let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
+    for extra in ["sensitive", "listed", crate::detect::ic::CATEGORY] {
+        names.push(entity_type(&state.config, extra));
+    }
+    names.sort();
+    names.dedup();
+    Json(names)
+}
+
+/// `GET /anonymizers`: the operators `/anonymize` applies.
+pub async fn anonymizers() -> Json<Vec<&'static str>> {
+    Json(vec![
+        "generalize",
+        "hash",
+        "keep",
+        "mask",
+        "redact",
+        "replace",
+    ])
+}
+
+/// `POST /analyze`: the detectors' findings as Presidio results, one list per text.
+pub async fn analyze(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<AnalyzeRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    if request.language != "en" {
+        return Err(ApiError::bad_request(format!(
+            "field `language`: `{}` is not supported (only `en`)",
+            request.language
+        )));
+    }
+    let (texts, batch) = match request.text {
+        OneOrMany::One(t) => (vec![t], false),
+        OneOrMany::Many(ts) => (ts, true),
+    };
+    if texts.iter().all(String::is_empty) {
+        return Err(ApiError::bad_request("field `text`: no text provided"));
+    }
+    let ad_hoc = compile_ad_hoc(&request.ad_hoc_recognizers)?;
+    let allow = AllowList::new(&request.allow_list, request.allow_list_match.as_deref())?;
+    let filter = ResultFilter {
+        entities: request.entities,
+        score_threshold: request.score_threshold.unwrap_or(0.0),
+        explain: request.return_decision_process,
+    };
+    let config = state.config.clone();
+    let results = on_engine(&state, move |engine| {
+        texts
+            .into_iter()
+            .map(|text| {
+                let mut results = detect(engine, &config, &text, &filter)?;
+                results.extend(ad_hoc_results(&ad_hoc, &text, &filter));
+                results.retain(|r| !allow.allows(&text, r));
+                results.sort_by(|a, b| {
+                    (a.start, a.end, &a.entity_type).cmp(&(b.start, b.end, &b.entity_type))
+                });
+                Ok(results)
+            })
+            .collect::<Result<Vec<_>, ApiError>>()
+    })
+    .await?;
+    let value = if batch {
+        serde_json::to_value(&results)
+    } else {
+        serde_json::to_value(results.into_iter().next().unwrap_or_default())
+    }
+    .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(Json(value))
+}
+
+struct ResultFilter {
+    entities: Option<Vec<String>>,
+    score_threshold: f64,
+    explain: bool,
+}
+
+impl ResultFilter {
+    fn keeps(&self, entity: &str, score: f64) -> bool {
+        score >= self.score_threshold
+            && self
+                .entities
+                .as_ref()
+                .is_none_or(|wanted| wanted.iter().any(|w| w == entity))
+    }
+}
+
+fn detect(
+    engine: &Engine,
+    config: &ServeConfig,
+    text: &str,
+    filter: &ResultFilter,
+) -> Result<Vec<AnalyzerResult>, ApiError> {
+    let (doc, findings) = engine.detect(text.to_string(), &[])?;
+    let offsets = CharOffsets::new(&doc.text);
+    Ok(findings
+        .iter()
+        .filter_map(|f: &Finding| {
+            let entity = entity_type(config, &f.category);
+            let score = f64::from(f.confidence);
+            filter.keeps(&entity, score).then(|| AnalyzerResult {
+                analysis_explanation: filter.explain.then(|| Explanation {
+                    recognizer: f.detector.clone(),
+                    pattern_name: None,
+                    pattern: None,
+                    original_score: score,
+                    score,
+                    textual_explanation: f.reason.clone(),
+                    score_context_improvement: 0.0,
+                    supportive_context_word: String::new(),
+                    validation_result: None,
+                }),
+                start: offsets.char_of(f.start),
+                end: offsets.char_of(f.end),
+                entity_type: entity,
+                score,
+            })
+        })
+        .collect())
+}
+
+/// An ad-hoc recognizer ready to run: its patterns compiled, its deny list as a pattern.
+struct CompiledAdHoc {
+    name: String,
+    entity: String,
+    patterns: Vec<(Option<String>, regex::Regex, f64)>,
+}
+
+fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>, ApiError> {
+    recognizers
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut patterns = Vec::new();
+            for (j, p) in r.patterns.iter().enumerate() {
+                let regex = regex::RegexBuilder::new(&p.regex)
+                    .size_limit(1 << 20)
+                    .build()
+                    .map_err(|e| {
+                        ApiError::bad_request(format!(
+                            "field `ad_hoc_recognizers[{i}].patterns[{j}].regex`: {e}"
+                        ))
+                    })?;
+                patterns.push((p.name.clone(), regex, p.score));
+            }
+            if !r.deny_list.is_empty() {
+                let alternatives: Vec<String> =
+                    r.deny_list.iter().map(|w| regex::escape(w)).collect();
+                let regex = regex::Regex::new(&format!(r"(?i)\b(?:{})\b", alternatives.join("|")))
+                    .map_err(|e| {
+                        ApiError::bad_request(format!(
+                            "field `ad_hoc_recognizers[{i}].deny_list`: {e}"
+                        ))
+                    })?;
+                patterns.push((None, regex, r.deny_list_score.unwrap_or(1.0)));
+            }
+            Ok(CompiledAdHoc {
+                name: r
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{}Recognizer", r.supported_entity)),
+                entity: r.supported_entity.clone(),
+                patterns,
+            })
+        })
+        .collect()
+}
+
+fn ad_hoc_results(
+    recognizers: &[CompiledAdHoc],
+    text: &str,
+    filter: &ResultFilter,
+) -> Vec<AnalyzerResult> {
+    let offsets = CharOffsets::new(text);
+    let mut out = Vec::new();
+    for r in recognizers {
+        for (name, regex, score) in &r.patterns {
+            if !filter.keeps(&r.entity, *score) {
+                continue;
+            }
+            for m in regex.find_iter(text).filter(|m| !m.is_empty()) {
+                out.push(AnalyzerResult {
+                    analysis_explanation: filter.explain.then(|| Explanation {
+                        recognizer: r.name.clone(),
+                        pattern_name: name.clone(),
+                        pattern: Some(regex.as_str().to_string()),
+                        original_score: *score,
+                        score: *score,
+                        textual_explanation: format!("matches an ad-hoc {} pattern", r.entity),
+                        score_context_improvement: 0.0,
+                        supportive_context_word: String::new(),
+                        validation_result: None,
+                    }),
+                    start: offsets.char_of(m.start()),
+                    end: offsets.char_of(m.end()),
+                    entity_type: r.entity.clone(),
+                    score: *score,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `allow_list` with `allow_list_match` "exact" (the span's text equals an entry) or
+/// "regex" (an entry matches the whole span).
+enum AllowList {
+    Exact(Vec<String>),
+    Regex(Vec<regex::Regex>),
+}
+
+impl AllowList {
+    fn new(entries: &[String], mode: Option<&str>) -> Result<AllowList, ApiError> {
+        match mode.unwrap_or("exact") {
+            "exact" => Ok(AllowList::Exact(entries.to_vec())),
+            "regex" => entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    regex::Regex::new(&format!("^(?:{e})$")).map_err(|err| {
+                        ApiError::bad_request(format!("field `allow_list[{i}]`: {err}"))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(AllowList::Regex),
+            other => Err(ApiError::bad_request(format!(
+                "field `allow_list_match`: `{other}` is neither \"exact\" nor \"regex\""
+            ))),
+        }
+    }
+
+    fn allows(&self, text: &str, result: &AnalyzerResult) -> bool {
+        let span: String = text
+            .chars()
+            .skip(result.start)
+            .take(result.end - result.start)
+            .collect();
+        match self {
+            AllowList::Exact(words) => words.contains(&span),
+            AllowList::Regex(patterns) => patterns.iter().any(|p| p.is_match(&span)),
+        }
+    }
+}
+
+/// `POST /anonymize`'s body.
+#[derive(Deserialize)]
+pub struct AnonymizeRequest {
+    pub text: String,
+    #[serde(default)]
+    pub anonymizers: BTreeMap<String, OperatorConfig>,
+    pub analyzer_results: Vec<InputResult>,
+}
+
+/// One analyzer result as `/anonymize` takes it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct InputResult {
+    pub start: usize,
+    pub end: usize,
+    #[serde(default)]
+    pub score: f64,
+    pub entity_type: String,
+}
+
+/// An operator and its parameters (`{"type": "mask", "masking_char": "*", …}`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct OperatorConfig {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub new_value: Option<String>,
+    #[serde(default)]
+    pub masking_char: Option<String>,
+    #[serde(default)]
+    pub chars_to_mask: Option<usize>,
+    #[serde(default)]
+    pub from_end: bool,
+    #[serde(default)]
+    pub hash_type: Option<String>,
+    #[serde(default)]
+    pub salt: Option<String>,
+}
+
+/// One anonymized span of the output (`OperatorResult`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct OperatorResult {
+    pub start: usize,
+    pub end: usize,
+    pub entity_type: String,
+    pub text: String,
+    pub operator: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AnonymizeResponse {
+    pub text: String,
+    pub items: Vec<OperatorResult>,
+}
+
+/// `POST /anonymize`: the given spans replaced by their operators (by entity type, else
+/// `DEFAULT`, else `replace` with `<ENTITY_TYPE>`), Presidio's way: overlapping results
+/// of one type merged, a result inside another dropped, spans of one type separated by
+/// whitespace only joined, and the items listed from the end of the text to its start.
+pub async fn anonymize(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<AnonymizeRequest>,
+) -> Result<Json<AnonymizeResponse>, ApiError> {
+    let length = request.text.chars().count();
+    for (i, r) in request.analyzer_results.iter().enumerate() {
+        if r.start > r.end || r.end > length {
+            return Err(ApiError::bad_request(format!(
+                "field `analyzer_results[{i}]`: span {}..{} is not inside the text ({length} characters)",
+                r.start, r.end
+            )));
+        }
+    }
+    for (key, op) in &request.anonymizers {
+        validate_operator(key, op)?;
+    }
+    let results = resolve_conflicts(request.analyzer_results);
+    let results = merge_across_whitespace(&request.text, results);
+    // `generalize` reads the knowledge bases, an unsalted `hash` the configured key.
+    let needs_engine = results.iter().any(|r| {
+        operator_for(&request.anonymizers, &r.entity_type)
+            .is_some_and(|o| o.kind == "generalize" || (o.kind == "hash" && o.salt.is_none()))
+    });
+    let config = state.config.clone();
+    let anonymizers = request.anonymizers;
+    let text = request.text;
+    let work = move |engine: Option<&Engine>| apply(engine, &config, &text, &results, &anonymizers);
+    let response = if needs_engine {
+        on_engine(&state, move |engine| work(Some(engine))).await?
+    } else {
+        work(None)?
+    };
+    Ok(Json(response))
+}
+
+fn operator_for<'a>(
+    anonymizers: &'a BTreeMap<String, OperatorConfig>,
+    entity: &str,
+) -> Option<&'a OperatorConfig> {
+    anonymizers
+        .get(entity)
+        .or_else(|| anonymizers.get("DEFAULT"))
+}
+
+fn validate_operator(key: &str, op: &OperatorConfig) -> Result<(), ApiError> {
+    let bad =
+        |message: String| ApiError::bad_request(format!("field `anonymizers.{key}`: {message}"));
+    match op.kind.as_str() {
+        "replace" | "redact" | "keep" | "generalize" => Ok(()),
+        "mask" => {
+            let c = op.masking_char.as_deref().unwrap_or("");
+            if c.chars().count() != 1 {
+                return Err(bad("`masking_char` must be one character".into()));
+            }
+            if op.chars_to_mask.is_none() {
+                return Err(bad("`chars_to_mask` is required".into()));
+            }
+            Ok(())
+        }
+        "hash" => {
+            if !matches!(op.hash_type.as_deref(), None | Some("sha256" | "sha512")) {
+                return Err(bad("`hash_type` must be sha256 or sha512".into()));
+            }
+            if op.salt.as_ref().is_some_and(|s| s.len() < 16) {
+                return Err(bad("`salt` must be at least 16 bytes".into()));
+            }
+            Ok(())
+        }
+        other => Err(bad(format!(
+            "unknown operator `{other}` (known: generalize, hash, keep, mask, redact, replace)"
+        ))),
+    }
+}
+
+/// Presidio's conflict resolution: overlapping results of one entity type merge into
+/// their union (the higher score), then a result contained in another (or on the same
+/// span with a lower score) is dropped; of two results that only partly overlap the
+/// higher score is kept (the earlier on a tie).
+fn resolve_conflicts(mut results: Vec<InputResult>) -> Vec<InputResult> {
+    results.sort_by_key(|r| (r.start, r.end));
+    let mut merged: Vec<InputResult> = Vec::new();
+    for r in results {
+        match merged
+            .iter_mut()
+            .find(|m| m.entity_type == r.entity_type && m.start < r.end && r.start < m.end)
+        {
+            Some(m) => {
+                m.start = m.start.min(r.start);
+                m.end = m.end.max(r.end);
+                m.score = m.score.max(r.score);
+            }
+            None => merged.push(r),
+        }
+    }
+    let contained = |r: &InputResult, o: &InputResult| {
+        o.start <= r.start
+            && r.end <= o.end
+            && (o.end - o.start > r.end - r.start || o.score > r.score)
+    };
+    let mut kept: Vec<InputResult> = Vec::new();
+    for (i, r) in merged.iter().enumerate() {
+        let dominated = merged.iter().enumerate().any(|(j, o)| {
+            j != i
+                && (contained(r, o)
+                    || (o.start == r.start && o.end == r.end && o.score == r.score && j < i))
+        });
+        if !dominated {
+            kept.push(r.clone());
+        }
+    }
+    kept.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<InputResult> = Vec::new();
+    for r in kept {
+        match out.last_mut() {
+            Some(last) if r.start < last.end => {
+                if r.score > last.score {
+                    *last = r;
+                }
+            }
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Results of one type separated by whitespace only become one (Presidio's
+/// `merge_entities_with_spaces`).
+fn merge_across_whitespace(text: &str, results: Vec<InputResult>) -> Vec<InputResult> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<InputResult> = Vec::new();
+    for r in results {
+        if let Some(last) = out.last_mut()
+            && last.entity_type == r.entity_type
+            && last.end <= r.start
+            && chars[last.end..r.start].iter().all(|c| c.is_whitespace())
+        {
+            last.end = r.end;
+            last.score = last.score.max(r.score);
+            continue;
+        }
+        out.push(r);
+    }
+    out
+}
+
+fn apply(
+    engine: Option<&Engine>,
+    config: &ServeConfig,
+    text: &str,
+    results: &[InputResult],
+    anonymizers: &BTreeMap<String, OperatorConfig>,
+) -> Result<AnonymizeResponse, ApiError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut output: Vec<char> = chars.clone();
+    // From the end of the text to its start, so earlier offsets stay valid; each item's
+    // distance from the end of the output is fixed once it is written.
+    let mut from_end = Vec::with_capacity(results.len());
+    for r in results.iter().rev() {
+        let original: String = chars[r.start..r.end].iter().collect();
+        let default = OperatorConfig {
+            kind: "replace".into(),
+            new_value: None,
+            masking_char: None,
+            chars_to_mask: None,
+            from_end: false,
+            hash_type: None,
+            salt: None,
+        };
+        let op = operator_for(anonymizers, &r.entity_type).unwrap_or(&default);
+        let replaced = operate(engine, config, op, &r.entity_type, &original)?;
+        let tail = output.len() - r.end;
+        output.splice(r.start..r.end, replaced.chars());
+        from_end.push((tail, replaced, r.entity_type.clone(), op.kind.clone()));
+    }
+    let length = output.len();
+    let items = from_end
+        .into_iter()
+        .map(|(tail, replaced, entity_type, operator)| {
+            let end = length - tail;
+            OperatorResult {
+                start: end - replaced.chars().count(),
+                end,
+                entity_type,
+                text: replaced,
+                operator,
+            }
+        })
+        .collect();
+    Ok(AnonymizeResponse {
+        text: output.into_iter().collect(),
+        items,
+    })
+}
+
+fn operate(
+    engine: Option<&Engine>,
+    config: &ServeConfig,
+    op: &OperatorConfig,
+    entity: &str,
+    original: &str,
+) -> Result<String, ApiError> {
+    Ok(match op.kind.as_str() {
+        "replace" => match op.new_value.as_deref() {
+            Some(v) if !v.is_empty() => v.to_string(),
+            _ => format!("<{entity}>"),
+        },
+        "redact" => String::new(),
+        "keep" => original.to_string(),
+        "mask" => {
+            let c = op
+                .masking_char
+                .as_deref()
+                .and_then(|c| c.chars().next())
+                .unwrap_or('*');
+            let n = op.chars_to_mask.unwrap_or(0).min(original.chars().count());
+            let chars: Vec<char> = original.chars().collect();
+            if op.from_end {
+                let keep = chars.len() - n;
+                chars[..keep]
+                    .iter()
+                    .copied()
+                    .chain(std::iter::repeat_n(c, n))
+                    .collect()
+            } else {
+                std::iter::repeat_n(c, n)
+                    .chain(chars[n..].iter().copied())
+                    .collect()
+            }
+        }
+        "hash" => hash(engine, op, original)?,
+        "generalize" => match engine {
+            Some(engine) => generalize(engine, config, entity, original),
+            None => format!("<{entity}>"),
+        },
+        other => return Err(ApiError::bad_request(format!("unknown operator `{other}`"))),
+    })
+}
+
+/// With a `salt`: Presidio's salted SHA-256/512, hex. Without: declass's keyed
+/// HMAC-SHA256 under `[detect.operators] hash_key`, since an unsalted hash of a name can
+/// be reversed by hashing guesses and a random salt would break determinism.
+fn hash(engine: Option<&Engine>, op: &OperatorConfig, original: &str) -> Result<String, ApiError> {
+    if let Some(salt) = &op.salt {
+        let mut salted = original.as_bytes().to_vec();
+        salted.extend_from_slice(salt.as_bytes());
+        return Ok(match op.hash_type.as_deref() {
+            Some("sha512") => hex(&Sha512::digest(&salted)),
+            _ => hex(&Sha256::digest(&salted)),
+        });
+    }
+    let key = key_for_hash(engine)?;
+    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&key)
+        .map_err(|e| ApiError::bad_request(format!("hash key: {e}")))?;
+    mac.update(original.as_bytes());
+    Ok(hex(&mac.finalize().into_bytes()))
+}
+
+fn key_for_hash(engine: Option<&Engine>) -> Result<Vec<u8>, ApiError> {
+    let operators = engine.map(|e| &e.config().detect.operators);
+    let key = operators.and_then(|o| {
+        if o.hash_key.is_empty() {
+            std::env::var(&o.hash_key_env)
+                .ok()
+                .filter(|k| !k.is_empty())
+        } else {
+            Some(o.hash_key.clone())
+        }
+    });
+    key.map(String::into_bytes).ok_or_else(|| {
+        ApiError::bad_request(
+            "the hash operator needs a `salt` (16 bytes or more) or a key in [detect.operators] \
+             hash_key / its environment variable",
+        )
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The span's first broader concept in the knowledge bases, else the class its entity
+/// type's categories generalize to (the entity type in lower case).
+fn generalize(engine: &Engine, config: &ServeConfig, entity: &str, original: &str) -> String {
+    let kb = engine.knowledge();
+    let broader = kb.lookup(original).into_iter().find_map(|c| {
+        kb.chains(c)
+            .iter()
+            .find_map(|chain| chain.steps.get(1).map(|s| kb.label(s.concept).to_string()))
+    });
+    broader.unwrap_or_else(|| {
+        config
+            .entities
+            .get(entity)
+            .and_then(|categories| categories.first().cloned())
+            .unwrap_or_else(|| entity.to_lowercase().replace('_', " "))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(start: usize, end: usize, score: f64, entity: &str) -> InputResult {
+        InputResult {
+            start,
+            end,
+            score,
+            entity_type: entity.into(),
+        }
+    }
+
+    fn spans(results: &[InputResult]) -> Vec<(usize, usize, &str)> {
+        results
+            .iter()
+            .map(|r| (r.start, r.end, r.entity_type.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn overlapping_results_of_one_type_merge_and_contained_ones_go() {
+        let merged = resolve_conflicts(vec![
+            result(0, 5, 0.5, "PERSON"),
+            result(3, 9, 0.9, "PERSON"),
+            result(4, 6, 0.99, "LOCATION"),
+            result(20, 25, 0.3, "URL"),
+            result(20, 25, 0.6, "EMAIL_ADDRESS"),
+        ]);
+        assert_eq!(
+            spans(&merged),
+            vec![(0, 9, "PERSON"), (20, 25, "EMAIL_ADDRESS")]
+        );
+    }
+
+    #[test]
+    fn items_are_listed_from_the_end_with_output_offsets() {
+        // Presidio's docstring example: "My name is Bond, James Bond".
+        let text = "My name is Bond, James Bond";
+        let mut anonymizers = BTreeMap::new();
+        anonymizers.insert(
+            "PERSON".to_string(),
+            OperatorConfig {
+                kind: "replace".into(),
+                new_value: Some("BIP".into()),
+                masking_char: None,
+                chars_to_mask: None,
+                from_end: false,
+                hash_type: None,
+                salt: None,
+            },
+        );
+        let results = vec![result(11, 15, 0.8, "PERSON"), result(17, 27, 0.8, "PERSON")];
+        let config = crate::Config::load(None).expect("config").serve;
+        let out = apply(None, &config, text, &results, &anonymizers).expect("apply");
+        assert_eq!(out.text, "My name is BIP, BIP");
+        let offsets: Vec<(usize, usize)> = out.items.iter().map(|i| (i.start, i.end)).collect();
+        assert_eq!(offsets, vec![(16, 19), (11, 14)]);
+    }
+
+    #[test]
+    fn mask_counts_characters_from_either_end() {
+        let config = crate::Config::load(None).expect("config").serve;
+        let mut op = OperatorConfig {
+            kind: "mask".into(),
+            new_value: None,
+            masking_char: Some("#".into()),
+            chars_to_mask: Some(4),
+            from_end: true,
+            hash_type: None,
+            salt: None,
+        };
+        let masked = operate(None, &config, &op, "PHONE_NUMBER", "0344533é4").expect("mask");
+        assert_eq!(masked, "03445####");
+        op.from_end = false;
+        op.chars_to_mask = Some(40);
+        let all = operate(None, &config, &op, "PHONE_NUMBER", "12ab").expect("mask");
+        assert_eq!(all, "####");
+    }
+
+    #[test]
+    fn categories_map_to_presidio_names_by_the_table_else_upper_case() {
+        let config = crate::Config::load(None).expect("config").serve;
+        assert_eq!(entity_type(&config, "person"), "PERSON");
+        assert_eq!(entity_type(&config, "datetime"), "DATE_TIME");
+        assert_eq!(entity_type(&config, "specific term"), "SPECIFIC_TERM");
+    }
+}

@@ -1,0 +1,572 @@
+//! `declass serve` over real HTTP on loopback: Presidio's documented requests, the
+//! sanitize report against the CLI's, counts for a second declass, the knowledge bases,
+//! limits and failures.
+
+mod common;
+mod serve_support;
+
+use std::path::Path;
+
+use common::{declass, setup, write};
+use serde_json::{Value, json};
+use serve_support::Server;
+
+const ARTICLE: &str = include_str!("../examples/article.txt");
+/// The detectors of these tests: the configured default plus the named-entity model, so
+/// `/analyze` finds persons as Presidio does.
+const DETECT: &str = "patterns,lists,disease,ner";
+
+async fn post(server: &Server, route: &str, body: &Value) -> (u16, String) {
+    post_raw(server, route, body.to_string().into_bytes()).await
+}
+
+async fn post_raw(server: &Server, route: &str, body: Vec<u8>) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(server.url(route))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("body"))
+}
+
+async fn get(server: &Server, route: &str) -> (u16, String) {
+    let response = reqwest::get(server.url(route)).await.expect("request");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("body"))
+}
+
+fn parse(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presidio_documentation_requests_work_unchanged() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &["--detect", DETECT], &[]);
+
+    // Analyzer, "Minimal Request (single text)".
+    let (status, body) = post(
+        &server,
+        "/analyze",
+        &json!({"text": "John Smith drivers license is AC432223", "language": "en"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let results = parse(&body);
+    let person = results
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|r| r["entity_type"] == "PERSON")
+        .unwrap_or_else(|| panic!("no PERSON in {body}"));
+    assert_eq!((&person["start"], &person["end"]), (&json!(0), &json!(10)));
+    assert!(
+        person["score"]
+            .as_f64()
+            .is_some_and(|s| s > 0.0 && s <= 1.0)
+    );
+    assert!(person["analysis_explanation"].is_null());
+
+    // "Minimal Request (batch request)": one list per text.
+    let (status, body) = post(
+        &server,
+        "/analyze",
+        &json!({"text": ["John Smith drivers license is AC432223",
+                         "John Smith drivers license is AC432223 and the zip code is 12345"],
+                "language": "en"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let batch = parse(&body);
+    assert_eq!(batch.as_array().map(Vec::len), Some(2), "{body}");
+    assert!(batch[1].is_array());
+
+    // "Enhanced Request (single text)": the ad-hoc ZIP recognizer scores 0.01, under the
+    // threshold of 0.6, and declass has no driver's licence recognizer: nothing is left.
+    let enhanced = json!({
+        "text": "John Smith drivers license is AC432223 and the zip code is 12345",
+        "language": "en",
+        "return_decision_process": false,
+        "correlation_id": "123e4567-e89b-12d3-a456-426614174000",
+        "score_threshold": 0.6,
+        "entities": ["US_DRIVER_LICENSE", "ZIP"],
+        "trace": false,
+        "ad_hoc_recognizers": [{
+            "name": "Zip code Recognizer",
+            "supported_language": "en",
+            "patterns": [{"name": "zip code (weak)", "regex": "(\\b\\d{5}(?:\\-\\d{4})?\\b)", "score": 0.01}],
+            "context": ["zip", "code"],
+            "supported_entity": "ZIP"
+        }]
+    });
+    let (status, body) = post(&server, "/analyze", &enhanced).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(parse(&body), json!([]));
+    // Without the threshold the ad-hoc pattern finds the zip code, explained.
+    let mut lower = enhanced.clone();
+    lower["score_threshold"] = json!(0.0);
+    lower["return_decision_process"] = json!(true);
+    let (status, body) = post(&server, "/analyze", &lower).await;
+    assert_eq!(status, 200, "{body}");
+    let zip = parse(&body);
+    assert_eq!(zip[0]["entity_type"], "ZIP", "{body}");
+    assert_eq!((&zip[0]["start"], &zip[0]["end"]), (&json!(59), &json!(64)));
+    assert_eq!(
+        zip[0]["analysis_explanation"]["recognizer"],
+        "Zip code Recognizer"
+    );
+
+    // Anonymizer, "Replace and Redact Anonymizers".
+    let (status, body) = post(
+        &server,
+        "/anonymize",
+        &json!({
+            "text": "hello world, my name is Jane Doe. My number is: 034453334",
+            "anonymizers": {
+                "PERSON": {"type": "redact"},
+                "PHONE_NUMBER": {"type": "replace", "new_value": "ANONYMIZED"}
+            },
+            "analyzer_results": [
+                {"start": 24, "end": 32, "score": 0.8, "entity_type": "PERSON"},
+                {"start": 48, "end": 57, "score": 0.95, "entity_type": "PHONE_NUMBER"}
+            ]
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        parse(&body),
+        json!({
+            "text": "hello world, my name is . My number is: ANONYMIZED",
+            "items": [
+                {"start": 40, "end": 50, "entity_type": "PHONE_NUMBER", "text": "ANONYMIZED", "operator": "replace"},
+                {"start": 24, "end": 24, "entity_type": "PERSON", "text": "", "operator": "redact"}
+            ]
+        })
+    );
+    // "Replace as default Anonymizer" (the documentation's example has trailing commas,
+    // which no JSON parser takes; here without them).
+    let (status, body) = post(
+        &server,
+        "/anonymize",
+        &json!({
+            "text": "hello world, my name is Jane Doe.",
+            "anonymizers": {"DEFAULT": {"type": "replace", "new_value": "ANONYMIZED"}},
+            "analyzer_results": [{"start": 24, "end": 32, "score": 0.8, "entity_type": "PERSON"}]
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        parse(&body),
+        json!({"text": "hello world, my name is ANONYMIZED.",
+               "items": [{"start": 24, "end": 34, "entity_type": "PERSON", "text": "ANONYMIZED", "operator": "replace"}]})
+    );
+    // Analyze then anonymize with the default operator, as a Presidio client chains them.
+    let text = "Write to jane.doe@example.com before Friday.";
+    let (_, found) = post(
+        &server,
+        "/analyze",
+        &json!({"text": text, "language": "en"}),
+    )
+    .await;
+    let (status, body) = post(
+        &server,
+        "/anonymize",
+        &json!({"text": text, "analyzer_results": parse(&found)}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let anonymized = parse(&body)["text"].as_str().expect("text").to_string();
+    assert!(
+        anonymized.starts_with("Write to <EMAIL_ADDRESS> before"),
+        "{anonymized}"
+    );
+
+    let (status, body) = get(&server, "/supportedentities?language=en").await;
+    assert_eq!(status, 200);
+    for entity in ["PERSON", "LOCATION", "EMAIL_ADDRESS", "DATE_TIME"] {
+        assert!(
+            parse(&body)
+                .as_array()
+                .expect("list")
+                .contains(&json!(entity))
+        );
+    }
+    let (status, body) = get(&server, "/anonymizers").await;
+    assert_eq!(status, 200);
+    for operator in ["replace", "redact", "mask", "hash", "generalize"] {
+        assert!(
+            parse(&body)
+                .as_array()
+                .expect("list")
+                .contains(&json!(operator))
+        );
+    }
+    let (status, body) = get(&server, "/health").await;
+    assert_eq!((status, body.as_str()), (200, "declass service is up"));
+    let (status, body) = get(&server, "/openapi.json").await;
+    assert_eq!(status, 200);
+    let openapi = parse(&body);
+    assert!(
+        openapi["openapi"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("3."))
+    );
+    for route in [
+        "/analyze",
+        "/anonymize",
+        "/supportedentities",
+        "/anonymizers",
+        "/v1/sanitize",
+        "/v1/assess",
+        "/v1/count",
+        "/v1/kb/chain",
+        "/v1/kb/lookup",
+        "/health",
+    ] {
+        assert!(openapi["paths"][route].is_object(), "{route} undocumented");
+    }
+}
+
+/// What the CLI prints for `sanitize FILE ARGS…` with the tests' detectors.
+fn cli(s: &common::Setup, config: &Path, file: &Path, args: &[&str]) -> String {
+    let out = assert_cmd::Command::cargo_bin("declass")
+        .expect("binary")
+        .arg("--data-dir")
+        .arg(&s.data)
+        .arg("--config")
+        .arg(config)
+        .arg("sanitize")
+        .arg(file)
+        .args(["--detect", DETECT])
+        .args(args)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sanitize_assess_count_and_kb_answer_as_the_cli_does() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &["--detect", DETECT], &[]);
+    let file = write(&s.root, "article.txt", ARTICLE);
+    let id = file.display().to_string();
+    let protect = ["--protect", "Margaret Ellison"];
+
+    // The JSON report, byte for byte.
+    let expected = cli(
+        &s,
+        &s.config,
+        &file,
+        &[&protect[..], &["--format", "json"]].concat(),
+    );
+    let (status, body) = post(
+        &server,
+        "/v1/sanitize",
+        &json!({"text": ARTICLE, "id": id, "protect": ["Margaret Ellison"], "format": "json"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, expected);
+    assert!(
+        !parse(&body)["sanitized_text"]
+            .as_str()
+            .expect("text")
+            .contains("Ellison")
+    );
+    // The text, with marks, and a strategy.
+    let expected = cli(
+        &s,
+        &s.config,
+        &file,
+        &[&protect[..], &["--mark", "--strategy", "S4"]].concat(),
+    );
+    let (status, body) = post(
+        &server,
+        "/v1/sanitize",
+        &json!({"text": ARTICLE, "protect": ["Margaret Ellison"], "format": "text",
+                "mark": true, "strategy": "S4"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, expected);
+    // A document in the benchmark's format protects its task's person.
+    let tab = json!([{"doc_id": "d1", "text": ARTICLE,
+                      "task": "Annotate to conceal the person: Margaret Ellison"}]);
+    let tab_file = write(&s.root, "docs.json", &tab.to_string());
+    let out = declass(&s)
+        .args(["sanitize", "--tab"])
+        .arg(&tab_file)
+        .args(["--detect", DETECT, "--format", "json"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let expected: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let (status, body) = post(
+        &server,
+        "/v1/sanitize",
+        &json!({"document": tab[0], "format": "json"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(parse(&body), expected[0]);
+    // Sensitive terms of the request only.
+    let (status, body) = post(
+        &server,
+        "/v1/sanitize",
+        &json!({"text": "The orchard behind the mill was sold.", "sensitive": ["orchard"],
+                "format": "json"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let report = parse(&body);
+    assert!(
+        report["replacements"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|r| r["original"] == "orchard" && r["source"] == "manual"),
+        "{body}"
+    );
+
+    // Assessment: every term, the findings and the replacements.
+    let (status, body) = post(
+        &server,
+        "/v1/assess",
+        &json!({"text": ARTICLE, "protect": ["Margaret Ellison"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let assessed = parse(&body);
+    assert!(assessed["terms"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(
+        assessed["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .any(|f| f["text"] == "Margaret Ellison" && f["start"] == 0)
+    );
+
+    // Counts: the corpus of `setup` holds 136 documents, 6 of them about radiotherapy.
+    let (status, body) = post(
+        &server,
+        "/v1/count",
+        &json!({"requests": [
+            {"all_of": [{"alternatives": [["radiotherapy"]]}]},
+            {"all_of": [{"alternatives": [["hospital"]]}, {"alternatives": [["physician"], ["radiotherapy"]]}]}
+        ]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let counts = parse(&body);
+    assert_eq!(counts["docs"], 136);
+    assert_eq!(counts["counts"], json!([6, 30]));
+    assert!(counts["identity"].as_str().is_some_and(|i| !i.is_empty()));
+    let (status, body) = post(&server, "/v1/count", &json!({"requests": []})).await;
+    assert_eq!((status, parse(&body)["counts"].clone()), (200, json!([])));
+
+    // Knowledge bases.
+    let (status, body) = get(&server, "/v1/kb/chain?term=radiotherapy").await;
+    assert_eq!(status, 200, "{body}");
+    let concepts = parse(&body);
+    let chain = &concepts[0]["chains"][0];
+    assert!(chain.as_array().is_some_and(|c| c.len() > 2), "{body}");
+    let (status, body) = get(&server, "/v1/kb/lookup?term=radiotherapy").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(parse(&body)[0]["chains"].is_null());
+    let (status, _) = get(&server, "/v1/kb/lookup?term=zqxvbnmw").await;
+    assert_eq!(status, 404);
+
+    // The access log names routes, never the text or the terms asked about.
+    let log = server.log().join("\n");
+    assert!(log.contains("POST /v1/sanitize 200"), "{log}");
+    assert!(log.contains("GET /v1/kb/chain 200"), "{log}");
+    for secret in ["Ellison", "radiotherapy", "orchard"] {
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_name_what_is_wrong_and_limits_hold() {
+    let s = setup();
+    let config = write(
+        &s.root,
+        "limits.toml",
+        "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[sanitize]\npair_check = false\n\
+         [serve]\nmax_body_bytes = 4096\nrequest_timeout_ms = 1\nmax_concurrent = 1\n",
+    );
+    let server = Server::start(
+        &s.data,
+        &config,
+        &[],
+        &[("DECLASS_SERVE_TOKEN", "s3cret-token")],
+    );
+    let client = reqwest::Client::new();
+    let call = |route: &str, body: String, token: Option<&str>| {
+        let mut request = client.post(server.url(route)).body(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        async move {
+            let response = request.send().await.expect("request");
+            let status = response.status().as_u16();
+            (status, response.text().await.expect("body"))
+        }
+    };
+    let token = Some("s3cret-token");
+    // The token: required on the API, not on the health probe or the page.
+    let (status, _) = call("/v1/count", r#"{"requests": []}"#.into(), None).await;
+    assert_eq!(status, 401);
+    let (status, _) = call("/v1/count", r#"{"requests": []}"#.into(), Some("wrong")).await;
+    assert_eq!(status, 401);
+    let (status, body) = call("/v1/count", r#"{"requests": []}"#.into(), token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(get(&server, "/health").await.0, 200);
+    let (status, page) = get(&server, "/").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("review.js"));
+
+    // Malformed bodies: 400 naming the field.
+    for (route, body, field) in [
+        ("/v1/sanitize", "{", "malformed JSON"),
+        (
+            "/v1/sanitize",
+            r#"{"text": "a", "protect": ["x", 3]}"#,
+            "protect[1]",
+        ),
+        (
+            "/v1/sanitize",
+            r#"{"text": "a", "colour": "red"}"#,
+            "colour",
+        ),
+        (
+            "/v1/sanitize",
+            r#"{"text": "a", "strategy": "S9"}"#,
+            "strategy",
+        ),
+        ("/v1/sanitize", r#"{"protect": ["x"]}"#, "text"),
+        ("/analyze", r#"{"text": 5, "language": "en"}"#, "text"),
+        (
+            "/analyze",
+            r#"{"text": "a b", "language": "de"}"#,
+            "language",
+        ),
+        (
+            "/anonymize",
+            r#"{"text": "abc", "analyzer_results": [{"start": 1, "end": 9, "entity_type": "X"}]}"#,
+            "analyzer_results[0]",
+        ),
+        (
+            "/anonymize",
+            r#"{"text": "abc", "anonymizers": {"X": {"type": "shred"}}, "analyzer_results": []}"#,
+            "anonymizers.X",
+        ),
+        (
+            "/v1/count",
+            r#"{"requests": [{"all_of": []}]}"#,
+            "requests[0].all_of",
+        ),
+    ] {
+        let (status, answer) = call(route, body.into(), token).await;
+        assert_eq!(status, 400, "{route} {body}: {answer}");
+        let message = parse(&answer)["error"].as_str().expect("error").to_string();
+        assert!(message.contains(field), "{route} {body}: {message}");
+    }
+    // Too large: 413.
+    let (status, answer) = call(
+        "/v1/sanitize",
+        format!(r#"{{"text": "{}"}}"#, "a".repeat(8000)),
+        token,
+    )
+    .await;
+    assert_eq!(status, 413, "{answer}");
+
+    // A request not answered within 1 ms: 503, no text; the work it left running holds
+    // the only permit, so the next request is refused at once, also with 503.
+    let long = ARTICLE.repeat(3);
+    let body = json!({"text": long, "protect": ["Margaret Ellison"], "format": "text"}).to_string();
+    let (first, answer) = call("/v1/sanitize", body.clone(), token).await;
+    assert_eq!(first, 503, "{answer}");
+    assert!(!answer.contains("schoolteacher"));
+    let (second, answer) = call("/v1/sanitize", body, token).await;
+    assert_eq!(second, 503, "{answer}");
+    // The server is still up.
+    assert_eq!(get(&server, "/health").await.0, 200);
+}
+
+#[test]
+fn listening_beyond_loopback_needs_a_token() {
+    let s = setup();
+    declass(&s)
+        .args(["serve", "--addr", "0.0.0.0:0"])
+        .env_remove("DECLASS_SERVE_TOKEN")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("needs a bearer token"));
+    declass(&s)
+        .args(["serve", "--addr", "localhost"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("--addr"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_declass_counts_through_the_first_and_fails_closed_when_it_goes() {
+    let s = setup();
+    let mut upstream = Server::start(&s.data, &s.config, &[], &[]);
+    let remote = write(
+        &s.root,
+        "remote.toml",
+        &format!(
+            "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[sanitize]\npair_check = false\n\
+             [corpus]\nsource = \"remote\"\n[corpus.remote]\nurl = \"{}\"\ndialect = \"declass\"\n\
+             retries = 0\ntimeout_ms = 2000\nrequests_per_second = 0.0\n[corpus.cache]\ndisk = false\n",
+            upstream.base
+        ),
+    );
+    let file = write(&s.root, "article.txt", ARTICLE);
+    let args = ["--protect", "Margaret Ellison"];
+    let local = cli(&s, &s.config, &file, &args);
+    let through = cli(&s, &remote, &file, &args);
+    assert_eq!(through, local);
+    let tab = |c: &Path| cli(&s, c, &file, &[&args[..], &["--format", "tab"]].concat());
+    assert_eq!(tab(&remote), tab(&s.config));
+
+    // A service counting through the first: answers while it is up, then 503 and no
+    // text once it is gone, and stays up.
+    let downstream = Server::start(&s.data, &remote, &[], &[]);
+    let (status, body) = post(
+        &downstream,
+        "/v1/sanitize",
+        &json!({"text": ARTICLE, "protect": ["Margaret Ellison"], "format": "text"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    upstream.stop();
+    let other = "Peter Rowe, a gardener from Leeds, grew roses in a garden by the river.";
+    for _ in 0..2 {
+        let (status, body) = post(
+            &downstream,
+            "/v1/sanitize",
+            &json!({"text": other, "protect": ["Peter Rowe"], "format": "text"}),
+        )
+        .await;
+        assert_eq!(status, 503, "{body}");
+        assert!(!body.contains("gardener"), "{body}");
+        assert!(
+            parse(&body)["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("counts"))
+        );
+    }
+    assert_eq!(get(&downstream, "/health").await.0, 200);
+}

@@ -1,0 +1,319 @@
+//! The review page driven as a person would, in headless Chromium over WebDriver
+//! (Debian's `chromium` and `chromium-driver`, which `.ci/run` installs): load the
+//! example article, check the highlighted replacements, reject one, re-check, export;
+//! then a screenshot at 1280×800 and a check that nothing overflows a phone's width.
+//! `DECLASS_UPDATE_SCREENSHOT=1` also writes the screenshot to docs/review-page.png.
+
+mod common;
+mod serve_support;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use serve_support::Server;
+
+const ARTICLE: &str = include_str!("../examples/article.txt");
+
+/// A chromedriver process on a free loopback port, killed when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("free port")
+            .port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian package chromium-driver) must be installed");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+    let args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,800",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect();
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("browserName".into(), json!("chrome"));
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({"args": args, "binary": "/usr/bin/chromium"}),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session")
+}
+
+async fn script(client: &Client, code: &str, args: Vec<Value>) -> Value {
+    client.execute(code, args).await.expect("script")
+}
+
+async fn text_of(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewer_rejects_a_replacement_rechecks_and_exports() {
+    let s = common::setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    // What the page should show: the CLI's report of the article.
+    let file = common::write(&s.root, "article.txt", ARTICLE);
+    let out = common::declass(&s)
+        .arg("sanitize")
+        .arg(&file)
+        .args(["--protect", "Margaret Ellison", "--format", "json"])
+        .output()
+        .expect("sanitize");
+    assert!(out.status.success());
+    let report: Value = serde_json::from_slice(&out.stdout).expect("report");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    assert!(replacements.len() >= 3, "{report}");
+
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let client = browser(&driver, profile.path()).await;
+    let result = review(&client, &server, &report).await;
+    let _ = client.close().await;
+    result.expect("review");
+    // What the page sent went through the access log as routes and sizes only.
+    let log = server.log().join("\n");
+    assert!(log.contains("POST /v1/assess 200"), "{log}");
+    assert!(!log.contains("Ellison") && !log.contains("Miami"), "{log}");
+}
+
+async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), String> {
+    let replacements = report["replacements"].as_array().expect("replacements");
+    client
+        .goto(&server.url("/"))
+        .await
+        .map_err(|e| e.to_string())?;
+    // Paste the article (set at once: typing 700 characters key by key is slow) and type
+    // the person's name as a reviewer would.
+    script(
+        client,
+        "document.getElementById('doc').value = arguments[0];",
+        vec![json!(ARTICLE)],
+    )
+    .await;
+    let protect = client
+        .find(Locator::Id("protect"))
+        .await
+        .map_err(|e| e.to_string())?;
+    protect
+        .send_keys("Margaret Ellison")
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .find(Locator::Id("sanitize"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+
+    // Every replacement highlighted, and the document reads as the engine's text.
+    let marks = client
+        .find_all(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| e.to_string())?;
+    assert_eq!(marks.len(), replacements.len());
+    let shown = script(
+        client,
+        "return document.getElementById('output').textContent;",
+        vec![],
+    )
+    .await;
+    assert_eq!(shown, report["sanitized_text"]);
+    assert!(!shown.as_str().unwrap_or_default().contains("Ellison"));
+
+    // Select a replacement that only gives the person away (else the first), see why,
+    // and reject it.
+    let index = replacements
+        .iter()
+        .position(|r| r["role"] == "correlated")
+        .unwrap_or(0);
+    let original = replacements[index]["original"]
+        .as_str()
+        .expect("original")
+        .to_string();
+    marks[index].click().await.map_err(|e| e.to_string())?;
+    assert_eq!(text_of(client, "#d-original").await, original);
+    let origin = text_of(client, "#d-origin").await;
+    assert!(
+        ["measured", "bound", "detector"]
+            .iter()
+            .any(|k| origin.contains(k)),
+        "{origin}"
+    );
+    assert!(text_of(client, "#d-bits").await.contains("bits"));
+    client
+        .find(Locator::Id("reject"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let mark = client
+        .find(Locator::Css(&format!(
+            "#output mark[data-index=\"{index}\"]"
+        )))
+        .await
+        .map_err(|e| e.to_string())?;
+    assert_eq!(mark.text().await.map_err(|e| e.to_string())?, original);
+    // The keyboard: the next replacement accepted with `a`.
+    if index + 1 < replacements.len() {
+        let next = client
+            .find(Locator::Css(&format!(
+                "#output mark[data-index=\"{}\"]",
+                index + 1
+            )))
+            .await
+            .map_err(|e| e.to_string())?;
+        next.send_keys("a").await.map_err(|e| e.to_string())?;
+        assert!(text_of(client, "#d-decision").await.contains("reviewer"));
+    }
+
+    // Re-check: the server assesses the edited text.
+    client
+        .find(Locator::Id("recheck"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let result = client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Id("recheck-result"))
+        .await
+        .map_err(|e| format!("no re-check result: {e}"))?;
+    let said = result.text().await.map_err(|e| e.to_string())?;
+    assert!(said.starts_with("Re-check:"), "{said}");
+
+    // Export: the final text keeps the rejected original; the log says who chose what.
+    client
+        .find(Locator::Id("export"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    let final_text = script(
+        client,
+        "return document.getElementById('final-text').textContent;",
+        vec![],
+    )
+    .await;
+    let final_text = final_text.as_str().unwrap_or_default();
+    assert!(final_text.contains(&original), "{final_text}");
+    assert!(!final_text.contains("Ellison"), "{final_text}");
+    let log = script(
+        client,
+        "return document.getElementById('decision-log').textContent;",
+        vec![],
+    )
+    .await;
+    let log: Value = serde_json::from_str(log.as_str().unwrap_or_default()).expect("log JSON");
+    let decisions = log["decisions"].as_array().expect("decisions");
+    assert_eq!(decisions.len(), replacements.len());
+    assert_eq!(decisions[index]["choice"], "reject");
+    assert_eq!(decisions[index]["by"], "reviewer");
+    assert_eq!(decisions[index]["published"], original.as_str());
+    assert!(decisions.iter().any(|d| d["by"] == "engine"));
+    // Rejecting a term that gives the person away makes it risky again: the re-check
+    // (with the person's mentions put back for the engine) flags it.
+    let flagged = log["recheck"]["flagged"].as_array().expect("flagged");
+    if replacements[index]["role"] == "correlated" {
+        assert!(
+            flagged.iter().any(|f| f["term"] == original.as_str()),
+            "{original} not flagged: {flagged:?}"
+        );
+    }
+
+    // A screenshot at 1280×800, the review in view.
+    script(
+        client,
+        "document.getElementById('review').scrollIntoView();",
+        vec![],
+    )
+    .await;
+    let png = client.screenshot().await.map_err(|e| e.to_string())?;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(dir.join("review-page.png"), &png).map_err(|e| e.to_string())?;
+    if std::env::var_os("DECLASS_UPDATE_SCREENSHOT").is_some() {
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/review-page.png");
+        std::fs::write(docs, &png).map_err(|e| e.to_string())?;
+    }
+
+    // A phone's width: nothing wider than the screen.
+    client
+        .set_window_size(390, 844)
+        .await
+        .map_err(|e| e.to_string())?;
+    let overflow = script(
+        client,
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+        vec![],
+    )
+    .await;
+    assert!(
+        overflow.as_i64().is_some_and(|o| o <= 0),
+        "overflows by {overflow}"
+    );
+    Ok(())
+}
