@@ -26,6 +26,7 @@ pub struct Config {
     pub detect: DetectConfig,
     pub kb: KbConfig,
     pub pipeline: PipelineConfig,
+    pub table: crate::table::TableConfig,
 }
 
 /// How long documents are cut (`[pipeline]`).
@@ -422,6 +423,7 @@ impl Config {
     fn validate(&self) -> Result<()> {
         self.sanitize.validate()?;
         self.stats.validate()?;
+        self.table.validate()?;
         let mut check = Checks::default();
         check.range("text.max_term_words", self.text.max_term_words, 1, 64);
         let pos = &self.pos;

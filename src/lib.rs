@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod sanitize;
 pub mod setup;
 pub mod stats;
+pub mod table;
 pub mod text;
 
 pub use config::Config;
