@@ -27,6 +27,7 @@ pub struct Config {
     pub kb: KbConfig,
     pub pipeline: PipelineConfig,
     pub serve: ServeConfig,
+    pub table: crate::table::TableConfig,
 }
 
 /// `declass serve`: where it listens and the limits every request is held to (`[serve]`).
@@ -452,6 +453,7 @@ impl Config {
     fn validate(&self) -> Result<()> {
         self.sanitize.validate()?;
         self.stats.validate()?;
+        self.table.validate()?;
         let mut check = Checks::default();
         check.range("text.max_term_words", self.text.max_term_words, 1, 64);
         let pos = &self.pos;

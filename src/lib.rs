@@ -18,6 +18,7 @@ pub mod sanitize;
 pub mod serve;
 pub mod setup;
 pub mod stats;
+pub mod table;
 pub mod text;
 
 pub use config::Config;

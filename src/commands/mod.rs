@@ -36,6 +36,7 @@ pub mod ner;
 pub mod sanitize;
 pub mod serve;
 pub mod setup;
+pub mod table;
 
 use std::path::PathBuf;
 
@@ -109,6 +110,10 @@ pub enum Command {
     Krepeat(krepeat::KRepeatArgs),
     /// k-anonymous masking of quasi-identifiers (seed 000).
     Kanon(kanon::KanonArgs),
+    /// Release a table (CSV, JSON Lines): identifiers dropped or pseudonymized,
+    /// quasi-identifiers generalized, k-anonymity enforced, free text sanitized, or
+    /// counts over groups (seed 003).
+    Table(table::TableArgs),
     /// Train a model: the part-of-speech tagger, the disease and named-entity labellers.
     #[command(subcommand)]
     Train(TrainCommand),
@@ -180,6 +185,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
+        Command::Table(args) => table::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),
         Command::Serve(args) => serve::run_serve(&ctx, args),

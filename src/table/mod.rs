@@ -1,0 +1,609 @@
+//! Structured data (seed 003, "anonymising structured data"): tables released with each
+//! column treated by its role — direct identifiers dropped or replaced by keyed
+//! pseudonyms, quasi-identifiers reduced in precision, coded, quantised or generalized
+//! along a hierarchy, k-anonymity (and l-diversity) enforced by an optimal lattice
+//! search or Mondrian, free text sanitized by the text engine, or the whole table
+//! aggregated into counts and sums over groups of at least k rows.
+//!
+//! Rows stream from the input to the output when nothing needs the whole column;
+//! statistics (percentiles, computed bands) and k-anonymity read the input once more
+//! beforehand, keeping only the distinct combinations of quasi-identifiers in memory.
+
+pub mod aggregate;
+pub mod encode;
+pub mod hierarchy;
+pub mod lattice;
+pub mod mondrian;
+pub mod report;
+pub mod rows;
+pub mod schema;
+pub mod suggest;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::detect::operators::keyed_hash;
+use crate::error::{Error, Result};
+use crate::kb::KnowledgeBase;
+use encode::{Encoded, Generalizations};
+use hierarchy::Ladder;
+use lattice::{Lattice, PrivacyModel};
+use report::{BadRows, ColumnReport, Report};
+use rows::{Format, RowOutcome, RowProblem, RowReader, RowWriter};
+use schema::{ColumnSpec, IdentifierAction, Role, Schema};
+
+/// `[table]` in config.toml.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableConfig {
+    /// Share of rows k-anonymity may suppress (0–1) when `--suppression-limit` is not given.
+    pub suppression_limit: f64,
+    /// `lattice` (optimal full-domain generalization) or `mondrian` (local recoding).
+    pub algorithm: String,
+    /// The largest generalization lattice the optimal search accepts.
+    pub max_lattice_nodes: usize,
+    /// The pseudonym key; empty: read from the environment variable below.
+    pub pseudonym_key: String,
+    pub pseudonym_key_env: String,
+    /// Hex digits of HMAC-SHA256 kept in a pseudonym.
+    pub pseudonym_hex_chars: usize,
+    /// Knowledge-base chain steps a `kb` column may climb before suppression.
+    pub kb_levels: usize,
+    /// Aggregation: the smallest group published when `--k` is not given.
+    pub min_group_rows: u64,
+    /// Aggregation: groups below the minimum are `merge`d into one row of `*`, or
+    /// `suppress`ed.
+    pub small_groups: String,
+    /// Rows `--suggest` reads to propose a schema.
+    pub suggest_sample_rows: usize,
+    /// Bad rows listed one by one in the report (all are counted).
+    pub report_bad_rows: usize,
+}
+
+impl TableConfig {
+    /// Range checks, naming the key.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |key: &str, m: &str| Err(Error::parameter(format!("table.{key}"), m));
+        if !(0.0..=1.0).contains(&self.suppression_limit) {
+            return bad("suppression_limit", "must be between 0 and 1");
+        }
+        if Algorithm::from_str(&self.algorithm).is_err() {
+            return bad("algorithm", "must be lattice or mondrian");
+        }
+        if !(8..=64).contains(&self.pseudonym_hex_chars) {
+            return bad("pseudonym_hex_chars", "must be between 8 and 64");
+        }
+        if self.kb_levels == 0 || self.max_lattice_nodes == 0 || self.suggest_sample_rows == 0 {
+            return bad(
+                "kb_levels",
+                "kb_levels, max_lattice_nodes and suggest_sample_rows must be at least 1",
+            );
+        }
+        if self.min_group_rows == 0 {
+            return bad("min_group_rows", "must be at least 1");
+        }
+        if !["merge", "suppress"].contains(&self.small_groups.as_str()) {
+            return bad("small_groups", "must be merge or suppress");
+        }
+        Ok(())
+    }
+
+    /// The pseudonym key from config or the environment, if any.
+    pub fn pseudonym_key(&self) -> Option<Vec<u8>> {
+        if !self.pseudonym_key.is_empty() {
+            return Some(self.pseudonym_key.as_bytes().to_vec());
+        }
+        if self.pseudonym_key_env.is_empty() {
+            return None;
+        }
+        std::env::var(&self.pseudonym_key_env)
+            .ok()
+            .filter(|k| !k.is_empty())
+            .map(String::into_bytes)
+    }
+}
+
+/// The k-anonymity algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Optimal full-domain generalization ([`lattice`]).
+    Lattice,
+    /// Multidimensional local recoding ([`mondrian`]).
+    Mondrian,
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "lattice" => Ok(Algorithm::Lattice),
+            "mondrian" => Ok(Algorithm::Mondrian),
+            other => Err(format!("unknown algorithm `{other}` (lattice or mondrian)")),
+        }
+    }
+}
+
+/// Sanitizes a free-text field; `protect` are the row's own direct identifiers.
+pub trait TextSanitizer {
+    fn sanitize(&self, text: &str, protect: &[String]) -> Result<String>;
+}
+
+/// k-anonymity to enforce.
+#[derive(Debug, Clone, Copy)]
+pub struct Anonymity {
+    pub model: PrivacyModel,
+    /// t-closeness to check on the result (fails the run when exceeded).
+    pub t: Option<f64>,
+    pub algorithm: Algorithm,
+}
+
+/// Aggregation into counts and sums.
+#[derive(Debug, Clone)]
+pub struct Aggregation {
+    pub by: Vec<String>,
+    pub sum: Vec<String>,
+    pub min_rows: u64,
+    pub merge_small: bool,
+}
+
+/// One run of `declass table`.
+pub struct Job<'a> {
+    pub input: &'a Path,
+    pub output: &'a Path,
+    pub schema: &'a Schema,
+    /// Overrides the schema's delimiter.
+    pub delimiter: Option<&'a str>,
+    pub anonymity: Option<Anonymity>,
+    pub aggregation: Option<Aggregation>,
+    /// Count and leave out bad rows instead of failing.
+    pub skip_bad_rows: bool,
+    pub text: Option<&'a dyn TextSanitizer>,
+    pub kb: Option<Arc<KnowledgeBase>>,
+    pub config: &'a TableConfig,
+}
+
+/// What the schema asks of each column, bound to the table's header.
+struct Plan<'a> {
+    specs: Vec<&'a ColumnSpec>,
+    header: Vec<String>,
+    format: Format,
+    /// Header positions of the quasi-identifiers, with their ladders.
+    quasi: Vec<usize>,
+    ladders: Vec<Ladder>,
+    /// Header positions of the sensitive attributes.
+    sensitive: Vec<usize>,
+    key: Option<Vec<u8>>,
+}
+
+impl Job<'_> {
+    /// Runs the job, writing the output atomically, and returns the report.
+    pub fn run(&self) -> Result<Report> {
+        let mut plan = self.plan()?;
+        if plan.ladders.iter().any(Ladder::needs_statistics) {
+            self.resolve_statistics(&mut plan)?;
+        }
+        let mut report = Report::new(self.input, &plan.specs);
+        if let Some(aggregation) = &self.aggregation {
+            aggregate::run(self, &plan, aggregation, &mut report)?;
+        } else if let Some(anonymity) = &self.anonymity {
+            self.anonymize(&plan, anonymity, &mut report)?;
+        } else {
+            self.stream(&plan, &mut report)?;
+        }
+        Ok(report)
+    }
+
+    fn plan(&self) -> Result<Plan<'_>> {
+        let delimiter = self.delimiter.or(self.schema.delimiter.as_deref());
+        let format = Format::detect(self.input, delimiter)?;
+        let reader = RowReader::open(self.input, format)?;
+        let header = reader.header().to_vec();
+        let specs = self.schema.bind(&header, self.input)?;
+        let mut quasi = Vec::new();
+        let mut ladders = Vec::new();
+        let mut sensitive = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            match spec.role {
+                Role::Quasi => {
+                    quasi.push(i);
+                    ladders.push(Ladder::build(
+                        spec,
+                        &self.schema.base_dir,
+                        self.kb.as_ref(),
+                        self.config.kb_levels,
+                    )?);
+                }
+                Role::Sensitive => sensitive.push(i),
+                Role::Text if self.text.is_none() => {
+                    return Err(Error::parameter(
+                        format!("column `{}`", spec.name),
+                        "free text needs the text engine, which is not loaded",
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let pseudonyms = specs
+            .iter()
+            .any(|s| s.role == Role::Identifier && s.action == Some(IdentifierAction::Pseudonym));
+        let key = if pseudonyms {
+            Some(self.config.pseudonym_key().ok_or_else(|| {
+                Error::parameter(
+                    "pseudonyms",
+                    format!(
+                        "a keyed pseudonym needs a key: set table.pseudonym_key or the \
+                         environment variable {}",
+                        self.config.pseudonym_key_env
+                    ),
+                )
+            })?)
+        } else {
+            None
+        };
+        if let Some(a) = &self.anonymity
+            && a.model.l.is_some()
+            && sensitive.is_empty()
+        {
+            return Err(Error::parameter(
+                "--l",
+                "l-diversity needs at least one column with role `sensitive`",
+            ));
+        }
+        Ok(Plan {
+            specs,
+            header,
+            format,
+            quasi,
+            ladders,
+            sensitive,
+            key,
+        })
+    }
+
+    /// Reads every usable row: `visit(row number, fields, bases of the quasi-identifiers)`. A bad
+    /// row is an error naming it, or with `skip_bad_rows` counted and left out; every
+    /// pass over the input leaves out the same rows.
+    fn scan(
+        &self,
+        plan: &Plan,
+        mut visit: impl FnMut(usize, &[String], &[String]) -> Result<()>,
+    ) -> Result<BadRows> {
+        let mut reader = RowReader::open(self.input, plan.format)?;
+        if reader.header() != plan.header.as_slice() {
+            return Err(Error::input(self.input, "the header changed while reading"));
+        }
+        let mut bad = BadRows::new(self.config.report_bad_rows);
+        let mut fields = Vec::with_capacity(plan.header.len());
+        let mut bases = Vec::with_capacity(plan.quasi.len());
+        while let Some(outcome) = reader.next_row(&mut fields)? {
+            let problem = match outcome {
+                RowOutcome::Bad(p) => Some(p),
+                RowOutcome::Ok => plan.bases(&fields, reader.row_number(), &mut bases).err(),
+            };
+            match problem {
+                None => visit(reader.row_number(), &fields, &bases)?,
+                Some(p) if self.skip_bad_rows => bad.add(p),
+                Some(p) => return Err(p.into_error(self.input)),
+            }
+        }
+        Ok(bad)
+    }
+
+    fn resolve_statistics(&self, plan: &mut Plan) -> Result<()> {
+        let columns: Vec<usize> = (0..plan.ladders.len())
+            .filter(|&j| plan.ladders[j].needs_statistics())
+            .collect();
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
+        let quasi = plan.quasi.clone();
+        self.scan(plan, |_, fields, _| {
+            for (c, &j) in columns.iter().enumerate() {
+                if let Some(v) = hierarchy::parse_number(&fields[quasi[j]]) {
+                    values[c].push(v);
+                }
+            }
+            Ok(())
+        })?;
+        for (c, &j) in columns.iter().enumerate() {
+            plan.ladders[j].resolve(&mut values[c]);
+        }
+        Ok(())
+    }
+
+    /// Without k-anonymity: row by row, each quasi-identifier at its schema level.
+    fn stream(&self, plan: &Plan, report: &mut Report) -> Result<()> {
+        let mut writer = RowWriter::create(
+            self.output,
+            Format::for_output(self.output, plan.format),
+            plan.output_header(),
+        )?;
+        let mut out = Vec::new();
+        let mut labels = Vec::new();
+        let mut written = 0;
+        let bad = self.scan(plan, |_, fields, bases| {
+            labels.clear();
+            labels.extend(
+                plan.ladders
+                    .iter()
+                    .zip(bases)
+                    .map(|(l, b)| l.generalize(b, l.start)),
+            );
+            self.output_row(plan, fields, &labels, &mut out)?;
+            writer.write(&out)?;
+            written += 1;
+            Ok(())
+        })?;
+        report.finish_rows(written, bad);
+        report.set_levels(plan.ladders.iter().map(|l| l.start).collect());
+        writer.commit()
+    }
+
+    /// With k-anonymity: the distinct combinations first, the search, then the rows.
+    fn anonymize(&self, plan: &Plan, anonymity: &Anonymity, report: &mut Report) -> Result<()> {
+        let mut data = Encoded::new(plan.quasi.len(), plan.sensitive.len());
+        let mut key = Vec::new();
+        let mut values: Vec<String> = Vec::new();
+        self.scan(plan, |_, fields, bases| {
+            plan.encoding_values(fields, bases, &mut values);
+            data.add(&values, &mut key);
+            Ok(())
+        })?;
+        if data.rows == 0 {
+            return Err(Error::input(self.input, "no rows to anonymize"));
+        }
+        let gens: Vec<Generalizations> = plan
+            .ladders
+            .iter()
+            .zip(&data.dictionaries)
+            .map(|(l, d)| Generalizations::build(l, d))
+            .collect::<Result<_>>()?;
+        // Each combination's label ids per quasi-identifier, or None when suppressed.
+        let (labels_of, summary) = match anonymity.algorithm {
+            Algorithm::Lattice => {
+                let lowest: Vec<usize> = plan.ladders.iter().map(|l| l.start).collect();
+                let lattice = Lattice::new(&data, &gens, &lowest, anonymity.model)?;
+                let (node, evaluation, stats) = lattice.search(self.config.max_lattice_nodes)?;
+                let labels: Vec<(Vec<String>, bool)> = (0..data.len())
+                    .map(|t| {
+                        let tuple = data.tuple(t);
+                        let labels = node
+                            .iter()
+                            .enumerate()
+                            .map(|(j, &l)| {
+                                gens[j].labels[l][gens[j].label_of[l][tuple[j] as usize] as usize]
+                                    .clone()
+                            })
+                            .collect();
+                        let published =
+                            lattice.is_published(&evaluation, lattice.class_key(&node, t));
+                        (labels, published)
+                    })
+                    .collect();
+                report.set_levels(node.clone());
+                (labels, Some(stats))
+            }
+            Algorithm::Mondrian => {
+                let ladders: Vec<&Ladder> = plan.ladders.iter().collect();
+                let parts = mondrian::partition(&data, &ladders, &anonymity.model).ok_or_else(
+                    || {
+                        Error::parameter(
+                            "k-anonymity",
+                            "the table has fewer rows than the privacy model needs (nothing was written)",
+                        )
+                    },
+                )?;
+                let labels = (0..data.len())
+                    .map(|t| {
+                        let p = parts.partition_of[t] as usize;
+                        let labels = parts.label_ids[p]
+                            .iter()
+                            .enumerate()
+                            .map(|(j, &id)| parts.labels[j].values[id as usize].clone())
+                            .collect();
+                        (labels, true)
+                    })
+                    .collect();
+                (labels, None)
+            }
+        };
+        let names: Vec<String> = plan.quasi.iter().map(|&i| plan.header[i].clone()).collect();
+        let summary_report =
+            report::anonymity(&data, &plan.ladders, &names, &labels_of, anonymity, summary);
+        if let (Some(t), Some(measured)) = (anonymity.t, summary_report.t_closeness)
+            && measured > t + 1e-12
+        {
+            return Err(Error::parameter(
+                "--t",
+                format!(
+                    "the result is {measured:.4}-close, above t = {t} (nothing was written): \
+                     raise k or generalize the quasi-identifiers further"
+                ),
+            ));
+        }
+        report.anonymity = Some(summary_report);
+        let mut writer = RowWriter::create(
+            self.output,
+            Format::for_output(self.output, plan.format),
+            plan.output_header(),
+        )?;
+        let mut out = Vec::new();
+        let mut written = 0;
+        let bad = self.scan(plan, |_, fields, bases| {
+            plan.encoding_values(fields, bases, &mut values);
+            let t = data
+                .find(&values, &mut key)
+                .ok_or_else(|| Error::input(self.input, "the table changed while reading"))?
+                as usize;
+            let (labels, published) = &labels_of[t];
+            if !published {
+                return Ok(());
+            }
+            self.output_row(plan, fields, labels, &mut out)?;
+            writer.write(&out)?;
+            written += 1;
+            Ok(())
+        })?;
+        report.finish_rows(written, bad);
+        writer.commit()
+    }
+
+    /// A row's output fields: identifiers dropped or pseudonymized, quasi-identifiers
+    /// as `labels` say, free text sanitized protecting the row's identifiers.
+    fn output_row(
+        &self,
+        plan: &Plan,
+        fields: &[String],
+        labels: &[String],
+        out: &mut Vec<String>,
+    ) -> Result<()> {
+        out.clear();
+        let mut quasi = 0;
+        for (i, spec) in plan.specs.iter().enumerate() {
+            match spec.role {
+                Role::Identifier => {
+                    if let (Some(IdentifierAction::Pseudonym), Some(key)) = (spec.action, &plan.key)
+                    {
+                        out.push(pseudonym(&fields[i], key, self.config.pseudonym_hex_chars));
+                    }
+                }
+                Role::Quasi => {
+                    out.push(labels[quasi].clone());
+                    quasi += 1;
+                }
+                Role::Sensitive | Role::Insensitive => out.push(fields[i].clone()),
+                Role::Text => {
+                    let Some(engine) = self.text else {
+                        return Err(Error::parameter("text", "the text engine is not loaded"));
+                    };
+                    out.push(engine.sanitize(&fields[i], &plan.protected(fields))?);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A keyed pseudonym: the first `hex_chars` of HMAC-SHA256 of the trimmed value (an
+/// empty value stays empty). Normalization is the text operators': "AA0001" and
+/// "aa0001" are one identifier.
+pub fn pseudonym(value: &str, key: &[u8], hex_chars: usize) -> String {
+    let value = value.trim();
+    if value.is_empty() {
+        return String::new();
+    }
+    keyed_hash(value, key, hex_chars)
+}
+
+impl Plan<'_> {
+    fn output_header(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter(|s| s.is_output())
+            .map(|s| s.output_name().to_string())
+            .collect()
+    }
+
+    /// The base values of the row's quasi-identifiers.
+    fn bases(
+        &self,
+        fields: &[String],
+        row: usize,
+        bases: &mut Vec<String>,
+    ) -> std::result::Result<(), RowProblem> {
+        bases.clear();
+        for (ladder, &i) in self.ladders.iter().zip(&self.quasi) {
+            match ladder.base(&fields[i]) {
+                Ok(b) => bases.push(b),
+                Err(problem) => {
+                    return Err(RowProblem {
+                        row,
+                        column: Some(self.header[i].clone()),
+                        problem,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Quasi-identifier bases, then sensitive values: what [`Encoded`] holds of a row.
+    fn encoding_values(&self, fields: &[String], bases: &[String], values: &mut Vec<String>) {
+        values.clear();
+        values.extend(bases.iter().cloned());
+        values.extend(self.sensitive.iter().map(|&i| fields[i].clone()));
+    }
+
+    /// The row's direct identifiers as names to protect in its free text: each value,
+    /// and the values that read as words joined ("bob" "smith" → "bob smith").
+    fn protected(&self, fields: &[String]) -> Vec<String> {
+        let values: Vec<&str> = self
+            .specs
+            .iter()
+            .zip(fields)
+            .filter(|(s, v)| s.role == Role::Identifier && !v.trim().is_empty())
+            .map(|(_, v)| v.trim())
+            .collect();
+        let mut protect: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let words: Vec<&str> = values
+            .iter()
+            .copied()
+            .filter(|v| {
+                v.chars()
+                    .all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'')
+            })
+            .collect();
+        if words.len() > 1 {
+            protect.push(words.join(" "));
+        }
+        protect
+    }
+}
+
+/// The report's description of a column's treatment.
+pub fn describe_column(spec: &ColumnSpec) -> ColumnReport {
+    let operator = match spec.role {
+        Role::Identifier => match spec.action.unwrap_or_default() {
+            IdentifierAction::Drop => "drop".to_string(),
+            IdentifierAction::Pseudonym => "keyed pseudonym (HMAC-SHA256)".to_string(),
+        },
+        Role::Quasi => {
+            let kind = spec.kind.unwrap_or_default();
+            let mut parts = vec![format!("{kind:?}").to_lowercase()];
+            if let Some(p) = &spec.precision {
+                parts.push(format!("precision {p}"));
+            }
+            if spec.hierarchy.is_some() {
+                parts.push("hierarchy file".into());
+            }
+            if let Some(kb) = &spec.kb {
+                parts.push(format!("knowledge base {kb}"));
+            }
+            if spec.top.is_some() || spec.top_percentile.is_some() {
+                parts.push("top-coded".into());
+            }
+            if spec.bottom.is_some() || spec.bottom_percentile.is_some() {
+                parts.push("bottom-coded".into());
+            }
+            if spec.round.is_some() {
+                parts.push("rounded".into());
+            }
+            if spec.bands.is_some() || spec.edges.is_some() {
+                parts.push("banded".into());
+            }
+            parts.join(", ")
+        }
+        Role::Sensitive => "kept (sensitive)".to_string(),
+        Role::Text => "sanitized free text".to_string(),
+        Role::Insensitive => "kept".to_string(),
+    };
+    ColumnReport {
+        name: spec.name.clone(),
+        output: spec.is_output().then(|| spec.output_name().to_string()),
+        role: spec.role,
+        operator,
+        level: None,
+    }
+}

@@ -1,0 +1,513 @@
+//! `declass table` run the way a user runs it: seed 003's customers table, errors that
+//! name rows and columns, k-anonymity by both algorithms, aggregation, JSON Lines and a
+//! suggested schema. No text engine or knowledge base is needed, so no corpus is built.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+struct Dir {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+fn dir() -> Dir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().to_path_buf();
+    std::fs::write(root.join("config.toml"), "[setup]\nauto = false\n").expect("config");
+    Dir { _dir: dir, root }
+}
+
+fn declass(d: &Dir, key: &str) -> Command {
+    let mut cmd = Command::cargo_bin("declass").expect("binary");
+    cmd.arg("--data-dir")
+        .arg(d.root.join("data"))
+        .arg("--config")
+        .arg(d.root.join("config.toml"))
+        .env("DECLASS_HASH_KEY", key)
+        .arg("table");
+    cmd
+}
+
+fn write(d: &Dir, name: &str, text: &str) -> PathBuf {
+    let path = d.root.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(path).expect("output");
+    let delimiter = if text.lines().next().is_some_and(|l| l.contains(';')) {
+        b';'
+    } else {
+        b','
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .expect("header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| r.expect("row").iter().map(str::to_string).collect())
+        .collect();
+    (header, rows)
+}
+
+/// Seed 003's `customers` table and the schema that makes its `extract_customers`.
+const CUSTOMERS: &str = "uniqid,first,last,dob,gndr,smkr,mrtlstat,postcode\n\
+aa0001,bob,smith,19810123,M,N,single,EC1V 3EE\n\
+af0002,mark,jones,19460802,M,S,widowed,N8 7TA\n\
+cx0003,anne,clark,19581105,F,N,married,SW1W 9SR\n";
+
+const CUSTOMERS_SCHEMA: &str = r#"
+[[column]]
+name = "uniqid"
+role = "identifier"
+action = "pseudonym"
+rename = "newuniqid"
+
+[[column]]
+name = "first"
+role = "identifier"
+
+[[column]]
+name = "last"
+role = "identifier"
+
+[[column]]
+name = "dob"
+role = "quasi"
+kind = "date"
+format = "%Y%m%d"
+precision = "year"
+rename = "yob"
+
+[[column]]
+name = "gndr"
+role = "quasi"
+
+[[column]]
+name = "smkr"
+role = "insensitive"
+
+[[column]]
+name = "mrtlstat"
+role = "quasi"
+
+[[column]]
+name = "postcode"
+role = "quasi"
+kind = "postcode"
+precision = "outward"
+"#;
+
+#[test]
+fn seed_customers_become_extract_customers() {
+    let d = dir();
+    let input = write(&d, "customers.csv", CUSTOMERS);
+    let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
+    let out = d.root.join("extract_customers.csv");
+    declass(&d, "key-one")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let (header, rows) = read_csv(&out);
+    assert_eq!(
+        header,
+        ["newuniqid", "yob", "gndr", "smkr", "mrtlstat", "postcode"]
+    );
+    let without_ids: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|r| r[1..].iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        without_ids,
+        [
+            ["1981", "M", "N", "single", "EC1V"],
+            ["1946", "M", "S", "widowed", "N8"],
+            ["1958", "F", "N", "married", "SW1W"],
+        ]
+    );
+    let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert!(
+        ids.iter().all(|p| p.len() == 16 && !p.contains("00")),
+        "{ids:?}"
+    );
+    let text = std::fs::read_to_string(&out).expect("out");
+    for name in ["aa0001", "bob", "smith", "19810123", "3EE"] {
+        assert!(!text.contains(name), "{name} leaked");
+    }
+
+    // The same key gives the same pseudonyms in another table and another run, so the
+    // tables still join; another key gives others.
+    let policies = write(
+        &d,
+        "policies.csv",
+        "policy,uniqid,premium\np1,af0002,120\np2,aa0001,80\n",
+    );
+    let policy_schema = write(
+        &d,
+        "policies.toml",
+        "[[column]]\nname='policy'\nrole='insensitive'\n[[column]]\nname='uniqid'\nrole='identifier'\naction='pseudonym'\n[[column]]\nname='premium'\nrole='insensitive'\n",
+    );
+    let joined = d.root.join("policies.out.csv");
+    declass(&d, "key-one")
+        .arg(&policies)
+        .arg("--schema")
+        .arg(&policy_schema)
+        .arg("--out")
+        .arg(&joined)
+        .assert()
+        .success();
+    let (_, policy_rows) = read_csv(&joined);
+    assert_eq!(policy_rows[0][1], ids[1]);
+    assert_eq!(policy_rows[1][1], ids[0]);
+    let again = d.root.join("again.csv");
+    declass(&d, "key-one")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&out).expect("a"),
+        std::fs::read(&again).expect("b")
+    );
+    let other = d.root.join("other.csv");
+    declass(&d, "key-two")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&other)
+        .assert()
+        .success();
+    let (_, other_rows) = read_csv(&other);
+    assert_ne!(other_rows[0][0], ids[0]);
+}
+
+#[test]
+fn pseudonyms_without_a_key_are_refused() {
+    let d = dir();
+    let input = write(&d, "customers.csv", CUSTOMERS);
+    let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
+    let out = d.root.join("out.csv");
+    declass(&d, "")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("needs a key"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn bad_input_names_row_and_column_and_writes_nothing() {
+    let d = dir();
+    let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
+    let out = d.root.join("out.csv");
+    // A misspelled column.
+    let typo = write(
+        &d,
+        "typo.csv",
+        &CUSTOMERS.replacen("postcode", "postcod", 1),
+    );
+    declass(&d, "k")
+        .arg(&typo)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("`postcode` is not in the table"))
+        .stderr(predicates::str::contains("did you mean `postcod`"));
+    // An impossible date on the second row, and a short row.
+    let bad = CUSTOMERS.replace("19460802", "19461302") + "zz0009,joe,bloggs,19700101,M,N\n";
+    let bad = write(&d, "bad.csv", &bad);
+    let assert = declass(&d, "k")
+        .arg(&bad)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("row 2, column `dob`: not a date"));
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(!stderr.contains("19461302"), "the value leaked: {stderr}");
+    assert!(!out.exists());
+    let report = d.root.join("report.json");
+    declass(&d, "k")
+        .arg(&bad)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .arg("--report")
+        .arg(&report)
+        .arg("--skip-bad-rows")
+        .assert()
+        .success();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    assert_eq!(report["bad_rows"]["count"], 2);
+    assert_eq!(report["bad_rows"]["listed"][1]["row"], 4);
+    assert_eq!(report["rows_written"], 2);
+    assert_eq!(read_csv(&out).1.len(), 2);
+}
+
+/// A reproducible table of people: age, sex, postcode, a diagnosis.
+fn people(rows: usize) -> String {
+    let postcodes = [
+        "EC1V 3EE", "EC1V 4AB", "EC2A 1AA", "N8 7TA", "N1 2BB", "SW1W 9SR", "SW1A 1AA",
+    ];
+    let diagnoses = ["flu", "asthma", "diabetes", "migraine"];
+    let mut state: u64 = 42;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let mut out = String::from("id;age;sex;postcode;diagnosis\n");
+    for i in 0..rows {
+        out.push_str(&format!(
+            "p{i};{};{};{};{}\n",
+            18 + next(70),
+            if next(2) == 0 { "F" } else { "M" },
+            postcodes[next(7) as usize],
+            diagnoses[next(4) as usize]
+        ));
+    }
+    out
+}
+
+const PEOPLE_SCHEMA: &str = r#"
+[[column]]
+name = "id"
+role = "identifier"
+
+[[column]]
+name = "age"
+role = "quasi"
+kind = "number"
+widths = [5, 10, 20, 40]
+
+[[column]]
+name = "sex"
+role = "quasi"
+
+[[column]]
+name = "postcode"
+role = "quasi"
+kind = "postcode"
+
+[[column]]
+name = "diagnosis"
+role = "sensitive"
+"#;
+
+fn classes(rows: &[Vec<String>], quasi: &[usize]) -> BTreeMap<Vec<String>, usize> {
+    let mut classes = BTreeMap::new();
+    for r in rows {
+        *classes
+            .entry(quasi.iter().map(|&i| r[i].clone()).collect())
+            .or_insert(0) += 1;
+    }
+    classes
+}
+
+#[test]
+fn k_anonymity_by_lattice_and_mondrian() {
+    let d = dir();
+    let input = write(&d, "people.csv", &people(400));
+    let schema = write(&d, "people.toml", PEOPLE_SCHEMA);
+    for (algorithm, k, l) in [
+        ("lattice", "5", None),
+        ("mondrian", "5", None),
+        ("lattice", "4", Some("2")),
+        ("mondrian", "10", Some("3")),
+    ] {
+        let out = d.root.join(format!("{algorithm}-{k}.csv"));
+        let report = d.root.join(format!("{algorithm}-{k}.json"));
+        let mut cmd = declass(&d, "k");
+        cmd.arg(&input)
+            .arg("--schema")
+            .arg(&schema)
+            .arg("--out")
+            .arg(&out)
+            .arg("--report")
+            .arg(&report)
+            .args(["--k", k, "--algorithm", algorithm]);
+        if let Some(l) = l {
+            cmd.args(["--l", l]);
+        }
+        cmd.assert().success();
+        let (header, rows) = read_csv(&out);
+        assert_eq!(header, ["age", "sex", "postcode", "diagnosis"]);
+        let k: usize = k.parse().expect("k");
+        let sizes = classes(&rows, &[0, 1, 2]);
+        assert!(sizes.values().all(|&s| s >= k), "{algorithm}: {sizes:?}");
+        if let Some(l) = l {
+            let l: usize = l.parse().expect("l");
+            let mut seen: BTreeMap<Vec<String>, std::collections::BTreeSet<String>> =
+                BTreeMap::new();
+            for r in &rows {
+                seen.entry(r[..3].to_vec())
+                    .or_default()
+                    .insert(r[3].clone());
+            }
+            assert!(
+                seen.values().all(|s| s.len() >= l),
+                "{algorithm}: l-diversity"
+            );
+        }
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+        let anonymity = &report["anonymity"];
+        assert_eq!(anonymity["classes"].as_u64(), Some(sizes.len() as u64));
+        assert!(anonymity["smallest_class"].as_u64().expect("smallest") >= k as u64);
+        let ncp = anonymity["ncp"].as_f64().expect("ncp");
+        assert!(ncp > 0.0 && ncp < 1.0, "{ncp}");
+        assert_eq!(
+            report["rows_written"].as_u64().expect("written")
+                + anonymity["suppressed_rows"].as_u64().expect("suppressed"),
+            400
+        );
+    }
+    // A model no release can meet fails and writes nothing.
+    let out = d.root.join("impossible.csv");
+    declass(&d, "k")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .args(["--k", "401"])
+        .assert()
+        .failure();
+    assert!(!out.exists());
+}
+
+#[test]
+fn aggregation_merges_small_groups() {
+    let d = dir();
+    let input = write(&d, "people.csv", &people(200));
+    let schema = write(&d, "people.toml", PEOPLE_SCHEMA);
+    let out = d.root.join("groups.csv");
+    declass(&d, "k")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--aggregate-by",
+            "postcode,sex",
+            "--sum",
+            "age",
+            "--k",
+            "20",
+        ])
+        .assert()
+        .success();
+    let (header, rows) = read_csv(&out);
+    assert_eq!(header, ["postcode", "sex", "count", "sum_age"]);
+    let total: u64 = rows
+        .iter()
+        .map(|r| r[2].parse::<u64>().expect("count"))
+        .sum();
+    assert!(total <= 200);
+    assert!(
+        rows.iter()
+            .all(|r| r[2].parse::<u64>().expect("count") >= 20),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r[0] == "*"),
+        "small groups merged: {rows:?}"
+    );
+}
+
+#[test]
+fn json_lines_in_and_out() {
+    let d = dir();
+    let input = write(
+        &d,
+        "c.jsonl",
+        "{\"uniqid\":\"aa0001\",\"dob\":\"1981-01-23\",\"salary\":52000}\n{\"uniqid\":\"af0002\",\"dob\":\"1946-08-02\",\"salary\":9100000}\n",
+    );
+    let schema = write(
+        &d,
+        "c.toml",
+        "[[column]]\nname='uniqid'\nrole='identifier'\naction='pseudonym'\n\
+         [[column]]\nname='dob'\nrole='quasi'\nkind='date'\nprecision='decade'\n\
+         [[column]]\nname='salary'\nrole='quasi'\nkind='number'\ntop=5000000\nround=1000\n",
+    );
+    let out = d.root.join("c.out.jsonl");
+    declass(&d, "k")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .expect("out")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["dob"], "1980s");
+    assert_eq!(lines[0]["salary"], "52000");
+    assert_eq!(lines[1]["salary"], "5000000");
+    assert_eq!(lines[1]["dob"], "1940s");
+}
+
+#[test]
+fn suggest_proposes_a_schema_that_loads() {
+    let d = dir();
+    let input = write(&d, "customers.csv", CUSTOMERS);
+    let proposal = d.root.join("proposal.toml");
+    declass(&d, "k")
+        .arg(&input)
+        .arg("--suggest")
+        .arg("--out")
+        .arg(&proposal)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&proposal).expect("proposal");
+    assert!(
+        !text.contains("smith") && !text.contains("19810123"),
+        "{text}"
+    );
+    let out = d.root.join("out.csv");
+    declass(&d, "k")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&proposal)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let (header, _) = read_csv(&out);
+    assert!(!header.contains(&"first".to_string()), "{header:?}");
+    assert!(header.contains(&"dob".to_string()));
+}
