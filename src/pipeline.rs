@@ -120,6 +120,17 @@ impl Detail {
     }
 }
 
+/// What one document adds to the run's own detector inputs: persons to conceal and terms
+/// that are sensitive in it only (a TAB document's task person, a library caller's
+/// per-call lists). Their findings join the run's detectors' before the merge.
+#[derive(Debug, Clone, Default)]
+pub struct DocumentInputs {
+    /// Persons whose every mention is sensitive, as `--protect NAME`.
+    pub protect: Vec<String>,
+    /// Terms whose every whole-word occurrence is sensitive, as `--sensitive TERM`.
+    pub sensitive: Vec<String>,
+}
+
 /// A document after the pipeline: its analysis, the merged findings and the plan.
 pub struct Processed {
     pub doc: Document,
@@ -232,25 +243,28 @@ impl Engine {
         detail: Detail,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
-        self.process_terms(text, protect, &[], strategy, detail, progress)
+        let inputs = DocumentInputs {
+            protect: protect.to_vec(),
+            sensitive: Vec::new(),
+        };
+        self.process_document(text, &inputs, strategy, detail, progress)
     }
 
-    /// [`Engine::process_reporting`] with `sensitive` terms of this document only (a
-    /// service's request names its own, as `--sensitive` does for a run).
-    pub fn process_terms(
+    /// [`Engine::process_reporting`] with this document's own persons and sensitive terms.
+    pub fn process_document(
         &self,
         text: String,
-        protect: &[String],
-        sensitive: &[String],
+        inputs: &DocumentInputs,
         strategy: Strategy,
         detail: Detail,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Processed> {
+        let protect = inputs.protect.as_slice();
         let ranges = windows(&text, self.config.pipeline.window_chars);
         let (first, rest) = match ranges.split_first() {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
             _ => {
-                let (doc, mut findings, classes) = self.detect_typed(text, protect, sensitive)?;
+                let (doc, mut findings, classes) = self.detect_typed(text, inputs)?;
                 let mut plan = self
                     .with_sanitizer(classes.as_ref(), |s| s.sanitize(&doc, &findings, strategy))?;
                 detail.trim(&mut findings, &mut plan);
@@ -280,7 +294,7 @@ impl Engine {
         let mut lowercase_names = false;
         let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
             let (doc, mut findings, classes) =
-                self.detect_typed(text[range.clone()].to_string(), protect, sensitive)?;
+                self.detect_typed(text[range.clone()].to_string(), inputs)?;
             if lowercase_names && !persons.is_empty() {
                 findings.extend(lowercase_detector.detect(&doc)?);
                 findings = merge_findings(findings);
@@ -316,17 +330,20 @@ impl Engine {
     /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
     /// comparing strategies plans the same findings several times.
     pub fn detect(&self, text: String, protect: &[String]) -> Result<(Document, Vec<Finding>)> {
-        self.detect_terms(text, protect, &[])
+        let inputs = DocumentInputs {
+            protect: protect.to_vec(),
+            sensitive: Vec::new(),
+        };
+        self.detect_document(text, &inputs)
     }
 
-    /// [`Engine::detect`] with `sensitive` terms of this document only.
-    pub fn detect_terms(
+    /// [`Engine::detect`] with this document's own persons and sensitive terms.
+    pub fn detect_document(
         &self,
         text: String,
-        protect: &[String],
-        sensitive: &[String],
+        inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<Finding>)> {
-        let (doc, findings, _) = self.detect_typed(text, protect, sensitive)?;
+        let (doc, findings, _) = self.detect_typed(text, inputs)?;
         Ok((doc, findings))
     }
 
@@ -334,21 +351,21 @@ impl Engine {
     fn detect_typed(
         &self,
         text: String,
-        protect: &[String],
-        sensitive: &[String],
+        inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
         let (mut findings, labelled) = self
             .detectors
             .detect_keeping(&doc, Some(crate::detect::sequence::NER))?;
-        if !protect.is_empty() {
-            findings
-                .extend(ProtectDetector::new(protect, &self.config.detect.protect).detect(&doc)?);
+        if !inputs.protect.is_empty() {
+            findings.extend(
+                ProtectDetector::new(&inputs.protect, &self.config.detect.protect).detect(&doc)?,
+            );
         }
-        if !sensitive.is_empty() {
-            findings.extend(ManualDetector::new(sensitive, None)?.detect(&doc)?);
+        if !inputs.sensitive.is_empty() {
+            findings.extend(ManualDetector::new(&inputs.sensitive, None)?.detect(&doc)?);
         }
-        if !protect.is_empty() || !sensitive.is_empty() {
+        if !inputs.protect.is_empty() || !inputs.sensitive.is_empty() {
             findings = merge_findings(findings);
         }
         Ok((

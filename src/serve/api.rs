@@ -13,7 +13,7 @@ use super::{ApiError, ApiJson, AppState, on_engine};
 use crate::detect::finding_records;
 use crate::eval::tab::TabDocument;
 use crate::kb::{ConceptJson, concept_json};
-use crate::pipeline::{Detail, Engine, Processed};
+use crate::pipeline::{Detail, DocumentInputs, Engine, Processed};
 use crate::sanitize::Strategy;
 use crate::sanitize::render::{RenderOptions, redacted_report, report, sanitized_text, tab_spans};
 use crate::stats::remote::{BatchCountRequest, BatchCountResponse};
@@ -121,10 +121,13 @@ impl SanitizeRequest {
 }
 
 fn run(engine: &Engine, job: &Job, detail: Detail) -> Result<Processed, ApiError> {
-    Ok(engine.process_terms(
+    let inputs = DocumentInputs {
+        protect: job.protect.clone(),
+        sensitive: job.sensitive.clone(),
+    };
+    Ok(engine.process_document(
         job.text.clone(),
-        &job.protect,
-        &job.sensitive,
+        &inputs,
         job.strategy,
         detail,
         &mut |_, _| {},

