@@ -18,6 +18,7 @@ use declass::detect::{DetectorInputs, finding_records};
 use declass::pipeline::{Detail, DocumentInputs, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report};
+use declass::serve::presidio::entity_type;
 use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
 
 create_exception!(
@@ -27,52 +28,6 @@ create_exception!(
     "The engine could not open or could not assess a document; the message names the \
      input and what is wrong. Nothing was sanitized."
 );
-
-/// How declass's finding categories read as Presidio entity names: Presidio's own name
-/// where it has one, else the category in Presidio's style (upper case, `_` for spaces).
-const PRESIDIO_ENTITIES: &[(&str, &str)] = &[
-    ("person", "PERSON"),
-    ("location", "LOCATION"),
-    ("organization", "ORGANIZATION"),
-    ("datetime", "DATE_TIME"),
-    ("date", "DATE_TIME"),
-    ("demographic", "NRP"),
-    ("email", "EMAIL_ADDRESS"),
-    ("phone", "PHONE_NUMBER"),
-    ("card", "CREDIT_CARD"),
-    ("iban", "IBAN_CODE"),
-    ("ip", "IP_ADDRESS"),
-    ("url", "URL"),
-    ("ssn", "US_SSN"),
-    ("nhs", "UK_NHS"),
-    ("uk_postcode", "UK_POSTCODE"),
-    ("disease", "DISEASE"),
-    ("quantity", "QUANTITY"),
-    ("misc", "MISC"),
-    ("sensitive", "SENSITIVE"),
-    ("listed", "LISTED"),
-    ("specific term", "SPECIFIC_TERM"),
-];
-
-/// The Presidio entity name of a declass category (see [`PRESIDIO_ENTITIES`]).
-fn entity_name(category: &str) -> String {
-    PRESIDIO_ENTITIES
-        .iter()
-        .find(|(c, _)| *c == category)
-        .map(|(_, e)| (*e).to_string())
-        .unwrap_or_else(|| {
-            category
-                .chars()
-                .map(|c| {
-                    if c.is_alphanumeric() {
-                        c.to_ascii_uppercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect()
-        })
-}
 
 fn engine_error(err: impl std::fmt::Display) -> PyErr {
     DeclassError::new_err(err.to_string())
@@ -392,7 +347,7 @@ impl Engine {
         Ok(records
             .into_iter()
             .map(|(r, confidence)| RecognizerResult {
-                entity_type: entity_name(&r.category),
+                entity_type: entity_type(&self.core.config().serve, &r.category),
                 start: r.start,
                 end: r.end,
                 // The confidence is an f32: read back at its own precision (0.9, not
@@ -456,7 +411,7 @@ impl SanitizeResult {
 /// A finding in the shape of Presidio's `RecognizerResult`.
 #[pyclass(frozen, module = "declass")]
 struct RecognizerResult {
-    /// Presidio's entity name (`declass.PRESIDIO_ENTITIES` maps declass categories).
+    /// Presidio's entity name: the engine configuration's `[serve.entities]` table.
     #[pyo3(get)]
     entity_type: String,
     /// Code-point offsets into the text, end exclusive.
@@ -547,10 +502,12 @@ fn build_corpus<'py>(
     Ok(dict)
 }
 
-/// The Presidio entity name of a declass finding category.
+/// The Presidio entity name of a declass finding category under the compiled-in
+/// configuration's `[serve.entities]`, the table `declass serve` uses.
 #[pyfunction]
-fn presidio_entity(category: &str) -> String {
-    entity_name(category)
+fn presidio_entity(category: &str) -> PyResult<String> {
+    let config = Config::load(None).map_err(engine_error)?;
+    Ok(entity_type(&config.serve, category))
 }
 
 #[pymodule]
@@ -562,9 +519,16 @@ fn declass_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_corpus, m)?)?;
     m.add_function(wrap_pyfunction!(presidio_entity, m)?)?;
     m.add("DeclassError", m.py().get_type::<DeclassError>())?;
+    // Category → entity name, the first `[serve.entities]` entry naming it, as
+    // `entity_type` reads the table.
+    let config = Config::load(None).map_err(engine_error)?;
     let entities = PyDict::new(m.py());
-    for (category, entity) in PRESIDIO_ENTITIES {
-        entities.set_item(category, entity)?;
+    for (entity, categories) in &config.serve.entities {
+        for category in categories {
+            if !entities.contains(category)? {
+                entities.set_item(category, entity)?;
+            }
+        }
     }
     m.add("PRESIDIO_ENTITIES", entities)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -313,13 +313,18 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// Without k-anonymity: row by row, each quasi-identifier at its schema level.
-    fn stream(&self, plan: &Plan, report: &mut Report) -> Result<()> {
-        let mut writer = RowWriter::create(
+    /// The output, written to a temporary file and renamed into place when finished.
+    fn writer(&self, plan: &Plan) -> Result<RowWriter> {
+        RowWriter::create(
             self.output,
             Format::for_output(self.output, plan.format),
             plan.output_header(),
-        )?;
+        )
+    }
+
+    /// Without k-anonymity: row by row, each quasi-identifier at its schema level.
+    fn stream(&self, plan: &Plan, report: &mut Report) -> Result<()> {
+        let mut writer = self.writer(plan)?;
         let mut out = Vec::new();
         let mut labels = Vec::new();
         let mut written = 0;
@@ -424,11 +429,7 @@ impl Job<'_> {
             ));
         }
         report.anonymity = Some(summary_report);
-        let mut writer = RowWriter::create(
-            self.output,
-            Format::for_output(self.output, plan.format),
-            plan.output_header(),
-        )?;
+        let mut writer = self.writer(plan)?;
         let mut out = Vec::new();
         let mut written = 0;
         let bad = self.scan(plan, |_, fields, bases| {

@@ -180,26 +180,10 @@ impl Schema {
                 return Err(format!("column `{}` is listed twice", c.name));
             }
             let at = |m: &str| format!("column `{}`: {m}", c.name);
-            let quasi_only = [
-                ("kind", c.kind.is_some()),
-                ("format", c.format.is_some()),
-                ("precision", c.precision.is_some()),
-                ("level", c.level.is_some()),
-                ("hierarchy", c.hierarchy.is_some()),
-                ("kb", c.kb.is_some()),
-                ("kb_levels", c.kb_levels.is_some()),
-                ("round", c.round.is_some()),
-                ("top", c.top.is_some()),
-                ("top_percentile", c.top_percentile.is_some()),
-                ("bottom", c.bottom.is_some()),
-                ("bottom_percentile", c.bottom_percentile.is_some()),
-                ("bands", c.bands.is_some()),
-                ("band_count", c.band_count.is_some()),
-                ("edges", c.edges.is_some()),
-                ("widths", c.widths.is_some()),
-            ];
+            let mut quasi_only =
+                std::iter::once(("kind", c.kind.is_some())).chain(c.quasi_options());
             if c.role != Role::Quasi
-                && let Some((key, _)) = quasi_only.iter().find(|(_, set)| *set)
+                && let Some((key, _)) = quasi_only.find(|(_, set)| *set)
             {
                 return Err(at(&format!("`{key}` applies to quasi-identifiers only")));
             }
@@ -240,24 +224,7 @@ impl Schema {
                 "precision",
             ],
         };
-        let present = [
-            ("format", c.format.is_some()),
-            ("precision", c.precision.is_some()),
-            ("level", c.level.is_some()),
-            ("hierarchy", c.hierarchy.is_some()),
-            ("kb", c.kb.is_some()),
-            ("kb_levels", c.kb_levels.is_some()),
-            ("round", c.round.is_some()),
-            ("top", c.top.is_some()),
-            ("top_percentile", c.top_percentile.is_some()),
-            ("bottom", c.bottom.is_some()),
-            ("bottom_percentile", c.bottom_percentile.is_some()),
-            ("bands", c.bands.is_some()),
-            ("band_count", c.band_count.is_some()),
-            ("edges", c.edges.is_some()),
-            ("widths", c.widths.is_some()),
-        ];
-        for (key, set) in present {
+        for (key, set) in c.quasi_options() {
             if set && !allowed.contains(&key) {
                 return Err(format!("`{key}` does not apply to kind {kind:?}"));
             }
@@ -350,6 +317,28 @@ impl Schema {
 }
 
 impl ColumnSpec {
+    /// Each option that only a quasi-identifier takes, and whether this column sets it:
+    /// the one list both the role check and the kind check read.
+    fn quasi_options(&self) -> [(&'static str, bool); 15] {
+        [
+            ("format", self.format.is_some()),
+            ("precision", self.precision.is_some()),
+            ("level", self.level.is_some()),
+            ("hierarchy", self.hierarchy.is_some()),
+            ("kb", self.kb.is_some()),
+            ("kb_levels", self.kb_levels.is_some()),
+            ("round", self.round.is_some()),
+            ("top", self.top.is_some()),
+            ("top_percentile", self.top_percentile.is_some()),
+            ("bottom", self.bottom.is_some()),
+            ("bottom_percentile", self.bottom_percentile.is_some()),
+            ("bands", self.bands.is_some()),
+            ("band_count", self.band_count.is_some()),
+            ("edges", self.edges.is_some()),
+            ("widths", self.widths.is_some()),
+        ]
+    }
+
     pub fn output_name(&self) -> &str {
         self.rename.as_deref().unwrap_or(&self.name)
     }
