@@ -336,25 +336,21 @@ impl Engine {
                 self.core
                     .detect_document(text, &inputs)
                     .map(|(doc, findings)| {
-                        let confidences = findings.iter().map(|f| f.confidence);
+                        let scores = findings.iter().map(|f| f.score());
                         finding_records(&doc, &findings)
                             .into_iter()
-                            .zip(confidences)
+                            .zip(scores)
                             .collect::<Vec<_>>()
                     })
             })
             .map_err(engine_error)?;
         Ok(records
             .into_iter()
-            .map(|(r, confidence)| RecognizerResult {
+            .map(|(r, score)| RecognizerResult {
                 entity_type: entity_type(&self.core.config().serve, &r.category),
                 start: r.start,
                 end: r.end,
-                // The confidence is an f32: read back at its own precision (0.9, not
-                // 0.8999999761581543).
-                score: format!("{confidence}")
-                    .parse()
-                    .unwrap_or(f64::from(confidence)),
+                score,
                 category: r.category,
                 detector: r.detector,
                 generalization: r.generalization,

@@ -53,6 +53,14 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The confidence as an `f64` that reads as the `f32` it is (0.95, not
+    /// 0.949999988079071), for reports whose readers compare scores as decimals.
+    pub fn score(&self) -> f64 {
+        format!("{}", self.confidence)
+            .parse()
+            .unwrap_or(f64::from(self.confidence))
+    }
+
     pub fn len(&self) -> usize {
         self.end - self.start
     }

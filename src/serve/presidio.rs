@@ -217,7 +217,7 @@ fn detect(
         .iter()
         .filter_map(|f: &Finding| {
             let entity = entity_type(config, &f.category);
-            let score = f64::from(f.confidence);
+            let score = f.score();
             filter.keeps(&entity, score).then(|| AnalyzerResult {
                 analysis_explanation: filter.explain.then(|| Explanation {
                     recognizer: f.detector.clone(),
