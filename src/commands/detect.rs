@@ -305,14 +305,14 @@ pub fn split_holdout<T>(sentences: Vec<T>, every: usize) -> (Vec<T>, Vec<T>) {
 fn score(
     model: &SequenceModel,
     sentences: &[sequence::LabelledSentence],
-) -> sequence::EntityScores {
+) -> declass::eval::ner::EntityScores {
     let gazetteers = sequence::Gazetteers::default();
     let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
     let predicted: Vec<Vec<String>> = sentences
         .iter()
         .map(|s| model.predict(&s.words, s.tags.as_deref(), &gazetteers))
         .collect();
-    sequence::entity_scores(&gold, &predicted)
+    declass::eval::ner::entity_scores(&gold, &predicted)
 }
 
 /// Trains the sequence model of `detector` (disease or ner) and prints held-out and dev

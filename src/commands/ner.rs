@@ -236,15 +236,15 @@ pub fn scores_json(
             match &s.annotated_types {
                 Some(types) => {
                     let types: BTreeSet<String> = types.iter().cloned().collect();
-                    sequence::keep_types(&labels, &types)
+                    declass::eval::ner::keep_types(&labels, &types)
                 }
                 None => labels,
             }
         })
         .collect();
-    let mut json = serde_json::to_value(sequence::entity_scores(&gold, &predicted))?;
-    let by_type: BTreeMap<String, sequence::EntityScores> =
-        sequence::entity_scores_by_type(&gold, &predicted);
+    let mut json = serde_json::to_value(declass::eval::ner::entity_scores(&gold, &predicted))?;
+    let by_type: BTreeMap<String, declass::eval::ner::EntityScores> =
+        declass::eval::ner::entity_scores_by_type(&gold, &predicted);
     json["types"] = serde_json::to_value(by_type)?;
     Ok(json)
 }

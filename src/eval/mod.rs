@@ -4,5 +4,6 @@
 pub mod compare;
 pub mod ic;
 pub mod identifying;
+pub mod ner;
 pub mod plot;
 pub mod tab;

@@ -1,0 +1,286 @@
+//! Token features for the sequence labeller: the word, its stem, length, shape, affixes,
+//! POS when the document has tags, the same for a ±1 word window, and gazetteer marks.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_stemmers::Stemmer;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::text::Upos;
+
+/// One labelled sentence: words, optional POS tags, BIO labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledSentence {
+    pub words: Vec<String>,
+    pub tags: Option<Vec<Upos>>,
+    pub labels: Vec<String>,
+    /// The entity types its source annotates; `None`: every type. A token labelled `O`
+    /// may belong to a type its source does not annotate (UNER marks no dates), so in
+    /// training it may take any such type (partial labels: the perceptron's gold path
+    /// is the best path that agrees with the labels given).
+    pub annotated_types: Option<Vec<String>>,
+}
+
+/// Named phrase lists (lowercased words joined by single spaces); a token inside a listed
+/// phrase gets the feature `gaz:NAME:B` or `gaz:NAME:I` (the longest match of each list
+/// at each start), and the same joined with its case (`gaz:NAME:B:X`), since "Bath" the
+/// town and "bath" the tub look alike lowercased.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Gazetteers {
+    lists: BTreeMap<String, BTreeSet<String>>,
+    max_words: usize,
+    /// Each phrase's hash with the positions (in `lists` order) of the lists holding it,
+    /// built on first use: every token tries every phrase length against every list, and
+    /// searching ordered sets of strings made those lookups most of the labeller's time.
+    /// A hit is confirmed in the list itself; hashes keep the index small.
+    #[serde(skip)]
+    index: std::sync::OnceLock<FxHashMap<u64, Vec<usize>>>,
+}
+
+impl Gazetteers {
+    /// Adds phrases to list `name`; words are split at whitespace, so callers give
+    /// phrases in the tokens the labeller will see.
+    pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
+        self.index = std::sync::OnceLock::new();
+        let set = self.lists.entry(name.to_string()).or_default();
+        for phrase in phrases {
+            let norm = phrase
+                .split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>();
+            if norm.is_empty() {
+                continue;
+            }
+            self.max_words = self.max_words.max(norm.len());
+            set.insert(norm.join(" "));
+        }
+    }
+
+    /// Adds every list of `other` (phrases of a list both have are united).
+    pub fn extend(&mut self, other: &Gazetteers) {
+        self.index = std::sync::OnceLock::new();
+        for (name, phrases) in &other.lists {
+            self.lists
+                .entry(name.clone())
+                .or_default()
+                .extend(phrases.iter().cloned());
+        }
+        self.max_words = self.max_words.max(other.max_words);
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.lists.keys().cloned().collect()
+    }
+
+    /// Each list's name and phrase count.
+    pub fn sizes(&self) -> Vec<(String, usize)> {
+        self.lists
+            .iter()
+            .map(|(name, set)| (name.clone(), set.len()))
+            .collect()
+    }
+
+    /// Per token, the gazetteer features it gets; `words` in their original case.
+    pub fn features(&self, words: &[String]) -> Vec<Vec<String>> {
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
+        let index = self.index.get_or_init(|| {
+            let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+            for (position, set) in self.lists.values().enumerate() {
+                for phrase in set {
+                    let positions = index.entry(phrase_hash(phrase)).or_default();
+                    if positions.last() != Some(&position) {
+                        positions.push(position);
+                    }
+                }
+            }
+            index
+        });
+        let sets: Vec<&BTreeSet<String>> = self.lists.values().collect();
+        let mut out = vec![Vec::new(); lower.len()];
+        let mut longest = vec![0usize; self.lists.len()];
+        for start in 0..lower.len() {
+            longest.iter_mut().for_each(|len| *len = 0);
+            let mut candidate = String::new();
+            for len in 1..=self.max_words.min(lower.len() - start) {
+                if len > 1 {
+                    candidate.push(' ');
+                }
+                candidate.push_str(&lower[start + len - 1]);
+                for &position in index.get(&phrase_hash(&candidate)).into_iter().flatten() {
+                    if sets[position].contains(&candidate) {
+                        longest[position] = len;
+                    }
+                }
+            }
+            for (name, &len) in self.lists.keys().zip(&longest) {
+                for (offset, slot) in out[start..start + len].iter_mut().enumerate() {
+                    let part = if offset == 0 { 'B' } else { 'I' };
+                    slot.push(format!("gaz:{name}:{part}"));
+                    slot.push(format!("gaz:{name}:{part}:{}", cases[start + offset]));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn phrase_hash(phrase: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(phrase)
+}
+
+/// The case of a word's first letter: `X` upper, `x` lower, `-` no letter.
+fn case_class(word: &str) -> char {
+    match word.chars().find(|c| c.is_alphabetic()) {
+        Some(c) if c.is_uppercase() => 'X',
+        Some(_) => 'x',
+        None => '-',
+    }
+}
+
+/// The string features of every token of a sentence.
+pub fn sentence_features(
+    words: &[String],
+    tags: Option<&[Upos]>,
+    gazetteers: &[&Gazetteers],
+    stemmer: &Stemmer,
+) -> Vec<Vec<String>> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let stems: Vec<String> = lower.iter().map(|w| stemmer.stem(w).into_owned()).collect();
+    let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
+    let mut gaz = vec![Vec::new(); lower.len()];
+    for g in gazetteers {
+        for (slot, features) in gaz.iter_mut().zip(g.features(words)) {
+            slot.extend(features);
+        }
+    }
+    let n = words.len();
+    let at = |v: &[String], i: isize| -> String {
+        if i < 0 {
+            "<s>".into()
+        } else if i as usize >= n {
+            "</s>".into()
+        } else {
+            v[i as usize].clone()
+        }
+    };
+    (0..n)
+        .map(|i| {
+            let word = &lower[i];
+            let chars: Vec<char> = word.chars().collect();
+            let k = i as isize;
+            let mut f = vec![
+                "bias".to_string(),
+                format!("w={word}"),
+                format!("stem={}", stems[i]),
+                format!("shape={}", shapes[i]),
+                format!("sshape={}", shape(&words[i], false)),
+                format!("len={}", chars.len().min(12)),
+                format!("w-1={}", at(&lower, k - 1)),
+                format!("w+1={}", at(&lower, k + 1)),
+                format!("stem-1={}", at(&stems, k - 1)),
+                format!("stem+1={}", at(&stems, k + 1)),
+                format!("shape-1={}", at(&shapes, k - 1)),
+                format!("shape+1={}", at(&shapes, k + 1)),
+                format!("w-1|w={}|{word}", at(&lower, k - 1)),
+                format!("w|w+1={word}|{}", at(&lower, k + 1)),
+                format!("w-2={}", at(&lower, k - 2)),
+                format!("w+2={}", at(&lower, k + 2)),
+            ];
+            let suffix3 = |j: isize| -> String {
+                if j < 0 || j as usize >= n {
+                    "-".into()
+                } else {
+                    let c: Vec<char> = lower[j as usize].chars().collect();
+                    c[c.len().saturating_sub(3)..].iter().collect()
+                }
+            };
+            f.push(format!("suf3-1={}", suffix3(k - 1)));
+            f.push(format!("suf3+1={}", suffix3(k + 1)));
+            f.push(format!(
+                "w-1|w+1={}|{}",
+                at(&lower, k - 1),
+                at(&lower, k + 1)
+            ));
+            // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
+            if chars.len() > 3 {
+                for window in chars.windows(3) {
+                    f.push(format!("c3={}", window.iter().collect::<String>()));
+                }
+            }
+            for len in 1..=5 {
+                if chars.len() > len {
+                    f.push(format!(
+                        "pre{len}={}",
+                        chars[..len].iter().collect::<String>()
+                    ));
+                    f.push(format!(
+                        "suf{len}={}",
+                        chars[chars.len() - len..].iter().collect::<String>()
+                    ));
+                }
+            }
+            if let Some(tags) = tags {
+                let tag = |j: isize| -> &str {
+                    if j < 0 || j as usize >= n {
+                        "-"
+                    } else {
+                        tags[j as usize].as_str()
+                    }
+                };
+                f.push(format!("pos={}", tag(k)));
+                f.push(format!("pos-1={}", tag(k - 1)));
+                f.push(format!("pos+1={}", tag(k + 1)));
+                f.push(format!("pos-1|pos={}|{}", tag(k - 1), tag(k)));
+                f.push(format!("pos|pos+1={}|{}", tag(k), tag(k + 1)));
+                f.push(format!("pos|shape={}|{}", tag(k), shapes[i]));
+            }
+            for g in &gaz[i] {
+                f.push(g.clone());
+            }
+            if i > 0 {
+                for g in &gaz[i - 1] {
+                    f.push(format!("{g}-1"));
+                }
+            }
+            // The next token's lists: "Acme" before the suffix "Corp".
+            if i + 1 < n {
+                for g in &gaz[i + 1] {
+                    f.push(format!("{g}+1"));
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// Word shape: `Xxxx` → "Xx" (short) or "Xxxx" (long, runs capped at 4).
+fn shape(word: &str, long: bool) -> String {
+    let mut out = String::new();
+    let mut last = ' ';
+    let mut run = 0;
+    for c in word.chars() {
+        let class = if c.is_uppercase() {
+            'X'
+        } else if c.is_lowercase() {
+            'x'
+        } else if c.is_ascii_digit() {
+            'd'
+        } else {
+            c
+        };
+        if class == last {
+            run += 1;
+            if !long || run >= 4 {
+                continue;
+            }
+        } else {
+            run = 0;
+        }
+        out.push(class);
+        last = class;
+    }
+    out
+}

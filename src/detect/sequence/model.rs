@@ -1,0 +1,210 @@
+//! The trained model: labels, feature weights and transitions; Viterbi decoding and the
+//! model file (MessagePack, gzip).
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::{Gazetteers, MODEL_VERSION, sentence_features};
+use crate::error::{Error, Result};
+use crate::text::Upos;
+
+/// A trained model: labels, feature table, and transition scores.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SequenceModel {
+    pub version: u32,
+    pub labels: Vec<String>,
+    /// Gazetteer names the model was trained with (the caller supplies the same lists).
+    pub gazetteers: Vec<String>,
+    /// Gazetteers shipped inside the model: the training data's own mentions (list
+    /// `train`) and any lists given at training ([`TrainOptions::embedded`]). During
+    /// training each sentence sees only the mentions of the other folds (jackknifing), so
+    /// the model learns how far to trust a listed phrase instead of memorizing it.
+    pub(super) lexicon: Gazetteers,
+    pub(super) features: Vec<String>,
+    /// `features.len() × labels.len()`, row-major.
+    pub(super) weights: Vec<f32>,
+    /// `(labels.len() + 1) × labels.len()`: row `labels.len()` is the sentence start.
+    pub(super) transitions: Vec<f32>,
+    #[serde(skip)]
+    pub(super) index: FxHashMap<String, u32>,
+}
+
+impl SequenceModel {
+    pub(super) fn rebuild_index(&mut self) {
+        self.index = self
+            .features
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as u32))
+            .collect();
+    }
+
+    pub fn feature_count(&self) -> usize {
+        self.features.len()
+    }
+
+    /// Whether label `to` may follow label `from` (`None`: sentence start) in BIO.
+    pub(super) fn allowed(&self, from: Option<usize>, to: usize) -> bool {
+        match self.labels[to].strip_prefix("I-") {
+            None => true,
+            Some(kind) => from.is_some_and(|f| self.labels[f].get(2..) == Some(kind)),
+        }
+    }
+
+    /// The best label path; with `mask`, the best among paths whose label at each
+    /// token is allowed by `mask[token][label]`.
+    pub(super) fn viterbi(&self, sentence: &[Vec<u32>], mask: Option<&[Vec<bool>]>) -> Vec<usize> {
+        let nl = self.labels.len();
+        let n = sentence.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let emission = |t: usize, label: usize| -> f32 {
+            if mask.is_some_and(|m| !m[t][label]) {
+                return f32::NEG_INFINITY;
+            }
+            sentence[t]
+                .iter()
+                .map(|&f| self.weights[f as usize * nl + label])
+                .sum()
+        };
+        let mut score = vec![f32::NEG_INFINITY; n * nl];
+        let mut back = vec![0usize; n * nl];
+        for (l, slot) in score.iter_mut().take(nl).enumerate() {
+            if self.allowed(None, l) {
+                *slot = self.transitions[nl * nl + l] + emission(0, l);
+            }
+        }
+        for t in 1..n {
+            for l in 0..nl {
+                let e = emission(t, l);
+                let mut best = f32::NEG_INFINITY;
+                let mut arg = 0;
+                for p in 0..nl {
+                    if !self.allowed(Some(p), l) {
+                        continue;
+                    }
+                    let s = score[(t - 1) * nl + p] + self.transitions[p * nl + l];
+                    if s > best {
+                        best = s;
+                        arg = p;
+                    }
+                }
+                score[t * nl + l] = best + e;
+                back[t * nl + l] = arg;
+            }
+        }
+        let mut last = (0..nl)
+            .max_by(|&a, &b| score[(n - 1) * nl + a].total_cmp(&score[(n - 1) * nl + b]))
+            .unwrap_or(0);
+        let mut path = vec![0; n];
+        for t in (0..n).rev() {
+            path[t] = last;
+            last = back[t * nl + last];
+        }
+        path
+    }
+
+    /// BIO labels for one sentence.
+    pub fn predict(
+        &self,
+        words: &[String],
+        tags: Option<&[Upos]>,
+        gazetteers: &Gazetteers,
+    ) -> Vec<String> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let lists = [gazetteers, &self.lexicon];
+        let encoded: Vec<Vec<u32>> = sentence_features(words, tags, &lists, &stemmer)
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|f| self.index.get(f).copied())
+                    .collect()
+            })
+            .collect();
+        self.viterbi(&encoded, None)
+            .into_iter()
+            .map(|l| self.labels[l].clone())
+            .collect()
+    }
+
+    /// Writes the model as gzip-compressed MessagePack, atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = rmp_serde::to_vec(self)
+            .map_err(|e| Error::model(path, format!("cannot encode model: {e}")))?;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(&bytes).map_err(|e| Error::io(path, e))?;
+        let compressed = encoder.finish().map_err(|e| Error::io(path, e))?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        crate::io::write_atomic(path, &compressed)
+    }
+
+    pub fn load(path: &Path) -> Result<SequenceModel> {
+        let compressed = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::from_gzip(&compressed, path)
+    }
+
+    /// Reads a model from its gzipped bytes; `origin` names it in errors.
+    pub fn from_gzip(compressed: &[u8], origin: &Path) -> Result<SequenceModel> {
+        let path = origin;
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(compressed)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::model(path, format!("not a gzip model file: {e}")))?;
+        let mut model: SequenceModel = rmp_serde::from_slice(&bytes)
+            .map_err(|e| Error::model(path, format!("corrupt model file: {e}")))?;
+        if model.version != MODEL_VERSION {
+            return Err(Error::model(
+                path,
+                format!(
+                    "model version {} (expected {MODEL_VERSION}); retrain it",
+                    model.version
+                ),
+            ));
+        }
+        let nl = model.labels.len();
+        if nl == 0
+            || model.weights.len() != model.features.len() * nl
+            || model.transitions.len() != (nl + 1) * nl
+        {
+            return Err(Error::model(
+                path,
+                "corrupt model file: table sizes disagree",
+            ));
+        }
+        model.rebuild_index();
+        Ok(model)
+    }
+}
+
+/// Entity spans `(start, end_exclusive, type)` of a BIO sequence (an I- without a
+/// preceding B- of its type starts an entity, as conlleval does).
+pub fn bio_spans(labels: &[String]) -> Vec<(usize, usize, String)> {
+    let mut spans = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, label) in labels.iter().enumerate() {
+        let (prefix, kind) = match label.split_once('-') {
+            Some((p, k)) => (p, k),
+            None => ("O", ""),
+        };
+        let continues = prefix == "I" && current.as_ref().is_some_and(|(_, k)| k == kind);
+        if !continues {
+            if let Some((start, k)) = current.take() {
+                spans.push((start, i, k));
+            }
+            if prefix == "B" || prefix == "I" {
+                current = Some((i, kind.to_string()));
+            }
+        }
+    }
+    if let Some((start, k)) = current {
+        spans.push((start, labels.len(), k));
+    }
+    spans
+}

@@ -1,0 +1,345 @@
+//! Tests of the sequence labeller: features, training, decoding, the shipped models.
+
+use super::train::partial_label_mask;
+use super::*;
+use crate::text::Upos;
+use rust_stemmers::{Algorithm, Stemmer};
+
+fn s(words: &str, labels: &str) -> LabelledSentence {
+    LabelledSentence {
+        words: words.split(' ').map(String::from).collect(),
+        tags: None,
+        labels: labels.split(' ').map(String::from).collect(),
+        annotated_types: None,
+    }
+}
+
+#[test]
+fn bio_spans_follow_conlleval() {
+    let labels: Vec<String> = "O B-D I-D O I-D B-D B-D"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        bio_spans(&labels),
+        vec![
+            (1, 3, "D".into()),
+            (4, 5, "D".into()),
+            (5, 6, "D".into()),
+            (6, 7, "D".into())
+        ]
+    );
+}
+
+#[test]
+fn learns_a_small_pattern_and_round_trips() {
+    let mut data = Vec::new();
+    for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
+        data.push(s(
+            &format!("patients with {name} were treated"),
+            "O O B-D O O",
+        ));
+        data.push(s(
+            &format!("chronic {name} syndrome is rare"),
+            "B-D I-D I-D O O",
+        ));
+        data.push(s("the doctors were treated well", "O O O O O"));
+    }
+    let options = TrainOptions {
+        epochs: 8,
+        seed: 3,
+        min_feature_count: 1,
+        lexicon_folds: 0,
+        embedded: Gazetteers::default(),
+    };
+    let gaz = Gazetteers::default();
+    let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
+    let words: Vec<String> = "patients with cholera were treated"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        model.predict(&words, None, &gaz),
+        vec!["O", "O", "B-D", "O", "O"]
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.bin.gz");
+    model.save(&path).expect("save");
+    let loaded = SequenceModel::load(&path).expect("load");
+    assert_eq!(
+        loaded.predict(&words, None, &gaz),
+        model.predict(&words, None, &gaz)
+    );
+    std::fs::write(&path, b"junk").expect("write");
+    assert!(SequenceModel::load(&path).is_err());
+}
+
+#[test]
+fn viterbi_never_starts_with_inside() {
+    let data = vec![s("a b", "I-D I-D"), s("c d", "O O")];
+    let options = TrainOptions {
+        epochs: 2,
+        seed: 1,
+        min_feature_count: 1,
+        lexicon_folds: 3,
+        embedded: Gazetteers::default(),
+    };
+    let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+    let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
+    assert_ne!(labels[0], "I-D");
+}
+
+#[test]
+fn entity_types_map_to_categories() {
+    assert_eq!(category_of_type("PER"), "person");
+    assert_eq!(category_of_type("LOC"), "location");
+    assert_eq!(category_of_type("ORG"), "organization");
+    assert_eq!(category_of_type("Disease"), "disease");
+}
+
+/// The shipped disease model finds a disease in a document and proposes "disease".
+#[test]
+fn shipped_disease_model_detects_in_documents() {
+    let config = crate::Config::builtin().expect("config").detect.disease;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kb")
+        .join(&config.model);
+    let detector = SequenceDetector::load(DISEASE, &path, &config).expect("shipped model");
+    let text = "Mutations in BRCA1 cause hereditary breast cancer in women.";
+    let doc = crate::detect::testing::analyze(text);
+    let findings = detector.detect(&doc).expect("detect");
+    let found: Vec<&str> = findings.iter().map(|f| &text[f.start..f.end]).collect();
+    assert!(
+        found.iter().any(|f| f.contains("breast cancer")),
+        "{found:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.proposal == Proposal::Generalize("disease".into()))
+    );
+}
+
+/// The shipped named-entity model labels people and dates; a type configured with
+/// `report = false` is left out of the findings, the others keep their category and
+/// generalization.
+#[test]
+fn shipped_ner_model_reports_configured_types() {
+    let mut config = crate::Config::builtin().expect("config");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kb")
+        .join(&config.detect.ner.model);
+    let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+    let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996.";
+    let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+    let found = |config: &crate::config::SequenceModelConfig| -> Vec<(String, String)> {
+        let detector = SequenceDetector::load(NER, &path, config).expect("shipped model");
+        detector
+            .detect(&doc)
+            .expect("detect")
+            .iter()
+            .map(|f| (text[f.start..f.end].to_string(), f.category.clone()))
+            .collect()
+    };
+    let all = found(&config.detect.ner);
+    for expected in [
+        ("Galip Yalman", "person"),
+        ("Ankara", "location"),
+        ("29 November 1996", "datetime"),
+    ] {
+        assert!(
+            all.contains(&(expected.0.to_string(), expected.1.to_string())),
+            "{all:?}"
+        );
+    }
+    if let Some(datetime) = config.detect.ner.types.get_mut("DATETIME") {
+        datetime.report = false;
+    }
+    let without_dates = found(&config.detect.ner);
+    assert!(
+        without_dates.iter().all(|(_, c)| c != "datetime"),
+        "{without_dates:?}"
+    );
+    assert_eq!(without_dates.len(), all.len() - 1, "{without_dates:?}");
+}
+
+#[test]
+fn gazetteer_features_mark_phrases() {
+    let mut gaz = Gazetteers::default();
+    gaz.add("mesh", ["breast cancer".to_string()]);
+    let f = gaz.features(&["a".into(), "breast".into(), "cancer".into()]);
+    assert!(f[0].is_empty());
+    assert_eq!(f[1], vec!["gaz:mesh:B", "gaz:mesh:B:x"]);
+    assert_eq!(f[2], vec!["gaz:mesh:I", "gaz:mesh:I:x"]);
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(' ').map(String::from).collect()
+}
+
+/// Each list matches its longest phrase at a start, case-insensitively, and says the
+/// case it matched in; lists merged with `extend` match as they did apart.
+#[test]
+fn gazetteers_match_longest_phrase_per_list_with_case() {
+    let mut places = Gazetteers::default();
+    places.add("place", ["New York".to_string(), "York".to_string()]);
+    let mut people = Gazetteers::default();
+    people.add("first-name", ["york".to_string()]);
+    let sentence = words("in New York city");
+    let f = places.features(&sentence);
+    assert_eq!(f[1], vec!["gaz:place:B", "gaz:place:B:X"]);
+    // Inside "New York", and "York" on its own: every start is tried.
+    assert_eq!(
+        f[2],
+        vec![
+            "gaz:place:I",
+            "gaz:place:I:X",
+            "gaz:place:B",
+            "gaz:place:B:X"
+        ]
+    );
+    assert!(f[3].is_empty());
+    let mut both = places.clone();
+    both.extend(&people);
+    let merged = both.features(&sentence);
+    let mut expected = f[2].clone();
+    expected.extend(people.features(&sentence)[2].clone());
+    let mut got = merged[2].clone();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+    assert_eq!(
+        both.sizes(),
+        vec![("first-name".to_string(), 1), ("place".to_string(), 2)]
+    );
+    let lower = both.features(&words("a new york bagel"));
+    assert!(lower[1].contains(&"gaz:place:B:x".to_string()), "{lower:?}");
+}
+
+/// A token sees its POS with its neighbours' and the next token's gazetteer lists.
+#[test]
+fn sentence_features_carry_pos_and_gazetteer_windows() {
+    let mut gaz = Gazetteers::default();
+    gaz.add("org-suffix", ["corp".to_string()]);
+    let sentence = words("Acme Corp grew");
+    let tags = [Upos::Propn, Upos::Propn, Upos::Verb];
+    let stemmer = Stemmer::create(Algorithm::English);
+    let f = sentence_features(&sentence, Some(&tags), &[&gaz], &stemmer);
+    let acme = &f[0];
+    for expected in [
+        "pos=PROPN",
+        "pos|pos+1=PROPN|PROPN",
+        "pos|shape=PROPN|Xxxx",
+        "gaz:org-suffix:B+1",
+        "gaz:org-suffix:B:X+1",
+    ] {
+        assert!(acme.contains(&expected.to_string()), "{expected}: {acme:?}");
+    }
+    assert!(f[2].contains(&"gaz:org-suffix:B-1".to_string()));
+    assert!(
+        !f[2]
+            .iter()
+            .any(|x| x.ends_with("+1") && x.starts_with("gaz"))
+    );
+}
+
+/// Partial labels: with `annotated_types` the `O` of a source that never marks a type
+/// does not teach the model that type is outside; without it, it does.
+#[test]
+fn partial_labels_leave_unannotated_types_open() {
+    let train = |partial: bool| {
+        let mut data = vec![s("we met Ann on monday", "O O B-P O B-D")];
+        for day in ["friday", "sunday", "tuesday", "saturday"] {
+            for name in ["Bob", "Cy"] {
+                let mut sentence = s(&format!("we met {name} on {day}"), "O O B-P O O");
+                if partial {
+                    sentence.annotated_types = Some(vec!["P".into()]);
+                }
+                data.push(sentence);
+            }
+        }
+        let options = TrainOptions {
+            epochs: 10,
+            seed: 5,
+            min_feature_count: 1,
+            lexicon_folds: 0,
+            embedded: Gazetteers::default(),
+        };
+        let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+        model.predict(
+            &words("we met Dee on thursday"),
+            None,
+            &Gazetteers::default(),
+        )
+    };
+    assert_eq!(train(true), vec!["O", "O", "B-P", "O", "B-D"]);
+    assert_eq!(train(false)[4], "O");
+}
+
+/// Lists given as `embedded` train the model and travel inside its file: a word seen
+/// only in the list is labelled after a save and load, with no lists supplied.
+#[test]
+fn embedded_gazetteers_ship_inside_the_model() {
+    let mut cities = Gazetteers::default();
+    cities.add("city", ["Oslo", "Lima", "Rome", "Kyiv"].map(String::from));
+    let mut data = Vec::new();
+    for city in ["Oslo", "Lima", "Rome"] {
+        data.push(s(&format!("we saw {city} today"), "O O B-L O"));
+    }
+    for thing in ["Bach", "Dune", "Zorn"] {
+        data.push(s(&format!("we saw {thing} today"), "O O O O"));
+    }
+    let options = TrainOptions {
+        epochs: 10,
+        seed: 3,
+        min_feature_count: 1,
+        lexicon_folds: 0,
+        embedded: cities,
+    };
+    let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("m.bin.gz");
+    model.save(&path).expect("save");
+    let loaded = SequenceModel::load(&path).expect("load");
+    let none = Gazetteers::default();
+    assert_eq!(
+        loaded.predict(&words("we saw Kyiv today"), None, &none),
+        vec!["O", "O", "B-L", "O"]
+    );
+    assert_eq!(
+        loaded.predict(&words("we saw Oslo today"), None, &none)[2],
+        "B-L"
+    );
+    assert_eq!(
+        loaded.predict(&words("we saw Emma today"), None, &none)[2],
+        "O"
+    );
+}
+
+#[test]
+fn partial_label_mask_fixes_entities_and_opens_other_types() {
+    let labels: Vec<String> = ["O", "B-P", "I-P", "B-D", "I-D"]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    let mut sentence = s("Ann came today", "B-P O O");
+    assert_eq!(partial_label_mask(&sentence, &labels), None);
+    sentence.annotated_types = Some(vec!["P".into()]);
+    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    assert_eq!(mask[0], vec![false, true, false, false, false]);
+    assert_eq!(mask[2], vec![true, false, false, true, true]);
+    sentence.annotated_types = Some(vec!["P".into(), "D".into()]);
+    assert_eq!(partial_label_mask(&sentence, &labels), None);
+}
+
+#[test]
+fn readers_report_file_and_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.tsv");
+    std::fs::write(&path, "Cancer\tB-Disease\nis\tX\n").expect("write");
+    let err = read_conll(&path).expect_err("bad label").to_string();
+    assert!(err.contains("bad.tsv") && err.contains("line 2"), "{err}");
+    std::fs::write(&path, "# c\n1\tTampa\tB-LOC\t-\n2\tbay\tI-LOC\t-\n\n").expect("write");
+    let sentences = read_iob2(&path).expect("iob2");
+    assert_eq!(sentences[0].words, vec!["Tampa", "bay"]);
+}

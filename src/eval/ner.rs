@@ -1,0 +1,135 @@
+//! Entity-level scoring of sequence labels (exact span and type, as conlleval counts).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::detect::sequence::bio_spans;
+
+/// Entity-level precision, recall and F1 (exact span and type).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct EntityScores {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub gold: usize,
+    pub predicted: usize,
+    pub correct: usize,
+}
+
+pub fn entity_scores(gold: &[Vec<String>], predicted: &[Vec<String>]) -> EntityScores {
+    let (mut g, mut p, mut c) = (0, 0, 0);
+    for scores in entity_scores_by_type(gold, predicted).values() {
+        g += scores.gold;
+        p += scores.predicted;
+        c += scores.correct;
+    }
+    EntityScores::from_counts(g, p, c)
+}
+
+/// [`entity_scores`] for each entity type found in `gold` or `predicted`.
+pub fn entity_scores_by_type(
+    gold: &[Vec<String>],
+    predicted: &[Vec<String>],
+) -> BTreeMap<String, EntityScores> {
+    let mut counts: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for (gs, ps) in gold.iter().zip(predicted) {
+        let gold_spans: BTreeSet<_> = bio_spans(gs).into_iter().collect();
+        let pred_spans: BTreeSet<_> = bio_spans(ps).into_iter().collect();
+        for span in &gold_spans {
+            counts.entry(span.2.clone()).or_default().0 += 1;
+        }
+        for span in &pred_spans {
+            let slot = counts.entry(span.2.clone()).or_default();
+            slot.1 += 1;
+            if gold_spans.contains(span) {
+                slot.2 += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(kind, (g, p, c))| (kind, EntityScores::from_counts(g, p, c)))
+        .collect()
+}
+
+/// `labels` with the entities of types outside `types` turned to `O`: a file that
+/// annotates only some types cannot score the others.
+pub fn keep_types(labels: &[String], types: &BTreeSet<String>) -> Vec<String> {
+    labels
+        .iter()
+        .map(|l| match l.get(2..) {
+            Some(kind) if !types.contains(kind) => "O".to_string(),
+            _ => l.clone(),
+        })
+        .collect()
+}
+
+impl EntityScores {
+    fn from_counts(g: usize, p: usize, c: usize) -> EntityScores {
+        let precision = if p == 0 { 0.0 } else { c as f64 / p as f64 };
+        let recall = if g == 0 { 0.0 } else { c as f64 / g as f64 };
+        let f1 = if precision + recall == 0.0 {
+            0.0
+        } else {
+            2.0 * precision * recall / (precision + recall)
+        };
+        EntityScores {
+            precision,
+            recall,
+            f1,
+            gold: g,
+            predicted: p,
+            correct: c,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn entity_scores_count_exact_matches() {
+        let gold = vec![
+            "B-D I-D O B-D"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
+        let pred = vec![
+            "B-D I-D O O"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        ];
+        let scores = entity_scores(&gold, &pred);
+        assert_eq!((scores.gold, scores.predicted, scores.correct), (2, 1, 1));
+        assert!((scores.f1 - 2.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn scores_by_type_and_kept_types() {
+        let gold = vec![words("B-P O B-D I-D O")];
+        let predicted = vec![words("B-P O B-D O B-Q")];
+        let by_type = entity_scores_by_type(&gold, &predicted);
+        assert_eq!(
+            by_type
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.gold, v.predicted, v.correct))
+                .collect::<Vec<_>>(),
+            vec![("D", 1, 1, 0), ("P", 1, 1, 1), ("Q", 0, 1, 0)]
+        );
+        let total = entity_scores(&gold, &predicted);
+        assert_eq!((total.gold, total.predicted, total.correct), (2, 3, 1));
+        let kept = keep_types(
+            &predicted[0],
+            &BTreeSet::from(["P".to_string(), "D".to_string()]),
+        );
+        assert_eq!(kept, words("B-P O B-D O O"));
+    }
+}
