@@ -1,0 +1,313 @@
+//! Tests of term extraction: names, noun phrases, numbers and dates.
+
+use crate::text::tokenize::tokenize;
+use super::*;
+
+fn terms(text: &str, tags: &[&str]) -> Vec<(String, TermKind)> {
+    let tokens = tokenize(text);
+    assert_eq!(
+        tokens.len(),
+        tags.len(),
+        "{:?}",
+        tokens.iter().map(|t| t.text(text)).collect::<Vec<_>>()
+    );
+    let tags: Vec<Upos> = tags.iter().map(|t| t.parse().expect("tag")).collect();
+    let sentences = vec![Sentence {
+        start: 0,
+        end: text.len(),
+        tokens: 0..tokens.len(),
+        paragraph: 0,
+    }];
+    let config = TextConfig {
+        max_term_words: 6,
+        number_terms: true,
+    };
+    extract_terms(text, &tokens, &tags, &sentences, &config)
+        .into_iter()
+        .map(|t| {
+            assert_eq!(
+                &text[t.start..t.end],
+                tokens[t.tokens.start].text(text).to_string()
+                    + &text[tokens[t.tokens.start].end..t.end]
+            );
+            (text[t.start..t.end].to_string(), t.kind)
+        })
+        .collect()
+}
+
+#[test]
+fn strips_determiners_from_proper_names() {
+    assert_eq!(
+        terms(
+            "He studied at the Florida State",
+            &["PRON", "VERB", "ADP", "DET", "PROPN", "PROPN"]
+        ),
+        vec![("Florida State".to_string(), TermKind::ProperName)]
+    );
+    // Past the sentence start only a title capitalizes its article.
+    assert_eq!(
+        terms(
+            "He attended The Doon School",
+            &["PRON", "VERB", "DET", "PROPN", "PROPN"]
+        ),
+        vec![("The Doon School".to_string(), TermKind::ProperName)]
+    );
+    assert_eq!(
+        terms("The Beatles played", &["DET", "PROPN", "VERB"]),
+        vec![("Beatles".to_string(), TermKind::ProperName)]
+    );
+}
+
+#[test]
+fn capitalized_runs_are_names_whatever_their_tags() {
+    assert_eq!(
+        terms(
+            "He led the National Democratic Congress and won a Canadian award",
+            &[
+                "PRON", "VERB", "DET", "ADJ", "ADJ", "PROPN", "CCONJ", "VERB", "DET", "ADJ", "NOUN"
+            ]
+        ),
+        vec![
+            (
+                "National Democratic Congress".to_string(),
+                TermKind::ProperName
+            ),
+            ("Canadian award".to_string(), TermKind::NounPhrase)
+        ]
+    );
+    assert_eq!(
+        terms(
+            "He was the Speaker of the Parliament of Ghana and won",
+            &[
+                "PRON", "AUX", "DET", "NOUN", "ADP", "DET", "NOUN", "ADP", "PROPN", "CCONJ", "VERB"
+            ]
+        ),
+        vec![(
+            "Speaker of the Parliament of Ghana".to_string(),
+            TermKind::ProperName
+        )]
+    );
+    assert_eq!(
+        terms(
+            "He represented the 8th District",
+            &["PRON", "VERB", "DET", "ADJ", "NOUN"]
+        ),
+        vec![("8th District".to_string(), TermKind::ProperName)]
+    );
+    // At the start of a sentence capitals prove nothing without a proper noun.
+    assert_eq!(
+        terms(
+            "Vanishing Point was aired",
+            &["VERB", "NOUN", "AUX", "VERB"]
+        ),
+        vec![("Point".to_string(), TermKind::NounPhrase)]
+    );
+    assert_eq!(
+        terms(
+            "He starred in Vanishing Point",
+            &["PRON", "VERB", "ADP", "VERB", "NOUN"]
+        ),
+        vec![("Vanishing Point".to_string(), TermKind::ProperName)]
+    );
+}
+
+#[test]
+fn maximal_noun_phrase_with_adjectives() {
+    assert_eq!(
+        terms(
+            "She had curable breast cancer and radiotherapy",
+            &["PRON", "VERB", "ADJ", "NOUN", "NOUN", "CCONJ", "NOUN"]
+        ),
+        vec![
+            ("curable breast cancer".to_string(), TermKind::NounPhrase),
+            ("radiotherapy".to_string(), TermKind::NounPhrase)
+        ]
+    );
+}
+
+#[test]
+fn proper_name_with_connector_and_compound_with_common_noun() {
+    assert_eq!(
+        terms(
+            "the Parliament of Ghana and the Ghana government",
+            &[
+                "DET", "PROPN", "ADP", "PROPN", "CCONJ", "DET", "PROPN", "NOUN"
+            ]
+        ),
+        vec![
+            ("Parliament of Ghana".to_string(), TermKind::ProperName),
+            ("Ghana government".to_string(), TermKind::NounPhrase)
+        ]
+    );
+}
+
+#[test]
+fn dates_and_numbers() {
+    assert_eq!(
+        terms(
+            "born 24 September 1957 , paid 3.5 million in March 2012",
+            &[
+                "VERB", "NUM", "PROPN", "NUM", "PUNCT", "VERB", "NUM", "NUM", "ADP", "PROPN", "NUM"
+            ]
+        ),
+        vec![
+            ("24 September 1957".to_string(), TermKind::Date),
+            ("3.5 million".to_string(), TermKind::Number),
+            ("March 2012".to_string(), TermKind::Date)
+        ]
+    );
+}
+
+#[test]
+fn numbers_in_words_keep_their_unit_and_ordinals_their_noun() {
+    assert_eq!(
+        terms(
+            "He won five titles in two years and lost the sixth round twice",
+            &[
+                "PRON", "VERB", "NUM", "NOUN", "ADP", "NUM", "NOUN", "CCONJ", "VERB", "DET", "ADJ",
+                "NOUN", "ADV"
+            ]
+        ),
+        vec![
+            ("five".to_string(), TermKind::Number),
+            ("titles".to_string(), TermKind::NounPhrase),
+            ("two years".to_string(), TermKind::Number),
+            ("sixth round".to_string(), TermKind::Number),
+            ("twice".to_string(), TermKind::Number)
+        ]
+    );
+    assert_eq!(
+        terms(
+            "weighing 155 lb in the 4th republic",
+            &["VERB", "NUM", "NOUN", "ADP", "DET", "ADJ", "NOUN"]
+        ),
+        vec![
+            ("155 lb".to_string(), TermKind::Number),
+            ("4th republic".to_string(), TermKind::Number)
+        ]
+    );
+    assert_eq!(
+        terms(
+            "a 13-team league and his 895-day-long presidency",
+            &[
+                "DET", "NUM", "PUNCT", "NOUN", "NOUN", "CCONJ", "PRON", "NUM", "PUNCT", "NOUN",
+                "PUNCT", "ADJ", "NOUN"
+            ]
+        ),
+        vec![
+            ("13-team".to_string(), TermKind::Number),
+            ("league".to_string(), TermKind::NounPhrase),
+            ("895-day-long".to_string(), TermKind::Number),
+            ("presidency".to_string(), TermKind::NounPhrase)
+        ]
+    );
+    // An ordinal is not a count: "20th-century" keeps its noun apart.
+    assert_eq!(
+        terms("20th-century music", &["ADJ", "PUNCT", "NOUN", "NOUN"])[0],
+        ("20th".to_string(), TermKind::Number)
+    );
+}
+
+#[test]
+fn titles_keep_glued_numbers_and_capitalized_function_words() {
+    assert_eq!(
+        terms(
+            "He starred in Hawaii Five-0 and sang Set Me Free",
+            &[
+                "PRON", "VERB", "ADP", "PROPN", "NUM", "PUNCT", "NUM", "CCONJ", "VERB", "VERB",
+                "PRON", "ADJ"
+            ]
+        ),
+        vec![
+            ("Hawaii Five-0".to_string(), TermKind::ProperName),
+            ("Set Me Free".to_string(), TermKind::ProperName)
+        ]
+    );
+    // A sequel's number before its year is part of the title.
+    assert_eq!(
+        terms(
+            "She was in Kick-Ass 2 (2013)",
+            &[
+                "PRON", "AUX", "ADP", "PROPN", "PUNCT", "NOUN", "NUM", "PUNCT", "NUM", "PUNCT"
+            ]
+        )[0],
+        ("Kick-Ass 2".to_string(), TermKind::ProperName)
+    );
+}
+
+#[test]
+fn hyphenated_terms_and_stopword_ends() {
+    assert_eq!(
+        terms(
+            "such other non-Hodgkin lymphoma",
+            &["ADJ", "ADJ", "ADJ", "PUNCT", "PROPN", "NOUN"]
+        ),
+        vec![("non-Hodgkin lymphoma".to_string(), TermKind::NounPhrase)]
+    );
+}
+
+#[test]
+fn predicative_adjective_is_not_a_term() {
+    assert!(terms("It is red", &["PRON", "AUX", "ADJ"]).is_empty());
+}
+
+#[test]
+fn long_phrases_keep_their_head() {
+    let text = "a b c d e f g h";
+    let tags = ["NOUN"; 8];
+    let got = terms(text, &tags);
+    assert_eq!(
+        got,
+        vec![
+            ("b".to_string(), TermKind::NounPhrase),
+            ("c d e f g h".to_string(), TermKind::NounPhrase)
+        ]
+    );
+}
+
+#[test]
+fn titles_keep_minor_words_only_where_a_noun_or_a_year_says_they_are_titles() {
+    let got = terms(
+        "the series MacGyver , Tales from the Crypt , Roseanne and Melrose Place",
+        &[
+            "DET", "NOUN", "PROPN", "PUNCT", "PROPN", "ADP", "DET", "PROPN", "PUNCT", "PROPN",
+            "CCONJ", "PROPN", "PROPN",
+        ],
+    );
+    let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "series",
+            "MacGyver",
+            "Tales from the Crypt",
+            "Roseanne",
+            "Melrose Place"
+        ]
+    );
+    let got = terms(
+        "in Zack and Miri Make a Porno ( 2008 )",
+        &[
+            "ADP", "PROPN", "CCONJ", "PROPN", "VERB", "DET", "PROPN", "PUNCT", "NUM", "PUNCT",
+        ],
+    );
+    assert_eq!(got[0].0, "Zack and Miri Make a Porno");
+    let got = terms(
+        "Smith met Jones in London",
+        &["PROPN", "VERB", "PROPN", "ADP", "PROPN"],
+    );
+    let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(names, ["Smith", "Jones", "London"]);
+}
+
+#[test]
+fn possessives_inside_names() {
+    let got = terms(
+        "at Maxine Elliott 's Theatre and Ford 's presidency",
+        &[
+            "ADP", "PROPN", "PROPN", "PART", "PROPN", "CCONJ", "PROPN", "PART", "NOUN",
+        ],
+    );
+    let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(names, ["Maxine Elliott 's Theatre", "Ford", "presidency"]);
+}
