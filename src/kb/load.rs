@@ -1,0 +1,440 @@
+//! Loading: each knowledge base's store answers the SPARQL files of `queries/` on its
+//! own thread, and the answers become the in-memory taxonomy index, cached between runs
+//! beside a stem index, both keyed by the files' checksums.
+
+use super::*;
+
+/// What one knowledge base's store answered to the SPARQL files of `queries/`, read on
+/// the thread that loaded the store.
+pub(super) struct Answers {
+    pub(super) triples: u64,
+    /// (concept IRI, whether the label is an alternative one, label), sorted, unique.
+    pub(super) labels: Vec<(String, bool, String)>,
+    /// (concept IRI, relation, parent IRI).
+    pub(super) links: Vec<(String, Relation, String)>,
+    /// (concept IRI, normalized lemma, sense number).
+    pub(super) senses: Vec<(String, String, u32)>,
+    /// (concept IRI, IRI of the concept it stands for), sorted: the first match wins.
+    pub(super) exact_matches: Vec<(String, String)>,
+}
+
+impl Answers {
+    /// Stores one knowledge base and reads its answers; `started` times the log lines.
+    pub(super) fn load(
+        source: &KbSource,
+        compressed: &[u8],
+        started: std::time::Instant,
+    ) -> Result<Answers> {
+        let (store, triples) = store::load_graph(&source.name, compressed, &source.data.origin())?;
+        log::debug!("{} stored at {:.2?}", source.name, started.elapsed());
+        let answers = Self::read(&store, &source.name, triples);
+        log::debug!("{} queried at {:.2?}", source.name, started.elapsed());
+        // Freeing a store of a few hundred thousand quads takes a good part of a second
+        // and nothing waits for it; if no thread can be started it is freed here.
+        let _ = std::thread::Builder::new().spawn(move || drop(store));
+        answers
+    }
+
+    /// Runs the four queries; the labels (the largest answer) on a second thread, which
+    /// has a core to itself once the smaller knowledge bases are loaded.
+    pub(super) fn read(
+        store: &oxigraph::store::Store,
+        kb_name: &str,
+        triples: u64,
+    ) -> Result<Answers> {
+        let (labels, answers) = std::thread::scope(|scope| {
+            let labels = scope.spawn(|| Self::labels(store, kb_name));
+            let answers = Self::all_but_labels(store, kb_name, triples);
+            let labels = labels.join().unwrap_or_else(|_| {
+                Err(Error::model(
+                    format!("queries (knowledge base {kb_name})"),
+                    "query thread failed",
+                ))
+            });
+            (labels, answers)
+        });
+        Ok(Answers {
+            labels: labels?,
+            ..answers?
+        })
+    }
+
+    pub(super) fn labels(
+        store: &oxigraph::store::Store,
+        kb_name: &str,
+    ) -> Result<Vec<(String, bool, String)>> {
+        let mut labels = Vec::new();
+        store::select(store, store::LABELS_RQ, kb_name, |row| {
+            if let (Some(c), Some(label)) =
+                (store::iri(row, "concept"), store::literal(row, "label"))
+                && store::is_english_or_untagged(row, "label")
+            {
+                let preferred = store::literal(row, "preferred") == Some("true");
+                labels.push((c.to_string(), !preferred, label.to_string()));
+            }
+            Ok(())
+        })?;
+        labels.sort_unstable();
+        labels.dedup();
+        Ok(labels)
+    }
+
+    pub(super) fn all_but_labels(
+        store: &oxigraph::store::Store,
+        kb_name: &str,
+        triples: u64,
+    ) -> Result<Answers> {
+        let mut links = Vec::new();
+        store::select(store, store::GENERALIZATIONS_RQ, kb_name, |row| {
+            if let (Some(c), Some(rel), Some(p)) = (
+                store::iri(row, "concept"),
+                store::iri(row, "relation").and_then(Relation::from_iri),
+                store::iri(row, "parent"),
+            ) {
+                links.push((c.to_string(), rel, p.to_string()));
+            }
+            Ok(())
+        })?;
+        let mut senses = Vec::new();
+        store::select(store, store::SENSES_RQ, kb_name, |row| {
+            if let (Some(c), Some(lemma), Some(n)) = (
+                store::iri(row, "concept"),
+                store::literal(row, "lemma"),
+                store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
+            ) {
+                senses.push((c.to_string(), tokenize::normalize(lemma), n));
+            }
+            Ok(())
+        })?;
+        let mut exact_matches = Vec::new();
+        store::select(store, store::EXACT_MATCHES_RQ, kb_name, |row| {
+            if let (Some(c), Some(m)) = (store::iri(row, "concept"), store::iri(row, "match")) {
+                exact_matches.push((c.to_string(), m.to_string()));
+            }
+            Ok(())
+        })?;
+        exact_matches.sort_unstable();
+        Ok(Answers {
+            triples,
+            labels: Vec::new(),
+            links,
+            senses,
+            exact_matches,
+        })
+    }
+}
+
+/// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
+pub(super) const INDEX_FORMAT: u32 = 2;
+
+/// Snowball stem key → concepts whose lowercase label has that key: the last resort of a
+/// lookup. Stemming every label takes longer than reading the rest of the index, and
+/// almost every document needs it, so it is cached beside the index and read on first use.
+pub(super) type StemIndex = FxHashMap<String, Vec<u32>>;
+
+/// Bumped whenever the stem keys change (another stemmer or key rule).
+pub(super) const STEM_INDEX_FORMAT: u32 = 1;
+
+/// The stem index's cache file beside the index's.
+pub(super) fn stems_cache_path(index_cache: &Path) -> PathBuf {
+    index_cache.with_extension("stems.msgpack")
+}
+
+/// The cached index if it was built under `key`; anything else (absent, stale,
+/// unreadable) means rebuilding, never an error: the knowledge-base files are the truth.
+/// The file holds the key, then the index, so a stale cache is recognised without
+/// decoding the index.
+pub(super) fn read_cached_index<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    key: &str,
+) -> Option<T> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut reader = bytes.as_slice();
+    let cached_key: String = rmp_serde::from_read(&mut reader).ok()?;
+    if cached_key != key {
+        log::info!(
+            "{}: built from other knowledge bases, rebuilding",
+            path.display()
+        );
+        return None;
+    }
+    match rmp_serde::from_read::<_, T>(&mut reader) {
+        Ok(index) => Some(index),
+        Err(e) => {
+            log::warn!(
+                "{}: unreadable index cache, rebuilding: {e}",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn write_cached_index<T: Serialize>(path: &Path, key: &str, index: &T) {
+    let mut bytes = Vec::new();
+    let result = rmp_serde::encode::write(&mut bytes, key)
+        .and_then(|()| rmp_serde::encode::write(&mut bytes, index))
+        .map_err(|e| Error::model(path, e.to_string()))
+        .and_then(|()| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            crate::io::write_atomic(path, &bytes)
+        });
+    if let Err(e) = result {
+        log::warn!("cannot cache the knowledge-base index: {e}");
+    }
+}
+
+impl KnowledgeBase {
+    /// Loads the shipped knowledge bases (those built by `declass setup` in the data
+    /// directory, else the ones compiled into the binary) and the installed plug-ins, and
+    /// builds the index. A missing or corrupt knowledge base is an error naming its file.
+    pub fn load(data: &DataDir, config: &Config) -> Result<KnowledgeBase> {
+        let sources = plugin::installed_sources(data, config)?;
+        let cache = data.root().join("cache").join("kb-index.msgpack");
+        Self::load_sources(&sources, &config.kb, Some(&cache))
+    }
+
+    /// Loads the given knowledge bases into a fresh store and indexes them.
+    pub fn from_sources(sources: &[KbSource], config: &KbConfig) -> Result<KnowledgeBase> {
+        Self::load_sources(sources, config, None)
+    }
+
+    /// Like [`Self::from_sources`], reusing the index cached at `cache` when it was built
+    /// from exactly these knowledge-base files (checksums) and priorities, and caching a
+    /// newly built one there. A missing or corrupt knowledge base is still an error: every
+    /// file is read for its checksum.
+    pub fn load_sources(
+        sources: &[KbSource],
+        config: &KbConfig,
+        cache: Option<&Path>,
+    ) -> Result<KnowledgeBase> {
+        let started = std::time::Instant::now();
+        let mut ordered: Vec<&KbSource> = sources.iter().collect();
+        ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
+        let bytes = ordered
+            .iter()
+            .map(|s| s.data.bytes())
+            .collect::<Result<Vec<_>>>()?;
+        let mut key = format!("declass kb index {INDEX_FORMAT}");
+        for (s, b) in ordered.iter().zip(&bytes) {
+            let mut crc = flate2::Crc::new();
+            crc.update(b);
+            key.push_str(&format!(
+                "\n{} {} {} {} {:08x}",
+                s.name,
+                s.priority,
+                s.shipped,
+                b.len(),
+                crc.sum()
+            ));
+        }
+        if let Some(index) = cache.and_then(|path| read_cached_index(path, &key)) {
+            log::info!(
+                "knowledge-base index read from cache in {:.2?}",
+                started.elapsed()
+            );
+            return Self::with_index(index, config, cache.map(|path| (path, key)));
+        }
+        // Each knowledge base is stored and queried on a thread of its own, into a store
+        // of its own (see `store::load_graph`); only the merge below is sequential.
+        let answers: Vec<Result<Answers>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ordered
+                .iter()
+                .zip(&bytes)
+                .map(|(s, b)| scope.spawn(move || Answers::load(s, b, started)))
+                .collect();
+            handles
+                .into_iter()
+                .zip(&ordered)
+                .map(|(h, s)| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::model(s.data.origin(), "loader thread failed"))
+                    })
+                })
+                .collect()
+        });
+        let answers = answers.into_iter().collect::<Result<Vec<_>>>()?;
+        log::info!(
+            "knowledge bases stored and queried in {:.2?}",
+            started.elapsed()
+        );
+        let index = Self::index(answers, &ordered)?;
+        log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
+        if let Some(path) = cache {
+            write_cached_index(path, &key, &index);
+        }
+        Self::with_index(index, config, cache.map(|path| (path, key)))
+    }
+
+    /// `cache`: the index's cache file and key, beside which the stem index is cached.
+    pub(super) fn with_index(
+        index: Index,
+        config: &KbConfig,
+        cache: Option<(&Path, String)>,
+    ) -> Result<KnowledgeBase> {
+        Ok(KnowledgeBase {
+            index,
+            stems: OnceLock::new(),
+            stems_cache: cache.map(|(path, key)| {
+                (
+                    stems_cache_path(path),
+                    format!("{key}\nstem index {STEM_INDEX_FORMAT}"),
+                )
+            }),
+            lemmatizer: Lemmatizer::wordnet()?,
+            max_chains: config.max_chains,
+            max_chain_depth: config.max_chain_depth,
+            counting: moka::sync::Cache::builder()
+                .weigher(|_: &(u32, usize), phrases: &Arc<[Vec<String>]>| {
+                    u32::try_from(phrases.len().max(1)).unwrap_or(u32::MAX)
+                })
+                .max_capacity(config.label_cache_phrases as u64)
+                .build_with_hasher(rustc_hash::FxBuildHasher),
+        })
+    }
+
+    /// Merges the knowledge bases' answers (highest priority first) into the index.
+    /// Concept numbers follow the sorted answers, never the stores' answer order.
+    pub(super) fn index(answers: Vec<Answers>, sources: &[&KbSource]) -> Result<Index> {
+        let started = std::time::Instant::now();
+        let mut concepts: Vec<Concept> = Vec::new();
+        let mut by_iri: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        let mut kbs = Vec::new();
+        let mut links = Vec::new();
+        let mut senses = Vec::new();
+        let mut exact_matches = Vec::new();
+        // Labels first: every labelled IRI becomes a concept of the first (highest
+        // priority) knowledge base that labels it.
+        for (kb_index, (s, a)) in sources.iter().zip(answers).enumerate() {
+            let before = concepts.len();
+            for (iri, not_preferred, label) in a.labels {
+                let id = match by_iri.get(iri.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(concepts.len())
+                            .map_err(|_| Error::model(s.data.origin(), "too many concepts"))?;
+                        by_iri.insert(Box::from(iri.as_str()), id);
+                        concepts.push(Concept {
+                            iri: iri.into_boxed_str(),
+                            label: Box::from(""),
+                            alt_labels: Vec::new(),
+                            kb: kb_index as u16,
+                            parents: SmallVec::new(),
+                            children: Vec::new(),
+                        });
+                        id
+                    }
+                };
+                let c = &mut concepts[id as usize];
+                if c.label.is_empty() && !not_preferred {
+                    c.label = label.into_boxed_str();
+                } else if *c.label != *label && !c.alt_labels.iter().any(|a| **a == *label) {
+                    c.alt_labels.push(label.into_boxed_str());
+                }
+            }
+            for c in &mut concepts[before..] {
+                if c.label.is_empty() && !c.alt_labels.is_empty() {
+                    c.label = c.alt_labels.remove(0);
+                }
+            }
+            kbs.push(KbInfo {
+                name: s.name.clone(),
+                priority: s.priority,
+                kind: if s.shipped { "shipped" } else { "plugin" }.to_string(),
+                origin: s.data.origin().display().to_string(),
+                triples: a.triples,
+                concepts: concepts.len() - before,
+            });
+            links.push(a.links);
+            senses.push(a.senses);
+            exact_matches.push(a.exact_matches);
+        }
+        log::debug!("labels merged at {:.2?}", started.elapsed());
+        // Generalization links, between labelled concepts only.
+        for (child, relation, parent) in links.iter().flatten() {
+            if let (Some(&c), Some(&p)) = (by_iri.get(child.as_str()), by_iri.get(parent.as_str()))
+                && c != p
+            {
+                concepts[c as usize].parents.push((p, *relation));
+            }
+        }
+        for id in 0..concepts.len() {
+            let c = &mut concepts[id];
+            c.parents.sort_by_key(|&(p, rel)| (rel, p));
+            c.parents.dedup();
+            let parents: Vec<u32> = c.parents.iter().map(|&(p, _)| p).collect();
+            for p in parents {
+                concepts[p as usize].children.push(id as u32);
+            }
+        }
+        for c in &mut concepts {
+            c.children.sort_unstable();
+            c.children.dedup();
+        }
+        log::debug!("links merged at {:.2?}", started.elapsed());
+        // Sense numbers by concept: (normalized lemma, number).
+        let mut sense_numbers: FxHashMap<u32, Vec<(String, u32)>> = FxHashMap::default();
+        for (iri, lemma, number) in senses.into_iter().flatten() {
+            if let Some(&c) = by_iri.get(iri.as_str()) {
+                sense_numbers.entry(c).or_default().push((lemma, number));
+            }
+        }
+        let sense_of = |id: u32, low: &str| {
+            sense_numbers
+                .get(&id)
+                .and_then(|s| s.iter().find(|(lemma, _)| lemma == low))
+                .map_or(0, |&(_, n)| n)
+        };
+        let mut absorbed_by = FxHashMap::default();
+        for (concept, matched) in exact_matches.iter().flatten() {
+            if let (Some(&c), Some(&m)) =
+                (by_iri.get(concept.as_str()), by_iri.get(matched.as_str()))
+                && concepts[c as usize].kb < concepts[m as usize].kb
+            {
+                absorbed_by.entry(m).or_insert(c);
+            }
+        }
+        // Label postings, ordered by knowledge-base priority, then sense order.
+        // The two maps are built on two threads.
+        let postings = |key: fn(&str) -> Cow<'_, str>| {
+            let mut map: FxHashMap<Box<str>, Postings> = FxHashMap::default();
+            for (id, c) in concepts.iter().enumerate() {
+                for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+                    let label = key(label);
+                    match map.get_mut(&*label) {
+                        Some(ids) => ids.push(id as u32),
+                        None => {
+                            map.insert(Box::from(label), smallvec::smallvec![id as u32]);
+                        }
+                    }
+                }
+            }
+            for (label, ids) in map.iter_mut().filter(|(_, ids)| ids.len() > 1) {
+                let low = tokenize::normalize(label);
+                ids.sort_by_cached_key(|&id| (concepts[id as usize].kb, sense_of(id, &low), id));
+                ids.dedup();
+            }
+            map
+        };
+        let (exact, lower) = std::thread::scope(|scope| {
+            let lower = scope.spawn(|| postings(|l| Cow::Owned(tokenize::normalize(l))));
+            let exact = postings(|l| Cow::Borrowed(l));
+            (exact, lower.join())
+        });
+        let lower =
+            lower.map_err(|_| Error::model("<knowledge-base index>", "index thread failed"))?;
+        log::debug!("postings built at {:.2?}", started.elapsed());
+        let leaf_count = concepts.iter().filter(|c| c.children.is_empty()).count();
+        Ok(Index {
+            kbs,
+            exact,
+            lower,
+            concepts,
+            by_iri,
+            absorbed_by,
+            leaf_count,
+        })
+    }
+}
