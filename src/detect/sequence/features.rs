@@ -147,6 +147,24 @@ pub fn sentence_features(
     gazetteers: &[&Gazetteers],
     stemmer: &Stemmer,
 ) -> Vec<Vec<String>> {
+    let mut features = vec![Vec::new(); words.len()];
+    visit_sentence_features(words, tags, gazetteers, stemmer, |i, feature| {
+        features[i].push(feature.to_string())
+    });
+    features
+}
+
+/// Calls `visit(token, feature)` for every feature of every token, in the order
+/// [`sentence_features`] lists them. Each feature is written into one reused buffer:
+/// decoding looks features up by `&str` and needs no `String` per feature, which was
+/// most of its time.
+pub fn visit_sentence_features(
+    words: &[String],
+    tags: Option<&[Upos]>,
+    gazetteers: &[&Gazetteers],
+    stemmer: &Stemmer,
+    mut visit: impl FnMut(usize, &str),
+) {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let stems: Vec<String> = lower.iter().map(|w| stemmer.stem(w).into_owned()).collect();
     let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
@@ -157,103 +175,116 @@ pub fn sentence_features(
         }
     }
     let n = words.len();
-    let at = |v: &[String], i: isize| -> String {
-        if i < 0 {
-            "<s>".into()
-        } else if i as usize >= n {
-            "</s>".into()
-        } else {
-            v[i as usize].clone()
+    let mut buffer = String::new();
+    let mut emit = |i: usize, parts: &[&str]| {
+        buffer.clear();
+        for part in parts {
+            buffer.push_str(part);
         }
+        visit(i, &buffer);
     };
-    (0..n)
-        .map(|i| {
-            let word = &lower[i];
-            let chars: Vec<char> = word.chars().collect();
-            let k = i as isize;
-            let mut f = vec![
-                "bias".to_string(),
-                format!("w={word}"),
-                format!("stem={}", stems[i]),
-                format!("shape={}", shapes[i]),
-                format!("sshape={}", shape(&words[i], false)),
-                format!("len={}", chars.len().min(12)),
-                format!("w-1={}", at(&lower, k - 1)),
-                format!("w+1={}", at(&lower, k + 1)),
-                format!("stem-1={}", at(&stems, k - 1)),
-                format!("stem+1={}", at(&stems, k + 1)),
-                format!("shape-1={}", at(&shapes, k - 1)),
-                format!("shape+1={}", at(&shapes, k + 1)),
-                format!("w-1|w={}|{word}", at(&lower, k - 1)),
-                format!("w|w+1={word}|{}", at(&lower, k + 1)),
-                format!("w-2={}", at(&lower, k - 2)),
-                format!("w+2={}", at(&lower, k + 2)),
-            ];
-            let suffix3 = |j: isize| -> String {
+    for i in 0..n {
+        let word = lower[i].as_str();
+        let chars: Vec<(usize, char)> = word.char_indices().collect();
+        let char_count = chars.len();
+        // The byte offset where the character `c` starts (the word's end for `c == count`).
+        let offset = |c: usize| chars.get(c).map_or(word.len(), |&(start, _)| start);
+        let k = i as isize;
+        let short_shape = shape(&words[i], false);
+        let length = char_count.min(12).to_string();
+        emit(i, &["bias"]);
+        emit(i, &["w=", word]);
+        emit(i, &["stem=", &stems[i]]);
+        emit(i, &["shape=", &shapes[i]]);
+        emit(i, &["sshape=", &short_shape]);
+        emit(i, &["len=", &length]);
+        emit(i, &["w-1=", neighbour(&lower, k - 1)]);
+        emit(i, &["w+1=", neighbour(&lower, k + 1)]);
+        emit(i, &["stem-1=", neighbour(&stems, k - 1)]);
+        emit(i, &["stem+1=", neighbour(&stems, k + 1)]);
+        emit(i, &["shape-1=", neighbour(&shapes, k - 1)]);
+        emit(i, &["shape+1=", neighbour(&shapes, k + 1)]);
+        emit(i, &["w-1|w=", neighbour(&lower, k - 1), "|", word]);
+        emit(i, &["w|w+1=", word, "|", neighbour(&lower, k + 1)]);
+        emit(i, &["w-2=", neighbour(&lower, k - 2)]);
+        emit(i, &["w+2=", neighbour(&lower, k + 2)]);
+        emit(i, &["suf3-1=", last_three(&lower, k - 1)]);
+        emit(i, &["suf3+1=", last_three(&lower, k + 1)]);
+        emit(
+            i,
+            &[
+                "w-1|w+1=",
+                neighbour(&lower, k - 1),
+                "|",
+                neighbour(&lower, k + 1),
+            ],
+        );
+        // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
+        if char_count > 3 {
+            for c in 0..char_count - 2 {
+                emit(i, &["c3=", &word[offset(c)..offset(c + 3)]]);
+            }
+        }
+        for len in 1..=5usize {
+            if char_count > len {
+                let digit = len.to_string();
+                emit(i, &["pre", &digit, "=", &word[..offset(len)]]);
+                emit(i, &["suf", &digit, "=", &word[offset(char_count - len)..]]);
+            }
+        }
+        if let Some(tags) = tags {
+            let tag = |j: isize| -> &str {
                 if j < 0 || j as usize >= n {
-                    "-".into()
+                    "-"
                 } else {
-                    let c: Vec<char> = lower[j as usize].chars().collect();
-                    c[c.len().saturating_sub(3)..].iter().collect()
+                    tags[j as usize].as_str()
                 }
             };
-            f.push(format!("suf3-1={}", suffix3(k - 1)));
-            f.push(format!("suf3+1={}", suffix3(k + 1)));
-            f.push(format!(
-                "w-1|w+1={}|{}",
-                at(&lower, k - 1),
-                at(&lower, k + 1)
-            ));
-            // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
-            if chars.len() > 3 {
-                for window in chars.windows(3) {
-                    f.push(format!("c3={}", window.iter().collect::<String>()));
-                }
+            emit(i, &["pos=", tag(k)]);
+            emit(i, &["pos-1=", tag(k - 1)]);
+            emit(i, &["pos+1=", tag(k + 1)]);
+            emit(i, &["pos-1|pos=", tag(k - 1), "|", tag(k)]);
+            emit(i, &["pos|pos+1=", tag(k), "|", tag(k + 1)]);
+            emit(i, &["pos|shape=", tag(k), "|", &shapes[i]]);
+        }
+        for g in &gaz[i] {
+            emit(i, &[g]);
+        }
+        if i > 0 {
+            for g in &gaz[i - 1] {
+                emit(i, &[g, "-1"]);
             }
-            for len in 1..=5 {
-                if chars.len() > len {
-                    f.push(format!(
-                        "pre{len}={}",
-                        chars[..len].iter().collect::<String>()
-                    ));
-                    f.push(format!(
-                        "suf{len}={}",
-                        chars[chars.len() - len..].iter().collect::<String>()
-                    ));
-                }
+        }
+        // The next token's lists: "Acme" before the suffix "Corp".
+        if i + 1 < n {
+            for g in &gaz[i + 1] {
+                emit(i, &[g, "+1"]);
             }
-            if let Some(tags) = tags {
-                let tag = |j: isize| -> &str {
-                    if j < 0 || j as usize >= n {
-                        "-"
-                    } else {
-                        tags[j as usize].as_str()
-                    }
-                };
-                f.push(format!("pos={}", tag(k)));
-                f.push(format!("pos-1={}", tag(k - 1)));
-                f.push(format!("pos+1={}", tag(k + 1)));
-                f.push(format!("pos-1|pos={}|{}", tag(k - 1), tag(k)));
-                f.push(format!("pos|pos+1={}|{}", tag(k), tag(k + 1)));
-                f.push(format!("pos|shape={}|{}", tag(k), shapes[i]));
-            }
-            for g in &gaz[i] {
-                f.push(g.clone());
-            }
-            if i > 0 {
-                for g in &gaz[i - 1] {
-                    f.push(format!("{g}-1"));
-                }
-            }
-            // The next token's lists: "Acme" before the suffix "Corp".
-            if i + 1 < n {
-                for g in &gaz[i + 1] {
-                    f.push(format!("{g}+1"));
-                }
-            }
-            f
-        })
-        .collect()
+        }
+    }
+}
+
+/// The word `i` places from a token, or the sentence's start or end marker.
+fn neighbour(words: &[String], i: isize) -> &str {
+    match usize::try_from(i) {
+        Err(_) => "<s>",
+        Ok(i) => words.get(i).map_or("</s>", String::as_str),
+    }
+}
+
+/// The last three characters of the word at `i`, or `-` outside the sentence.
+fn last_three(words: &[String], i: isize) -> &str {
+    match usize::try_from(i).ok().and_then(|i| words.get(i)) {
+        None => "-",
+        Some(word) => {
+            let start = word
+                .char_indices()
+                .rev()
+                .nth(2)
+                .map_or(0, |(start, _)| start);
+            &word[start..]
+        }
+    }
 }
 
 /// Word shape: `Xxxx` → "Xx" (short) or "Xxxx" (long, runs capped at 4).

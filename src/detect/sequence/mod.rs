@@ -15,7 +15,7 @@ mod readers;
 mod tests;
 mod train;
 
-pub use features::{Gazetteers, LabelledSentence, sentence_features};
+pub use features::{Gazetteers, LabelledSentence, sentence_features, visit_sentence_features};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
 pub use train::TrainOptions;

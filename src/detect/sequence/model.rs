@@ -8,7 +8,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Gazetteers, MODEL_VERSION, sentence_features};
+use super::{Gazetteers, MODEL_VERSION, visit_sentence_features};
 use crate::error::{Error, Result};
 use crate::text::Upos;
 
@@ -118,14 +118,12 @@ impl SequenceModel {
     ) -> Vec<String> {
         let stemmer = Stemmer::create(Algorithm::English);
         let lists = [gazetteers, &self.lexicon];
-        let encoded: Vec<Vec<u32>> = sentence_features(words, tags, &lists, &stemmer)
-            .iter()
-            .map(|t| {
-                t.iter()
-                    .filter_map(|f| self.index.get(f).copied())
-                    .collect()
-            })
-            .collect();
+        let mut encoded: Vec<Vec<u32>> = vec![Vec::new(); words.len()];
+        visit_sentence_features(words, tags, &lists, &stemmer, |i, feature| {
+            if let Some(&id) = self.index.get(feature) {
+                encoded[i].push(id);
+            }
+        });
         self.viterbi(&encoded, None)
             .into_iter()
             .map(|l| self.labels[l].clone())
