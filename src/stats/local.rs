@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use moka::sync::Cache;
+use quick_cache::Weighter;
+use quick_cache::sync::{Cache, DefaultLifecycle};
 use roaring::RoaringBitmap;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
@@ -14,14 +15,59 @@ use crate::error::Result;
 use crate::stats::index::CorpusIndex;
 use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 
+/// A phrase's or term set's documents, weighed by their serialized size plus the key's,
+/// so the caches hold about `bitmap_cache_mb` megabytes each.
+///
+/// quick_cache rather than moka here: these two caches are read for every phrase of every
+/// count request, and moka's per-read bookkeeping (its frequency sketch and read buffer)
+/// cost several thousand instructions per read, more than the bitmap intersection the
+/// read serves.
+#[derive(Clone)]
+struct DocsWeighter;
+
+impl Weighter<Phrase, Arc<RoaringBitmap>> for DocsWeighter {
+    fn weight(&self, phrase: &Phrase, docs: &Arc<RoaringBitmap>) -> u64 {
+        (docs.serialized_size() + phrase.iter().map(String::len).sum::<usize>()).max(1) as u64
+    }
+}
+
+impl Weighter<TermSet, Arc<RoaringBitmap>> for DocsWeighter {
+    fn weight(&self, set: &TermSet, docs: &Arc<RoaringBitmap>) -> u64 {
+        (docs.serialized_size() + 8 * set.alternatives.len()).max(1) as u64
+    }
+}
+
+type DocsCache<K> = Cache<K, Arc<RoaringBitmap>, DocsWeighter, FxBuildHasher>;
+
+/// The cache's sizing hint: the number of entries `bytes` holds at a typical phrase
+/// bitmap's size. Only the table's initial size depends on it, never what is kept.
+fn expected_entries(bytes: u64) -> usize {
+    usize::try_from(bytes / 4096).unwrap_or(usize::MAX).max(64)
+}
+
+/// An empty cache holding about `bytes` of document sets.
+fn docs_cache<K>(bytes: u64) -> DocsCache<K>
+where
+    K: Eq + std::hash::Hash + Clone,
+    DocsWeighter: Weighter<K, Arc<RoaringBitmap>>,
+{
+    Cache::with(
+        expected_entries(bytes),
+        bytes,
+        DocsWeighter,
+        FxBuildHasher,
+        DefaultLifecycle::default(),
+    )
+}
+
 /// Counts from one opened corpus index (one searcher snapshot).
 pub struct LocalSource {
     index: CorpusIndex,
     /// Phrase → its documents. Valid for this snapshot only, which this value owns.
-    bitmaps: Cache<Phrase, Arc<RoaringBitmap>, FxBuildHasher>,
+    bitmaps: DocsCache<Phrase>,
     /// Term set of several alternatives (a concept's labels) → the union of their
     /// documents, which every count request about the concept intersects.
-    unions: Cache<TermSet, Arc<RoaringBitmap>, FxBuildHasher>,
+    unions: DocsCache<TermSet>,
 }
 
 impl LocalSource {
@@ -32,24 +78,11 @@ impl LocalSource {
 
     /// Wraps an opened index, caching up to `cache_mb` megabytes of phrase bitmaps.
     pub fn from_index(index: CorpusIndex, cache_mb: u64) -> LocalSource {
-        let bitmaps = Cache::builder()
-            .weigher(|phrase: &Phrase, docs: &Arc<RoaringBitmap>| {
-                let bytes = docs.serialized_size() + phrase.iter().map(String::len).sum::<usize>();
-                u32::try_from(bytes).unwrap_or(u32::MAX)
-            })
-            .max_capacity(cache_mb.saturating_mul(1_000_000))
-            .build_with_hasher(FxBuildHasher);
-        let unions = Cache::builder()
-            .weigher(|set: &TermSet, docs: &Arc<RoaringBitmap>| {
-                let bytes = docs.serialized_size() + 8 * set.alternatives.len();
-                u32::try_from(bytes).unwrap_or(u32::MAX)
-            })
-            .max_capacity(cache_mb.saturating_mul(1_000_000))
-            .build_with_hasher(FxBuildHasher);
+        let bytes = cache_mb.saturating_mul(1_000_000);
         LocalSource {
             index,
-            bitmaps,
-            unions,
+            bitmaps: docs_cache(bytes),
+            unions: docs_cache(bytes),
         }
     }
 
