@@ -13,7 +13,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use crate::config::CorpusConfig;
 use crate::error::Result;
 use crate::stats::index::CorpusIndex;
-use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase};
 
 /// A phrase's or term set's documents, weighed by their serialized size plus the key's,
 /// so the caches hold about `bitmap_cache_mb` megabytes each.
@@ -31,11 +31,33 @@ impl Weighter<Phrase, Arc<RoaringBitmap>> for DocsWeighter {
     }
 }
 
-impl Weighter<TermSet, Arc<RoaringBitmap>> for DocsWeighter {
-    fn weight(&self, set: &TermSet, docs: &Arc<RoaringBitmap>) -> u64 {
-        (docs.serialized_size() + 8 * set.alternatives.len()).max(1) as u64
+impl Weighter<SharedAlternatives, Arc<RoaringBitmap>> for DocsWeighter {
+    fn weight(&self, set: &SharedAlternatives, docs: &Arc<RoaringBitmap>) -> u64 {
+        (docs.serialized_size() + 8 * set.0.len()).max(1) as u64
     }
 }
+
+/// A term set's alternatives as a cache key by identity: the same shared list (a
+/// concept's labels, shared by the knowledge base for every count about the concept)
+/// finds its union without hashing or comparing thousands of phrases; a list equal in
+/// content but built apart misses and has its union computed again, the same union. The
+/// key holds its list, so an address cannot be reused while the entry lives.
+#[derive(Clone)]
+struct SharedAlternatives(Arc<[Phrase]>);
+
+impl std::hash::Hash for SharedAlternatives {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(Arc::as_ptr(&self.0).cast::<()>(), state);
+    }
+}
+
+impl PartialEq for SharedAlternatives {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedAlternatives {}
 
 type DocsCache<K> = Cache<K, Arc<RoaringBitmap>, DocsWeighter, FxBuildHasher>;
 
@@ -67,7 +89,7 @@ pub struct LocalSource {
     bitmaps: DocsCache<Phrase>,
     /// Term set of several alternatives (a concept's labels) → the union of their
     /// documents, which every count request about the concept intersects.
-    unions: DocsCache<TermSet>,
+    unions: DocsCache<SharedAlternatives>,
 }
 
 impl LocalSource {
@@ -157,7 +179,8 @@ impl CountSource for LocalSource {
                 sets => {
                     let mut unions = Vec::with_capacity(sets.len());
                     for set in sets {
-                        if let Some(docs) = self.unions.get(set) {
+                        let key = SharedAlternatives(set.alternatives.clone());
+                        if let Some(docs) = self.unions.get(&key) {
                             unions.push(docs);
                             continue;
                         }
@@ -168,7 +191,7 @@ impl CountSource for LocalSource {
                             .collect::<Result<Vec<_>>>()?;
                         let docs = union_of(&ids, &phrases.fetched);
                         if ids.len() > 1 {
-                            self.unions.insert(set.clone(), docs.clone());
+                            self.unions.insert(key, docs.clone());
                         }
                         unions.push(docs);
                     }
@@ -318,6 +341,33 @@ mod tests {
         let counts = source.count_batch(&[narrow, broad]).expect("count");
         assert!(counts[1] >= counts[0]);
         assert_eq!(counts, vec![2, 3]);
+    }
+
+    /// The union cache finds a shared list by identity; a list equal in content but
+    /// built apart is counted afresh, to the same count.
+    #[test]
+    fn unions_are_cached_by_identity_and_agree_by_content() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = build(tmp.path(), SAMPLE_DOCS);
+        let labels =
+            || -> Arc<[Phrase]> { vec![index_terms("cancer"), index_terms("radiotherapy")].into() };
+        let shared = TermSet {
+            alternatives: labels(),
+        };
+        let apart = TermSet {
+            alternatives: labels(),
+        };
+        let with = |set: &TermSet| CountRequest::pair(set.clone(), TermSet::from_text("surgery"));
+        let first = source.count_batch(&[with(&shared)]).expect("count");
+        let again = source.count_batch(&[with(&shared)]).expect("count");
+        let rebuilt = source.count_batch(&[with(&apart)]).expect("count");
+        assert_eq!(first, again);
+        assert_eq!(first, rebuilt);
+        assert_eq!(source.unions.len(), 2, "one entry per distinct list");
+        assert_eq!(
+            first,
+            vec![brute_count(&tokenized(SAMPLE_DOCS), &with(&shared))]
+        );
     }
 
     #[test]
