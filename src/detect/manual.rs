@@ -146,31 +146,28 @@ mod tests {
     use super::*;
     use crate::detect::testing::analyze;
 
-    #[test]
-    fn terms_match_whole_words_case_insensitively() {
-        let text = "Breast cancer runs in families; breast cancers differ. BREAST CANCER.";
-        let doc = analyze(text);
-        let detector = ManualDetector::new(&["breast cancer".into()], None).expect("ok");
-        let found: Vec<&str> = detector
-            .detect(&doc)
+    /// What a manual detector for `term` finds in `text`.
+    fn found<'t>(text: &'t str, term: &str) -> Vec<&'t str> {
+        let detector = ManualDetector::new(&[term.to_string()], None).expect("ok");
+        detector
+            .detect(&analyze(text))
             .expect("detect")
             .iter()
             .map(|f| &text[f.start..f.end])
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn terms_match_whole_words_case_insensitively() {
+        let text = "Breast cancer runs in families; breast cancers differ. BREAST CANCER.";
+        let found = found(text, "breast cancer");
         assert_eq!(found, vec!["Breast cancer", "BREAST CANCER"]);
     }
 
     #[test]
     fn terms_match_through_disguises() {
         let text = "Ｂｒｅａｓｔ ｃａｎｃｅｒ; brea\u{200B}st can\u{AD}cer; bre\u{430}st cancer; breast cancers.";
-        let doc = analyze(text);
-        let detector = ManualDetector::new(&["breast cancer".into()], None).expect("ok");
-        let found: Vec<&str> = detector
-            .detect(&doc)
-            .expect("detect")
-            .iter()
-            .map(|f| &text[f.start..f.end])
-            .collect();
+        let found = found(text, "breast cancer");
         assert_eq!(
             found,
             vec![

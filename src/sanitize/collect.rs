@@ -502,12 +502,7 @@ impl Run<'_, '_> {
     /// Whether the sentence around byte `start` is about a person before it: it names a
     /// target there, or opens with a personal pronoun ("He was a banker").
     fn about_a_person(&self, start: usize) -> bool {
-        let Some(sentence) = self
-            .doc
-            .sentences
-            .iter()
-            .find(|s| s.start <= start && start < s.end.max(s.start + 1))
-        else {
+        let Some(sentence) = self.doc.sentence_at(start) else {
             return false;
         };
         let opens_with_pronoun = self.doc.tokens.get(sentence.tokens.start).is_some_and(|t| {

@@ -521,6 +521,16 @@ mod tests {
         generation: &'static str,
     }
 
+    impl Fake {
+        /// A source of the given generation that has been asked nothing yet.
+        fn new(generation: &'static str) -> Arc<Fake> {
+            Arc::new(Fake {
+                asked: AtomicUsize::new(0),
+                generation,
+            })
+        }
+    }
+
     impl CountSource for Fake {
         fn identity(&self) -> String {
             format!("fake:{}", self.generation)
@@ -561,10 +571,7 @@ mod tests {
             CountRequest::pair(TermSet::from_text("a b c"), TermSet::from_text("d")),
             CountRequest::single(TermSet::from_text("breast cancer")),
         ];
-        let first = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g1",
-        });
+        let first = Fake::new("g1");
         let cached = CachedSource::new(first.clone(), &config(), Some(&db)).expect("open");
         assert_eq!(cached.count_batch(&requests).expect("count"), vec![2, 4, 2]);
         assert_eq!(
@@ -574,19 +581,13 @@ mod tests {
         );
 
         // A new run (new memory cache) with the same generation: answered from disk.
-        let second = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g1",
-        });
+        let second = Fake::new("g1");
         let cached = CachedSource::new(second.clone(), &config(), Some(&db)).expect("open");
         assert_eq!(cached.count_batch(&requests).expect("count"), vec![2, 4, 2]);
         assert_eq!(second.asked.load(Ordering::SeqCst), 0);
 
         // A rebuilt index (new generation) is asked again.
-        let third = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g2",
-        });
+        let third = Fake::new("g2");
         let cached = CachedSource::new(third.clone(), &config(), Some(&db)).expect("open");
         cached.count_batch(&requests).expect("count");
         assert_eq!(third.asked.load(Ordering::SeqCst), 2);
@@ -602,12 +603,7 @@ mod tests {
             disk_max_mb: 1,
             ..config()
         };
-        let source = || {
-            Arc::new(Fake {
-                asked: AtomicUsize::new(0),
-                generation: "g1",
-            })
-        };
+        let source = || Fake::new("g1");
         let filler = |run: usize| -> Vec<CountRequest> {
             (0..8_000)
                 .map(|i| CountRequest::single(TermSet::from_text(&format!("r{run} w{i}"))))
@@ -673,10 +669,7 @@ mod tests {
     fn batch_digests_are_the_digests_of_whole_keys() {
         let tmp = tempfile::tempdir().expect("tmp");
         let db = tmp.path().join("counts.sqlite");
-        let fake = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g1",
-        });
+        let fake = Fake::new("g1");
         let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
         let requests = vec![
             CountRequest::pair(
@@ -705,10 +698,7 @@ mod tests {
     fn disk_keys_are_keyed_hashes_in_owner_only_files() {
         let tmp = tempfile::tempdir().expect("tmp");
         let db = tmp.path().join("counts.sqlite");
-        let fake = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g1",
-        });
+        let fake = Fake::new("g1");
         let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
         let requests = vec![CountRequest::pair(
             TermSet::from_text("breast cancer"),
@@ -752,10 +742,7 @@ mod tests {
             .expect("old entry");
         }
         assert!(contains(&disk_bytes(&db), "ellison"));
-        let fake = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g1",
-        });
+        let fake = Fake::new("g1");
         let cached = CachedSource::new(fake.clone(), &config(), Some(&db)).expect("open");
         assert_eq!(cached.count_batch(&[request]).expect("count"), vec![2]);
         assert_eq!(fake.asked.load(Ordering::SeqCst), 1, "asked, not read");
@@ -772,10 +759,7 @@ mod tests {
             let db = db.clone();
             let words = words.clone();
             std::thread::spawn(move || {
-                let fake = Arc::new(Fake {
-                    asked: AtomicUsize::new(0),
-                    generation: "g",
-                });
+                let fake = Fake::new("g");
                 let cached = CachedSource::new(fake, &config(), Some(&db)).expect("open");
                 for chunk in words[offset..].chunks(7) {
                     let requests: Vec<CountRequest> = chunk
@@ -790,10 +774,7 @@ mod tests {
         for writer in writers {
             writer.join().expect("writer");
         }
-        let reader = Arc::new(Fake {
-            asked: AtomicUsize::new(0),
-            generation: "g",
-        });
+        let reader = Fake::new("g");
         let cached = CachedSource::new(reader.clone(), &config(), Some(&db)).expect("open");
         let requests: Vec<CountRequest> = words
             .iter()

@@ -82,6 +82,14 @@ impl Document {
     pub fn term_text(&self, term: &Term) -> &str {
         &self.text[term.start..term.end]
     }
+
+    /// The sentence around byte `start` (an empty sentence counts as one byte wide, so a
+    /// position is never between sentences by rounding).
+    pub fn sentence_at(&self, start: usize) -> Option<&Sentence> {
+        self.sentences
+            .iter()
+            .find(|s| s.start <= start && start < s.end.max(s.start + 1))
+    }
 }
 
 /// Runs segmentation, tokenization, tagging and term extraction.

@@ -144,12 +144,7 @@ impl Run<'_, '_> {
 
     /// Whether the sentence around byte `start` names a target.
     fn with_target(&self, start: usize) -> bool {
-        let Some(sentence) = self
-            .doc
-            .sentences
-            .iter()
-            .find(|s| s.start <= start && start < s.end.max(s.start + 1))
-        else {
+        let Some(sentence) = self.doc.sentence_at(start) else {
             return false;
         };
         self.entries.iter().filter(|e| e.target).any(|e| {

@@ -1,7 +1,7 @@
 //! Tests of term extraction: names, noun phrases, numbers and dates.
 
-use crate::text::tokenize::tokenize;
 use super::*;
+use crate::text::tokenize::tokenize;
 
 fn terms(text: &str, tags: &[&str]) -> Vec<(String, TermKind)> {
     let tokens = tokenize(text);
