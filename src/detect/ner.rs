@@ -317,24 +317,15 @@ mod tests {
         EntityTypes::new(&crate::Config::builtin().expect("config").detect.ner)
     }
 
-    fn sentence(words: &str, labels: &str) -> LabelledSentence {
-        LabelledSentence {
-            words: words.split(' ').map(String::from).collect(),
-            tags: None,
-            labels: labels.split(' ').map(String::from).collect(),
-            annotated_types: None,
-        }
-    }
-
     #[test]
     fn sources_map_types_strip_titles_and_say_what_they_annotate() {
         let types = ner_types();
         let relabelled = types.relabel_source(vec![
-            sentence(
+            LabelledSentence::from_columns(
                 "Mr . Smith went to Paris",
                 "B-PERSON I-PERSON I-PERSON O O B-GPE",
             ),
-            sentence("case 123 of 2001", "O B-CODE O B-DATE"),
+            LabelledSentence::from_columns("case 123 of 2001", "O B-CODE O B-DATE"),
         ]);
         assert_eq!(relabelled[0].labels, ["O", "O", "B-PER", "O", "O", "B-LOC"]);
         assert_eq!(relabelled[1].labels, ["O", "O", "O", "B-DATETIME"]);
@@ -343,7 +334,7 @@ mod tests {
             Some(vec!["DATETIME".into(), "LOC".into(), "PER".into()])
         );
         // A lone title is kept rather than leaving an empty span.
-        let lone = types.relabel_source(vec![sentence("Mr", "B-PERSON")]);
+        let lone = types.relabel_source(vec![LabelledSentence::from_columns("Mr", "B-PERSON")]);
         assert_eq!(lone[0].labels, ["B-PER"]);
         assert_eq!(
             EntityTypes::default().model_type("Disease"),

@@ -22,6 +22,19 @@ pub struct LabelledSentence {
     pub annotated_types: Option<Vec<String>>,
 }
 
+#[cfg(test)]
+impl LabelledSentence {
+    /// A sentence from space-separated words and labels, every type annotated.
+    pub(crate) fn from_columns(words: &str, labels: &str) -> LabelledSentence {
+        LabelledSentence {
+            words: words.split(' ').map(String::from).collect(),
+            tags: None,
+            labels: labels.split(' ').map(String::from).collect(),
+            annotated_types: None,
+        }
+    }
+}
+
 /// Named phrase lists (lowercased words joined by single spaces); a token inside a listed
 /// phrase gets the feature `gaz:NAME:B` or `gaz:NAME:I` (the longest match of each list
 /// at each start), and the same joined with its case (`gaz:NAME:B:X`), since "Bath" the

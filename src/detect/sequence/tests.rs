@@ -6,12 +6,7 @@ use crate::text::Upos;
 use rust_stemmers::{Algorithm, Stemmer};
 
 fn s(words: &str, labels: &str) -> LabelledSentence {
-    LabelledSentence {
-        words: words.split(' ').map(String::from).collect(),
-        tags: None,
-        labels: labels.split(' ').map(String::from).collect(),
-        annotated_types: None,
-    }
+    LabelledSentence::from_columns(words, labels)
 }
 
 #[test]
