@@ -1,4 +1,4 @@
-//! Term extraction from tagged tokens (seed 004, §4.1): the noun phrases and proper names
+//! Term extraction from tagged tokens (Sánchez et al. 2014, §4.1): the noun phrases and proper names
 //! that carry a document's concepts, plus numbers and dates as terms of their own.
 //!
 //! - A proper name is a maximal run of proper nouns or capitalized words, allowing
@@ -56,7 +56,7 @@ pub struct Term {
 }
 
 /// Words stripped from the ends of noun phrases: they do not change the concept a phrase
-/// refers to (seed 004, §4.1) but would distort its counts. Language data, not a tunable.
+/// refers to (Sánchez et al. 2014, §4.1) but would distort its counts. Language data, not a tunable.
 const STOPWORDS: &[&str] = &[
     "a",
     "an",
