@@ -9,13 +9,14 @@
 //! fiftieth word position holds a listed name or an unlisted first/last pairing.
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use declass::Config;
 use declass::data::DataDir;
 use declass::detect::lists::{BlockList, term_key};
+use declass::detect::ner::find_file;
 use declass::setup::{PackageSpec, ensure_package};
 use declass::text::tokenize::tokenize;
 
@@ -107,20 +108,6 @@ fn census_names(path: &Path) -> Vec<String> {
                 .unwrap_or_default()
         })
         .collect()
-}
-
-fn find_file(root: &Path, name: &str) -> Option<PathBuf> {
-    for entry in std::fs::read_dir(root).ok()?.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if let Some(found) = find_file(&path, name) {
-                return Some(found);
-            }
-        } else if path.file_name().is_some_and(|n| n == name) {
-            return Some(path);
-        }
-    }
-    None
 }
 
 struct Xorshift(u64);

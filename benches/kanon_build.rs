@@ -1,4 +1,4 @@
-//! Building the anonymization dictionary of seed 000 for a list of about a million
+//! Building the anonymization dictionary of Maeda, Suzuki & Nakamura (2016) for a list of about a million
 //! strings (GeoNames names and WordNet lemmas, fetched through the project's own
 //! `setup::ensure_package`), against the naive method (every pattern of a term matched
 //! against the whole list) on a sample of the same terms, in the same run.
@@ -17,17 +17,9 @@ use declass::kanon::dictionary::{ShapeIndex, naive_best_khat};
 use declass::kanon::wordlist;
 use declass::setup::{PackageSpec, ensure_package};
 
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+#[path = "support/split_mix.rs"]
+mod split_mix;
+use split_mix::SplitMix;
 
 fn fail(message: String) -> ! {
     eprintln!("{message}");

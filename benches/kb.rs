@@ -14,7 +14,7 @@ use declass::kb::{ConceptRef, KnowledgeBase};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Terms from the seed paper's examples and everyday text: WordNet, GeoNames and MeSH.
+/// Terms from the examples of Sánchez et al. (2014) and everyday text: WordNet, GeoNames and MeSH.
 const TERMS: &[&str] = &[
     "radiotherapy",
     "breast cancer",

@@ -3,7 +3,7 @@
 //! through /proc/self/clear_refs). A bench binary rather than criterion: one run of a
 //! 100 MB input takes seconds, and peak memory is what criterion cannot report.
 //!
-//! Text: the real court cases and biographies of `../shared/data` (TAB, wiki-bios; read
+//! Text: the real court cases and biographies of development data (`dev_data::dev_data`: TAB, wiki-bios; read
 //! at run time, never committed; `DECLASS_SHARED_DATA` overrides the directory) first,
 //! then documents sampled from a word-bigram model of that same text, so larger inputs
 //! keep its word statistics without being verbatim copies.
@@ -11,20 +11,20 @@
 //! Run: `cargo bench --bench krepeat_scale [-- SIZES_MB…]` (default 1 2 5 10 20 50 100).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use declass::krepeat::{Counting, CoverParams, cover};
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("DECLASS_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
+#[path = "support/split_mix.rs"]
+mod split_mix;
+use split_mix::SplitMix;
+
+#[path = "support/dev_data.rs"]
+mod dev_data;
 
 /// Every `"text"` field of the TAB and wiki-bios JSON files.
 fn real_documents() -> Vec<String> {
-    let root = shared_data();
+    let root = dev_data::dev_data();
     let files = [
         "TAB/tae_derived/TAB_all_Manual_Entity.json",
         "TAB/tae_derived/TAB_test_BK=Original.json",
@@ -80,19 +80,6 @@ fn cpu_seconds() -> f64 {
             Some((utime + stime) / 100.0)
         })
         .unwrap_or(0.0)
-}
-
-/// Deterministic generator for the synthetic part (bench-only; no RNG crate needed).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// Word-bigram model of the real text; generates documents of the real lengths.
@@ -179,7 +166,10 @@ fn main() {
     let real = real_documents();
     let real_bytes: usize = real.iter().map(String::len).sum();
     if real.is_empty() {
-        eprintln!("no real text found under {}", shared_data().display());
+        eprintln!(
+            "no real text found under {}",
+            dev_data::dev_data().display()
+        );
         std::process::exit(1);
     }
     eprintln!("real text: {} documents, {real_bytes} bytes", real.len());

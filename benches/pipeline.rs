@@ -2,8 +2,8 @@
 //! detection (the default detectors plus `protect` for the document's person), planning
 //! (the sanitizer with its counts, strategy S5) and one end-to-end `Engine::process`.
 //!
-//! Document: `bernie-brennan` of wiki-bios-dev (../shared/data beside the checkout, or
-//! `DECLASS_SHARED_DATA`), protecting its task's person; without the shared data, the
+//! Document: `bernie-brennan` of wiki-bios-dev (the development data of
+//! `dev_data::dev_data`), protecting its task's person; without the development data, the
 //! example article protecting "Margaret Ellison".
 //!
 //! Data: the data directory `declass setup` prepares (knowledge bases, the `wiki` corpus,
@@ -27,17 +27,14 @@ use declass::sanitize::Strategy;
 use declass::text::Analyzer;
 use declass::text::pos::PerceptronTagger;
 
-const BENCH_DOC: &str = "bernie-brennan";
+#[path = "support/dev_data.rs"]
+mod dev_data;
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("DECLASS_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
+const BENCH_DOC: &str = "bernie-brennan";
 
 /// The document's text and the person it protects.
 fn bench_document() -> (String, String) {
-    let path = shared_data().join("wiki-bios-dev/wiki_bios_dev.json");
+    let path = dev_data::dev_data().join("wiki-bios-dev/wiki_bios_dev.json");
     if let Ok(docs) = read_tab_documents(&path)
         && let Some(doc) = docs.into_iter().find(|d| d.doc_id == BENCH_DOC)
     {

@@ -9,7 +9,6 @@
 //! use another CoNLL-U file; without one the example article is repeated instead.
 
 use std::hint::black_box;
-use std::path::Path;
 
 use std::time::Duration;
 
@@ -18,11 +17,14 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use declass::text::pos::PerceptronTagger;
 use declass::text::{Analyzer, Tagger, tokenize};
 
-const DEFAULT_CONLLU: &str = "/work/shared/data/UD_English-EWT/en_ewt-ud-test.conllu";
+#[path = "support/dev_data.rs"]
+mod dev_data;
 
 fn bench_text() -> String {
-    let path = std::env::var("DECLASS_BENCH_CONLLU").unwrap_or_else(|_| DEFAULT_CONLLU.into());
-    match std::fs::read_to_string(Path::new(&path)) {
+    let path = std::env::var_os("DECLASS_BENCH_CONLLU")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dev_data::dev_data().join("UD_English-EWT/en_ewt-ud-test.conllu"));
+    match std::fs::read_to_string(&path) {
         Ok(conllu) => {
             let sentences: Vec<&str> = conllu
                 .lines()
@@ -35,7 +37,10 @@ fn bench_text() -> String {
                 .join("\n\n")
         }
         Err(_) => {
-            eprintln!("{path} not readable: benchmarking on examples/article.txt");
+            eprintln!(
+                "{} not readable: benchmarking on examples/article.txt",
+                path.display()
+            );
             let article = include_str!("../examples/article.txt");
             vec![article; 200].join("\n\n")
         }

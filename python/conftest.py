@@ -8,7 +8,7 @@ import pytest
 
 import declass
 
-# The corpus of the Rust integration tests (tests/common/mod.rs): (copies, text).
+# The corpus of the Rust integration tests (tests/cli/common.rs): (copies, text).
 CORPUS = [
     (6, "Patients with breast cancer often receive radiotherapy, a therapy."),
     (20, "Therapy and medical care help many patients in a hospital."),

@@ -6,7 +6,7 @@ The source is a TAB-format file (a list of documents with a `text` field) or a J
 of articles with an `extract` field (the offline Wikipedia summaries `declass setup`
 fetches into <data>/sources). Prints how many distinct texts went in and whether it cycled.
 
-    scripts/long_document.py /work/shared/data/wiki-bios-dev/wiki_bios_dev.json 10 long-10.txt
+    scripts/long_document.py wiki_bios_dev.json 10 long-10.txt
 """
 import json
 import sys

@@ -1,6 +1,6 @@
 //! declass: sanitizes English documents before release by generalizing sensitive terms
 //! and the terms that give them away, measured with information content and pointwise
-//! mutual information from a reference corpus (Sánchez, Batet & Viejo, seed 004).
+//! mutual information from a reference corpus (Sánchez, Batet & Viejo 2014).
 //!
 //! Data flows forward through the modules: [`text`] → detect → stats / kb → sanitize →
 //! render / eval. No stage reaches back into an earlier one.

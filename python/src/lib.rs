@@ -382,7 +382,7 @@ struct SanitizeResult {
     /// replacement, action, role, source, reasons and information.
     #[pyo3(get)]
     replacements: Py<PyAny>,
-    /// Utility kept (seed 004's eq. 21), from 0 to 1.
+    /// Utility kept (eq. 21 of Sánchez et al. (2014)), from 0 to 1.
     #[pyo3(get)]
     utility: f64,
     /// The disclosure threshold in bits, or None when no sensitive term was found.

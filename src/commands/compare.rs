@@ -35,7 +35,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DOCS.json", conflicts_with = "inputs")]
     pub tab: Option<PathBuf>,
     /// Gold annotations in the benchmark's format (may be the --tab file itself): adds
-    /// the benchmark's metrics, an IC-weighted precision and seed 004's eq. 17–19.
+    /// the benchmark's metrics, an IC-weighted precision and eq. 17–19 of Sánchez et al. (2014).
     #[arg(long, value_name = "GOLD.json")]
     pub gold: Option<PathBuf>,
     /// Strategies to run, comma-separated, in this order.

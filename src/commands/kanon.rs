@@ -1,4 +1,4 @@
-//! `declass kanon`: k-anonymous masking of quasi-identifiers (seed 000).
+//! `declass kanon`: k-anonymous masking of quasi-identifiers (Maeda, Suzuki & Nakamura 2016).
 
 use std::io::Write;
 use std::path::PathBuf;

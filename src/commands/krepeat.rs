@@ -11,7 +11,7 @@ use declass::krepeat::{Counting, CoverParams, cover};
 use super::Ctx;
 
 /// Suppress every character not inside a substring that occurs at least k times in the
-/// input (seed 002). Whitespace stays; the output has as many characters as the input.
+/// input (Matsubara & Hasida 2014). Whitespace stays; the output has as many characters as the input.
 #[derive(Args)]
 pub struct KRepeatArgs {
     /// Text files, covered jointly (a repeat may come from any of them).

@@ -106,13 +106,13 @@ pub enum Command {
     Kb(kb::KbArgs),
     /// Show the sentences, tagged tokens and extracted terms of a document.
     Nlp(text::NlpArgs),
-    /// Suppress substrings occurring fewer than k times (seed 002).
+    /// Suppress substrings occurring fewer than k times (Matsubara & Hasida 2014).
     Krepeat(krepeat::KRepeatArgs),
-    /// k-anonymous masking of quasi-identifiers (seed 000).
+    /// k-anonymous masking of quasi-identifiers (Maeda, Suzuki & Nakamura 2016).
     Kanon(kanon::KanonArgs),
     /// Release a table (CSV, JSON Lines): identifiers dropped or pseudonymized,
     /// quasi-identifiers generalized, k-anonymity enforced, free text sanitized, or
-    /// counts over groups (seed 003).
+    /// counts over groups (Sedar, "Approaches to Data Anonymisation").
     Table(table::TableArgs),
     /// Train a model: the part-of-speech tagger, the disease and named-entity labellers.
     #[command(subcommand)]

@@ -1,4 +1,4 @@
-//! The information-content detector (seed 004's "too informative" terms): a term of the
+//! The information-content detector ("too informative" terms of Sánchez et al. (2014)): a term of the
 //! document whose IC reaches `[detect.ic] max_bits` is sensitive, and is proposed to
 //! become the most specific concept up its knowledge-base chains whose IC is under the
 //! bound. The IC is the sanitizer's own (`stats::ic::PriorIc` over the run's count source,

@@ -1,5 +1,5 @@
 //! `lists`: terms that are always sensitive (block lists) and terms that never are (allow
-//! lists), loaded from plain files with one term per line (seed 003).
+//! lists), loaded from plain files with one term per line (Sedar, "Approaches to Data Anonymisation").
 //!
 //! Block lists match with an Aho-Corasick automaton over the document's canonical tokens
 //! (whole words: a match must start and end on token boundaries) or, with `whole_word =

@@ -284,7 +284,9 @@ pub fn read_census_names(dir: &Path, files: &[&str]) -> Result<BTreeSet<String>>
     Ok(names)
 }
 
-fn find_file(root: &Path, name: &str) -> Option<std::path::PathBuf> {
+/// The first file named `name` anywhere under `root`, directories visited in name order
+/// (deterministic): where an unpacked package keeps a data file is the package's business.
+pub fn find_file(root: &Path, name: &str) -> Option<std::path::PathBuf> {
     let mut entries: Vec<_> = std::fs::read_dir(root).ok()?.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {

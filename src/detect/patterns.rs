@@ -1,4 +1,4 @@
-//! `patterns`: identifiers found by regular expression and then validated (seed 003): a
+//! `patterns`: identifiers found by regular expression and then validated (Sedar, "Approaches to Data Anonymisation"): a
 //! candidate is a finding only when its check passes (Luhn for cards, mod 97 for IBANs,
 //! mod 11 for NHS numbers, the phone-number metadata of libphonenumber, std's IP parsers,
 //! calendar checks for dates), so "a card number that fails Luhn is not a card".

@@ -1,4 +1,4 @@
-//! Strategies and configurations side by side on the same documents (seed 004 §5): per
+//! Strategies and configurations side by side on the same documents (Sánchez et al. 2014, §5): per
 //! run, the utility kept (eq. 20–21), the terms sanitized, the threshold and the speed;
 //! with gold annotations in the Text Anonymization Benchmark's format, also the
 //! benchmark's metrics, an IC-weighted token precision and the precision, recall and F1 of
@@ -548,7 +548,7 @@ pub fn markdown_report(table: &Table, variants: &[VariantInfo], documents: usize
     out.push_str(&table.to_markdown());
     out.push_str(
         "\nColumns:\n\n\
-         - `utility_kept_mean`: seed 004 eq. 21, IC of the terms kept (a generalization \
+         - `utility_kept_mean`: Sánchez et al. (2014) eq. 21, IC of the terms kept (a generalization \
          keeps its own IC, a removal nothing) over the IC of the original terms, per \
          document, averaged over documents; `utility_kept_pooled`: the same ratio over all \
          documents' terms together.\n\
@@ -565,7 +565,7 @@ pub fn markdown_report(table: &Table, variants: &[VariantInfo], documents: usize
              model's surprisal; this column uses the engine's own IC instead (the sanitizer's \
              count source and word-frequency prior), so it is not the benchmark's weighted \
              precision.\n\
-             - `qs_precision`, `qs_recall`, `qs_f1`: seed 004 eq. 17–19 with QS the correlated \
+             - `qs_precision`, `qs_recall`, `qs_f1`: Sánchez et al. (2014) eq. 17–19 with QS the correlated \
              terms the sanitizer replaced and Human_QS the gold mentions annotated QUASI; a QS \
              term is correct when it overlaps a QUASI mention, a QUASI mention is found when a \
              QS term overlaps it; counts are summed over documents. Empty when undefined \

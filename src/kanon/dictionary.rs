@@ -1,4 +1,4 @@
-//! The anonymization dictionary of seed 000 (Maeda, Suzuki & Nakamura) with its
+//! The anonymization dictionary of Maeda, Suzuki & Nakamura (2016) with its
 //! acceleration: for a term w of length l, the set of list entries matching a pattern
 //! that keeps the characters at positions P is the intersection of the sets
 //! T(l, w_p, p) for p in P (Step 1-2 and 1-3: cr** = T(4,c,0) ∩ T(4,r,1)). Patterns are

@@ -1,4 +1,4 @@
-//! k-anonymous masking of quasi-identifiers (seed 000, Maeda, Suzuki & Nakamura): a
+//! k-anonymous masking of quasi-identifiers (Maeda, Suzuki & Nakamura 2016): a
 //! quasi-identifier found in text is replaced by a pattern of itself with some characters
 //! masked, such that at least k entries of the quasi-identifier list W match the pattern,
 //! masking as few characters as possible. The anonymization dictionary is built once

@@ -1,5 +1,5 @@
 //! The k-repeat covering as an ε1 detector: a token with more than R % of its characters
-//! suppressed is reported (seed 002 §6.2's token decision rule).
+//! suppressed is reported (the token decision rule of Matsubara & Hasida 2014, §6.2).
 
 use std::sync::Arc;
 

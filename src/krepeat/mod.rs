@@ -1,4 +1,4 @@
-//! Covering text with its k-repeating substrings (seed 002, Matsubara & Hasida): suppress
+//! Covering text with its k-repeating substrings (Matsubara & Hasida 2014): suppress
 //! characters so that every visible run occurs at least `k` times in the input (or in `k`
 //! documents), suppressing as little as the greedy covering allows. Rare substrings are
 //! where names, addresses and rare diseases live, so what gets suppressed is a
@@ -101,7 +101,7 @@ impl DocCover {
     }
 }
 
-/// Covers `docs` jointly with their k-repeating substrings (Algorithm 3 of seed 002:
+/// Covers `docs` jointly with their k-repeating substrings (Algorithm 3 of Matsubara & Hasida 2014:
 /// Algorithm 1, the length bound, then Algorithm 2) and returns one cover per document.
 pub fn cover(docs: &[&str], params: &CoverParams) -> Result<Vec<DocCover>> {
     params.validate(docs.len())?;

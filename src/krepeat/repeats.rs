@@ -1,4 +1,4 @@
-//! The string algorithms of seed 002 (Matsubara & Hasida): the generalized suffix array
+//! The string algorithms of Matsubara & Hasida (2014): the generalized suffix array
 //! with its LCP array, the generalized LCP over windows of suffixes from `k` sources
 //! (Algorithm 1, generalized maximum repeats) and the greedy covering (Algorithm 2).
 //!
@@ -98,7 +98,7 @@ impl SuffixIndex {
     }
 }
 
-/// How occurrences are counted: every occurrence, or one per document (seed 002 §7.2:
+/// How occurrences are counted: every occurrence, or one per document (Matsubara & Hasida 2014, §7.2:
 /// mentions inside one document are not independent sources).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counting {
@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn seed_example_lcp() {
-        // Table 1 of seed 002 (the sentinel row is our separator).
+        // Table 1 of Matsubara & Hasida (2014) (the sentinel row is our separator).
         let index = SuffixIndex::build(&["abracadabra"]).expect("index");
         assert_eq!(index.sa, vec![11, 10, 7, 0, 3, 5, 8, 1, 4, 6, 9, 2]);
         assert_eq!(index.lcp, vec![0, 0, 1, 4, 1, 1, 0, 3, 0, 0, 0, 2]);

@@ -7,7 +7,7 @@
 //!   Nightfall" → film) or a sequence labeller's class ("Jack Marshak" → person); a
 //!   shorter name is never a generalization of a name;
 //! - any other phrase: its simplifications from the left, then the steps of the first
-//!   simplification a knowledge base knows (seed 004 §4.3: "curable breast cancer" →
+//!   simplification a knowledge base knows (Sánchez et al. (2014) §4.3: "curable breast cancer" →
 //!   "breast cancer").
 //!
 //! A term with a class is never taken to the root: its broadest readable generalization is
@@ -387,7 +387,7 @@ impl Run<'_, '_> {
         }
     }
 
-    /// Seed 004 §4.3: drop words from the left until a knowledge base knows the rest; each
+    /// Sánchez et al. (2014) §4.3: drop words from the left until a knowledge base knows the rest; each
     /// shorter phrase is a candidate on the way.
     fn simplifications(&self, i: usize, out: &mut Vec<Candidate>) {
         let item = &self.items[i];
@@ -416,7 +416,7 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The last resort (seed 004 §4.3): the taxonomy's root, taken without a risk check
+    /// The last resort (Sánchez et al. 2014, §4.3): the taxonomy's root, taken without a risk check
     /// because it carries no information (p = 1, IC = 0).
     pub(super) fn root(&self) -> Candidate {
         Candidate {

@@ -1,4 +1,4 @@
-//! The sets seed 004 works with, per context: the sensitive entries S (findings, with the
+//! The sets Sánchez et al. (2014) works with, per context: the sensitive entries S (findings, with the
 //! generalization published for each) and the terms Q whose risk is assessed (every other
 //! term, and the published generalizations of the entries).
 //!
@@ -9,7 +9,7 @@
 //! the document, findings in `sanitize.target_categories` (a disease, a term given by
 //! hand) are targets too, one per phrase; every other finding (a date, a place, an
 //! identifier) is a quasi-identifier, published as its detector proposes and assessed as
-//! a term of Q. Without a protected person every finding is a target (seed 004 §5).
+//! a term of Q. Without a protected person every finding is a target (Sánchez et al. 2014, §5).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -245,7 +245,7 @@ impl Run<'_, '_> {
     pub(super) fn collect(&mut self, persons: &[String]) {
         self.collect_entries(persons);
         self.collect_terms();
-        // With S5, the generalizations of entries are terms of Q too (seed 004 §3.1).
+        // With S5, the generalizations of entries are terms of Q too (Sánchez et al. 2014, §3.1).
         if self.strategy == Strategy::S5 {
             for (index, e) in self.entries.iter().enumerate() {
                 if let Some(g) = &e.generalization {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::text::TermKind;
 
-/// The strategies compared in seed 004 §5.2.
+/// The strategies compared in Sánchez et al. (2014) §5.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Strategy {
     /// Remove sensitive terms; leave correlated ones.
@@ -72,7 +72,7 @@ pub enum ContextScope {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskModel {
-    /// Seed 004's Algorithm 1: each term on its own against t_DR (eq. 10–12).
+    /// Algorithm 1 of Sánchez et al. (2014): each term on its own against t_DR (eq. 10–12).
     PerTerm,
     /// The document's disclosure towards each target is the sum of its published terms'
     /// risks (a naive-Bayes reading of eq. 3/16), kept under a budget by generalizing the
@@ -80,7 +80,7 @@ pub enum RiskModel {
     Cumulative,
 }
 
-/// How t_DR is set (seed 004 §3.5).
+/// How t_DR is set (Sánchez et al. 2014, §3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ThresholdRule {

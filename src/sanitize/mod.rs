@@ -1,10 +1,10 @@
-//! ε2, the semantic sanitizer of seed 004 (§3–4): given a document and the sensitive terms
+//! ε2, the semantic sanitizer of Sánchez et al. (2014) (§3–4): given a document and the sensitive terms
 //! detectors found (each with the generalization they propose, or removal), find the other
 //! terms that give a target away and replace each by a broader concept from the knowledge
 //! bases, keeping as much information as the risk allows.
 //!
 //! Two risk models (`sanitize.risk_model`):
-//! - **per term** ([`per_term`]): seed 004's Algorithm 1. A term whose disclosure risk
+//! - **per term** ([`per_term`]): Algorithm 1 of Sánchez et al. (2014). A term whose disclosure risk
 //!   towards a target (eq. 3, or eq. 16 when the target is generalized) reaches t_DR is
 //!   replaced by the most informative generalization that is safe for every target;
 //!   pairs of surviving terms are then checked jointly where the corpus measures them

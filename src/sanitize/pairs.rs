@@ -1,4 +1,4 @@
-//! Beyond seed 004 (its future work): pairs of surviving terms checked jointly against each
+//! Beyond Sánchez et al. (2014) (its future work): pairs of surviving terms checked jointly against each
 //! target, p(t, q1, q2), after the per-term pass. Only pairs seen together in the corpus
 //! are assessed, and only a measured risk flags one; a pair never seen together, or a
 //! target never seen, is data sparseness, not evidence (an unseen pair would otherwise

@@ -1,4 +1,4 @@
-//! Seed 004's Algorithm 1 (§4.4): t_DR from the targets (eq. 8/9, or fixed); every term of
+//! Algorithm 1 of Sánchez et al. (2014) (§4.4): t_DR from the targets (eq. 8/9, or fixed); every term of
 //! Q whose risk towards a target of its context reaches t_DR is replaced by its most
 //! informative generalization that is safe for every target of the context (eq. 10–12);
 //! when a target's published generalization proves risky it is generalized further and

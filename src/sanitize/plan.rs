@@ -136,7 +136,7 @@ pub struct Assessment {
     pub decision: String,
 }
 
-/// Utility kept, seed 004 eq. 20–21.
+/// Utility kept, Sánchez et al. (2014) eq. 20–21.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Utility {
     pub original_bits: f64,

@@ -1,6 +1,6 @@
 //! The sanitizer's view of the knowledge bases: a term's sense, read as the generalizations
 //! it can be published as, each with the term set that counts it (a concept's labels and
-//! its descendants' labels, so counts grow monotonically up a chain, as seed 004 §3.2
+//! its descendants' labels, so counts grow monotonically up a chain, as Sánchez et al. (2014) §3.2
 //! requires).
 //!
 //! Three rules keep replacements correct and readable:

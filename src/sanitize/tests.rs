@@ -187,6 +187,30 @@ fn corpus() -> Corpus {
     ])
 }
 
+/// The sanitizer of these tests (the test knowledge base, IC from `counts`, the shipped
+/// identifying model, the default operators) under `config`: `doc`'s plan.
+fn plan_for(
+    config: &SanitizeConfig,
+    counts: &dyn CountSource,
+    doc: &Document,
+    findings: &[Finding],
+    strategy: Strategy,
+) -> Result<Plan> {
+    Sanitizer {
+        config,
+        counts,
+        taxonomy: &Kb,
+        ic: &CountIc {
+            measured: Origin::Corpus,
+        },
+        identifying: &model(),
+        person_titles: &[],
+        name_typer: None,
+        operators: &operators(),
+    }
+    .sanitize(doc, findings, strategy)
+}
+
 fn run(
     text: &str,
     strategy: Strategy,
@@ -213,19 +237,7 @@ fn run(
         confidence: 1.0,
         reason: "given".into(),
     }];
-    Sanitizer {
-        config: &sc,
-        counts: source,
-        taxonomy: &Kb,
-        ic: &CountIc {
-            measured: Origin::Corpus,
-        },
-        identifying: &model(),
-        person_titles: &[],
-        name_typer: None,
-        operators: &operators(),
-    }
-    .sanitize(&doc, &findings, strategy)
+    plan_for(&sc, source, &doc, &findings, strategy)
 }
 
 fn replaced<'p>(plan: &'p Plan, original: &str) -> Option<&'p Replacement> {
@@ -315,29 +327,30 @@ fn threshold_rules_eq8_eq9_fixed() {
     let text = "She had breast cancer. She received radiotherapy.";
     let high = run(text, Strategy::S5, &corpus(), |c| c.threshold_bits = 50.0).expect("plan");
     assert!(replaced(&high, "radiotherapy").is_none());
-    let eq8 = run(text, Strategy::S5, &corpus(), |c| {
-        c.threshold = ThresholdRule::LeastInformativeSensitive;
-    })
-    .expect("plan");
-    let t8 = eq8.threshold.expect("threshold");
-    assert_eq!(t8.term, "breast cancer");
-    assert!(
-        (t8.bits - -(12.0f64 / 183.0).log2()).abs() < 1e-9,
-        "{}",
-        t8.bits
-    );
-    let eq9 = run(text, Strategy::S5, &corpus(), |c| {
-        c.threshold = ThresholdRule::MostInformativeGeneralization;
-    })
-    .expect("plan");
-    let t = eq9.threshold.expect("threshold");
-    assert_eq!(t.term, "disease");
-    // The concept "disease" counts "breast cancer" documents too: 83 of 183.
-    assert!(
-        (t.bits - -(83.0f64 / 183.0).log2()).abs() < 1e-9,
-        "{}",
-        t.bits
-    );
+    // Eq. 8: the least informative sensitive term; eq. 9: the most informative
+    // generalization — the concept "disease" counts "breast cancer" documents too.
+    for (rule, term, documents) in [
+        (
+            ThresholdRule::LeastInformativeSensitive,
+            "breast cancer",
+            12.0,
+        ),
+        (
+            ThresholdRule::MostInformativeGeneralization,
+            "disease",
+            83.0,
+        ),
+    ] {
+        let plan = run(text, Strategy::S5, &corpus(), |c| c.threshold = rule).expect("plan");
+        let t = plan.threshold.expect("threshold");
+        assert_eq!(t.term, term);
+        let bits = -(documents / 183.0f64).log2();
+        assert!(
+            (t.bits - bits).abs() < 1e-9,
+            "{rule:?}: {} ≠ {bits}",
+            t.bits
+        );
+    }
 }
 
 #[test]
@@ -382,19 +395,9 @@ fn generalization_safe_for_every_sensitive_term() {
             reason: "given".into(),
         }
     };
-    let plan = Sanitizer {
-        config: &sc,
-        counts: &corpus,
-        taxonomy: &Kb,
-        ic: &CountIc {
-            measured: Origin::Corpus,
-        },
-        identifying: &model(),
-        person_titles: &[],
-        name_typer: None,
-        operators: &operators(),
-    }
-    .sanitize(
+    let plan = plan_for(
+        &sc,
+        &corpus,
         &doc,
         &[finding("breast cancer"), finding("oncology")],
         Strategy::S4,
@@ -433,20 +436,7 @@ fn protected_person_sets_the_threshold_and_names_are_quasi_identifiers() {
         sc.pair_check = false;
         sc.risk_model = RiskModel::PerTerm;
         sc.quasi_identifier_kinds = kinds;
-        Sanitizer {
-            config: &sc,
-            counts: &corpus(),
-            taxonomy: &Kb,
-            ic: &CountIc {
-                measured: Origin::Corpus,
-            },
-            identifying: &model(),
-            person_titles: &[],
-            name_typer: None,
-            operators: &operators(),
-        }
-        .sanitize(&doc, &findings, Strategy::S5)
-        .expect("plan")
+        plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan")
     };
     let plan = plan_with(vec![TermKind::ProperName]);
     let t = plan.threshold.as_ref().expect("threshold");
@@ -500,20 +490,7 @@ fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) 
         confidence: 1.0,
         reason: protect::protected_reason(0),
     }];
-    Sanitizer {
-        config: &sc,
-        counts: &corpus(),
-        taxonomy: &Kb,
-        ic: &CountIc {
-            measured: Origin::Corpus,
-        },
-        identifying: &model(),
-        person_titles: &[],
-        name_typer: None,
-        operators: &operators(),
-    }
-    .sanitize(&doc, &findings, Strategy::S5)
-    .expect("plan")
+    plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan")
 }
 
 #[test]
@@ -815,17 +792,7 @@ mod disguised_names {
             );
             let mut sc = config.sanitize.clone();
             sc.pair_check = false;
-            let plan = Sanitizer {
-                config: &sc,
-                counts: &corpus(),
-                taxonomy: &Kb,
-                ic: &CountIc { measured: Origin::Corpus },
-                identifying: &model(),
-                person_titles: &[],
-                name_typer: None,
-            operators: &operators(),
-            }
-            .sanitize(&doc, &findings, super::Strategy::S5)
+            let plan = plan_for(&sc, &corpus(), &doc, &findings, super::Strategy::S5)
             .expect("sanitize");
             let options = RenderOptions { mark: false, removal_marker: "***".into() };
             let published = fold_for_matching(&sanitized_text(&text, &plan, &options));

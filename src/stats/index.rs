@@ -2,7 +2,8 @@
 //! (`text::tokenize::index_terms`, pre-tokenized, so tantivy never runs an analyzer of its
 //! own), queried with phrase and term queries built from tokens (no query parser). Each
 //! phrase's document set is fetched once into a `RoaringBitmap`; joint counts are bitmap
-//! intersections (DESIGN §5: exact, and ≈13× faster than SQLite FTS5 per pair).
+//! intersections: exact, and for a whole article (340 phrases, 12,000 pairs, 400 MB
+//! corpus) ≈0.12 s warm where one SQLite FTS5 `MATCH … AND …` query per pair took ≈1.6 s.
 //!
 //! Beside tantivy's files the index directory holds `declass-corpus.json`: the tokenizer
 //! version (an index built with another one is refused), the document count and a

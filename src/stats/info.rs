@@ -1,5 +1,5 @@
 //! Information arithmetic, all in one place: information content (IC), pointwise mutual
-//! information (PMI) and the disclosure risk (DR) of seed 004 (eq. 3, 6 and 16), from
+//! information (PMI) and the disclosure risk (DR) of Sánchez et al. (2014) (eq. 3, 6 and 16), from
 //! document counts out of `N`.
 //!
 //! Zero counts are handled explicitly; no NaN or infinity ever leaves this module:
@@ -9,8 +9,8 @@
 //! - **PMI and DR with a zero count** are *upper bounds* computed as if the missing
 //!   co-occurrence (or the unseen term) had been seen once: `log2(N·max(c_sq,1) /
 //!   (max(c_s,1)·max(c_q,1)))`. For an unseen sensitive term this is `IC(q)` (eq. 3) or
-//!   `IC(g ∧ q) = -log2 p(g,q)` (eq. 6), exactly the conservative bound of DESIGN §2
-//!   ("PMI is bounded by the smaller of the two ICs"). Marked
+//!   `IC(g ∧ q) = -log2 p(g,q)` (eq. 6), exactly the conservative bound
+//!   (PMI(s;q) = IC(s) + IC(q) − IC(s,q) ≤ min(IC(s), IC(q))). Marked
 //!   [`Origin::UnseenBound`] (a term was never seen) or [`Origin::NoCooccurrenceBound`]
 //!   (both seen, never together). A caller treating bounds as risks errs on the side of
 //!   protecting.

@@ -18,8 +18,8 @@ pub mod local;
 pub mod prior;
 pub mod remote;
 pub mod sources;
-#[cfg(test)]
-pub(crate) mod testutil;
+#[doc(hidden)]
+pub mod testutil;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;

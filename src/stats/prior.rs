@@ -2,7 +2,7 @@
 //! English list, ≈321k words from Wikipedia, subtitles, news, books, web text and social
 //! media; data CC BY-SA 4.0). The embedded corpus is small (10,033 lead sections contain
 //! 28 % of the terms of real abstracts); wordfreq covers 97 % and ranks them better
-//! (DESIGN §2), so IC shrinks the corpus's counts towards it ([`combined_ic`]). PMI never
+//! (BENCHMARKS.md, "IC ranking against Google Books counts"), so IC shrinks the corpus's counts towards it ([`combined_ic`]). PMI never
 //! uses it: co-occurrence must come from one consistent source.
 //!
 //! File format (`large_en.msgpack.gz`, "cBpack", read from the package's Python source
@@ -399,6 +399,33 @@ pub fn combined_ic(
     }
 }
 
+/// The cBpack encoding of `buckets` (bucket `i`: the words at −i cB) under the header
+/// `format`/`version`, written as wordfreq's Python package writes it (the header as a
+/// map): the inverse of [`WordFreq::from_msgpack`], with which the unit and integration
+/// tests build small word lists.
+#[doc(hidden)]
+pub fn encode_cbpack(
+    format: &str,
+    version: u32,
+    buckets: &[Vec<String>],
+) -> std::result::Result<Vec<u8>, String> {
+    #[derive(serde::Serialize)]
+    struct Header<'a> {
+        format: &'a str,
+        version: u32,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Item<'a> {
+        Header(Header<'a>),
+        Words(&'a [String]),
+    }
+    let items: Vec<Item> = std::iter::once(Item::Header(Header { format, version }))
+        .chain(buckets.iter().map(|words| Item::Words(words)))
+        .collect();
+    rmp_serde::to_vec_named(&items).map_err(|e| format!("cannot encode a cBpack: {e}"))
+}
+
 /// `(count + m · prior) / (N + m)`, the arithmetic of [`combined_ic`].
 pub fn shrunk_probability(count: u64, n: u64, pseudo_documents: f64, prior: f64) -> f64 {
     (count as f64 + pseudo_documents * prior) / (n as f64 + pseudo_documents)
@@ -408,35 +435,21 @@ pub fn shrunk_probability(count: u64, n: u64, pseudo_documents: f64, prior: f64)
 mod tests {
     use super::*;
 
-    #[derive(serde::Serialize)]
-    struct Header {
-        format: &'static str,
-        version: u32,
-    }
-
-    #[derive(serde::Serialize)]
-    #[serde(untagged)]
-    enum Item {
-        Header(Header),
-        Words(Vec<String>),
+    /// A cBpack with `words` at the cB values given and nothing else, down to the lowest.
+    fn pack_of(words: &[(usize, Vec<String>)]) -> Vec<u8> {
+        let lowest = words.iter().map(|(cb, _)| *cb).max().unwrap_or(0);
+        let mut buckets = vec![Vec::new(); lowest + 1];
+        for (cb, listed) in words {
+            buckets[*cb].extend(listed.iter().cloned());
+        }
+        encode_cbpack("cB", 1, &buckets).expect("encode")
     }
 
     /// "red fish blue fish": fish at -30 cB, blue and red at -60 cB (the example of
     /// wordfreq's `read_cBpack` docstring), encoded as the Python package does (the
     /// header as a map).
     fn pack() -> Vec<u8> {
-        let mut items = vec![Item::Header(Header {
-            format: "cB",
-            version: 1,
-        })];
-        for i in 0..=60 {
-            items.push(Item::Words(match i {
-                30 => vec!["fish".into()],
-                60 => vec!["blue".into(), "red".into()],
-                _ => vec![],
-            }));
-        }
-        rmp_serde::to_vec_named(&items).expect("encode")
+        pack_of(&[(30, words("fish")), (60, words("blue red"))])
     }
 
     fn words(s: &str) -> Vec<String> {
@@ -583,18 +596,7 @@ mod tests {
     #[test]
     fn tokens_with_digits_take_the_smashed_frequency_shared_out() {
         // "0000" at -200 cB (0.01), "in" at -100 cB (0.1).
-        let mut items = vec![Item::Header(Header {
-            format: "cB",
-            version: 1,
-        })];
-        for i in 0..=200 {
-            items.push(Item::Words(match i {
-                100 => vec!["in".into()],
-                200 => vec!["0000".into()],
-                _ => vec![],
-            }));
-        }
-        let wf = WordFreq::from_msgpack(&rmp_serde::to_vec_named(&items).expect("encode"))
+        let wf = WordFreq::from_msgpack(&pack_of(&[(100, words("in")), (200, words("0000"))]))
             .expect("decodes");
         let year = wf.phrase(&words("1990")).expect("listed through 0000");
         // Frequencies are stored as f32: relative tolerance.
@@ -633,19 +635,11 @@ mod tests {
     #[test]
     fn calibration_puts_the_prior_on_the_document_scale() {
         // 400 words at frequency 10^-3; each is in 1 - exp(-50 · 10^-3) of the documents.
-        let mut items = vec![Item::Header(Header {
-            format: "cB",
-            version: 1,
-        })];
         let letter = |k: usize| char::from(b'a' + (k % 26) as u8);
         let names: Vec<String> = (0..400)
             .map(|i| format!("w{}{}{}", letter(i / 676), letter(i / 26), letter(i)))
             .collect();
-        for i in 0..=300 {
-            items.push(Item::Words(if i == 300 { names.clone() } else { vec![] }));
-        }
-        let mut wf = WordFreq::from_msgpack(&rmp_serde::to_vec_named(&items).expect("encode"))
-            .expect("decodes");
+        let mut wf = WordFreq::from_msgpack(&pack_of(&[(300, names.clone())])).expect("decodes");
         let share = 1.0 - (-50.0f64 * 1e-3).exp();
         let docs = (share * 1000.0).round() as u64;
         let corpus = Fixed(names.iter().map(|w| (w.clone(), docs)).collect());
@@ -677,11 +671,14 @@ mod tests {
 
     #[test]
     fn bad_header_is_refused() {
-        let bytes = rmp_serde::to_vec_named(&vec![Item::Header(Header {
-            format: "zipf",
-            version: 1,
-        })])
-        .expect("encode");
+        let bytes = encode_cbpack("zipf", 1, &[]).expect("encode");
         assert!(WordFreq::from_msgpack(&bytes).is_err());
+        let bytes = encode_cbpack("cB", 2, &[]).expect("encode");
+        assert!(WordFreq::from_msgpack(&bytes).is_err());
+        let bytes = encode_cbpack("cB", 1, &[]).expect("encode");
+        assert!(
+            WordFreq::from_msgpack(&bytes).is_ok(),
+            "the header alone is a cBpack"
+        );
     }
 }

@@ -2,74 +2,16 @@
 //! one thread per connection): one speaking declass's route, one speaking the
 //! Elasticsearch `_count` dialect, one that stalls and one that answers errors.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::*;
 use crate::config::Config;
-use crate::stats::testutil::{SAMPLE_DOCS, brute_count, contains, tokenized};
+use crate::stats::testutil::{Handler, SAMPLE_DOCS, brute_count, contains, serve, tokenized};
 use crate::stats::{Phrase, TermSet};
-
-/// What a test server does with one request body: (status, response body).
-type Handler = dyn Fn(&str, &Value) -> (u16, String) + Send + Sync;
-
-/// Starts a server on 127.0.0.1 and returns its base URL and a request counter.
-fn serve(handler: Arc<Handler>) -> (String, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let hits = Arc::new(AtomicUsize::new(0));
-    let counter = hits.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let handler = handler.clone();
-            let counter = counter.clone();
-            std::thread::spawn(move || {
-                counter.fetch_add(1, Ordering::SeqCst);
-                handle(stream, handler.as_ref());
-            });
-        }
-    });
-    (format!("http://{addr}"), hits)
-}
-
-/// Reads one HTTP/1.1 request (headers, then Content-Length bytes) and answers it.
-fn handle(stream: TcpStream, handler: &Handler) {
-    let mut reader = BufReader::new(stream);
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).is_err() {
-        return;
-    }
-    let path = request_line.split(' ').nth(1).unwrap_or("").to_string();
-    let mut length = 0usize;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).is_err() || line == "\r\n" || line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0u8; length];
-    if reader.read_exact(&mut body).is_err() {
-        return;
-    }
-    let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let (status, answer) = handler(&path, &value);
-    let response = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-        answer.len()
-    );
-    let mut stream = reader.into_inner();
-    stream.write_all(response.as_bytes()).ok();
-}
 
 fn remote_config(url: &str, dialect: &str) -> RemoteConfig {
     let mut config = Config::builtin().expect("config").corpus.remote;

@@ -1,4 +1,4 @@
-//! Record aggregation (seed 003's census example): instead of rows, counts and sums over
+//! Record aggregation (the census example of Sedar, "Approaches to Data Anonymisation"): instead of rows, counts and sums over
 //! groups of rows, each group named by its values of the grouping columns (quasi-
 //! identifiers at their schema level). A group smaller than the minimum would single
 //! its members out, so small groups are merged into one row of `*` or suppressed.

@@ -1,6 +1,6 @@
 //! Generalization ladders of quasi-identifiers: each column's values from the most
 //! specific level (0) to the suppressed one ("*"), the full-domain generalization
-//! hierarchies of Samarati and Sweeney that ARX and seed 003's reduced precision use.
+//! hierarchies of Samarati and Sweeney that ARX and the reduced precision of Sedar's "Approaches to Data Anonymisation" use.
 //! The schema's operator picks the level released without k-anonymity; the k-anonymity
 //! search chooses a level at or above it.
 

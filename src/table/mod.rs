@@ -1,4 +1,4 @@
-//! Structured data (seed 003, "anonymising structured data"): tables released with each
+//! Structured data (Sedar, "Approaches to Data Anonymisation": structured data): tables released with each
 //! column treated by its role — direct identifiers dropped or replaced by keyed
 //! pseudonyms, quasi-identifiers reduced in precision, coded, quantised or generalized
 //! along a hierarchy, k-anonymity (and l-diversity) enforced by an optimal lattice

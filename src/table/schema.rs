@@ -1,4 +1,4 @@
-//! The schema of a table release: each column's role and operator (seed 003's structured
+//! The schema of a table release: each column's role and operator (Sedar's structured
 //! data section), read from TOML and checked against the table's header. Every input
 //! column must have a role: a column the schema forgot is an error, not released as is.
 
@@ -70,7 +70,7 @@ pub enum BandKind {
 pub struct ColumnSpec {
     pub name: String,
     pub role: Role,
-    /// The output column's name (seed 003: `dob` → `yob`); default: the input's.
+    /// The output column's name (Sedar: `dob` → `yob`); default: the input's.
     #[serde(default)]
     pub rename: Option<String>,
     /// Identifiers: `drop` (default) or `pseudonym`.

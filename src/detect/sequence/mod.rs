@@ -1,6 +1,7 @@
 //! A linear-chain sequence labeller in pure Rust: an averaged structured perceptron
-//! (Collins 2002) with first-order Viterbi decoding over BIO labels, using seed 001's
-//! features — the word, its stem, length, shape, affixes, POS when the document has tags,
+//! (Collins 2002) with first-order Viterbi decoding over BIO labels, using the features of
+//! Hassan, Domingo-Ferrer & Soria-Comas (2018) — the word, its stem, length, shape, affixes,
+//! POS when the document has tags,
 //! and the same for a ±1 word window — plus gazetteer features (a phrase list marks the
 //! tokens it covers, so a knowledge base such as MeSH can feed the model).
 //!

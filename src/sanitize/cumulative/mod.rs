@@ -4,7 +4,7 @@
 //!
 //! Under independence (a naive-Bayes reading), log2 p(t | Q) / p(t) = Σ_{q∈Q} PMI(t; q):
 //! the document's disclosure towards `t` is the sum of its published terms' risks, each
-//! measured by seed 004's eq. 3 (or eq. 16 when the target is published as a
+//! measured by eq. 3 of Sánchez et al. (2014) (or eq. 16 when the target is published as a
 //! generalization). Where the corpus has measured the term with the target, that figure
 //! is used; where it has not (the normal case: most people are in no corpus), the term is
 //! asserted about the target in this document, p(q | t) ≈ 1, so PMI(t; q) ≈ IC(q) — an

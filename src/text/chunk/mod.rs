@@ -1,4 +1,4 @@
-//! Term extraction from tagged tokens (seed 004, §4.1): the noun phrases and proper names
+//! Term extraction from tagged tokens (Sánchez et al. 2014, §4.1): the noun phrases and proper names
 //! that carry a document's concepts, plus numbers and dates as terms of their own.
 //!
 //! - A proper name is a maximal run of proper nouns or capitalized words, allowing

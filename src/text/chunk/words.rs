@@ -3,7 +3,7 @@
 //! and the minor words of titles.
 
 /// Words stripped from the ends of noun phrases: they do not change the concept a phrase
-/// refers to (seed 004, §4.1) but would distort its counts. Language data, not a tunable.
+/// refers to (Sánchez et al. 2014, §4.1) but would distort its counts. Language data, not a tunable.
 pub(super) const STOPWORDS: &[&str] = &[
     "a",
     "an",

@@ -1,5 +1,5 @@
-//! `declass table` run the way a user runs it: seed 003's customers table, errors that
-//! name rows and columns, k-anonymity by both algorithms, aggregation, JSON Lines and a
+//! `declass table` run the way a user runs it: the customers table of Sedar's "Approaches
+//! to Data Anonymisation", errors that name rows and columns, k-anonymity by both algorithms, aggregation, JSON Lines and a
 //! suggested schema. No text engine or knowledge base is needed, so no corpus is built.
 
 use std::collections::BTreeMap;
@@ -20,10 +20,8 @@ fn dir() -> Dir {
 }
 
 fn declass(d: &Dir, key: &str) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir")
-        .arg(d.root.join("data"))
-        .arg("--config")
+    let mut cmd = crate::common::declass(&d.root.join("data"));
+    cmd.arg("--config")
         .arg(d.root.join("config.toml"))
         .env("DECLASS_HASH_KEY", key)
         .arg("table");
@@ -31,9 +29,7 @@ fn declass(d: &Dir, key: &str) -> Command {
 }
 
 fn write(d: &Dir, name: &str, text: &str) -> PathBuf {
-    let path = d.root.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
+    crate::common::write(&d.root, name, text)
 }
 
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
@@ -59,7 +55,8 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-/// Seed 003's `customers` table and the schema that makes its `extract_customers`.
+/// The `customers` table of Sedar's "Approaches to Data Anonymisation" and the schema that
+/// makes its `extract_customers`.
 const CUSTOMERS: &str = "uniqid,first,last,dob,gndr,smkr,mrtlstat,postcode\n\
 aa0001,bob,smith,19810123,M,N,single,EC1V 3EE\n\
 af0002,mark,jones,19460802,M,S,widowed,N8 7TA\n\

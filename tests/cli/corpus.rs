@@ -4,29 +4,28 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::common::{assert_success, declass_offline};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
-use declass::text::tokenize::index_terms;
+use declass::stats::testutil::{SAMPLE_DOCS, brute_count, tokenized};
+use declass::stats::{CountRequest, TermSet};
 
-const DOCS: &[&str] = &[
-    "The U.S. Senate met in Washington on 12 May 1990.",
-    "Café owners in Paris protested; the café was closed.",
-    "A well-known anti-war activist spoke about breast cancer.",
-    "Breast cancer is treated with radiotherapy and surgery.",
-    "She didn't know that the US senate had 100 members.",
-    "Radiotherapy, chemotherapy and surgery: cancer treatments in 1990.",
-    "Tom Cruise starred in Magnolia (1999), a well known film.",
-    "Müller and Muller are different spellings; naïve readers confuse them.",
-    "The anti war movement grew in the U.S. during the 1960s.",
-    "Numbers such as 3.5 and 1,000 appear here, as does 12/05/2020.",
-];
+/// The library's sample corpus with the hard cases (accents, hyphens, "U.S.", numbers,
+/// clitics), without its final empty document: ten documents.
+fn docs() -> &'static [&'static str] {
+    SAMPLE_DOCS
+        .strip_suffix(&[""])
+        .expect("the sample ends with an empty document")
+}
 
-fn declass(data: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir").arg(data).arg("--no-auto-setup");
-    cmd
+/// `corpus list` succeeds and lists `entry` (name, tab, document count).
+fn assert_listed(data: &Path, entry: &str) {
+    declass_offline(data)
+        .args(["corpus", "list"])
+        .assert()
+        .success()
+        .stdout(contains(entry));
 }
 
 /// Writes the documents as: two plain files in a directory, the rest as JSONL with one
@@ -34,10 +33,10 @@ fn declass(data: &Path) -> Command {
 fn write_sources(root: &Path) {
     let dir = root.join("texts");
     std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join("a.txt"), DOCS[0]).expect("write");
-    std::fs::write(dir.join("b.txt"), DOCS[1]).expect("write");
+    std::fs::write(dir.join("a.txt"), docs()[0]).expect("write");
+    std::fs::write(dir.join("b.txt"), docs()[1]).expect("write");
     let mut jsonl = String::new();
-    for (i, doc) in DOCS[2..].iter().enumerate() {
+    for (i, doc) in docs()[2..].iter().enumerate() {
         jsonl.push_str(&serde_json::json!({"id": i, "text": doc}).to_string());
         jsonl.push('\n');
         if i == 1 {
@@ -48,16 +47,12 @@ fn write_sources(root: &Path) {
     std::fs::write(root.join("binary.txt"), [0x66u8, 0xff, 0xfe, 0x00]).expect("write");
 }
 
+/// Documents of [`docs`] containing every phrase, by scanning them.
 fn brute(phrases: &[&str]) -> u64 {
-    let docs: Vec<Vec<String>> = DOCS.iter().map(|d| index_terms(d)).collect();
-    let phrases: Vec<Vec<String>> = phrases.iter().map(|p| index_terms(p)).collect();
-    docs.iter()
-        .filter(|doc| {
-            phrases
-                .iter()
-                .all(|p| doc.windows(p.len()).any(|w| w == p.as_slice()))
-        })
-        .count() as u64
+    let request = CountRequest {
+        all_of: phrases.iter().map(|p| TermSet::from_text(p)).collect(),
+    };
+    brute_count(&tokenized(docs()), &request)
 }
 
 fn count(data: &Path, phrases: &[&str]) -> serde_json::Value {
@@ -65,16 +60,12 @@ fn count(data: &Path, phrases: &[&str]) -> serde_json::Value {
 }
 
 fn count_in(data: &Path, corpus: &str, phrases: &[&str]) -> serde_json::Value {
-    let output = declass(data)
+    let output = declass_offline(data)
         .args(["corpus", "count", "--corpus", corpus, "--json"])
         .args(phrases)
         .output()
         .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     serde_json::from_slice(&output.stdout).expect("json")
 }
 
@@ -83,7 +74,7 @@ fn build_and_count_match_brute_force() {
     let tmp = tempfile::tempdir().expect("tmp");
     let data = tmp.path().join("data");
     write_sources(tmp.path());
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "build", "--name", "small"])
         .arg(tmp.path().join("texts"))
         .arg(tmp.path().join("more.jsonl"))
@@ -133,11 +124,7 @@ fn build_and_count_match_brute_force() {
     // Alternatives: documents with either phrase.
     assert_eq!(count(&data, &["Paris|radiotherapy"])["count"], 3);
 
-    declass(&data)
-        .args(["corpus", "list"])
-        .assert()
-        .success()
-        .stdout(contains("small\t10 documents"));
+    assert_listed(&data, "small\t10 documents");
 }
 
 #[test]
@@ -145,13 +132,13 @@ fn strict_aborts_and_failed_build_keeps_previous_index() {
     let tmp = tempfile::tempdir().expect("tmp");
     let data = tmp.path().join("data");
     write_sources(tmp.path());
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "build", "--name", "small"])
         .arg(tmp.path().join("texts"))
         .assert()
         .success()
         .stdout(contains("2 documents"));
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "build", "--strict", "--name", "small"])
         .arg(tmp.path().join("more.jsonl"))
         .assert()
@@ -164,16 +151,12 @@ fn strict_aborts_and_failed_build_keeps_previous_index() {
         (2.into(), 1.into())
     );
     // No leftovers visible to `corpus list`.
-    declass(&data)
-        .args(["corpus", "list"])
-        .assert()
-        .success()
-        .stdout(contains("small\t2 documents"));
-    declass(&data)
+    assert_listed(&data, "small\t2 documents");
+    declass_offline(&data)
         .args(["corpus", "remove", "small"])
         .assert()
         .success();
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "count", "--corpus", "small", "x"])
         .assert()
         .failure()
@@ -183,7 +166,7 @@ fn strict_aborts_and_failed_build_keeps_previous_index() {
 #[test]
 fn missing_default_corpus_without_auto_setup_says_what_to_do() {
     let tmp = tempfile::tempdir().expect("tmp");
-    declass(tmp.path())
+    declass_offline(tmp.path())
         .args(["corpus", "count", "cancer"])
         .assert()
         .failure()
@@ -202,7 +185,7 @@ fn jsonl_line_with_invalid_utf8_is_skipped_and_later_lines_are_kept() {
     }
     let source = tmp.path().join("mixed.jsonl");
     std::fs::write(&source, bytes).expect("write");
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "build", "--name", "mixed"])
         .arg(&source)
         .assert()
@@ -219,7 +202,7 @@ fn corpus_without_any_document_is_refused_and_nothing_is_left() {
     let data = tmp.path().join("data");
     let source = tmp.path().join("bad.jsonl");
     std::fs::write(&source, b"{not json\n{\"id\": 1}\n").expect("write");
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "build", "--name", "empty"])
         .arg(&source)
         .assert()
@@ -230,7 +213,7 @@ fn corpus_without_any_document_is_refused_and_nothing_is_left() {
         .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     assert!(left.is_empty(), "{left:?}");
-    declass(&data)
+    declass_offline(&data)
         .args(["corpus", "list"])
         .assert()
         .success()

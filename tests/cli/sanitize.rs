@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-
-mod common;
-use common::{declass, setup, write};
+use crate::common::{
+    Setup, assert_clean_failure, assert_file_contains, assert_success, dev_data, setup,
+    stdout_json, write,
+};
 
 const DOC: &str =
     "Jane Roe was treated for breast cancer. Ms Roe received radiotherapy. She likes her garden.";
@@ -15,25 +15,14 @@ const DOC: &str =
 fn sanitizes_protects_and_explains() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", DOC);
-    let out = declass(&s)
-        .arg("sanitize")
-        .arg(&doc)
-        .args([
-            "--protect",
-            "Jane Roe",
-            "--sensitive",
-            "breast cancer",
-            "--format",
-            "json",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
+        "--protect",
+        "Jane Roe",
+        "--sensitive",
+        "breast cancer",
+        "--format",
+        "json",
+    ]));
     let text = report["sanitized_text"].as_str().expect("text");
     assert!(!text.contains("Roe") && !text.contains("Jane"), "{text}");
     assert!(!text.contains("breast cancer"), "{text}");
@@ -74,7 +63,7 @@ fn output_is_deterministic_and_written_atomically() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", DOC);
     let run = |out: &Path| {
-        declass(&s)
+        s.declass()
             .arg("sanitize")
             .arg(&doc)
             .args([
@@ -103,7 +92,7 @@ fn several_inputs_go_to_a_directory_and_done_ones_are_skipped() {
     write(&inputs, "two.txt", "Jane Roe likes music.");
     let out = s.root.join("out");
     let run = || {
-        declass(&s)
+        s.declass()
             .arg("sanitize")
             .arg(&inputs)
             .args(["--protect", "Jane Roe", "--out"])
@@ -134,12 +123,8 @@ fn fails_closed_when_counts_are_unavailable() {
          connect_timeout_ms = 200\n[corpus.cache]\ndisk = false\n",
     );
     let out = s.root.join("never.txt");
-    let result = Command::cargo_bin("declass")
-        .expect("binary")
-        .arg("--data-dir")
-        .arg(&s.data)
-        .arg("--config")
-        .arg(&config)
+    let result = s
+        .declass_with_config(&config)
         .arg("sanitize")
         .arg(&doc)
         .args(["--protect", "Jane Roe", "--out"])
@@ -155,25 +140,25 @@ fn fails_closed_when_counts_are_unavailable() {
 fn bad_input_names_the_file() {
     let s = setup();
     let missing = s.root.join("missing.txt");
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&missing)
         .output()
         .expect("runs");
-    assert!(!out.status.success());
+    assert_clean_failure(&out, &["missing.txt"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("missing.txt"));
     // The cause is said once.
     assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
     let binary = s.root.join("binary.bin");
     std::fs::write(&binary, [0u8, 1, 2, 0, 159]).expect("write");
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&binary)
         .output()
         .expect("runs");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("binary.bin"));
+    assert_clean_failure(&out, &["binary.bin"]);
 }
 
 #[test]
@@ -195,56 +180,39 @@ fn tab_documents_and_their_scores() {
         .to_string(),
     );
     let spans = s.root.join("spans.json");
-    declass(&s)
+    s.declass()
         .args(["sanitize", "--tab"])
         .arg(&gold)
         .args(["--format", "tab", "--out"])
         .arg(&spans)
         .assert()
         .success();
-    let out = declass(&s)
-        .args(["eval", "tab", "--gold"])
-        .arg(&gold)
-        .arg("--spans")
-        .arg(&spans)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let scores = stdout_json(
+        s.declass()
+            .args(["eval", "tab", "--gold"])
+            .arg(&gold)
+            .arg("--spans")
+            .arg(&spans),
     );
-    let scores: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(scores["entity_recall_direct"], 1.0);
 }
 
 /// On the 30 wiki-bios-dev biographies, no word of the protected person's name survives in
-/// the sanitized text (seed 004 with `--protect`: the person is what must not be disclosed).
-/// Skipped when the shared data is not beside the checkout.
+/// the sanitized text (Sánchez, Batet & Viejo 2014 with `--protect`: the person is what
+/// must not be disclosed).
 #[test]
+#[ignore = "needs the wiki-bios development set (common::dev_data)"]
 fn no_protected_name_survives_on_the_dev_set() {
-    let dev = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/wiki-bios-dev/wiki_bios_dev.json"
-    ));
-    let Ok(raw) = std::fs::read_to_string(dev) else {
-        eprintln!("skipped: {} absent", dev.display());
-        return;
-    };
+    let dev = dev_data("wiki-bios-dev/wiki_bios_dev.json");
+    let raw = std::fs::read_to_string(&dev).expect("readable development set");
     let gold: serde_json::Value = serde_json::from_str(&raw).expect("valid JSON");
     let s = setup();
-    let out = declass(&s)
-        .args(["sanitize", "--tab"])
-        .arg(dev)
-        .args(["--format", "json"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let reports = stdout_json(
+        s.declass()
+            .args(["sanitize", "--tab"])
+            .arg(&dev)
+            .args(["--format", "json"]),
     );
-    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let reports = reports.as_array().expect("one report per document");
     assert_eq!(reports.len(), 30);
     let word = regex::Regex::new(r"\w+").expect("regex");
@@ -270,18 +238,15 @@ fn no_protected_name_survives_on_the_dev_set() {
 }
 
 /// Runs `sanitize -` on `text` protecting `name`, returning the sanitized text.
-fn sanitize_stdin(s: &common::Setup, text: &str, args: &[&str]) -> String {
-    let out = declass(s)
+fn sanitize_stdin(s: &Setup, text: &str, args: &[&str]) -> String {
+    let out = s
+        .declass()
         .args(["sanitize", "-"])
         .args(args)
         .write_stdin(text.to_string())
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
@@ -354,7 +319,8 @@ fn outputs_are_redone_when_input_or_settings_change() {
     write(&inputs, "two.txt", "A person read a book.");
     let out = s.root.join("out");
     let run = |extra: &[&str]| {
-        let result = declass(&s)
+        let result = s
+            .declass()
             .arg("sanitize")
             .arg(&inputs)
             .args(extra)
@@ -362,11 +328,7 @@ fn outputs_are_redone_when_input_or_settings_change() {
             .arg(&out)
             .output()
             .expect("runs");
-        assert!(
-            result.status.success(),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        assert_success(&result);
         std::fs::read_to_string(out.join("one.txt")).expect("one")
     };
     assert!(run(&[]).contains("Roe"), "nothing protected yet");
@@ -399,7 +361,7 @@ fn outputs_mirror_input_paths_and_collisions_are_errors() {
     let xa = write(&dir.join("x"), "a.txt", "A person read a book about music.");
     let ya = write(&dir.join("y"), "a.txt", "The garden had a person.");
     let run = |paths: &[&Path], out: &Path| {
-        declass(&s)
+        s.declass()
             .arg("sanitize")
             .args(paths)
             .arg("--out")
@@ -409,28 +371,12 @@ fn outputs_mirror_input_paths_and_collisions_are_errors() {
     };
     let out = s.root.join("out1");
     assert!(run(&[&a_txt, &a_md], &out).status.success());
-    assert!(
-        std::fs::read_to_string(out.join("a.txt"))
-            .expect("a.txt")
-            .contains("history")
-    );
-    assert!(
-        std::fs::read_to_string(out.join("a.md"))
-            .expect("a.md")
-            .contains("roses")
-    );
+    assert_file_contains(&out.join("a.txt"), "history");
+    assert_file_contains(&out.join("a.md"), "roses");
     let out = s.root.join("out2");
     assert!(run(&[&xa, &ya], &out).status.success());
-    assert!(
-        std::fs::read_to_string(out.join("x/a.txt"))
-            .expect("x")
-            .contains("music")
-    );
-    assert!(
-        std::fs::read_to_string(out.join("y/a.txt"))
-            .expect("y")
-            .contains("garden")
-    );
+    assert_file_contains(&out.join("x/a.txt"), "music");
+    assert_file_contains(&out.join("y/a.txt"), "garden");
     // A directory mirrors its tree.
     let out = s.root.join("out3");
     assert!(run(&[&dir], &out).status.success());
@@ -463,7 +409,8 @@ fn skipped_links_and_fifos_in_a_directory_are_warned_about() {
     let fifo = std::ffi::CString::new(dir.join("pipe").to_string_lossy().as_bytes()).expect("path");
     // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-    let result = declass(&s)
+    let result = s
+        .declass()
         .arg("sanitize")
         .arg(&dir)
         .arg("--out")
@@ -488,7 +435,8 @@ fn settings_that_switch_protection_off_are_refused() {
     let doc = write(&s.root, "doc.txt", DOC);
     for blank in ["", "   ", "\u{200B}"] {
         for flag in ["--protect", "--sensitive"] {
-            let out = declass(&s)
+            let out = s
+                .declass()
                 .arg("sanitize")
                 .arg(&doc)
                 .args([flag, blank])
@@ -510,12 +458,8 @@ fn settings_that_switch_protection_off_are_refused() {
         ),
     ] {
         let config = write(&s.root, "bad.toml", text);
-        let out = Command::cargo_bin("declass")
-            .expect("binary")
-            .arg("--data-dir")
-            .arg(&s.data)
-            .arg("--config")
-            .arg(&config)
+        let out = s
+            .declass_with_config(&config)
             .arg("sanitize")
             .arg(&doc)
             .output()
@@ -533,7 +477,8 @@ fn settings_that_switch_protection_off_are_refused() {
 fn redacted_reports_hold_no_original_text() {
     let s = setup();
     let doc = write(&s.root, "Jane Roe.txt", DOC);
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&doc)
         .args([
@@ -547,11 +492,7 @@ fn redacted_reports_hold_no_original_text() {
         ])
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let replacements = report["replacements"].as_array().expect("replacements");
     assert!(replacements.len() >= 3);
@@ -561,7 +502,8 @@ fn redacted_reports_hold_no_original_text() {
         assert!(!text.contains(secret), "{secret} in {text}");
     }
     // Without --format json it is refused.
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&doc)
         .arg("--redact-report")
@@ -577,18 +519,12 @@ fn redacted_reports_hold_no_original_text() {
 fn readme_article_reads_correctly() {
     let s = setup();
     let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
-    let out = declass(&s)
-        .arg("sanitize")
-        .arg(&article)
-        .args(["--protect", "Margaret Ellison", "--format", "json"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let report = stdout_json(s.declass().arg("sanitize").arg(&article).args([
+        "--protect",
+        "Margaret Ellison",
+        "--format",
+        "json",
+    ]));
     let text = report["sanitized_text"].as_str().expect("text");
     for gone in [
         "Margaret",
@@ -667,21 +603,13 @@ fn long_documents_are_sanitized_window_by_window_as_one_document() {
     text.push_str("\n\nLater ellison wrote about gardens.\n");
     assert!(text.chars().count() > 2000, "several windows");
     let input = write(&s.root, "long.txt", &text);
-    let out = Command::cargo_bin("declass")
-        .expect("binary")
-        .arg("--data-dir")
-        .arg(&s.data)
-        .arg("--config")
-        .arg(&config)
+    let out = s
+        .declass_with_config(&config)
         .args(["sanitize", "--protect", "Margaret Ellison"])
         .arg(&input)
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let sanitized = String::from_utf8(out.stdout).expect("utf-8");
     for leak in ["Ellison", "ellison", "Margaret", "1961", "12 March 1990"] {
         assert!(!sanitized.contains(leak), "{leak} in {sanitized}");
@@ -691,12 +619,8 @@ fn long_documents_are_sanitized_window_by_window_as_one_document() {
     assert!(sanitized.contains("wrote about gardens."), "{sanitized}");
     // A window that never names her is still assessed towards her, with what the
     // windows before it left of the budget.
-    let out = Command::cargo_bin("declass")
-        .expect("binary")
-        .arg("--data-dir")
-        .arg(&s.data)
-        .arg("--config")
-        .arg(&config)
+    let out = s
+        .declass_with_config(&config)
         .args([
             "sanitize",
             "--format",
@@ -707,11 +631,7 @@ fn long_documents_are_sanitized_window_by_window_as_one_document() {
         .arg(&input)
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let doc = if report.is_array() {
         &report[0]
@@ -752,17 +672,14 @@ fn every_jobs_value_gives_the_same_bytes() {
         &serde_json::Value::from(docs).to_string(),
     );
     let report = |jobs: &str| {
-        let out = declass(&s)
+        let out = s
+            .declass()
             .args(["sanitize", "--tab"])
             .arg(&gold)
             .args(["--format", "json", "--jobs", jobs])
             .output()
             .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         out.stdout
     };
     let one = report("1");
@@ -781,7 +698,7 @@ fn every_jobs_value_gives_the_same_bytes() {
     }
     let outputs = |jobs: &str| {
         let dir = s.root.join(format!("out{jobs}"));
-        declass(&s)
+        s.declass()
             .arg("sanitize")
             .arg(&inputs)
             .args(["--protect", "Jane Roe", "--jobs", jobs, "--out"])
@@ -799,14 +716,14 @@ fn every_jobs_value_gives_the_same_bytes() {
 fn zero_jobs_is_refused() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", DOC);
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&doc)
         .args(["--jobs", "0"])
         .output()
         .expect("runs");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--jobs"));
+    assert_clean_failure(&out, &["--jobs"]);
 }
 
 /// JSON Lines in, JSON Lines out: one line per document in input order, the same for any
@@ -829,7 +746,8 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
     }
     let input = write(&s.root, "docs.jsonl", &lines);
     let run = |jobs: &str, out: &Path| {
-        let result = declass(&s)
+        let result = s
+            .declass()
             .arg("sanitize")
             .arg("--jsonl")
             .arg(&input)
@@ -837,11 +755,7 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
             .arg(out)
             .output()
             .expect("runs");
-        assert!(
-            result.status.success(),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        assert_success(&result);
         std::fs::read_to_string(out).expect("output")
     };
     let one = run("1", &s.root.join("one.jsonl"));
@@ -866,7 +780,8 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
         ),
     );
     let out = s.root.join("bad.out.jsonl");
-    let result = declass(&s)
+    let result = s
+        .declass()
         .arg("sanitize")
         .arg("--jsonl")
         .arg(&bad)

@@ -1,14 +1,8 @@
 //! The `declass kb` commands end to end, on the shipped knowledge bases and on a small
 //! plug-in written here.
 
-use assert_cmd::Command;
+use crate::common::{assert_success, declass};
 use predicates::prelude::*;
-
-fn declass(data: &std::path::Path) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir").arg(data);
-    cmd
-}
 
 #[test]
 fn shipped_chains_reach_the_expected_concepts() {
@@ -24,11 +18,7 @@ fn shipped_chains_reach_the_expected_concepts() {
         ])
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert!(
         text.contains("radiotherapy → therapy → medical care"),

@@ -1,12 +1,11 @@
 //! The detector commands end to end: train a tiny disease model, score it, and the errors
 //! a user meets.
 
-use assert_cmd::Command;
+use std::path::Path;
+
 use predicates::prelude::*;
 
-fn declass() -> Command {
-    Command::cargo_bin("declass").expect("binary builds")
-}
+use crate::common::{Setup, declass, setup, stdout_json, write};
 
 const TRAIN: &str = "Patients\tO\nwith\tO\nasthma\tB-Disease\nimproved\tO\n.\tO\n\n\
 Chronic\tB-Disease\ngout\tI-Disease\nis\tO\nrare\tO\n.\tO\n\n\
@@ -16,10 +15,9 @@ The\tO\ndoctors\tO\nimproved\tO\n.\tO\n";
 #[test]
 fn train_then_eval_ner_prints_entity_scores() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let train = dir.path().join("train.tsv");
-    std::fs::write(&train, TRAIN).expect("write");
+    let train = write(dir.path(), "train.tsv", TRAIN);
     let model = dir.path().join("disease.bin.gz");
-    declass()
+    declass(dir.path())
         .args(["train", "disease", "--epochs", "5", "--train"])
         .arg(&train)
         .arg("--out")
@@ -27,19 +25,13 @@ fn train_then_eval_ner_prints_entity_scores() {
         .assert()
         .success();
     assert!(model.exists());
-    let output = declass()
-        .args(["eval", "ner", "--conll"])
-        .arg(&train)
-        .arg("--model")
-        .arg(&model)
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let scores = stdout_json(
+        declass(dir.path())
+            .args(["eval", "ner", "--conll"])
+            .arg(&train)
+            .arg("--model")
+            .arg(&model),
     );
-    let scores: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(scores["gold"], 3);
     assert!(scores["f1"].as_f64().expect("f1") > 0.9, "{scores}");
 }
@@ -47,9 +39,8 @@ fn train_then_eval_ner_prints_entity_scores() {
 #[test]
 fn eval_ner_names_a_bad_file_and_line() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let bad = dir.path().join("bad.tsv");
-    std::fs::write(&bad, "asthma\tB-Disease\nis\n").expect("write");
-    declass()
+    let bad = write(dir.path(), "bad.tsv", "asthma\tB-Disease\nis\n");
+    declass(dir.path())
         .args(["eval", "ner", "--conll"])
         .arg(&bad)
         .assert()
@@ -60,9 +51,8 @@ fn eval_ner_names_a_bad_file_and_line() {
 #[test]
 fn detect_rejects_unknown_detectors() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let doc = dir.path().join("doc.txt");
-    std::fs::write(&doc, "Scott Caan was here.").expect("write");
-    declass()
+    let doc = write(dir.path(), "doc.txt", "Scott Caan was here.");
+    declass(dir.path())
         .args(["detect", "--detect", "patterns,nerr"])
         .arg(&doc)
         .assert()
@@ -103,9 +93,7 @@ fn train_ner_from_iob2_and_span_documents_then_detect() {
     std::fs::write(&spans, TAE_SPANS).expect("write");
     std::fs::write(&iob2, IOB2).expect("write");
     let model = data.join("models").join("ner-perceptron.bin.gz");
-    let output = declass()
-        .arg("--data-dir")
-        .arg(&data)
+    let output = declass(&data)
         .args([
             "train",
             "ner",
@@ -143,9 +131,7 @@ fn train_ner_from_iob2_and_span_documents_then_detect() {
     );
 
     let scores = stdout_json(
-        declass()
-            .arg("--data-dir")
-            .arg(&data)
+        declass(&data)
             .args(["eval", "ner", "--tae-texts"])
             .arg(&texts)
             .arg("--tae-spans")
@@ -161,9 +147,7 @@ fn train_ner_from_iob2_and_span_documents_then_detect() {
     )
     .expect("write");
     let found = stdout_json(
-        declass()
-            .arg("--data-dir")
-            .arg(&data)
+        declass(&data)
             .args(["detect", "--detect", "ner", "--json"])
             .arg(&document),
     );
@@ -182,96 +166,33 @@ fn train_ner_from_iob2_and_span_documents_then_detect() {
     );
 }
 
-/// Runs a command that must succeed and returns its standard output as JSON.
-fn stdout_json(command: &mut Command) -> serde_json::Value {
-    let output = command.output().expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("JSON")
-}
-
-/// A data directory with a small corpus named like the default one (136 documents) and a
-/// configuration with the given IC bound, no word-frequency prior and no automatic setup.
-fn corpus_setup(dir: &std::path::Path, max_bits: f64) -> (std::path::PathBuf, std::path::PathBuf) {
-    let data = dir.join("data");
-    let mut docs = String::new();
-    for (n, text) in [
-        (
-            6,
-            "Patients with breast cancer often receive radiotherapy, a therapy.",
-        ),
-        (
-            20,
-            "Therapy and medical care help many patients in a hospital.",
-        ),
-        (30, "The disease was treated in a hospital by a physician."),
-        (
-            80,
-            "A person read a book about history and music in the garden.",
-        ),
-    ] {
-        for _ in 0..n {
-            let id = docs.lines().count();
-            docs.push_str(&serde_json::json!({ "id": id.to_string(), "text": text }).to_string());
-            docs.push('\n');
-        }
-    }
-    let corpus = dir.join("corpus.jsonl");
-    std::fs::write(&corpus, docs).expect("write corpus");
-    let config = dir.join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[stats]\nprior = \"none\"\n[setup]\nauto = false\n[detect.ic]\nmax_bits = {max_bits:?}\n"
-        ),
+/// [`setup`]'s corpus (136 documents) with `[detect.ic] max_bits` set to `max_bits`.
+fn ic_bound(s: &Setup, max_bits: f64) -> std::path::PathBuf {
+    s.config_with(
+        &format!("ic-{max_bits}.toml"),
+        &format!("[detect.ic]\nmax_bits = {max_bits:?}"),
     )
-    .expect("write config");
-    declass()
-        .arg("--data-dir")
-        .arg(&data)
-        .arg("--config")
-        .arg(&config)
-        .args(["corpus", "build", "--name", "wiki"])
-        .arg(&corpus)
-        .assert()
-        .success();
-    (data, config)
 }
 
-fn detect_json(
-    data: &std::path::Path,
-    config: &std::path::Path,
-    doc: &std::path::Path,
-    detect: &str,
-) -> serde_json::Value {
-    let output = declass()
-        .arg("--data-dir")
-        .arg(data)
-        .arg("--config")
-        .arg(config)
-        .args(["detect", "--detect", detect, "--json"])
-        .arg(doc)
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("JSON")
+/// `detect --detect DETECT --json DOC` under `config`: its findings report.
+fn detect_json(s: &Setup, config: &Path, doc: &Path, detect: &str) -> serde_json::Value {
+    stdout_json(
+        s.declass_with_config(config)
+            .args(["detect", "--detect", detect, "--json"])
+            .arg(doc),
+    )
 }
 
 #[test]
 fn detect_ic_flags_rare_terms_and_proposes_a_broader_concept() {
-    let dir = tempfile::tempdir().expect("tempdir");
     // radiotherapy: 6 of 136 documents, 4.5 bits; hospital 50, 1.4 bits.
-    let (data, config) = corpus_setup(dir.path(), 4.0);
-    let doc = dir.path().join("doc.txt");
-    std::fs::write(&doc, "She received radiotherapy in a hospital.\n").expect("write");
-    let found = detect_json(&data, &config, &doc, "ic");
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "She received radiotherapy in a hospital.\n",
+    );
+    let found = detect_json(&s, &ic_bound(&s, 4.0), &doc, "ic");
     let findings = found["findings"].as_array().expect("findings");
     let flagged: Vec<(&str, &str, &str)> = findings
         .iter()
@@ -287,24 +208,19 @@ fn detect_ic_flags_rare_terms_and_proposes_a_broader_concept() {
     // 2.4 bits): under the bound.
     assert_eq!(flagged, vec![("radiotherapy", "ic", "therapy")], "{found}");
     // A looser bound than any term's IC flags nothing.
-    let loose = dir.path().join("loose");
-    std::fs::create_dir_all(&loose).expect("mkdir");
-    let (data, config) = corpus_setup(&loose, 8.0);
-    let found = detect_json(&data, &config, &doc, "ic");
+    let found = detect_json(&s, &ic_bound(&s, 8.0), &doc, "ic");
     assert_eq!(found["findings"], serde_json::json!([]), "{found}");
 }
 
 #[test]
 fn detect_disease_proposes_the_mesh_parent() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (data, config) = corpus_setup(dir.path(), 13.0);
-    let doc = dir.path().join("doc.txt");
-    std::fs::write(
-        &doc,
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
         "She was diagnosed with breast cancer and received radiotherapy.\n",
-    )
-    .expect("write");
-    let found = detect_json(&data, &config, &doc, "disease");
+    );
+    let found = detect_json(&s, &ic_bound(&s, 13.0), &doc, "disease");
     let findings = found["findings"].as_array().expect("findings");
     let breast_cancer = findings
         .iter()

@@ -2,16 +2,13 @@
 //! sanitize report against the CLI's, counts for a second declass, the knowledge bases,
 //! limits and failures.
 
-mod common;
-mod serve_support;
-
 use std::path::Path;
 
-use common::{declass, setup, write};
+use crate::common::{Setup, assert_success, setup, write};
+use crate::serve_support::Server;
 use serde_json::{Value, json};
-use serve_support::Server;
 
-const ARTICLE: &str = include_str!("../examples/article.txt");
+const ARTICLE: &str = include_str!("../../examples/article.txt");
 /// The detectors of these tests: the configured default plus the named-entity model, so
 /// `/analyze` finds persons as Presidio does.
 const DETECT: &str = "patterns,lists,disease,ner";
@@ -233,24 +230,16 @@ async fn presidio_documentation_requests_work_unchanged() {
 }
 
 /// What the CLI prints for `sanitize FILE ARGS…` with the tests' detectors.
-fn cli(s: &common::Setup, config: &Path, file: &Path, args: &[&str]) -> String {
-    let out = assert_cmd::Command::cargo_bin("declass")
-        .expect("binary")
-        .arg("--data-dir")
-        .arg(&s.data)
-        .arg("--config")
-        .arg(config)
+fn cli(s: &Setup, config: &Path, file: &Path, args: &[&str]) -> String {
+    let out = s
+        .declass_with_config(config)
         .arg("sanitize")
         .arg(file)
         .args(["--detect", DETECT])
         .args(args)
         .output()
         .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
@@ -303,7 +292,8 @@ async fn sanitize_assess_count_and_kb_answer_as_the_cli_does() {
     let tab = json!([{"doc_id": "d1", "text": ARTICLE,
                       "task": "Annotate to conceal the person: Margaret Ellison"}]);
     let tab_file = write(&s.root, "docs.json", &tab.to_string());
-    let out = declass(&s)
+    let out = s
+        .declass()
         .args(["sanitize", "--tab"])
         .arg(&tab_file)
         .args(["--detect", DETECT, "--format", "json"])
@@ -506,13 +496,13 @@ async fn bad_requests_name_what_is_wrong_and_limits_hold() {
 #[test]
 fn listening_beyond_loopback_needs_a_token() {
     let s = setup();
-    declass(&s)
+    s.declass()
         .args(["serve", "--addr", "0.0.0.0:0"])
         .env_remove("DECLASS_SERVE_TOKEN")
         .assert()
         .failure()
         .stderr(predicates::str::contains("needs a bearer token"));
-    declass(&s)
+    s.declass()
         .args(["serve", "--addr", "localhost"])
         .assert()
         .failure()

@@ -1,15 +1,7 @@
 //! `declass eval tab` refuses spans it cannot score honestly: reversed spans, spans past
 //! the end of their text, gold documents without spans.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
+use crate::common::{assert_clean_failure, assert_success, declass, write};
 
 /// A gold file with two documents and one direct identifier each.
 const GOLD: &str = r#"[
@@ -25,10 +17,7 @@ fn eval_tab(spans: &str, extra: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().expect("tempdir");
     let gold = write(dir.path(), "gold.json", GOLD);
     let spans = write(dir.path(), "spans.json", spans);
-    Command::cargo_bin("declass")
-        .expect("binary")
-        .arg("--data-dir")
-        .arg(dir.path().join("data"))
+    declass(&dir.path().join("data"))
         .args(["eval", "tab", "--gold"])
         .arg(&gold)
         .arg("--spans")
@@ -36,16 +25,6 @@ fn eval_tab(spans: &str, extra: &[&str]) -> std::process::Output {
         .args(extra)
         .output()
         .expect("runs")
-}
-
-fn assert_clean_failure(out: &std::process::Output, needles: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "must fail: {stderr}");
-    assert_ne!(out.status.code(), Some(101), "panicked: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
-    }
 }
 
 #[test]
@@ -65,11 +44,7 @@ fn eval_tab_refuses_gold_documents_missing_from_the_spans_unless_allowed() {
     let out = eval_tab(r#"{"d1": [[0, 10]]}"#, &[]);
     assert_clean_failure(&out, &["d2", "--allow-missing"]);
     let out = eval_tab(r#"{"d1": [[0, 10]]}"#, &["--allow-missing"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let scores: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(scores["documents"], 2);
     assert_eq!(scores["entity_recall_direct"], 0.5);

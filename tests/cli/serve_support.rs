@@ -3,7 +3,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
+
+use crate::common::declass_process;
 use std::sync::{Arc, Mutex};
 
 pub struct Server {
@@ -17,10 +19,8 @@ impl Server {
     /// Starts `declass --data-dir DATA --config CONFIG serve --addr 127.0.0.1:0 ARGS…`
     /// with `env` set, and waits until it says where it listens.
     pub fn start(data: &Path, config: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_declass"));
+        let mut command = declass_process(data);
         command
-            .arg("--data-dir")
-            .arg(data)
             .arg("--config")
             .arg(config)
             .args(["serve", "--addr", "127.0.0.1:0"])

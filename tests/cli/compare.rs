@@ -4,14 +4,13 @@
 
 use std::path::Path;
 
-mod common;
-use common::{Setup, declass, setup, setup_with, write};
+use crate::common::{Setup, assert_clean_failure, assert_success, setup, setup_with, write};
 
 const DOC_ONE: &str = "Jane Roe starred in Magnolia and was treated for breast cancer. Ms Roe \
      received radiotherapy. She likes her garden.";
 
 /// The corpus knows Jane Roe from the film she starred in, and nothing else about it: the
-/// film's title gives her away (seed 004's "Magnolia" next to "Tom Cruise").
+/// film's title gives her away ("Magnolia" next to "Tom Cruise" in Sánchez et al. 2014).
 const ROE_IN_CORPUS: (usize, &str) = (3, "Jane Roe starred in Magnolia.");
 const DOC_TWO: &str = "John Doe read a book about music. Mr Doe lives in a garden.";
 
@@ -58,11 +57,7 @@ fn gold(s: &Setup) -> std::path::PathBuf {
 /// Runs the command, fails the test with its stderr unless it succeeds, returns stdout.
 fn succeeds(cmd: &mut assert_cmd::Command) -> String {
     let result = cmd.output().expect("runs");
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    assert_success(&result);
     String::from_utf8(result.stdout).expect("utf-8")
 }
 
@@ -119,7 +114,7 @@ fn tab_documents_with_gold_give_tables_and_plots() {
     let out = s.root.join("cmp");
     let run = || {
         succeeds(
-            declass(&s)
+            s.declass()
                 .args(["compare", "--tab"])
                 .arg(&gold)
                 .arg("--gold")
@@ -215,7 +210,7 @@ fn files_variants_and_sanitized_outputs() {
     );
     let out = s.root.join("cmp");
     succeeds(
-        declass(&s)
+        s.declass()
             .arg("compare")
             .arg(&one)
             .args(["--protect", "Jane Roe", "--sensitive", "breast cancer"])
@@ -256,7 +251,8 @@ fn bad_arguments_are_clear_errors() {
     let one = write(&s.root, "one.txt", DOC_ONE);
     let out = s.root.join("cmp");
     let fail = |args: &[&str], expected: &str| {
-        let result = declass(&s)
+        let result = s
+            .declass()
             .arg("compare")
             .arg(&one)
             .args(args)
@@ -279,14 +275,14 @@ fn bad_arguments_are_clear_errors() {
     let gold_arg = gold.to_str().expect("utf-8 path");
     // The file's id is `two`, which the gold has, but with another text.
     let other = write(&s.root, "two.txt", "Another text entirely.");
-    let result = declass(&s)
+    let result = s
+        .declass()
         .arg("compare")
         .arg(&other)
         .args(["--gold", gold_arg, "--out"])
         .arg(&out)
         .output()
         .expect("runs");
-    assert!(!result.status.success());
-    assert!(String::from_utf8_lossy(&result.stderr).contains("gold.json"));
+    assert_clean_failure(&result, &["gold.json"]);
     assert!(!out.join("comparison.csv").exists(), "nothing written");
 }

@@ -4,18 +4,15 @@
 //! then a screenshot at 1280×800 and a check that nothing overflows a phone's width.
 //! `DECLASS_UPDATE_SCREENSHOT=1` also writes the screenshot to docs/review-page.png.
 
-mod common;
-mod serve_support;
-
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::serve_support::Server;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use serve_support::Server;
 
-const ARTICLE: &str = include_str!("../examples/article.txt");
+const ARTICLE: &str = include_str!("../../examples/article.txt");
 
 /// A chromedriver process on a free loopback port, killed when dropped.
 struct Driver {
@@ -103,11 +100,12 @@ async fn text_of(client: &Client, css: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reviewer_rejects_a_replacement_rechecks_and_exports() {
-    let s = common::setup();
+    let s = crate::common::setup();
     let server = Server::start(&s.data, &s.config, &[], &[]);
     // What the page should show: the CLI's report of the article.
-    let file = common::write(&s.root, "article.txt", ARTICLE);
-    let out = common::declass(&s)
+    let file = crate::common::write(&s.root, "article.txt", ARTICLE);
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&file)
         .args(["--protect", "Margaret Ellison", "--format", "json"])

@@ -2,49 +2,28 @@
 //! and the two combined against a reference list written in the test, with a word list
 //! for the prior built in the test too (no network).
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use common::{declass, setup, write};
+use declass::stats::prior::encode_cbpack;
 
-#[derive(serde::Serialize)]
-struct Header {
-    format: &'static str,
-    version: u32,
-}
-
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-enum Item {
-    Header(Header),
-    Words(Vec<String>),
-}
+use crate::common::{assert_success, setup, write};
 
 /// A wordfreq list (gzip'd cBpack) where word `i` of `words` is at `-(i + 1) · 20` cB,
 /// installed where `setup.packages.wordfreq` unpacks.
 fn install_prior(data: &Path, words: &[&str]) {
-    let mut items = vec![Item::Header(Header {
-        format: "cB",
-        version: 1,
-    })];
-    for cb in 0..=(words.len() * 20) {
-        let listed = cb % 20 == 0 && cb > 0;
-        items.push(Item::Words(if listed {
-            vec![words[cb / 20 - 1].to_string()]
-        } else {
-            Vec::new()
-        }));
+    let mut buckets = vec![Vec::new(); words.len() * 20 + 1];
+    for (i, word) in words.iter().enumerate() {
+        buckets[(i + 1) * 20].push(word.to_string());
     }
     let dir = data.join("sources/wordfreq-3.1.1/wordfreq/data");
     std::fs::create_dir_all(&dir).expect("mkdir");
     let file = std::fs::File::create(dir.join("large_en.msgpack.gz")).expect("create");
     let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
-    gz.write_all(&rmp_serde::to_vec_named(&items).expect("encode"))
+    gz.write_all(&encode_cbpack("cB", 1, &buckets).expect("encode"))
         .expect("write");
     gz.finish().expect("finish");
 }
@@ -80,18 +59,15 @@ fn report(args: &[&str]) -> serde_json::Value {
         .collect();
     let reference = write(&s.root, "reference.txt", &reference);
     let doc = write(&s.root, "doc.txt", DOCUMENT);
-    let out = declass(&s)
+    let out = s
+        .declass()
         .args(["eval", "ic", "--reference"])
         .arg(&reference)
         .arg(&doc)
         .args(args)
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     serde_json::from_slice(&out.stdout).expect("JSON report")
 }
 
@@ -127,14 +103,14 @@ fn ranks_prior_corpus_and_combined_against_the_reference() {
 fn missing_reference_lists_say_how_to_fetch_them() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", DOCUMENT);
-    declass(&s)
+    s.declass()
         .args(["eval", "ic"])
         .arg(&doc)
         .assert()
         .failure()
         .stderr(contains("declass setup --with symspell"));
     let bad = write(&s.root, "bad.txt", "person many\n");
-    declass(&s)
+    s.declass()
         .args(["eval", "ic", "--reference"])
         .arg(&bad)
         .arg(&doc)

@@ -3,20 +3,14 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-mod common;
-use common::{Setup, declass, setup, write};
+use crate::common::{Setup, assert_success, setup, write};
 
 const DOC: &str = "Jane Roe was treated for breast cancer in March 2019. Ms Roe received \
                    radiotherapy. Roe likes her garden.";
 
 /// The test's base configuration with `operators` appended as its `[detect.operators]`.
 fn config_with(s: &Setup, name: &str, operators: &str) -> PathBuf {
-    let base = std::fs::read_to_string(&s.config).expect("config");
-    let path = s.root.join(name);
-    std::fs::write(&path, format!("{base}[detect.operators]\n{operators}\n")).expect("write");
-    path
+    s.config_with(name, &format!("[detect.operators]\n{operators}"))
 }
 
 /// `sanitize DOC --protect "Jane Roe" --sensitive "breast cancer" --format FORMAT` under
@@ -28,17 +22,7 @@ fn sanitize(
     env: &[(&str, &str)],
 ) -> std::process::Output {
     let doc = write(&s.root, "doc.txt", DOC);
-    let mut cmd = match config {
-        None => declass(s),
-        Some(config) => {
-            let mut cmd = Command::cargo_bin("declass").expect("binary");
-            cmd.arg("--data-dir")
-                .arg(&s.data)
-                .arg("--config")
-                .arg(config);
-            cmd
-        }
-    };
+    let mut cmd = s.declass_with_config(config.unwrap_or(&s.config));
     cmd.arg("sanitize")
         .arg(&doc)
         .args([
@@ -57,11 +41,7 @@ fn sanitize(
 }
 
 fn report(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     serde_json::from_slice(&out.stdout).expect("json")
 }
 
@@ -128,11 +108,7 @@ fn pseudonyms_are_consistent_within_the_document() {
     let s = setup();
     let config = config_with(&s, "pseudonym.toml", "default = \"pseudonym\"");
     let out = sanitize(&s, Some(&config), "text", &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).expect("utf-8");
     // Every mention of the protected person is one entity.
     assert_eq!(text.matches("PERSON 1").count(), 3, "{text}");

@@ -1,14 +1,8 @@
 //! The `declass krepeat` and `declass kanon` commands end to end.
 
-use assert_cmd::Command;
+use crate::common::declass;
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn declass(data: &std::path::Path) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir").arg(data);
-    cmd
-}
 
 #[test]
 fn krepeat_covers_files_and_keeps_length() {

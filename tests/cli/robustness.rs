@@ -2,31 +2,16 @@
 //! nor a result that looks valid: corrupt corpus indexes, corpus sources with bad lines,
 //! impossible counts, closed or full output streams.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Stdio;
+use std::sync::Arc;
 
-use assert_cmd::Command;
+use declass::stats::testutil::serve;
 
-mod common;
-use common::{declass, setup, setup_with, write};
-
-fn assert_clean_failure(out: &Output, needles: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "must fail: {stderr}");
-    assert_ne!(out.status.code(), Some(101), "panicked: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
-    }
-}
-
-fn plain(data: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("declass").expect("binary");
-    cmd.arg("--data-dir").arg(data).arg("--no-auto-setup");
-    cmd
-}
+use crate::common::{
+    assert_clean_failure, declass_offline, declass_process, setup, setup_with, write,
+};
 
 /// A corpus whose postings span several compressed blocks: words drawn from vocabularies
 /// of varying size by a fixed linear congruential generator.
@@ -65,7 +50,7 @@ fn corrupt_corpus_index_is_an_error_saying_how_to_rebuild() {
     let corpus = varied_corpus(dir.path());
     for extension in ["idx", "pos"] {
         let data = dir.path().join(format!("data-{extension}"));
-        plain(&data)
+        declass_offline(&data)
             .args(["corpus", "build", "--name", "wiki"])
             .arg(&corpus)
             .assert()
@@ -78,7 +63,7 @@ fn corrupt_corpus_index_is_an_error_saying_how_to_rebuild() {
             .expect("segment file");
         flip_bytes(&file);
         std::fs::remove_dir_all(data.join("cache")).ok();
-        let out = plain(&data)
+        let out = declass_offline(&data)
             .args(["corpus", "count", "w1 w2", "w3"])
             .output()
             .expect("runs");
@@ -94,9 +79,7 @@ fn closed_pipe_ends_quietly() {
         "big.txt",
         &"Alice went home. The cat sat on the mat.\n".repeat(2_000),
     );
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("declass"))
-        .arg("--data-dir")
-        .arg(dir.path().join("data"))
+    let mut child = declass_process(&dir.path().join("data"))
         .arg("nlp")
         .arg(&big)
         .stdout(Stdio::piped())
@@ -122,7 +105,7 @@ fn full_disk_on_standard_output_is_an_error() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", "Jane Roe likes her garden.");
     // The same run succeeds when its output can be written.
-    declass(&s)
+    s.declass()
         .arg("sanitize")
         .arg(&doc)
         .args(["--protect", "Jane Roe"])
@@ -132,9 +115,7 @@ fn full_disk_on_standard_output_is_an_error() {
         .write(true)
         .open("/dev/full")
         .expect("/dev/full");
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("declass"))
-        .arg("--data-dir")
-        .arg(&s.data)
+    let out = declass_process(&s.data)
         .arg("--config")
         .arg(&s.config)
         .arg("sanitize")
@@ -149,42 +130,16 @@ fn full_disk_on_standard_output_is_an_error() {
 /// What a lying count service answers to a batch of `n` requests: (total, counts).
 type Answer = fn(usize) -> (u64, Vec<u64>);
 
-/// Starts a count service speaking declass's `POST /v1/count` route on 127.0.0.1 (std
-/// only, one connection at a time) and returns its base URL.
+/// A count service speaking declass's `POST /v1/count` route on 127.0.0.1 that answers
+/// every batch with `answer`; its base URL.
 fn lying_count_service(answer: Answer) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("addr"));
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(stream);
-            let mut length = 0usize;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':')
-                    && name.eq_ignore_ascii_case("content-length")
-                {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0u8; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-            let n = request["requests"].as_array().map_or(0, Vec::len);
-            let (docs, counts) = answer(n);
-            let json =
-                serde_json::json!({"identity": "liar", "docs": docs, "counts": counts}).to_string();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
-                json.len()
-            );
-            reader.into_inner().write_all(response.as_bytes()).ok();
-        }
-    });
+    let (url, _hits) = serve(Arc::new(move |_path: &str, request: &serde_json::Value| {
+        let n = request["requests"].as_array().map_or(0, Vec::len);
+        let (docs, counts) = answer(n);
+        let json =
+            serde_json::json!({"identity": "liar", "docs": docs, "counts": counts}).to_string();
+        (200, json)
+    }));
     url
 }
 
@@ -216,7 +171,7 @@ fn impossible_remote_counts_fail_closed() {
             "doc.txt",
             "Jane Roe was treated for breast cancer. She received radiotherapy in Paris.",
         );
-        let out = plain(&dir.path().join("data"))
+        let out = declass_offline(&dir.path().join("data"))
             .arg("--config")
             .arg(&config)
             .arg("sanitize")
@@ -232,7 +187,7 @@ fn impossible_remote_counts_fail_closed() {
         // Several documents to a directory: each failure names its file.
         let second = write(dir.path(), "second.txt", "Jane Roe lives in Paris.");
         let out_dir = dir.path().join("out");
-        let out = plain(&dir.path().join("data"))
+        let out = declass_offline(&dir.path().join("data"))
             .arg("--config")
             .arg(&config)
             .arg("sanitize")
@@ -263,7 +218,8 @@ fn damaged_count_cache_is_rebuilt() {
     )
     .expect("write");
     let doc = write(&s.root, "doc.txt", "Jane Roe likes her garden.");
-    let out = declass(&s)
+    let out = s
+        .declass()
         .arg("sanitize")
         .arg(&doc)
         .args(["--protect", "Jane Roe"])

@@ -1,0 +1,25 @@
+//! The integration tests: the `declass` binary run the way a user runs it, one module per
+//! area, linked into one test binary. Every run starts from [`common::declass_process`]
+//! (through [`common::declass`] and its variants), which always passes a temporary
+//! `--data-dir`. Tests that need the annotated development data (see
+//! [`common::dev_data`]) are `#[ignore]`d; run them with `cargo test -- --ignored`, as
+//! `.ci/run` does.
+
+mod common;
+mod serve_support;
+
+mod compare;
+mod corpus;
+mod detect;
+mod eval_ic;
+mod eval_tab;
+mod kb;
+mod krepeat_kanon;
+mod operators;
+mod parsers_never_panic;
+mod robustness;
+mod sanitize;
+mod serve_api;
+mod serve_browser;
+mod table;
+mod text;
