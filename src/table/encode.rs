@@ -89,25 +89,27 @@ impl Encoded {
         for (d, v) in self.dictionaries.iter_mut().zip(values) {
             key.push(d.intern(v.as_ref()));
         }
+        self.add_key(key)
+    }
+
+    /// Adds one row given its value ids (`width()` of them, from the dictionaries),
+    /// returning its combination's number.
+    pub fn add_key(&mut self, key: &[u32]) -> u32 {
         self.rows += 1;
-        if let Some(&t) = self.index.get(key.as_slice()) {
+        if let Some(&t) = self.index.get(key) {
             self.counts[t as usize] += 1;
             return t;
         }
         let t = self.counts.len() as u32;
         self.tuples.extend_from_slice(key);
         self.counts.push(1);
-        self.index.insert(key.clone(), t);
+        self.index.insert(key.to_vec(), t);
         t
     }
 
-    /// The combination a row of values belongs to, when it was added.
-    pub fn find<S: AsRef<str>>(&self, values: &[S], key: &mut Vec<u32>) -> Option<u32> {
-        key.clear();
-        for (d, v) in self.dictionaries.iter().zip(values) {
-            key.push(d.get(v.as_ref())?);
-        }
-        self.index.get(key.as_slice()).copied()
+    /// The combination of a row's value ids, when it was added.
+    pub fn find_key(&self, key: &[u32]) -> Option<u32> {
+        self.index.get(key).copied()
     }
 }
 

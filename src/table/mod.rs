@@ -7,7 +7,8 @@
 //!
 //! Rows stream from the input to the output when nothing needs the whole column;
 //! statistics (percentiles, computed bands) and k-anonymity read the input once more
-//! beforehand, keeping only the distinct combinations of quasi-identifiers in memory.
+//! beforehand, keeping only the distinct combinations of quasi-identifiers in memory,
+//! as integer codes (each distinct field text is parsed once).
 
 pub mod aggregate;
 pub mod encode;
@@ -19,10 +20,12 @@ pub mod rows;
 pub mod schema;
 pub mod suggest;
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
 use crate::detect::operators::keyed_hash;
@@ -264,13 +267,14 @@ impl Job<'_> {
         })
     }
 
-    /// Reads every usable row: `visit(row number, fields, bases of the quasi-identifiers)`. A bad
-    /// row is an error naming it, or with `skip_bad_rows` counted and left out; every
-    /// pass over the input leaves out the same rows.
-    fn scan(
+    /// Reads every row: `visit(row number, fields)` checks the row (`Ok(Err(problem))`
+    /// for a bad one) before acting on it. A bad row is an error naming it, or with
+    /// `skip_bad_rows` counted and left out; every pass over the input leaves out the
+    /// same rows.
+    fn read_rows(
         &self,
         plan: &Plan,
-        mut visit: impl FnMut(usize, &[String], &[String]) -> Result<()>,
+        mut visit: impl FnMut(usize, &[String]) -> Result<std::result::Result<(), RowProblem>>,
     ) -> Result<BadRows> {
         let mut reader = RowReader::open(self.input, plan.format)?;
         if reader.header() != plan.header.as_slice() {
@@ -278,19 +282,33 @@ impl Job<'_> {
         }
         let mut bad = BadRows::new(self.config.report_bad_rows);
         let mut fields = Vec::with_capacity(plan.header.len());
-        let mut bases = Vec::with_capacity(plan.quasi.len());
         while let Some(outcome) = reader.next_row(&mut fields)? {
             let problem = match outcome {
                 RowOutcome::Bad(p) => Some(p),
-                RowOutcome::Ok => plan.bases(&fields, reader.row_number(), &mut bases).err(),
+                RowOutcome::Ok => visit(reader.row_number(), &fields)?.err(),
             };
             match problem {
-                None => visit(reader.row_number(), &fields, &bases)?,
+                None => {}
                 Some(p) if self.skip_bad_rows => bad.add(p),
                 Some(p) => return Err(p.into_error(self.input)),
             }
         }
         Ok(bad)
+    }
+
+    /// Reads every usable row: `visit(row number, fields, bases of the quasi-identifiers)`.
+    fn scan(
+        &self,
+        plan: &Plan,
+        mut visit: impl FnMut(usize, &[String], &[String]) -> Result<()>,
+    ) -> Result<BadRows> {
+        let mut bases = Vec::with_capacity(plan.quasi.len());
+        self.read_rows(plan, |row, fields| {
+            if let Err(problem) = plan.bases(fields, row, &mut bases) {
+                return Ok(Err(problem));
+            }
+            visit(row, fields, &bases).map(Ok)
+        })
     }
 
     fn resolve_statistics(&self, plan: &mut Plan) -> Result<()> {
@@ -325,7 +343,6 @@ impl Job<'_> {
     /// Without k-anonymity: row by row, each quasi-identifier at its schema level.
     fn stream(&self, plan: &Plan, report: &mut Report) -> Result<()> {
         let mut writer = self.writer(plan)?;
-        let mut out = Vec::new();
         let mut labels = Vec::new();
         let mut written = 0;
         let bad = self.scan(plan, |_, fields, bases| {
@@ -336,8 +353,7 @@ impl Job<'_> {
                     .zip(bases)
                     .map(|(l, b)| l.generalize(b, l.start)),
             );
-            self.output_row(plan, fields, &labels, &mut out)?;
-            writer.write(&out)?;
+            writer.write(&self.output_row(plan, fields, &labels)?)?;
             written += 1;
             Ok(())
         })?;
@@ -349,12 +365,14 @@ impl Job<'_> {
     /// With k-anonymity: the distinct combinations first, the search, then the rows.
     fn anonymize(&self, plan: &Plan, anonymity: &Anonymity, report: &mut Report) -> Result<()> {
         let mut data = Encoded::new(plan.quasi.len(), plan.sensitive.len());
+        let mut seen = SeenValues::new(plan.quasi.len());
         let mut key = Vec::new();
-        let mut values: Vec<String> = Vec::new();
-        self.scan(plan, |_, fields, bases| {
-            plan.encoding_values(fields, bases, &mut values);
-            data.add(&values, &mut key);
-            Ok(())
+        self.read_rows(plan, |row, fields| {
+            if let Err(problem) = plan.code_row(fields, row, &mut data, &mut seen, &mut key) {
+                return Ok(Err(problem));
+            }
+            data.add_key(&key);
+            Ok(Ok(()))
         })?;
         if data.rows == 0 {
             return Err(Error::input(self.input, "no rows to anonymize"));
@@ -430,60 +448,75 @@ impl Job<'_> {
         }
         report.anonymity = Some(summary_report);
         let mut writer = self.writer(plan)?;
-        let mut out = Vec::new();
         let mut written = 0;
-        let bad = self.scan(plan, |_, fields, bases| {
-            plan.encoding_values(fields, bases, &mut values);
-            let t = data
-                .find(&values, &mut key)
+        let bad = self.read_rows(plan, |row, fields| {
+            let found = match plan.find_row(fields, row, &data, &seen, &mut key) {
+                Ok(found) => found,
+                Err(problem) => return Ok(Err(problem)),
+            };
+            let t = found
                 .ok_or_else(|| Error::input(self.input, "the table changed while reading"))?
                 as usize;
             let (labels, published) = &labels_of[t];
-            if !published {
-                return Ok(());
+            if *published {
+                writer.write(&self.output_row(plan, fields, labels)?)?;
+                written += 1;
             }
-            self.output_row(plan, fields, labels, &mut out)?;
-            writer.write(&out)?;
-            written += 1;
-            Ok(())
+            Ok(Ok(()))
         })?;
         report.finish_rows(written, bad);
         writer.commit()
     }
 
     /// A row's output fields: identifiers dropped or pseudonymized, quasi-identifiers
-    /// as `labels` say, free text sanitized protecting the row's identifiers.
-    fn output_row(
+    /// as `labels` say, free text sanitized protecting the row's identifiers; fields kept
+    /// as they are borrowed, not copied.
+    fn output_row<'r>(
         &self,
         plan: &Plan,
-        fields: &[String],
-        labels: &[String],
-        out: &mut Vec<String>,
-    ) -> Result<()> {
-        out.clear();
+        fields: &'r [String],
+        labels: &'r [String],
+    ) -> Result<Vec<Cow<'r, str>>> {
+        let mut out = Vec::with_capacity(fields.len());
         let mut quasi = 0;
         for (i, spec) in plan.specs.iter().enumerate() {
             match spec.role {
                 Role::Identifier => {
                     if let (Some(IdentifierAction::Pseudonym), Some(key)) = (spec.action, &plan.key)
                     {
-                        out.push(pseudonym(&fields[i], key, self.config.pseudonym_hex_chars));
+                        out.push(Cow::Owned(pseudonym(
+                            &fields[i],
+                            key,
+                            self.config.pseudonym_hex_chars,
+                        )));
                     }
                 }
                 Role::Quasi => {
-                    out.push(labels[quasi].clone());
+                    out.push(Cow::Borrowed(labels[quasi].as_str()));
                     quasi += 1;
                 }
-                Role::Sensitive | Role::Insensitive => out.push(fields[i].clone()),
+                Role::Sensitive | Role::Insensitive => out.push(Cow::Borrowed(fields[i].as_str())),
                 Role::Text => {
                     let Some(engine) = self.text else {
                         return Err(Error::parameter("text", "the text engine is not loaded"));
                     };
-                    out.push(engine.sanitize(&fields[i], &plan.protected(fields))?);
+                    out.push(Cow::Owned(
+                        engine.sanitize(&fields[i], &plan.protected(fields))?,
+                    ));
                 }
             }
         }
-        Ok(())
+        Ok(out)
+    }
+}
+
+/// The quasi-identifier field texts read so far, per column, with their base value's
+/// id: a value seen before costs one lookup, not a parse and a second lookup.
+struct SeenValues(Vec<FxHashMap<Box<str>, u32>>);
+
+impl SeenValues {
+    fn new(columns: usize) -> SeenValues {
+        SeenValues((0..columns).map(|_| FxHashMap::default()).collect())
     }
 }
 
@@ -516,25 +549,91 @@ impl Plan<'_> {
     ) -> std::result::Result<(), RowProblem> {
         bases.clear();
         for (ladder, &i) in self.ladders.iter().zip(&self.quasi) {
-            match ladder.base(&fields[i]) {
-                Ok(b) => bases.push(b),
-                Err(problem) => {
-                    return Err(RowProblem {
-                        row,
-                        column: Some(self.header[i].clone()),
-                        problem,
-                    });
-                }
-            }
+            bases.push(
+                ladder
+                    .base(&fields[i])
+                    .map_err(|problem| self.problem(row, i, problem))?,
+            );
         }
         Ok(())
     }
 
-    /// Quasi-identifier bases, then sensitive values: what [`Encoded`] holds of a row.
-    fn encoding_values(&self, fields: &[String], bases: &[String], values: &mut Vec<String>) {
-        values.clear();
-        values.extend(bases.iter().cloned());
-        values.extend(self.sensitive.iter().map(|&i| fields[i].clone()));
+    /// A row's combination key for [`Encoded`]: each quasi-identifier's base value id
+    /// (interned, a field text not seen before parsed once), then each sensitive value's.
+    fn code_row(
+        &self,
+        fields: &[String],
+        row: usize,
+        data: &mut Encoded,
+        seen: &mut SeenValues,
+        key: &mut Vec<u32>,
+    ) -> std::result::Result<(), RowProblem> {
+        key.clear();
+        for (j, (ladder, &i)) in self.ladders.iter().zip(&self.quasi).enumerate() {
+            let text = fields[i].as_str();
+            let id = match seen.0[j].get(text) {
+                Some(&id) => id,
+                None => {
+                    let base = ladder
+                        .base(text)
+                        .map_err(|problem| self.problem(row, i, problem))?;
+                    let id = data.dictionaries[j].intern(&base);
+                    seen.0[j].insert(text.into(), id);
+                    id
+                }
+            };
+            key.push(id);
+        }
+        let quasi = self.quasi.len();
+        for (s, &i) in self.sensitive.iter().enumerate() {
+            key.push(data.dictionaries[quasi + s].intern(&fields[i]));
+        }
+        Ok(())
+    }
+
+    /// The combination a row was added to by [`Plan::code_row`] (`None`: the input changed
+    /// since); a bad row is reported the same way.
+    fn find_row(
+        &self,
+        fields: &[String],
+        row: usize,
+        data: &Encoded,
+        seen: &SeenValues,
+        key: &mut Vec<u32>,
+    ) -> std::result::Result<Option<u32>, RowProblem> {
+        key.clear();
+        for (j, (ladder, &i)) in self.ladders.iter().zip(&self.quasi).enumerate() {
+            let text = fields[i].as_str();
+            match seen.0[j].get(text) {
+                Some(&id) => key.push(id),
+                None => {
+                    // Never read in the first pass: a bad value, or a changed table.
+                    let base = ladder
+                        .base(text)
+                        .map_err(|problem| self.problem(row, i, problem))?;
+                    match data.dictionaries[j].get(&base) {
+                        Some(id) => key.push(id),
+                        None => return Ok(None),
+                    }
+                }
+            }
+        }
+        let quasi = self.quasi.len();
+        for (s, &i) in self.sensitive.iter().enumerate() {
+            match data.dictionaries[quasi + s].get(&fields[i]) {
+                Some(id) => key.push(id),
+                None => return Ok(None),
+            }
+        }
+        Ok(data.find_key(key))
+    }
+
+    fn problem(&self, row: usize, column: usize, problem: String) -> RowProblem {
+        RowProblem {
+            row,
+            column: Some(self.header[column].clone()),
+            problem,
+        }
     }
 
     /// The row's direct identifiers as names to protect in its free text: each value,

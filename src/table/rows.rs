@@ -166,7 +166,6 @@ impl RowReader {
     /// Reads the next row into `fields`; `Ok(false)` at the end. A row whose field count
     /// differs from the header's is a [`RowProblem`] the caller may count and skip.
     pub fn next_row(&mut self, fields: &mut Vec<String>) -> Result<Option<RowOutcome>> {
-        fields.clear();
         match &mut self.source {
             Source::Csv { reader, record } => {
                 let more = reader
@@ -187,10 +186,21 @@ impl RowReader {
                         ),
                     })));
                 }
-                fields.extend(record.iter().map(str::to_string));
+                // The strings of the previous row are refilled, not reallocated.
+                fields.truncate(record.len());
+                for (i, value) in record.iter().enumerate() {
+                    match fields.get_mut(i) {
+                        Some(field) => {
+                            field.clear();
+                            field.push_str(value);
+                        }
+                        None => fields.push(value.to_string()),
+                    }
+                }
                 Ok(Some(RowOutcome::Ok))
             }
             Source::Jsonl { lines } => loop {
+                fields.clear();
                 let Some(text) = lines.next() else {
                     return Ok(None);
                 };
