@@ -231,7 +231,8 @@ pub struct OperatorsConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SequenceModelConfig {
-    /// Weights, relative to the project's `kb/` directory or the data directory.
+    /// Weights: a path relative to the data directory (where `declass train` writes) or
+    /// absolute; the compiled-in model when no file is there.
     pub model: String,
     pub epochs: usize,
     pub seed: u64,
