@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use declass::config::SequenceModelConfig;
+use declass::detect::config::SequenceModelConfig;
 use declass::detect::ner::EntityTypes;
 use declass::detect::sequence::{self, SequenceModel, TrainOptions};
 use declass::detect::{
@@ -90,23 +90,33 @@ pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
 fn detector_resources(ctx: &Ctx, names: &[String]) -> Result<DetectorResources> {
     let needs = ResourceNeeds::of(names, &ctx.config.detect);
     let knowledge = if needs.knowledge {
-        let kb = declass::kb::KnowledgeBase::load(&ctx.data, &ctx.config)
+        let kb = declass::kb::KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
             .context("loading the knowledge bases")?;
         Some(Arc::new(kb))
     } else {
         None
     };
     let (counts, prior) = if needs.counts {
-        let counts = declass::stats::open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)
-            .context("opening the count source")?;
-        let prior = declass::stats::defaults::load_prior(&ctx.config, &ctx.data, counts.as_ref())
-            .context("loading the IC prior")?;
+        let counts = declass::stats::open_configured_source(
+            ctx.config.count_settings(),
+            &ctx.data,
+            ctx.auto_setup,
+        )
+        .context("opening the count source")?;
+        let prior = declass::stats::defaults::load_prior(
+            ctx.config.count_settings(),
+            &ctx.data,
+            counts.as_ref(),
+        )
+        .context("loading the IC prior")?;
         (Some(counts), prior.map(Arc::new))
     } else {
         (None, None)
     };
     Ok(DetectorResources::new(
-        &ctx.config,
+        &ctx.config.stats,
+        ctx.config.sanitize.concept_label_limit,
+        &ctx.config.sanitize.root_label,
         knowledge,
         counts,
         prior,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::config::GazetteerConfig;
+use declass::detect::config::GazetteerConfig;
 use declass::detect::ner::{self, EntityTypes, SpanDocument};
 use declass::detect::sequence::{self, Gazetteers, LabelledSentence, SequenceModel, TrainOptions};
 use declass::kb::KnowledgeBase;
@@ -149,7 +149,7 @@ fn gazetteer_lists(
     ctx: &Ctx,
     config: &GazetteerConfig,
 ) -> Result<BTreeMap<String, BTreeSet<String>>> {
-    let kb = KnowledgeBase::load(&ctx.data, &ctx.config)
+    let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
         .context("loading the knowledge bases for the gazetteers")?;
     let mut lists = BTreeMap::new();
     for ((kb_name, category), names) in

@@ -3,6 +3,7 @@
 //! as "person", or removal). The sanitizer consumes findings only through this module's
 //! types, so new detectors plug in without changing it.
 
+pub mod config;
 pub mod ic;
 pub mod lists;
 pub mod manual;
@@ -17,12 +18,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::config::{Config, DetectConfig};
 use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
-use crate::stats::CountSource;
 use crate::stats::prior::WordFreq;
+use crate::stats::{CountSource, StatsConfig};
 use crate::text::{CharOffsets, Document};
+
+pub use config::DetectConfig;
 
 /// What a detector proposes to put in place of a sensitive term.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -133,8 +135,13 @@ pub struct DetectorResources {
 }
 
 impl DetectorResources {
+    /// The resources with the IC settings of `[stats]` and the sanitizer's concept
+    /// label settings (`sanitize.concept_label_limit`, `sanitize.root_label`), passed as
+    /// values because the sanitizer's section belongs to a later stage.
     pub fn new(
-        config: &Config,
+        stats: &StatsConfig,
+        concept_label_limit: usize,
+        root_label: &str,
         knowledge: Option<Arc<KnowledgeBase>>,
         counts: Option<Arc<dyn CountSource>>,
         prior: Option<Arc<WordFreq>>,
@@ -143,9 +150,9 @@ impl DetectorResources {
             knowledge,
             counts,
             prior,
-            prior_pseudo_documents: config.stats.prior_pseudo_documents,
-            concept_label_limit: config.sanitize.concept_label_limit,
-            root_label: config.sanitize.root_label.clone(),
+            prior_pseudo_documents: stats.prior_pseudo_documents,
+            concept_label_limit,
+            root_label: root_label.to_string(),
         }
     }
 }
@@ -394,7 +401,7 @@ const BUILTIN_NER_MODEL: &[u8] = include_bytes!("../../kb/models/ner-perceptron.
 /// an absolute path, else the model compiled into the binary.
 pub fn load_sequence_model(
     name: &str,
-    config: &crate::config::SequenceModelConfig,
+    config: &crate::detect::config::SequenceModelConfig,
     dirs: &[PathBuf],
 ) -> Result<sequence::SequenceModel> {
     match find_model(&config.model, dirs) {
@@ -416,7 +423,7 @@ fn builtin_sequence_model(compressed: &[u8]) -> Result<sequence::SequenceModel> 
 /// directories (or at an absolute path), else from the compiled-in model.
 fn sequence_detector(
     name: &str,
-    config: &crate::config::SequenceModelConfig,
+    config: &crate::detect::config::SequenceModelConfig,
     builtin: &[u8],
     dirs: &[PathBuf],
 ) -> Result<sequence::SequenceDetector> {

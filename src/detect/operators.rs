@@ -10,7 +10,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use super::{Finding, Proposal};
-use crate::config::OperatorsConfig;
+use crate::detect::config::OperatorsConfig;
 use crate::error::{Error, Result};
 use crate::text::tokenize::normalize;
 
@@ -212,7 +212,7 @@ pub fn entity_key(finding: &Finding, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::OperatorRule;
+    use crate::detect::config::OperatorRule;
 
     fn finding(text: &str, needle: &str, from: usize, category: &str, detector: &str) -> Finding {
         let start = from + text[from..].find(needle).expect("needle");

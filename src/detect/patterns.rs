@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Detector, Finding, Proposal};
-use crate::config::PatternsConfig;
+use crate::detect::config::PatternsConfig;
 use crate::error::{Error, Result};
 use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::{Document, TermKind, Upos};
@@ -734,7 +734,7 @@ mod tests {
     #[test]
     fn custom_patterns_and_config_errors() {
         let mut config = crate::Config::builtin().expect("config").detect.patterns;
-        config.custom = vec![crate::config::CustomPattern {
+        config.custom = vec![crate::detect::config::CustomPattern {
             name: "case".into(),
             regex: r"\bCASE-\d{4}\b".into(),
             generalization: "case number".into(),

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Detector, Finding, Proposal};
-use crate::config::SequenceModelConfig;
+use crate::detect::config::SequenceModelConfig;
 use crate::error::{Error, Result};
 use crate::text::{Document, Upos};
 
@@ -1195,7 +1195,7 @@ mod tests {
         let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
         let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996.";
         let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
-        let found = |config: &crate::config::SequenceModelConfig| -> Vec<(String, String)> {
+        let found = |config: &crate::detect::config::SequenceModelConfig| -> Vec<(String, String)> {
             let detector = SequenceDetector::load(NER, &path, config).expect("shipped model");
             detector
                 .detect(&doc)

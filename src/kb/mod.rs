@@ -9,6 +9,7 @@
 //! (WordNet's instance hypernyms: Florida is an instance of "American state") and
 //! `locatedIn` (GeoNames containment: Miami is in Florida).
 
+pub mod config;
 pub mod entities;
 pub mod geonames;
 pub mod mesh;
@@ -32,12 +33,12 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-use crate::config::{Config, KbConfig};
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::text::lemma::Lemmatizer;
 use crate::text::tokenize;
 
+pub use config::{KbConfig, KbSettings};
 pub use setup::{SetupReport, ensure_default};
 pub use store::KbData;
 
@@ -322,10 +323,10 @@ impl KnowledgeBase {
     /// Loads the shipped knowledge bases (those built by `declass setup` in the data
     /// directory, else the ones compiled into the binary) and the installed plug-ins, and
     /// builds the index. A missing or corrupt knowledge base is an error naming its file.
-    pub fn load(data: &DataDir, config: &Config) -> Result<KnowledgeBase> {
+    pub fn load(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
         let cache = data.root().join("cache").join("kb-index.msgpack");
-        Self::load_sources(&sources, &config.kb, Some(&cache))
+        Self::load_sources(&sources, config.kb, Some(&cache))
     }
 
     /// Loads the given knowledge bases into a fresh store and indexes them.

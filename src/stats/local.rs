@@ -9,8 +9,8 @@ use moka::sync::Cache;
 use roaring::RoaringBitmap;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::config::CorpusConfig;
 use crate::error::Result;
+use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
 use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 

@@ -35,8 +35,8 @@ use serde_json::{Value, json};
 use tokio::sync::{Mutex, Semaphore};
 use tokio::task::JoinSet;
 
-use crate::config::RemoteConfig;
 use crate::error::{Error, Result};
+use crate::stats::config::RemoteConfig;
 use crate::stats::{CountRequest, CountSource, Origin};
 
 /// The wire format of declass's own count route (request).
