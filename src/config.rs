@@ -167,7 +167,6 @@ impl Config {
         );
         check.unit_interval("pos.tagdict_min_share", pos.tagdict_min_share, false);
         let corpus = &self.corpus;
-        check.one_of("corpus.source", &corpus.source, &["local", "remote"]);
         check.range(
             "corpus.writer_memory_mb",
             corpus.writer_memory_mb,
@@ -176,11 +175,6 @@ impl Config {
         );
         check.range("corpus.writer_threads", corpus.writer_threads, 1, 1024);
         let remote = &corpus.remote;
-        check.one_of(
-            "corpus.remote.dialect",
-            &remote.dialect,
-            &["elasticsearch", "opensearch", "declass"],
-        );
         check.range("corpus.remote.concurrency", remote.concurrency, 1, 1024);
         check.range("corpus.remote.batch_size", remote.batch_size, 1, 1_000_000);
         check.range(
@@ -219,7 +213,6 @@ impl Config {
             1,
             usize::MAX,
         );
-        check.one_of("stats.prior", &self.stats.prior, &["wordfreq", "none"]);
         let serve = &self.serve;
         if serve.addr.parse::<std::net::SocketAddr>().is_err() {
             check.fail(
@@ -282,11 +275,6 @@ impl Config {
                 check.fail(key, "must not hold an empty word");
             }
         }
-        check.one_of(
-            "detect.patterns.date_generalization",
-            &detect.patterns.date_generalization,
-            &["month", "year", "decade"],
-        );
         let lists = &detect.lists;
         check.unit_interval_open(
             "detect.lists.bloom_false_positive_rate",
@@ -360,12 +348,14 @@ impl Config {
             merge_known(&mut table, overrides, "", path)?;
             origin = path.to_path_buf();
         }
-        toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| Error::Config {
+        // The error names the key: a misspelled choice or a value of the wrong type is
+        // refused at load, not when the stage first reads it.
+        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(
+            |e: serde_path_to_error::Error<toml::de::Error>| Error::Config {
                 path: origin,
-                message: e.to_string(),
-            })
+                message: format!("`{}`: {}", e.path(), e.inner()),
+            },
+        )
     }
 }
 
@@ -590,6 +580,43 @@ mod tests {
         )
         .expect_err("negative");
         assert!(err.to_string().contains("prior_pseudo_documents"), "{err}");
+    }
+
+    /// A misspelled choice is refused when the configuration is loaded, naming its key
+    /// and file, whichever stage would read it.
+    #[test]
+    fn misspelled_choices_fail_at_load_naming_the_key() {
+        for (text, key) in [
+            ("[corpus]\nsource = \"locale\"\n", "corpus.source"),
+            (
+                "[corpus.remote]\ndialect = \"solr\"\n",
+                "corpus.remote.dialect",
+            ),
+            ("[stats]\nprior = \"zipf\"\n", "stats.prior"),
+            (
+                "[detect.operators]\nmask_char = \"##\"\n",
+                "detect.operators.mask_char",
+            ),
+            (
+                "[detect.patterns]\ndate_generalization = \"week\"\n",
+                "detect.patterns.date_generalization",
+            ),
+        ] {
+            let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
+            let message = err.to_string();
+            assert!(message.contains(key), "{text}: {message}");
+            assert!(message.contains("user.toml"), "{text}: {message}");
+        }
+    }
+
+    /// A remote dialect prints as `config.toml` spells it: the count cache keys on it.
+    #[test]
+    fn remote_dialects_print_as_they_are_spelled() {
+        for name in ["elasticsearch", "opensearch", "declass"] {
+            let text = format!("[corpus.remote]\ndialect = \"{name}\"\n");
+            let config = Config::from_override_str(&text, Path::new("u.toml")).expect(name);
+            assert_eq!(config.corpus.remote.dialect.to_string(), name);
+        }
     }
 
     #[test]

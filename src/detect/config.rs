@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use crate::detect::patterns::DateGranularity;
+
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,7 +53,7 @@ pub struct PatternsConfig {
     /// empty: only international numbers are recognised.
     pub phone_region: String,
     /// What a date is generalized to: "month", "year" or "decade".
-    pub date_generalization: String,
+    pub date_generalization: DateGranularity,
     /// Whether a year standing alone ("in 1938") is a date finding too.
     pub bare_years: bool,
     /// User-defined patterns.
@@ -106,7 +108,7 @@ pub struct OperatorsConfig {
     pub default: String,
     pub rules: Vec<OperatorRule>,
     /// Character the mask operator writes over each character.
-    pub mask_char: String,
+    pub mask_char: char,
     /// Characters left unmasked at the end (e.g. the last digits of a card).
     pub mask_keep_last: usize,
     /// HMAC-SHA256 key for the hash operator, or empty to read it from `hash_key_env`.

@@ -37,8 +37,9 @@ const COUNT_NOUNS: &[&str] = &[
     "people", "men", "women", "children", "feet", "mice", "geese", "teeth",
 ];
 
-/// How a date is generalized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a date is generalized (`detect.patterns.date_generalization`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum DateGranularity {
     Month,
     Year,
@@ -92,16 +93,7 @@ impl PatternsDetector {
                     .map_err(|_| bad(format!("unknown phone region `{}`", config.phone_region)))?,
             )
         };
-        let dates = match config.date_generalization.as_str() {
-            "month" => DateGranularity::Month,
-            "year" => DateGranularity::Year,
-            "decade" => DateGranularity::Decade,
-            other => {
-                return Err(bad(format!(
-                    "date_generalization `{other}`: expected month, year or decade"
-                )));
-            }
-        };
+        let dates = config.date_generalization;
         let mut custom = Vec::new();
         for pattern in &config.custom {
             let regex = Regex::new(&pattern.regex)
@@ -532,7 +524,9 @@ mod tests {
 
     fn detector(date: &str, region: &str) -> PatternsDetector {
         let mut config = crate::Config::builtin().expect("config").detect.patterns;
-        config.date_generalization = date.into();
+        config.date_generalization = toml::Value::String(date.into())
+            .try_into()
+            .expect("a date granularity");
         config.phone_region = region.into();
         PatternsDetector::new(&config).expect("patterns")
     }

@@ -13,7 +13,7 @@ use crate::setup::SetupConfig;
 #[serde(deny_unknown_fields)]
 pub struct CorpusConfig {
     pub default: String,
-    pub source: String,
+    pub source: CountSourceKind,
     pub name: String,
     pub writer_memory_mb: usize,
     pub writer_threads: usize,
@@ -27,7 +27,7 @@ pub struct CorpusConfig {
 #[serde(deny_unknown_fields)]
 pub struct RemoteConfig {
     pub url: String,
-    pub dialect: String,
+    pub dialect: RemoteDialect,
     pub field: String,
     pub generation: String,
     pub concurrency: usize,
@@ -58,7 +58,7 @@ pub struct CountCacheConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StatsConfig {
-    pub prior: String,
+    pub prior: PriorKind,
     pub prior_pseudo_documents: f64,
     /// Bound of the memo of term sets' prior probabilities, in phrases.
     pub prior_cache_phrases: u64,
@@ -89,4 +89,51 @@ pub struct CountSettings<'a> {
     pub corpus: &'a CorpusConfig,
     pub stats: &'a StatsConfig,
     pub setup: &'a SetupConfig,
+}
+
+/// Where counts come from (`corpus.source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CountSourceKind {
+    /// A corpus index in the data directory.
+    Local,
+    /// The count service of `[corpus.remote]`.
+    Remote,
+}
+
+/// The API the remote count service speaks (`corpus.remote.dialect`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RemoteDialect {
+    Elasticsearch,
+    Opensearch,
+    /// Another declass engine's `/v1/count`.
+    Declass,
+}
+
+impl RemoteDialect {
+    /// The name `config.toml` spells it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            RemoteDialect::Elasticsearch => "elasticsearch",
+            RemoteDialect::Opensearch => "opensearch",
+            RemoteDialect::Declass => "declass",
+        }
+    }
+}
+
+impl std::fmt::Display for RemoteDialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The prior the corpus IC is shrunk towards (`stats.prior`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PriorKind {
+    /// The wordfreq web-scale word frequencies.
+    Wordfreq,
+    /// No prior: corpus counts alone.
+    None,
 }

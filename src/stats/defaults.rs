@@ -9,10 +9,10 @@ use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::setup::{PackageSpec, ensure_package};
 use crate::stats::CountSettings;
-use crate::stats::CountSource;
 use crate::stats::corpora::{BuildOptions, Progress, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
 use crate::stats::prior::WordFreq;
+use crate::stats::{CountSource, CountSourceKind, PriorKind};
 use crate::text::tokenize::TOKENIZER_VERSION;
 
 /// The English summaries file inside the wiki package.
@@ -100,7 +100,7 @@ pub fn ensure_wordfreq(
     data: &DataDir,
     from: Option<&Path>,
 ) -> Result<StepOutcome> {
-    if config.stats.prior == "none" {
+    if config.stats.prior == PriorKind::None {
         return Ok(StepOutcome::Present("wordfreq prior (turned off)".into()));
     }
     let path = wordfreq_path(config, data)?;
@@ -165,9 +165,9 @@ pub fn load_prior(
     data: &DataDir,
     counts: &dyn CountSource,
 ) -> Result<Option<WordFreq>> {
-    match config.stats.prior.as_str() {
-        "none" => Ok(None),
-        "wordfreq" => {
+    match config.stats.prior {
+        PriorKind::None => Ok(None),
+        PriorKind::Wordfreq => {
             let path = wordfreq_path(config, data)?;
             if !path.is_file() {
                 return Err(Error::input(
@@ -193,10 +193,6 @@ pub fn load_prior(
             }
             Ok(Some(prior))
         }
-        other => Err(Error::Config {
-            path: "stats.prior".into(),
-            message: format!("`{other}` is neither \"wordfreq\" nor \"none\""),
-        }),
     }
 }
 
@@ -205,7 +201,7 @@ pub fn load_prior(
 /// or `--no-auto-setup`), in which case the caller's open fails with a message naming
 /// `declass setup`.
 pub fn auto_setup_corpus(config: CountSettings<'_>, data: &DataDir, allowed: bool) -> Result<()> {
-    let local_default = config.corpus.source == "local"
+    let local_default = config.corpus.source == CountSourceKind::Local
         && (config.corpus.name.is_empty() || config.corpus.name == config.corpus.default);
     if !local_default || default_corpus_ready(config, data) || !allowed || !config.setup.auto {
         return Ok(());

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 
-pub use config::{CorpusConfig, CountSettings, StatsConfig};
+pub use config::{CorpusConfig, CountSettings, CountSourceKind, PriorKind, StatsConfig};
 pub use info::Origin;
 
 /// Normalized tokens of one phrase, from `text::tokenize::index_terms`.
@@ -187,18 +187,14 @@ pub enum SourceChoice {
 
 impl SourceChoice {
     /// `corpus.source` ("local" or "remote") and `corpus.name` (empty: the default).
-    pub fn from_config(corpus: &CorpusConfig) -> Result<SourceChoice> {
-        match corpus.source.as_str() {
-            "local" => Ok(SourceChoice::Local(if corpus.name.is_empty() {
+    pub fn from_config(corpus: &CorpusConfig) -> SourceChoice {
+        match corpus.source {
+            CountSourceKind::Local => SourceChoice::Local(if corpus.name.is_empty() {
                 corpus.default.clone()
             } else {
                 corpus.name.clone()
-            })),
-            "remote" => Ok(SourceChoice::Remote),
-            other => Err(Error::Config {
-                path: "corpus.source".into(),
-                message: format!("`{other}` is neither \"local\" nor \"remote\""),
             }),
+            CountSourceKind::Remote => SourceChoice::Remote,
         }
     }
 }
@@ -215,7 +211,7 @@ pub fn open_count_source(
 ) -> Result<Arc<dyn CountSource>> {
     let choice = match choice {
         Some(c) => c,
-        None => SourceChoice::from_config(config.corpus)?,
+        None => SourceChoice::from_config(config.corpus),
     };
     // Checked below the caches, so an impossible answer is never cached, and above them,
     // so a damaged cache entry is caught too.
