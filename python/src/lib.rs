@@ -183,7 +183,7 @@ impl Engine {
     ) -> PyResult<Self> {
         py.detach(|| {
             let config = Config::load(config.as_deref()).map_err(engine_error)?;
-            let data = DataDir::resolve(data_dir.as_deref(), &config).map_err(engine_error)?;
+            let data = DataDir::resolve(data_dir.as_deref(), &config.data).map_err(engine_error)?;
             let inputs = DetectorInputs {
                 model_dirs: vec![data.root().to_path_buf()],
                 ..DetectorInputs::default()
@@ -470,7 +470,7 @@ fn build_corpus<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let built = py.detach(|| {
         let config = Config::load(config.as_deref())?;
-        let data = DataDir::resolve(data_dir.as_deref(), &config)?;
+        let data = DataDir::resolve(data_dir.as_deref(), &config.data)?;
         build_corpus_index(
             &data,
             &sources,
@@ -478,7 +478,7 @@ fn build_corpus<'py>(
             BuildOptions {
                 name,
                 strict,
-                progress: &indicatif::ProgressBar::hidden(),
+                progress: &mut |_| {},
             },
         )
     });

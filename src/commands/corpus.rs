@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use declass::stats::corpora::{BuildOptions, build_corpus, list_corpora, remove_corpus};
+use declass::stats::corpora::{BuildOptions, Progress, build_corpus, list_corpora, remove_corpus};
 use declass::stats::defaults::load_prior;
 use declass::stats::info::Figure;
 use declass::stats::prior::combined_ic;
@@ -77,6 +77,14 @@ struct PhraseIc {
     ic: Figure,
 }
 
+/// Shows a corpus build's progress on `bar`.
+pub fn show_progress(bar: &ProgressBar) -> impl FnMut(Progress) + '_ {
+    |progress| {
+        bar.set_length(progress.total_bytes);
+        bar.set_position(progress.read_bytes);
+    }
+}
+
 /// A bar over bytes read, drawn on stderr only when it is a terminal.
 pub fn byte_progress(message: &str) -> ProgressBar {
     let bar = ProgressBar::new(0);
@@ -104,7 +112,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                 BuildOptions {
                     name: &name,
                     strict,
-                    progress: &progress,
+                    progress: &mut show_progress(&progress),
                 },
             )?;
             progress.finish_and_clear();
@@ -128,10 +136,14 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             phrases,
         } => {
             let source = match corpus {
-                Some(name) => {
-                    open_count_source(&ctx.config, &ctx.data, Some(SourceChoice::Local(name)))?
+                Some(name) => open_count_source(
+                    ctx.config.count_settings(),
+                    &ctx.data,
+                    Some(SourceChoice::Local(name)),
+                )?,
+                None => {
+                    open_configured_source(ctx.config.count_settings(), &ctx.data, ctx.auto_setup)?
                 }
-                None => open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)?,
             };
             let mut all_of = Vec::with_capacity(phrases.len());
             for phrase in &phrases {
@@ -152,7 +164,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             }
             let counts = source.count_batch(&requests)?;
             let information = if ic {
-                let prior = load_prior(&ctx.config, &ctx.data, source.as_ref())?;
+                let prior = load_prior(ctx.config.count_settings(), &ctx.data, source.as_ref())?;
                 phrases
                     .iter()
                     .zip(&all_of)

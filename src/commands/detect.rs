@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use declass::config::SequenceModelConfig;
+use declass::detect::config::SequenceModelConfig;
 use declass::detect::ner::EntityTypes;
 use declass::detect::sequence::{self, SequenceModel, TrainOptions};
 use declass::detect::{
@@ -79,12 +79,10 @@ pub fn command_tagger(ctx: &Ctx) -> Result<Box<dyn Tagger>> {
     )?))
 }
 
-/// Model search path: the data directory, then the project's `kb/`.
+/// Where trained models are looked up before the compiled-in ones: the data directory,
+/// never the tree the binary was built from.
 pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
-    vec![
-        ctx.data.root().to_path_buf(),
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb"),
-    ]
+    vec![ctx.data.root().to_path_buf()]
 }
 
 /// The knowledge bases, count source and prior, opened only when a chosen detector uses
@@ -92,23 +90,33 @@ pub fn model_dirs(ctx: &Ctx) -> Vec<PathBuf> {
 fn detector_resources(ctx: &Ctx, names: &[String]) -> Result<DetectorResources> {
     let needs = ResourceNeeds::of(names, &ctx.config.detect);
     let knowledge = if needs.knowledge {
-        let kb = declass::kb::KnowledgeBase::load(&ctx.data, &ctx.config)
+        let kb = declass::kb::KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
             .context("loading the knowledge bases")?;
         Some(Arc::new(kb))
     } else {
         None
     };
     let (counts, prior) = if needs.counts {
-        let counts = declass::stats::open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)
-            .context("opening the count source")?;
-        let prior = declass::stats::defaults::load_prior(&ctx.config, &ctx.data, counts.as_ref())
-            .context("loading the IC prior")?;
+        let counts = declass::stats::open_configured_source(
+            ctx.config.count_settings(),
+            &ctx.data,
+            ctx.auto_setup,
+        )
+        .context("opening the count source")?;
+        let prior = declass::stats::defaults::load_prior(
+            ctx.config.count_settings(),
+            &ctx.data,
+            counts.as_ref(),
+        )
+        .context("loading the IC prior")?;
         (Some(counts), prior.map(Arc::new))
     } else {
         (None, None)
     };
     Ok(DetectorResources::new(
-        &ctx.config,
+        &ctx.config.stats,
+        ctx.config.sanitize.concept_label_limit,
+        &ctx.config.sanitize.root_label,
         knowledge,
         counts,
         prior,
@@ -203,11 +211,10 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
             .with_context(|| format!("{}: cannot tell which detector to score", path.display()))?,
     };
     let model_config = sequence_config(ctx, &detector)?;
-    let model_path = match &args.model {
-        Some(p) => p.clone(),
-        None => declass::detect::find_model(&model_config.model, &model_dirs(ctx))?,
+    let model = match &args.model {
+        Some(path) => SequenceModel::load(path)?,
+        None => declass::detect::load_sequence_model(&detector, model_config, &model_dirs(ctx))?,
     };
-    let model = SequenceModel::load(&model_path)?;
     let types = EntityTypes::new(model_config);
     let sentences = match (&args.tae_texts, &args.tae_spans) {
         (Some(texts), Some(spans)) => {
@@ -258,7 +265,8 @@ pub struct TrainSequenceArgs {
     /// Development data in the training file's form, scored after training.
     #[arg(long)]
     pub dev: Option<PathBuf>,
-    /// Where to write the model; default: the configured model path under `kb/`.
+    /// Where to write the model; default: the configured model path in the data directory,
+    /// where detection prefers it over the compiled-in model.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Passes over the training data (default from config).
@@ -342,11 +350,10 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
     let model = SequenceModel::train(&train, &gazetteers, &options, |epoch, accuracy| {
         eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
     });
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("kb")
-            .join(&config.model)
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| ctx.data.root().join(&config.model));
     model.save(&out)?;
     eprintln!(
         "wrote {} ({} features, {} training sentences)",

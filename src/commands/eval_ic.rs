@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
     }
     let (inputs, _) = read_inputs(&args.inputs, args.tab.as_deref())?;
     let reference_files = if args.reference.is_empty() {
-        ensure_reference_lists(&ctx.config, &ctx.data, None, ctx.auto_setup)
+        ensure_reference_lists(ctx.config.count_settings(), &ctx.data, None, ctx.auto_setup)
             .context("the default reference lists")?
             .1
     } else {
@@ -80,11 +80,11 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
     }
     let source = match &args.corpus {
         Some(name) => open_count_source(
-            &ctx.config,
+            ctx.config.count_settings(),
             &ctx.data,
             Some(SourceChoice::Local(name.clone())),
         )?,
-        None => open_configured_source(&ctx.config, &ctx.data, ctx.auto_setup)?,
+        None => open_configured_source(ctx.config.count_settings(), &ctx.data, ctx.auto_setup)?,
     };
     let total = source.total_docs().context("counting documents")?;
     let requests: Vec<CountRequest> = terms
@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
         .map(|phrase| CountRequest::single(TermSet::literal(phrase.clone())))
         .collect();
     let counts = source.count_batch(&requests)?;
-    let prior = load_prior(&ctx.config, &ctx.data, source.as_ref())?;
+    let prior = load_prior(ctx.config.count_settings(), &ctx.data, source.as_ref())?;
     let term_counts: Vec<TermCount> = terms
         .keys()
         .zip(&counts)
@@ -112,7 +112,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
         &reference,
     );
     if args.chains {
-        let kb = KnowledgeBase::load(&ctx.data, &ctx.config)?;
+        let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())?;
         let mut steps: BTreeSet<(ConceptRef, ConceptRef)> = BTreeSet::new();
         for text in terms.values() {
             if let Some(&concept) = kb.lookup(text).first() {

@@ -77,7 +77,7 @@ pub enum KbCommand {
 }
 
 fn load(ctx: &Ctx) -> Result<KnowledgeBase> {
-    KnowledgeBase::load(&ctx.data, &ctx.config).context("loading the knowledge bases")
+    KnowledgeBase::load(&ctx.data, ctx.config.kb_settings()).context("loading the knowledge bases")
 }
 
 fn found(kb: &KnowledgeBase, term: &str) -> Result<Vec<ConceptRef>> {
@@ -161,7 +161,7 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
                 labels: label,
                 priority,
             };
-            let entry = plugin::import(&ctx.data, &ctx.config, &file, &name, &options)
+            let entry = plugin::import(&ctx.data, ctx.config.kb_settings(), &file, &name, &options)
                 .with_context(|| format!("importing {}", file.display()))?;
             writeln!(
                 out,
@@ -217,9 +217,13 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
         }
         KbCommand::BuildShipped { dir, from } => {
             let mut progress = |m: &str| eprintln!("{m}");
-            let files =
-                kb::setup::fetch_sources(&ctx.data, &ctx.config, from.as_deref(), &mut progress)?;
-            kb::setup::build_all(&files, &ctx.config, &dir, &mut progress)?;
+            let files = kb::setup::fetch_sources(
+                &ctx.data,
+                ctx.config.kb_settings(),
+                from.as_deref(),
+                &mut progress,
+            )?;
+            kb::setup::build_all(&files, ctx.config.kb_settings(), &dir, &mut progress)?;
             let spec =
                 declass::setup::PackageSpec::parse(&ctx.config.setup.packages.wordnet_exceptions)?;
             let sources = ctx.data.subdir("sources")?;

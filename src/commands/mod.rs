@@ -165,7 +165,7 @@ pub struct Ctx {
 impl Ctx {
     fn new(global: &GlobalArgs) -> Result<Ctx> {
         let config = Config::load(global.config.as_deref()).context("loading configuration")?;
-        let data = DataDir::resolve(global.data_dir.as_deref(), &config)?;
+        let data = DataDir::resolve(global.data_dir.as_deref(), &config.data)?;
         Ok(Ctx {
             auto_setup: config.setup.auto && !global.no_auto_setup,
             config,

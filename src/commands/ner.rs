@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::config::GazetteerConfig;
+use declass::detect::config::GazetteerConfig;
 use declass::detect::ner::{self, EntityTypes, SpanDocument};
 use declass::detect::sequence::{self, Gazetteers, LabelledSentence, SequenceModel, TrainOptions};
 use declass::kb::KnowledgeBase;
@@ -41,7 +41,8 @@ pub struct TrainNerArgs {
     /// % N == 0, documents in id order) and score the model on them; 0 holds out nothing.
     #[arg(long, default_value_t = 0)]
     pub holdout_every: usize,
-    /// Where to write the model; default: the configured model path under `kb/`.
+    /// Where to write the model; default: the configured model path in the data directory,
+    /// where detection prefers it over the compiled-in model.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Passes over the training data (default from config).
@@ -118,11 +119,10 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
             eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
         },
     );
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("kb")
-            .join(&config.model)
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| ctx.data.root().join(&config.model));
     model.save(&out)?;
     eprintln!(
         "wrote {} ({} features, {} training sentences)",
@@ -149,7 +149,7 @@ fn gazetteer_lists(
     ctx: &Ctx,
     config: &GazetteerConfig,
 ) -> Result<BTreeMap<String, BTreeSet<String>>> {
-    let kb = KnowledgeBase::load(&ctx.data, &ctx.config)
+    let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
         .context("loading the knowledge bases for the gazetteers")?;
     let mut lists = BTreeMap::new();
     for ((kb_name, category), names) in

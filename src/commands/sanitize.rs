@@ -305,7 +305,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create", dir.display()))?;
         let names = output_names(&inputs, args.format)?;
-        let secret = ctx.data.secret()?;
+        let secret = declass::stats::cache::data_secret(&ctx.data)?;
         let settings = settings_hash(ctx, &args, strategy, &secret)?;
         let mut manifest = Manifest::read(dir)?;
         let mut failed = 0;

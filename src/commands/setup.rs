@@ -11,7 +11,7 @@ use declass::stats::defaults::{
 };
 
 use super::Ctx;
-use super::corpus::byte_progress;
+use super::corpus::{byte_progress, show_progress};
 
 #[derive(Args)]
 pub struct SetupArgs {
@@ -32,18 +32,27 @@ type Step = (
 
 fn default_corpus(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
     let progress = byte_progress("indexing the default corpus");
-    let outcome = ensure_default_corpus(&ctx.config, &ctx.data, from, &progress)?;
+    let outcome = ensure_default_corpus(
+        ctx.config.count_settings(),
+        &ctx.data,
+        from,
+        &mut show_progress(&progress),
+    )?;
     progress.finish_and_clear();
     Ok(outcome)
 }
 
 fn wordfreq(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
-    Ok(ensure_wordfreq(&ctx.config, &ctx.data, from)?)
+    Ok(ensure_wordfreq(
+        ctx.config.count_settings(),
+        &ctx.data,
+        from,
+    )?)
 }
 
 fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
     let mut say = |message: &str| eprintln!("      {message}");
-    let report = declass::kb::ensure_default(&ctx.data, &ctx.config, from, &mut say)?;
+    let report = declass::kb::ensure_default(&ctx.data, ctx.config.kb_settings(), from, &mut say)?;
     Ok(if report.built.is_empty() {
         StepOutcome::Present("knowledge bases (WordNet, GeoNames, MeSH)".to_string())
     } else {
@@ -55,7 +64,7 @@ fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutc
 }
 
 fn symspell(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
-    Ok(ensure_reference_lists(&ctx.config, &ctx.data, from, true)?.0)
+    Ok(ensure_reference_lists(ctx.config.count_settings(), &ctx.data, from, true)?.0)
 }
 
 /// The optional steps `--with` adds after the others, by name.

@@ -132,7 +132,7 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
     };
     let kb = if schema.columns.iter().any(|c| c.kb.is_some()) {
         Some(Arc::new(
-            KnowledgeBase::load(&ctx.data, &ctx.config)
+            KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
                 .context("`kb` columns need the knowledge bases (nothing was written)")?,
         ))
     } else {

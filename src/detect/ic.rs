@@ -299,7 +299,14 @@ mod tests {
         knowledge: Option<Arc<KnowledgeBase>>,
     ) -> IcDetector {
         let config = crate::Config::builtin().expect("config");
-        let resources = DetectorResources::new(&config, knowledge, Some(counts), None);
+        let resources = DetectorResources::new(
+            &config.stats,
+            config.sanitize.concept_label_limit,
+            &config.sanitize.root_label,
+            knowledge,
+            Some(counts),
+            None,
+        );
         IcDetector::new(max_bits, &resources).expect("detector")
     }
 
@@ -370,10 +377,24 @@ mod tests {
             vec![("radiotherapy".to_string(), "entity".to_string())]
         );
         let config = crate::Config::builtin().expect("config");
-        let no_counts = DetectorResources::new(&config, None, None, None);
+        let no_counts = DetectorResources::new(
+            &config.stats,
+            config.sanitize.concept_label_limit,
+            &config.sanitize.root_label,
+            None,
+            None,
+            None,
+        );
         assert!(IcDetector::new(5.0, &no_counts).is_err());
         let counts: Arc<dyn CountSource> = corpus();
-        let resources = DetectorResources::new(&config, None, Some(counts), None);
+        let resources = DetectorResources::new(
+            &config.stats,
+            config.sanitize.concept_label_limit,
+            &config.sanitize.root_label,
+            None,
+            Some(counts),
+            None,
+        );
         assert!(IcDetector::new(f64::NAN, &resources).is_err());
     }
 }

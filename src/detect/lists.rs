@@ -15,7 +15,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use fastbloom::BloomFilter;
 
 use super::{Detector, Finding, Proposal};
-use crate::config::ListsConfig;
+use crate::detect::config::ListsConfig;
 use crate::error::{Error, Result};
 use crate::text::tokenize::tokenize;
 use crate::text::{Document, Token, TokenKind};

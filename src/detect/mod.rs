@@ -3,6 +3,7 @@
 //! as "person", or removal). The sanitizer consumes findings only through this module's
 //! types, so new detectors plug in without changing it.
 
+pub mod config;
 pub mod ic;
 pub mod lists;
 pub mod manual;
@@ -17,12 +18,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::config::{Config, DetectConfig};
 use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
-use crate::stats::CountSource;
 use crate::stats::prior::WordFreq;
+use crate::stats::{CountSource, StatsConfig};
 use crate::text::{CharOffsets, Document};
+
+pub use config::DetectConfig;
 
 /// What a detector proposes to put in place of a sensitive term.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -133,8 +135,13 @@ pub struct DetectorResources {
 }
 
 impl DetectorResources {
+    /// The resources with the IC settings of `[stats]` and the sanitizer's concept
+    /// label settings (`sanitize.concept_label_limit`, `sanitize.root_label`), passed as
+    /// values because the sanitizer's section belongs to a later stage.
     pub fn new(
-        config: &Config,
+        stats: &StatsConfig,
+        concept_label_limit: usize,
+        root_label: &str,
         knowledge: Option<Arc<KnowledgeBase>>,
         counts: Option<Arc<dyn CountSource>>,
         prior: Option<Arc<WordFreq>>,
@@ -143,9 +150,9 @@ impl DetectorResources {
             knowledge,
             counts,
             prior,
-            prior_pseudo_documents: config.stats.prior_pseudo_documents,
-            concept_label_limit: config.sanitize.concept_label_limit,
-            root_label: config.sanitize.root_label.clone(),
+            prior_pseudo_documents: stats.prior_pseudo_documents,
+            concept_label_limit,
+            root_label: root_label.to_string(),
         }
     }
 }
@@ -182,8 +189,8 @@ pub struct DetectorInputs {
     pub sensitive: Vec<String>,
     /// A JSON file of sensitive spans (code-point offsets).
     pub spans_file: Option<PathBuf>,
-    /// Directories searched, in order, for model files named in config (e.g. the data
-    /// directory, then the project's `kb/`).
+    /// Directories searched, in order, for trained model files named in config (the data
+    /// directory); a model not found there is the compiled-in one.
     pub model_dirs: Vec<PathBuf>,
 }
 
@@ -384,16 +391,39 @@ fn mesh_parent(kb: Arc<KnowledgeBase>) -> sequence::Generalizer {
     })
 }
 
-/// The first existing `relative` under `dirs`, or an error saying how to make the model.
-/// The shipped sequence models, compiled in (their licences: `kb/models/*.md`).
+/// The shipped sequence models, compiled in (their licences: `kb/models/*.md`), so an
+/// installed binary needs no model files and never looks into the tree it was built from.
 const BUILTIN_DISEASE_MODEL: &[u8] = include_bytes!("../../kb/models/disease-perceptron.bin.gz");
 const BUILTIN_NER_MODEL: &[u8] = include_bytes!("../../kb/models/ner-perceptron.bin.gz");
+
+/// The model sequence detector `name` (`disease`, `ner`) runs with: a trained file at its
+/// configured path under `dirs` (the data directory, where `declass train` writes) or at
+/// an absolute path, else the model compiled into the binary.
+pub fn load_sequence_model(
+    name: &str,
+    config: &crate::detect::config::SequenceModelConfig,
+    dirs: &[PathBuf],
+) -> Result<sequence::SequenceModel> {
+    match find_model(&config.model, dirs) {
+        Ok(path) => sequence::SequenceModel::load(&path),
+        Err(err) if Path::new(&config.model).is_absolute() => Err(err),
+        Err(err) => match name {
+            sequence::DISEASE => builtin_sequence_model(BUILTIN_DISEASE_MODEL),
+            sequence::NER => builtin_sequence_model(BUILTIN_NER_MODEL),
+            _ => Err(err),
+        },
+    }
+}
+
+fn builtin_sequence_model(compressed: &[u8]) -> Result<sequence::SequenceModel> {
+    sequence::SequenceModel::from_gzip(compressed, Path::new("<built-in model>"))
+}
 
 /// A sequence detector from the configured model file when one exists in the model
 /// directories (or at an absolute path), else from the compiled-in model.
 fn sequence_detector(
     name: &str,
-    config: &crate::config::SequenceModelConfig,
+    config: &crate::detect::config::SequenceModelConfig,
     builtin: &[u8],
     dirs: &[PathBuf],
 ) -> Result<sequence::SequenceDetector> {
@@ -406,7 +436,8 @@ fn sequence_detector(
     }
 }
 
-pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
+/// The first existing `relative` under `dirs`, or an error saying how to make the model.
+fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
     let path = Path::new(relative);
     if path.is_absolute() {
         return if path.exists() {
@@ -505,6 +536,44 @@ mod tests {
         assert_eq!(set.names(), vec!["disease", "ner"]);
         let doc = testing::analyze("She was diagnosed with breast cancer in Paris.");
         assert!(set.detect(&doc).is_ok());
+    }
+
+    /// A model trained into the data directory wins over the compiled-in one; without
+    /// one, the compiled-in model is used and nothing is looked up anywhere else.
+    #[test]
+    fn a_trained_model_in_the_data_directory_wins_over_the_compiled_in_one() {
+        let config = crate::Config::builtin().expect("config").detect.disease;
+        let data = tempfile::tempdir().expect("tempdir");
+        let dirs = vec![data.path().to_path_buf()];
+        let builtin = load_sequence_model(sequence::DISEASE, &config, &dirs).expect("built-in");
+        let sentence = sequence::LabelledSentence {
+            words: vec!["Chronic".into(), "gout".into(), "hurts".into()],
+            tags: None,
+            labels: vec!["B-Disease".into(), "I-Disease".into(), "O".into()],
+            annotated_types: None,
+        };
+        let options = sequence::TrainOptions {
+            epochs: 2,
+            seed: 7,
+            min_feature_count: 1,
+            lexicon_folds: 0,
+            embedded: sequence::Gazetteers::default(),
+        };
+        let trained = sequence::SequenceModel::train(
+            &[sentence],
+            &sequence::Gazetteers::default(),
+            &options,
+            |_, _| {},
+        );
+        assert_ne!(trained.feature_count(), builtin.feature_count());
+        trained
+            .save(&data.path().join(&config.model))
+            .expect("save");
+        let loaded = load_sequence_model(sequence::DISEASE, &config, &dirs).expect("trained");
+        assert_eq!(loaded.feature_count(), trained.feature_count());
+        std::fs::write(data.path().join(&config.model), b"garbage").expect("write");
+        let err = load_sequence_model(sequence::DISEASE, &config, &dirs).expect_err("corrupt");
+        assert!(err.to_string().contains("disease-perceptron"), "{err}");
     }
 
     /// A knowledge base named `name` from N-Triples written in the test.

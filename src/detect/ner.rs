@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use super::sequence::{Gazetteers, LabelledSentence, bio_spans};
-use crate::config::{GazetteerConfig, SequenceModelConfig};
+use crate::detect::config::{GazetteerConfig, SequenceModelConfig};
 use crate::error::{Error, Result};
 use crate::text::{Analyzer, CharOffsets};
 

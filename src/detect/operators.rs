@@ -10,7 +10,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use super::{Finding, Proposal};
-use crate::config::OperatorsConfig;
+use crate::detect::config::OperatorsConfig;
 use crate::error::{Error, Result};
 use crate::text::tokenize::normalize;
 
@@ -75,11 +75,6 @@ impl Operators {
         for rule in &config.rules {
             by_category.insert(rule.category.clone(), rule.operator.parse().map_err(bad)?);
         }
-        let mut chars = config.mask_char.chars();
-        let mask_char = match (chars.next(), chars.next()) {
-            (Some(c), None) => c,
-            _ => return Err(bad("mask_char must be exactly one character".into())),
-        };
         let hash_key = if !config.hash_key.is_empty() {
             Some(config.hash_key.as_bytes().to_vec())
         } else if config.hash_key_env.is_empty() {
@@ -105,7 +100,7 @@ impl Operators {
         Ok(Operators {
             default,
             by_category,
-            mask_char,
+            mask_char: config.mask_char,
             mask_keep_last: config.mask_keep_last,
             hash_key,
             hash_hex_chars: config.hash_hex_chars,
@@ -212,7 +207,7 @@ pub fn entity_key(finding: &Finding, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::OperatorRule;
+    use crate::detect::config::OperatorRule;
 
     fn finding(text: &str, needle: &str, from: usize, category: &str, detector: &str) -> Finding {
         let start = from + text[from..].find(needle).expect("needle");

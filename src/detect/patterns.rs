@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Detector, Finding, Proposal};
-use crate::config::PatternsConfig;
+use crate::detect::config::{DateGranularity, PatternsConfig};
 use crate::error::{Error, Result};
 use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::{Document, TermKind, Upos};
@@ -36,14 +36,6 @@ pub const BUILTIN: &[&str] = &[
 const COUNT_NOUNS: &[&str] = &[
     "people", "men", "women", "children", "feet", "mice", "geese", "teeth",
 ];
-
-/// How a date is generalized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DateGranularity {
-    Month,
-    Year,
-    Decade,
-}
 
 /// A validated candidate: its byte span within the text and the generalization label.
 struct Hit {
@@ -92,16 +84,7 @@ impl PatternsDetector {
                     .map_err(|_| bad(format!("unknown phone region `{}`", config.phone_region)))?,
             )
         };
-        let dates = match config.date_generalization.as_str() {
-            "month" => DateGranularity::Month,
-            "year" => DateGranularity::Year,
-            "decade" => DateGranularity::Decade,
-            other => {
-                return Err(bad(format!(
-                    "date_generalization `{other}`: expected month, year or decade"
-                )));
-            }
-        };
+        let dates = config.date_generalization;
         let mut custom = Vec::new();
         for pattern in &config.custom {
             let regex = Regex::new(&pattern.regex)
@@ -532,7 +515,9 @@ mod tests {
 
     fn detector(date: &str, region: &str) -> PatternsDetector {
         let mut config = crate::Config::builtin().expect("config").detect.patterns;
-        config.date_generalization = date.into();
+        config.date_generalization = toml::Value::String(date.into())
+            .try_into()
+            .expect("a date granularity");
         config.phone_region = region.into();
         PatternsDetector::new(&config).expect("patterns")
     }
@@ -734,7 +719,7 @@ mod tests {
     #[test]
     fn custom_patterns_and_config_errors() {
         let mut config = crate::Config::builtin().expect("config").detect.patterns;
-        config.custom = vec![crate::config::CustomPattern {
+        config.custom = vec![crate::detect::config::CustomPattern {
             name: "case".into(),
             regex: r"\bCASE-\d{4}\b".into(),
             generalization: "case number".into(),

@@ -23,7 +23,7 @@
 use std::collections::BTreeSet;
 
 use super::{Detector, Finding, Proposal};
-use crate::config::ProtectConfig;
+use crate::detect::config::ProtectConfig;
 use crate::error::Result;
 use crate::text::skeleton::{Skeleton, fold_for_matching, matching_form};
 use crate::text::tokenize::tokenize;

@@ -190,10 +190,10 @@ impl KnowledgeBase {
     /// Loads the shipped knowledge bases (those built by `declass setup` in the data
     /// directory, else the ones compiled into the binary) and the installed plug-ins, and
     /// builds the index. A missing or corrupt knowledge base is an error naming its file.
-    pub fn load(data: &DataDir, config: &Config) -> Result<KnowledgeBase> {
+    pub fn load(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
         let cache = data.root().join("cache").join("kb-index.msgpack");
-        Self::load_sources(&sources, &config.kb, Some(&cache))
+        Self::load_sources(&sources, config.kb, Some(&cache))
     }
 
     /// Loads the given knowledge bases into a fresh store and indexes them.

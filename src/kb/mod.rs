@@ -9,6 +9,7 @@
 //! (WordNet's instance hypernyms: Florida is an instance of "American state") and
 //! `locatedIn` (GeoNames containment: Miami is in Florida).
 
+pub mod config;
 pub mod entities;
 pub mod geonames;
 pub mod mesh;
@@ -36,12 +37,12 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-use crate::config::{Config, KbConfig};
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::text::lemma::Lemmatizer;
 use crate::text::tokenize;
 
+pub use config::{KbConfig, KbSettings};
 pub use setup::{SetupReport, ensure_default};
 pub use store::KbData;
 

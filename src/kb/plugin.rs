@@ -12,10 +12,10 @@ use oxigraph::io::{RdfFormat, RdfParser};
 use oxigraph::model::{NamedOrBlankNode, Term};
 use serde::{Deserialize, Serialize};
 
-use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::kb::KbSettings;
 use crate::kb::rdf::TripleWriter;
 use crate::kb::store::{self, KbData};
 use crate::kb::{KbSource, shipped, vocab};
@@ -84,7 +84,7 @@ fn write_registry(data: &DataDir, registry: &Registry) -> Result<()> {
 
 /// Every knowledge base to load: the shipped ones not removed (as built by `declass
 /// setup` in the data directory, else compiled in) and the installed plug-ins.
-pub fn installed_sources(data: &DataDir, config: &Config) -> Result<Vec<KbSource>> {
+pub fn installed_sources(data: &DataDir, config: KbSettings<'_>) -> Result<Vec<KbSource>> {
     let registry = read_registry(data)?;
     let mut out = Vec::new();
     for kb in shipped::SHIPPED {
@@ -93,7 +93,7 @@ pub fn installed_sources(data: &DataDir, config: &Config) -> Result<Vec<KbSource
         }
         out.push(KbSource {
             name: kb.name.to_string(),
-            priority: shipped::priority(kb.name, &config.kb),
+            priority: shipped::priority(kb.name, config.kb),
             shipped: true,
             data: match super::setup::usable_built_file(data, config, kb.name) {
                 Some(built) => KbData::File(built),
@@ -251,7 +251,7 @@ pub fn convert(path: &Path, options: &ImportOptions) -> Result<(Vec<u8>, usize, 
 /// Imports an ontology file as plug-in `name` (replacing one of that name).
 pub fn import(
     data: &DataDir,
-    config: &Config,
+    config: KbSettings<'_>,
     path: &Path,
     name: &str,
     options: &ImportOptions,

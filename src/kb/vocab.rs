@@ -44,8 +44,19 @@ pub fn geonames_iri(geonameid: u64) -> String {
 
 /// A MeSH disease, named by its canonical (lowercase) heading.
 pub fn mesh_iri(canonical: &str) -> String {
-    format!(
-        "urn:declass:mesh:{}",
-        crate::kb::wordnet::escape_iri_part(canonical)
-    )
+    format!("urn:declass:mesh:{}", escape_iri_part(canonical))
+}
+
+/// Percent-encodes everything but ASCII letters, digits and `-._~` so a lemma can sit in
+/// an IRI path.
+pub(crate) fn escape_iri_part(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

@@ -154,20 +154,6 @@ impl WordNet {
     }
 }
 
-/// Percent-encodes everything but ASCII letters, digits and `-._~` so a lemma can sit in
-/// an IRI path.
-pub(crate) fn escape_iri_part(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// `offset lex_filenum ss_type w_cnt (word lex_id)… p_cnt (ptr offset pos src/tgt)… | gloss`
 fn parse_data_line(line: &str) -> Option<Synset> {
     let head = line.split(" | ").next()?;
@@ -259,6 +245,9 @@ mod tests {
 
     #[test]
     fn escapes_lemmas_for_iris() {
-        assert_eq!(escape_iri_part("St. John's wort"), "St.%20John%27s%20wort");
+        assert_eq!(
+            vocab::escape_iri_part("St. John's wort"),
+            "St.%20John%27s%20wort"
+        );
     }
 }

@@ -20,8 +20,8 @@ use moka::sync::Cache;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::Sha256;
 
-use crate::config::CountCacheConfig;
 use crate::error::{Error, Result};
+use crate::stats::config::CountCacheConfig;
 use crate::stats::{CountRequest, CountSource, Origin};
 
 /// A count source with caches in front.
@@ -240,6 +240,13 @@ pub fn keyed_hex(secret: &[u8], message: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The data directory's secret (`cache/cache.key`, 32 random bytes, mode 0600), created
+/// on first use: what hashes that must not be reversible by guessing (cached terms,
+/// output manifests) are keyed with.
+pub fn data_secret(data: &crate::data::DataDir) -> Result<Vec<u8>> {
+    read_or_create_secret(&data.subdir("cache")?.join(crate::data::SECRET_FILE))
 }
 
 /// Reads the data directory's secret, creating it (mode 0600, 32 random bytes) when absent.

@@ -7,11 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use indicatif::ProgressBar;
-
-use crate::config::CorpusConfig;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
+use crate::stats::CorpusConfig;
 use crate::stats::index::{CorpusMeta, IndexBuilder, META_FILE};
 use crate::stats::sources::{expand_sources, read_documents};
 
@@ -73,12 +71,41 @@ pub struct BuildReport {
     pub skipped: Vec<Error>,
 }
 
+/// How far a corpus build has read its source files, in bytes: what a caller shows as
+/// progress (the library draws nothing on a terminal itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub read_bytes: u64,
+    pub total_bytes: u64,
+}
+
 /// Options of one build.
 pub struct BuildOptions<'a> {
     pub name: &'a str,
     /// Abort at the first unreadable file or record instead of skipping it.
     pub strict: bool,
-    pub progress: &'a ProgressBar,
+    /// Called as the source files are read.
+    pub progress: &'a mut dyn FnMut(Progress),
+}
+
+/// A reader that reports the bytes read through it, counted across the build's files.
+struct ReportingReader<'a, R> {
+    inner: R,
+    read_bytes: &'a mut u64,
+    total_bytes: u64,
+    report: &'a mut dyn FnMut(Progress),
+}
+
+impl<R: std::io::Read> std::io::Read for ReportingReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        *self.read_bytes += read as u64;
+        (self.report)(Progress {
+            read_bytes: *self.read_bytes,
+            total_bytes: self.total_bytes,
+        });
+        Ok(read)
+    }
 }
 
 /// Builds the corpus `options.name` from `sources` (files or directories) and swaps it in
@@ -103,7 +130,11 @@ pub fn build_corpus(
         .filter_map(|f| std::fs::metadata(f).ok())
         .map(|m| m.len())
         .sum();
-    options.progress.set_length(total_bytes);
+    let mut read_bytes = 0;
+    (options.progress)(Progress {
+        read_bytes,
+        total_bytes,
+    });
 
     let work = tempfile::Builder::new()
         .prefix(&format!(".build-{}-", options.name))
@@ -122,7 +153,12 @@ pub fn build_corpus(
                 continue;
             }
         };
-        let reader = Box::new(options.progress.wrap_read(opened));
+        let reader = Box::new(ReportingReader {
+            inner: opened,
+            read_bytes: &mut read_bytes,
+            total_bytes,
+            report: &mut *options.progress,
+        });
         let before = builder.docs();
         let result = read_documents(file, reader, &mut |text| builder.add(text), &mut |e| {
             skips.skip(e)
@@ -237,4 +273,40 @@ pub fn list_corpora(data: &DataDir) -> Result<Vec<CorpusMeta>> {
 pub fn remove_corpus(data: &DataDir, name: &str) -> Result<()> {
     let dir = corpus_dir(data, name)?;
     std::fs::remove_dir_all(&dir).map_err(|e| Error::io(&dir, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Progress goes to the caller's callback: it starts at zero bytes of the sources'
+    /// total and ends having read all of them.
+    #[test]
+    fn a_build_reports_its_progress_through_the_callback() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let data = DataDir::at(dir.path().join("data"));
+        let source = dir.path().join("doc.txt");
+        let text = "The cardiologist lives in Lyon.\n".repeat(200);
+        std::fs::write(&source, &text).expect("write");
+        let config = crate::Config::builtin().expect("config").corpus;
+        let mut seen = Vec::new();
+        build_corpus(
+            &data,
+            std::slice::from_ref(&source),
+            &config,
+            BuildOptions {
+                name: "tiny",
+                strict: true,
+                progress: &mut |progress| seen.push(progress),
+            },
+        )
+        .expect("built");
+        let total = text.len() as u64;
+        assert_eq!(
+            seen.first().map(|p| (p.read_bytes, p.total_bytes)),
+            Some((0, total))
+        );
+        assert_eq!(seen.last().map(|p| p.read_bytes), Some(total));
+        assert!(seen.windows(2).all(|w| w[0].read_bytes <= w[1].read_bytes));
+    }
 }

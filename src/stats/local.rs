@@ -10,8 +10,8 @@ use quick_cache::sync::{Cache, DefaultLifecycle};
 use roaring::RoaringBitmap;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::config::CorpusConfig;
 use crate::error::Result;
+use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
 use crate::stats::{CountRequest, CountSource, Phrase};
 

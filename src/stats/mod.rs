@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod checked;
+pub mod config;
 pub mod corpora;
 pub mod defaults;
 pub mod ic;
@@ -24,10 +25,10 @@ pub mod testutil;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 
+pub use config::{CorpusConfig, CountSettings, CountSourceKind, PriorKind, StatsConfig};
 pub use info::Origin;
 
 /// Normalized tokens of one phrase, from `text::tokenize::index_terms`.
@@ -186,18 +187,14 @@ pub enum SourceChoice {
 
 impl SourceChoice {
     /// `corpus.source` ("local" or "remote") and `corpus.name` (empty: the default).
-    pub fn from_config(config: &Config) -> Result<SourceChoice> {
-        match config.corpus.source.as_str() {
-            "local" => Ok(SourceChoice::Local(if config.corpus.name.is_empty() {
-                config.corpus.default.clone()
+    pub fn from_config(corpus: &CorpusConfig) -> SourceChoice {
+        match corpus.source {
+            CountSourceKind::Local => SourceChoice::Local(if corpus.name.is_empty() {
+                corpus.default.clone()
             } else {
-                config.corpus.name.clone()
-            })),
-            "remote" => Ok(SourceChoice::Remote),
-            other => Err(Error::Config {
-                path: "corpus.source".into(),
-                message: format!("`{other}` is neither \"local\" nor \"remote\""),
+                corpus.name.clone()
             }),
+            CountSourceKind::Remote => SourceChoice::Remote,
         }
     }
 }
@@ -208,13 +205,13 @@ impl SourceChoice {
 /// figures ([`checked::CheckedSource`]). A missing local corpus is an error
 /// telling the user how to build it; the caller runs auto-setup first when it wants to.
 pub fn open_count_source(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     choice: Option<SourceChoice>,
 ) -> Result<Arc<dyn CountSource>> {
     let choice = match choice {
         Some(c) => c,
-        None => SourceChoice::from_config(config)?,
+        None => SourceChoice::from_config(config.corpus),
     };
     // Checked below the caches, so an impossible answer is never cached, and above them,
     // so a damaged cache entry is caught too.
@@ -222,7 +219,7 @@ pub fn open_count_source(
         SourceChoice::Local(name) => {
             let dir = corpora::corpus_dir(data, &name)?;
             (
-                Arc::new(local::LocalSource::open(&dir, &config.corpus)?),
+                Arc::new(local::LocalSource::open(&dir, config.corpus)?),
                 config.corpus.cache.local,
             )
         }
@@ -248,7 +245,7 @@ pub fn open_count_source(
 /// missing and `auto_setup` allows it (saying so on stderr), then opens the configured
 /// source with its caches.
 pub fn open_configured_source(
-    config: &Config,
+    config: CountSettings<'_>,
     data: &DataDir,
     auto_setup: bool,
 ) -> Result<Arc<dyn CountSource>> {

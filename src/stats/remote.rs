@@ -35,8 +35,8 @@ use serde_json::{Value, json};
 use tokio::sync::{Mutex, Semaphore};
 use tokio::task::JoinSet;
 
-use crate::config::RemoteConfig;
 use crate::error::{Error, Result};
+use crate::stats::config::{RemoteConfig, RemoteDialect};
 use crate::stats::{CountRequest, CountSource, Origin};
 
 /// The wire format of declass's own count route (request).
@@ -79,14 +79,9 @@ impl RemoteSource {
             path: "corpus.remote".into(),
             message,
         };
-        let dialect = match config.dialect.as_str() {
-            "elasticsearch" | "opensearch" => Dialect::Elasticsearch,
-            "declass" => Dialect::Declass,
-            other => {
-                return Err(bad(format!(
-                    "dialect `{other}` is not \"elasticsearch\", \"opensearch\" or \"declass\""
-                )));
-            }
+        let dialect = match config.dialect {
+            RemoteDialect::Elasticsearch | RemoteDialect::Opensearch => Dialect::Elasticsearch,
+            RemoteDialect::Declass => Dialect::Declass,
         };
         if !(config.url.starts_with("http://") || config.url.starts_with("https://")) {
             return Err(bad(format!(

@@ -13,10 +13,10 @@ use crate::config::Config;
 use crate::stats::testutil::{Handler, SAMPLE_DOCS, brute_count, contains, serve, tokenized};
 use crate::stats::{Phrase, TermSet};
 
-fn remote_config(url: &str, dialect: &str) -> RemoteConfig {
+fn remote_config(url: &str, dialect: RemoteDialect) -> RemoteConfig {
     let mut config = Config::builtin().expect("config").corpus.remote;
     config.url = url.to_string();
-    config.dialect = dialect.to_string();
+    config.dialect = dialect;
     config.timeout_ms = 500;
     config.connect_timeout_ms = 500;
     config.retries = 2;
@@ -124,7 +124,7 @@ fn elasticsearch_handler() -> Arc<Handler> {
 #[test]
 fn declass_route_counts_match_brute_force() {
     let (url, hits) = serve(declass_handler());
-    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
     let requests = requests();
     let docs = tokenized(SAMPLE_DOCS);
     let expected: Vec<u64> = requests.iter().map(|r| brute_count(&docs, r)).collect();
@@ -138,8 +138,11 @@ fn declass_route_counts_match_brute_force() {
 #[test]
 fn elasticsearch_dialect_counts_match_brute_force() {
     let (url, _) = serve(elasticsearch_handler());
-    let source = RemoteSource::new(&remote_config(&format!("{url}/sample"), "elasticsearch"))
-        .expect("source");
+    let source = RemoteSource::new(&remote_config(
+        &format!("{url}/sample"),
+        RemoteDialect::Elasticsearch,
+    ))
+    .expect("source");
     let requests = requests();
     let docs = tokenized(SAMPLE_DOCS);
     let expected: Vec<u64> = requests.iter().map(|r| brute_count(&docs, r)).collect();
@@ -153,7 +156,8 @@ fn stalling_server_is_an_error_not_zero() {
         std::thread::sleep(Duration::from_secs(5));
         (200, json!({"count": 0}).to_string())
     }));
-    let source = RemoteSource::new(&remote_config(&url, "elasticsearch")).expect("source");
+    let source =
+        RemoteSource::new(&remote_config(&url, RemoteDialect::Elasticsearch)).expect("source");
     let started = std::time::Instant::now();
     let err = source
         .count_batch(&requests()[..1])
@@ -169,7 +173,7 @@ fn stalling_server_is_an_error_not_zero() {
 #[test]
 fn erroring_server_is_an_error_after_retries() {
     let (url, hits) = serve(Arc::new(|_, _| (503, "{}".into())));
-    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
     let err = source
         .count_batch(&requests())
         .expect_err("errors must not become counts");
@@ -178,7 +182,7 @@ fn erroring_server_is_an_error_after_retries() {
 
     // A client error is not retried.
     let (url, hits) = serve(Arc::new(|_, _| (400, "{}".into())));
-    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
     assert!(source.count_batch(&requests()[..1]).is_err());
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }
@@ -192,18 +196,19 @@ fn malformed_answers_are_errors() {
             json!({"identity": "x", "docs": 3, "counts": [1]}).to_string(),
         )
     }));
-    let source = RemoteSource::new(&remote_config(&url, "declass")).expect("source");
+    let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
     assert!(source.count_batch(&requests()[..3]).is_err());
     // No "count" field.
     let (url, _) = serve(Arc::new(|_, _| (200, json!({"hits": 3}).to_string())));
-    let source = RemoteSource::new(&remote_config(&url, "elasticsearch")).expect("source");
+    let source =
+        RemoteSource::new(&remote_config(&url, RemoteDialect::Elasticsearch)).expect("source");
     assert!(source.count_batch(&requests()[..1]).is_err());
 }
 
 #[test]
 fn rate_limit_spaces_requests() {
     let (url, _) = serve(elasticsearch_handler());
-    let mut config = remote_config(&format!("{url}/sample"), "elasticsearch");
+    let mut config = remote_config(&format!("{url}/sample"), RemoteDialect::Elasticsearch);
     config.requests_per_second = 50.0;
     let source = RemoteSource::new(&config).expect("source");
     let started = std::time::Instant::now();

@@ -3,6 +3,7 @@
 //! one [`Document`] value; nothing downstream re-reads the raw text to find structure.
 
 pub mod chunk;
+pub mod config;
 pub mod conllu;
 pub mod lemma;
 pub mod pos;
@@ -15,8 +16,6 @@ pub mod upos;
 use std::ops::Range;
 
 use serde::Serialize;
-
-use crate::config::TextConfig;
 
 /// English month names in calendar order: what date ladders and date patterns write.
 /// Language data, shared by every stage that reads or writes a date.
@@ -36,6 +35,7 @@ pub const MONTH_NAMES: [&str; 12] = [
 ];
 pub(crate) use chunk::list_cue;
 pub use chunk::{Term, TermKind};
+pub use config::{PosConfig, TextConfig};
 pub use tokenize::{Token, TokenKind};
 pub use upos::Upos;
 

@@ -233,3 +233,34 @@ fn detect_disease_proposes_the_mesh_parent() {
         "{found}"
     );
 }
+
+/// `train disease` without `--out` writes into the data directory, and detection and
+/// scoring then use that model, not the compiled-in one (a corrupt file there is an
+/// error naming it, never a silent fallback).
+#[test]
+fn trained_models_go_to_the_data_directory_and_are_used_from_there() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let train = dir.path().join("train.tsv");
+    std::fs::write(&train, TRAIN).expect("write");
+    declass(&data)
+        .args(["train", "disease", "--epochs", "5", "--train"])
+        .arg(&train)
+        .assert()
+        .success();
+    let model = data.join("models").join("disease-perceptron.bin.gz");
+    assert!(model.is_file(), "no model at {}", model.display());
+    std::fs::write(&model, b"garbage").expect("write");
+    declass(&data)
+        .args(["eval", "ner", "--conll"])
+        .arg(&train)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("disease-perceptron.bin.gz"));
+    std::fs::remove_file(&model).expect("remove");
+    declass(&data)
+        .args(["eval", "ner", "--conll"])
+        .arg(&train)
+        .assert()
+        .success();
+}

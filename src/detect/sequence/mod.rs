@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Detector, Finding, Proposal};
-use crate::config::SequenceModelConfig;
+use crate::detect::config::SequenceModelConfig;
 use crate::error::{Error, Result};
 use crate::text::Document;
 

@@ -127,7 +127,7 @@ fn shipped_ner_model_reports_configured_types() {
     let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
     let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996.";
     let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
-    let found = |config: &crate::config::SequenceModelConfig| -> Vec<(String, String)> {
+    let found = |config: &crate::detect::config::SequenceModelConfig| -> Vec<(String, String)> {
         let detector = SequenceDetector::load(NER, &path, config).expect("shipped model");
         detector
             .detect(&doc)

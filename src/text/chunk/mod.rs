@@ -35,7 +35,7 @@ use serde::Serialize;
 use super::Sentence;
 use super::tokenize::{Token, TokenKind, normalize};
 use super::upos::Upos;
-use crate::config::TextConfig;
+use crate::text::TextConfig;
 
 /// What a term is; later stages treat names, common phrases and numbers differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]

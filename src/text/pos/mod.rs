@@ -33,8 +33,8 @@ use serde::Serialize;
 use super::Tagger;
 use super::conllu::TaggedSentence;
 use super::upos::Upos;
-use crate::config::PosConfig;
 use crate::error::{Error, Result};
+use crate::text::PosConfig;
 
 /// The model compiled into the binary, produced by `declass train pos` (see
 /// `kb/models/README.md` for the command, the data's licence and the accuracy).

@@ -1,0 +1,203 @@
+//! The detectors' section of the configuration (`[detect]`): which detectors run by
+//! default and how each is configured.
+
+use serde::Deserialize;
+
+/// Detectors of sensitive terms (ε1): which run by default and how each is configured.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DetectConfig {
+    /// Detector names run when `--detect` is not given.
+    pub default: Vec<String>,
+    pub protect: ProtectConfig,
+    pub patterns: PatternsConfig,
+    pub lists: ListsConfig,
+    pub operators: OperatorsConfig,
+    pub disease: SequenceModelConfig,
+    pub ner: SequenceModelConfig,
+    pub ic: IcDetectorConfig,
+}
+
+/// The information-content detector (`[detect.ic]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IcDetectorConfig {
+    /// A term whose IC reaches this many bits is too specific to publish.
+    pub max_bits: f64,
+}
+
+/// The protected-person detector (`[detect.protect]`): what belongs to a name mention
+/// and how far a misspelt one may stray.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtectConfig {
+    /// Honorifics and ranks that belong to a name mention when they precede it.
+    pub titles: Vec<String>,
+    /// Generational suffixes that belong to a name mention when they follow it.
+    pub suffixes: Vec<String>,
+    /// Name parts at least this long (in characters) also match with small misspellings.
+    pub fuzzy_min_chars: usize,
+    /// Largest edit distance for such misspellings (0 turns fuzzy matching off).
+    pub fuzzy_max_edits: usize,
+}
+
+/// How a date is generalized (`detect.patterns.date_generalization`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateGranularity {
+    Month,
+    Year,
+    Decade,
+}
+
+/// Validated patterns (`[detect.patterns]`): e-mail addresses, phone numbers, dates…
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternsConfig {
+    /// Built-in validated patterns to run.
+    pub enabled: Vec<String>,
+    /// Region (ISO 3166 alpha-2) for phone numbers written without a `+` country code;
+    /// empty: only international numbers are recognised.
+    pub phone_region: String,
+    /// What a date is generalized to: "month", "year" or "decade".
+    pub date_generalization: DateGranularity,
+    /// Whether a year standing alone ("in 1938") is a date finding too.
+    pub bare_years: bool,
+    /// User-defined patterns.
+    pub custom: Vec<CustomPattern>,
+}
+
+/// A user-defined pattern: every match of `regex` is sensitive and becomes `generalization`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomPattern {
+    pub name: String,
+    pub regex: String,
+    pub generalization: String,
+}
+
+/// Block and allow lists (`[detect.lists]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListsConfig {
+    /// Files of terms that are always sensitive, one per line.
+    pub block: Vec<String>,
+    /// Files of terms that are never sensitive; they also veto other detectors' findings.
+    pub allow: Vec<String>,
+    /// Match only whole words (term boundaries on both sides).
+    pub whole_word: bool,
+    /// Match regardless of case.
+    pub case_fold: bool,
+    /// Category and generalization of block-list findings.
+    pub category: String,
+    pub generalization: String,
+    /// Keep block lists in a Bloom filter instead of an automaton (very large lists).
+    pub bloom: bool,
+    /// The Bloom filter's target false-positive rate.
+    pub bloom_false_positive_rate: f64,
+    /// Longest block-list term in words the Bloom mode looks up.
+    pub bloom_max_words: usize,
+}
+
+/// One operator rule: findings of `category` are rendered with `operator`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorRule {
+    pub category: String,
+    pub operator: String,
+}
+
+/// What replaces a finding, per category (`[detect.operators]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorsConfig {
+    /// Operator for categories no rule names: remove, generalize, mask, pseudonym, hash.
+    pub default: String,
+    pub rules: Vec<OperatorRule>,
+    /// Character the mask operator writes over each character.
+    pub mask_char: char,
+    /// Characters left unmasked at the end (e.g. the last digits of a card).
+    pub mask_keep_last: usize,
+    /// HMAC-SHA256 key for the hash operator, or empty to read it from `hash_key_env`.
+    pub hash_key: String,
+    /// Environment variable holding the key when `hash_key` is empty.
+    pub hash_key_env: String,
+    /// Hex characters of the digest kept in the output.
+    pub hash_hex_chars: usize,
+}
+
+/// A trained linear-chain sequence labeller (structured perceptron).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SequenceModelConfig {
+    /// Weights: a path relative to the data directory (where `declass train` writes) or
+    /// absolute; the compiled-in model when no file is there.
+    pub model: String,
+    pub epochs: usize,
+    pub seed: u64,
+    /// Features seen fewer times in training are dropped from the saved model.
+    pub min_feature_count: u32,
+    /// Folds for the lexicon of training mentions the model ships (0: none).
+    pub lexicon_folds: usize,
+    /// Category and generalization of its findings; empty: from the entity type (its
+    /// entry in `types`, else PER → person, LOC → location, ORG → organization, others
+    /// lowercased).
+    pub category: String,
+    pub generalization: String,
+    /// The entity types the model learns, by the name the model gives them. Empty: the
+    /// types the training data uses, as they are.
+    #[serde(default)]
+    pub types: std::collections::BTreeMap<String, EntityTypeConfig>,
+    /// Phrase lists built when the model is trained and shipped inside it.
+    #[serde(default)]
+    pub gazetteers: Option<GazetteerConfig>,
+    /// Knowledge-base concepts (labels) that contradict a finding: a mention whose phrase
+    /// and head word the knowledge bases know only as classes under these is the model's
+    /// mistake and is dropped. Empty: no check.
+    #[serde(default)]
+    pub veto_under: Vec<String>,
+}
+
+/// One entity type of a sequence model: what training data calls it and what it becomes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityTypeConfig {
+    /// Category of its findings ("person").
+    pub category: String,
+    /// The generalization g(s) its findings propose ("person").
+    pub generalization: String,
+    /// Names of this type in training and evaluation data (UNER's `PER`, TAB's `PERSON`,
+    /// spaCy's `GPE`…). A type no entry names is not learned: its spans train as outside.
+    pub from: Vec<String>,
+    /// Whether the detector reports findings of this type (the model still tells them
+    /// apart from the others: turning dates off does not make them persons).
+    pub report: bool,
+    /// Words dropped from the start of a training or evaluation span of this type,
+    /// compared case-insensitively without a final period (TAB's person spans include
+    /// "Mr"; UNER's and OntoNotes' do not).
+    #[serde(default)]
+    pub strip_leading: Vec<String>,
+}
+
+/// Gazetteers of a sequence model: built from the knowledge bases, the first-name lists
+/// and the suffix words below when the model is trained, then shipped inside it, so
+/// detection needs no knowledge base and sees the features training saw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GazetteerConfig {
+    /// Knowledge bases whose named entities become lists (one per knowledge base and
+    /// category).
+    pub knowledge_bases: Vec<String>,
+    /// Category → labels of anchor concepts: a named entity belongs to the category of
+    /// the nearest anchor on its generalization chains ("other" when none).
+    pub anchors: std::collections::BTreeMap<String, Vec<String>>,
+    /// Whether to list the US Census first names of the `names` package
+    /// (`setup.packages.names`, fetched when missing).
+    pub first_names: bool,
+    /// Whether to list the US Census surnames of the `names` package too.
+    pub surnames: bool,
+    /// Words that end organization names ("Inc", "University", "Committee").
+    pub org_suffixes: Vec<String>,
+    /// Longest listed phrase, in words; longer names are left out.
+    pub max_words: usize,
+}
