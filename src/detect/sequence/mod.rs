@@ -11,6 +11,7 @@
 mod features;
 mod model;
 mod readers;
+pub mod setup;
 #[cfg(test)]
 mod tests;
 mod train;
