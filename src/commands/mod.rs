@@ -151,12 +151,10 @@ pub enum EvalCommand {
     Ic(eval_ic::EvalIcArgs),
 }
 
-/// How a command that prints a listing shows it.
+/// How a command that prints a listing shows it: text for reading, JSON for programs.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PrintFormat {
-    /// A listing for reading.
     Text,
-    /// JSON for programs.
     Json,
 }
 
@@ -164,7 +162,7 @@ pub enum PrintFormat {
 /// as its short form.
 #[derive(Args, Clone)]
 pub struct PrintFormatArgs {
-    /// Output format.
+    /// Output format: a listing for reading, or JSON for programs.
     #[arg(long, value_enum, default_value_t = PrintFormat::Text)]
     pub format: PrintFormat,
     /// Print JSON: the same as `--format json`.
