@@ -31,11 +31,22 @@ pub enum Error {
     /// A parameter out of range (`k < 2`, an empty list…), named by `what`.
     #[error("{what}: {message}")]
     Parameter { what: String, message: String },
+    /// An error in one part of a larger job (a variant, a document), saying which part.
+    #[error("{context}: {source}")]
+    Within { context: String, source: Box<Error> },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// This error as one of the part `context` of a larger job.
+    pub fn within(self, context: impl Into<String>) -> Self {
+        Error::Within {
+            context: context.into(),
+            source: Box::new(self),
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),

@@ -15,6 +15,16 @@ pub fn read_text_file(path: &Path) -> Result<String> {
     decode_text(bytes, path)
 }
 
+/// Reads the document at `path`, or standard input when `path` is `-`, with the checks
+/// of [`read_text_file`]: the one reading of a command's document argument.
+pub fn read_text(path: &Path) -> Result<String> {
+    if path.as_os_str() == "-" {
+        read_text_stdin()
+    } else {
+        read_text_file(path)
+    }
+}
+
 /// Reads standard input with the same checks as [`read_text_file`].
 pub fn read_text_stdin() -> Result<String> {
     let mut bytes = Vec::new();
@@ -50,24 +60,9 @@ pub fn decode_text(bytes: Vec<u8>, path: &Path) -> Result<String> {
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
 /// so a reader never sees a partial output, even if the process dies mid-write.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut builder = tempfile::Builder::new();
-    // A temporary file is private (0600); the output is an ordinary file (0644 less the
-    // umask), like any other the user writes.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    let mut writer = AtomicWriter::create(path)?;
+    writer.write_all(bytes)?;
+    writer.commit()
 }
 
 /// An output file written as a stream: the bytes go to a temporary file in the target's

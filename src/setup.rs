@@ -98,6 +98,19 @@ pub struct Tools {
     pub npm: String,
 }
 
+/// The unpacked directory of the package pinned as `spec` (a `setup.packages` entry),
+/// fetched into `<data dir>/sources/` if missing ([`ensure_package`]), or taken from
+/// archives in `from`: the one way every command and builder gets a package.
+pub fn fetch_package(
+    data: &crate::data::DataDir,
+    spec: &str,
+    from: Option<&Path>,
+    tools: &Tools,
+) -> Result<PathBuf> {
+    let spec = PackageSpec::parse(spec)?;
+    ensure_package(&spec, &data.subdir("sources")?, from, tools)
+}
+
 /// Returns the unpacked directory of `spec` under `sources`, fetching and unpacking it
 /// first if needed. Idempotent: an unpacked package is never fetched again. Unpacking
 /// happens in a temporary directory that is renamed into place, so an interrupted fetch

@@ -1,5 +1,6 @@
-//! `declass compare`: argument parsing, variants, progress and output files; the runs,
-//! scores, tables and plots are `declass::eval::compare` and `declass::eval::plot`.
+//! `declass compare`: argument parsing, variants, progress and output files; the runs
+//! ([`run_variants`]), scores, tables and plots are `declass::eval::compare` and
+//! `declass::eval::plot`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -10,13 +11,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use declass::Config;
 use declass::eval::compare::{
-    self, DocumentRef, Gold, Run, RunSummary, VariantInfo, comparison_table, markdown_report,
-    per_document_table,
+    DocumentRef, EngineSetup, Gold, Run, RunSummary, Variant, VariantInfo, comparison_table,
+    markdown_report, per_document_table, run_variants,
 };
 use declass::eval::plot::{self, DocumentSeries, RecallPanel, RecallPoint, strategy_description};
 use declass::eval::tab::read_tab_documents;
 use declass::io::write_atomic;
-use declass::pipeline::Engine;
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, sanitized_text};
 
@@ -59,12 +59,6 @@ pub struct CompareArgs {
     /// Wrap each replacement as `[replacement]` in the written texts.
     #[arg(long, requires = "write_outputs")]
     pub mark: bool,
-}
-
-/// A configuration under comparison.
-struct Variant {
-    info: VariantInfo,
-    config: Config,
 }
 
 fn variants(ctx: &Ctx, specs: &[String]) -> Result<Vec<Variant>> {
@@ -182,48 +176,30 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} documents × variants {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut runs: Vec<Run> = Vec::new();
-    let mut summaries: Vec<RunSummary> = Vec::new();
-    for variant in &variants {
-        let name = &variant.info.name;
-        let detector_inputs = args.detectors.inputs(ctx);
-        let engine = Engine::open(
-            &variant.config,
-            &ctx.data,
-            &args.detectors.detect,
-            &detector_inputs,
-            ctx.auto_setup,
-        )
-        .with_context(|| format!("variant {name}: cannot open the engine"))?;
-        let mut variant_runs: Vec<Run> = strategies
-            .iter()
-            .map(|&strategy| Run {
-                variant: name.clone(),
-                strategy,
-                documents: Vec::with_capacity(documents.len()),
-            })
-            .collect();
-        for doc in &documents {
-            let outcomes = compare::sanitize_document(&engine, *doc, &strategies)
-                .with_context(|| format!("variant {name}, document {}", doc.id))?;
-            for (run, outcome) in variant_runs.iter_mut().zip(outcomes) {
-                run.documents.push(outcome);
-            }
-            progress.inc(1);
-        }
-        for run in &variant_runs {
-            summaries.push(
-                compare::summarize(run, &documents, gold.as_ref(), &engine).with_context(|| {
-                    format!("variant {name}, strategy {:?}: cannot score", run.strategy)
-                })?,
-            );
-        }
-        if args.write_outputs {
+    let detector_inputs = args.detectors.inputs(ctx);
+    let setup = EngineSetup {
+        data: &ctx.data,
+        detect: &args.detectors.detect,
+        inputs: &detector_inputs,
+        auto_setup: ctx.auto_setup,
+    };
+    let comparison = run_variants(
+        &variants,
+        &documents,
+        &strategies,
+        gold.as_ref(),
+        &setup,
+        &mut || progress.inc(1),
+    )?;
+    progress.finish_and_clear();
+    let (runs, summaries) = (comparison.runs, comparison.summaries);
+    if args.write_outputs {
+        for variant in &variants {
             let options = RenderOptions {
                 mark: args.mark,
                 removal_marker: variant.config.sanitize.removal_marker.clone(),
             };
-            for run in &variant_runs {
+            for run in runs.iter().filter(|r| r.variant == variant.info.name) {
                 for (doc, outcome) in documents.iter().zip(&run.documents) {
                     let name = if variants.len() == 1 {
                         format!("{}.{:?}.txt", doc.id, run.strategy)
@@ -235,9 +211,7 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
                 }
             }
         }
-        runs.extend(variant_runs);
     }
-    progress.finish_and_clear();
 
     let table = comparison_table(&summaries);
     let infos: Vec<VariantInfo> = variants.iter().map(|v| v.info.clone()).collect();

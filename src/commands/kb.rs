@@ -216,29 +216,13 @@ pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
             writeln!(out, "wrote {} ({triples} triples)", target.display())?;
         }
         KbCommand::BuildShipped { dir, from } => {
-            let mut progress = |m: &str| eprintln!("{m}");
-            let files = kb::setup::fetch_sources(
+            kb::setup::build_shipped(
                 &ctx.data,
                 ctx.config.kb_settings(),
+                &dir,
                 from.as_deref(),
-                &mut progress,
+                &mut |message| eprintln!("{message}"),
             )?;
-            kb::setup::build_all(&files, ctx.config.kb_settings(), &dir, &mut progress)?;
-            let spec =
-                declass::setup::PackageSpec::parse(&ctx.config.setup.packages.wordnet_exceptions)?;
-            let sources = ctx.data.subdir("sources")?;
-            let exc = declass::setup::ensure_package(
-                &spec,
-                &sources,
-                from.as_deref(),
-                &ctx.config.setup.tools(),
-            )?
-            .join("package/data/noun.exc");
-            let text = std::fs::read(&exc).with_context(|| format!("reading {}", exc.display()))?;
-            let target = dir.join("wordnet").join("noun.exc");
-            std::fs::create_dir_all(dir.join("wordnet"))?;
-            declass::io::write_atomic(&target, &text)?;
-            eprintln!("wrote {}", target.display());
         }
     }
     Ok(())

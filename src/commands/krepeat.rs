@@ -1,6 +1,5 @@
 //! `declass krepeat`: cover text with its k-repeating substrings.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -8,7 +7,7 @@ use clap::Args;
 
 use declass::krepeat::{Counting, CoverParams, cover};
 
-use super::Ctx;
+use super::{Ctx, write_output};
 
 /// Suppress every character not inside a substring that occurs at least k times in the
 /// input (Matsubara & Hasida 2014). Whitespace stays; the output has as many characters as the input.
@@ -86,13 +85,5 @@ pub fn run(ctx: &Ctx, args: KRepeatArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let all = rendered.concat();
-    match &args.out {
-        Some(path) => declass::io::write_atomic(path, all.as_bytes())?,
-        None => std::io::stdout()
-            .lock()
-            .write_all(all.as_bytes())
-            .context("writing standard output")?,
-    }
-    Ok(())
+    write_output(args.out.as_deref(), &rendered.concat())
 }

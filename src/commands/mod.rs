@@ -128,7 +128,7 @@ pub enum TrainCommand {
     /// Train the part-of-speech tagger on CoNLL-U files.
     Pos(text::TrainPosArgs),
     /// The disease-mention sequence model (NCBI-disease, CoNLL form).
-    Disease(detect::TrainSequenceArgs),
+    Disease(ner::TrainSequenceArgs),
     /// The named-entity sequence model (UNER IOB2 files and TAB span documents, with
     /// held-out parts), with gazetteers from the knowledge bases.
     Ner(ner::TrainNerArgs),
@@ -143,12 +143,47 @@ pub enum EvalCommand {
     /// UPOS accuracy of the tagger on a gold CoNLL-U file.
     Pos(text::EvalPosArgs),
     /// Entity-level precision, recall and F1 of a sequence labeller, as JSON.
-    Ner(detect::EvalNerArgs),
+    Ner(ner::EvalNerArgs),
     /// The benchmark's metrics for masked spans against TAB gold annotations, as JSON.
     Tab(sanitize::EvalTabArgs),
     /// Spearman's rho of the IC estimates (prior, corpus, combined) of the documents'
     /// terms against a web-scale frequency list, coverage and origins, as JSON.
     Ic(eval_ic::EvalIcArgs),
+}
+
+/// How a command that prints a listing shows it: text for reading, JSON for programs.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrintFormat {
+    Text,
+    Json,
+}
+
+/// `--format text|json` of the commands that print a listing or JSON, with `--json` kept
+/// as its short form.
+#[derive(Args, Clone)]
+pub struct PrintFormatArgs {
+    /// Output format: a listing for reading, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = PrintFormat::Text)]
+    pub format: PrintFormat,
+    /// Print JSON: the same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl PrintFormatArgs {
+    pub fn is_json(&self) -> bool {
+        self.json || self.format == PrintFormat::Json
+    }
+}
+
+/// Writes a command's whole output to `out` atomically (never a partial file), or to
+/// standard output without one: the one writer of `--out FILE`-or-stdout.
+pub fn write_output(out: Option<&std::path::Path>, text: &str) -> Result<()> {
+    match out {
+        Some(path) => declass::io::write_atomic(path, text.as_bytes())?,
+        None => out!("{text}")?,
+    }
+    Ok(())
 }
 
 /// What every command gets: the loaded configuration and the data directory.
@@ -163,6 +198,20 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The tagger documents are analysed with: the configured model, or the built-in one.
+    pub fn tagger(&self) -> Result<Box<dyn declass::text::Tagger>> {
+        Ok(Box::new(declass::text::pos::PerceptronTagger::configured(
+            &self.config.pos,
+            self.data.root(),
+        )?))
+    }
+
+    /// Where trained models are looked up before the compiled-in ones: the data directory,
+    /// never the tree the binary was built from.
+    pub fn model_dirs(&self) -> Vec<PathBuf> {
+        vec![self.data.root().to_path_buf()]
+    }
+
     fn new(global: &GlobalArgs) -> Result<Ctx> {
         let config = Config::load(global.config.as_deref()).context("loading configuration")?;
         let data = DataDir::resolve(global.data_dir.as_deref(), &config.data)?;
@@ -192,10 +241,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),
-        Command::Eval(EvalCommand::Ner(args)) => detect::run_eval_ner(&ctx, args),
+        Command::Eval(EvalCommand::Ner(args)) => ner::run_eval_ner(&ctx, args),
         Command::Eval(EvalCommand::Ic(args)) => eval_ic::run(&ctx, args),
         Command::Train(TrainCommand::Disease(args)) => {
-            detect::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
+            ner::run_train_sequence(&ctx, declass::detect::sequence::DISEASE, args)
         }
         Command::Train(TrainCommand::Ner(args)) => ner::run_train_ner(&ctx, args),
         Command::Train(TrainCommand::Identifying(args)) => identifying::run(&ctx, &args),

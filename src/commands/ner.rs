@@ -1,34 +1,27 @@
-//! `declass train ner`, and the scoring `declass eval ner` shares with it: the
-//! named-entity labeller from IOB2 files and span documents (TAB), with gazetteers built
-//! from the knowledge bases and the first-name lists.
+//! `declass train disease`, `declass train ner` and `declass eval ner`: argument parsing
+//! and output only; the training set-up is `declass::detect::training` and the
+//! scoring `declass::eval::ner`.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::detect::config::GazetteerConfig;
-use declass::detect::ner::{self, EntityTypes, SpanDocument};
-use declass::detect::sequence::{self, Gazetteers, LabelledSentence, SequenceModel, TrainOptions};
+use declass::detect::config::SequenceModelConfig;
+use declass::detect::ner::{EntityTypes, read_span_documents};
+use declass::detect::sequence::{self, Gazetteers, SequenceModel, TrainOptions};
+use declass::detect::training::{
+    self, detector_for_labels, document_sentences, split_holdout, tag_sentences,
+};
+use declass::eval::ner::{held_out_part, score_model};
 use declass::kb::KnowledgeBase;
-use declass::setup::{PackageSpec, ensure_package};
-use declass::text::{Analyzer, Tagger};
+use declass::text::Analyzer;
 
 use super::Ctx;
-use super::detect::{command_tagger, split_holdout};
 
-/// The gazetteer category whose capitalized classes count as named entities
-/// ([`KnowledgeBase::entity_names`]).
-const ORGANIZATION: &str = "organization";
-
+/// Span documents (TAB's form): texts and their typed spans, given together.
 #[derive(Args)]
-pub struct TrainNerArgs {
-    /// Training data in UNER's IOB2 form (index, token, label columns); repeatable. Each
-    /// file's types are mapped by `[detect.ner.types]`; the types a file never uses are
-    /// left open in training (UNER marks no dates).
-    #[arg(long, required_unless_present = "tae_texts")]
-    pub iob2: Vec<PathBuf>,
+pub struct SpanDocumentArgs {
     /// Texts of span documents: a JSON object of document id → text (TAB's
     /// `TAB_test_BK=Original.json`).
     #[arg(long, requires = "tae_spans")]
@@ -37,10 +30,22 @@ pub struct TrainNerArgs {
     /// `TAB_test_Manual_Entity.json`).
     #[arg(long, requires = "tae_texts")]
     pub tae_spans: Option<PathBuf>,
-    /// Hold out every N-th sentence of each IOB2 file and every N-th span document (index
-    /// % N == 0, documents in id order) and score the model on them; 0 holds out nothing.
-    #[arg(long, default_value_t = 0)]
-    pub holdout_every: usize,
+}
+
+impl SpanDocumentArgs {
+    /// (texts, spans), when given.
+    fn paths(&self) -> Option<(&Path, &Path)> {
+        match (&self.tae_texts, &self.tae_spans) {
+            (Some(texts), Some(spans)) => Some((texts, spans)),
+            _ => None,
+        }
+    }
+}
+
+/// Where a trained sequence model goes and how long it trains, shared by `train disease`
+/// and `train ner`.
+#[derive(Args)]
+pub struct TrainingArgs {
     /// Where to write the model; default: the configured model path in the data directory,
     /// where detection prefers it over the compiled-in model.
     #[arg(long)]
@@ -51,6 +56,170 @@ pub struct TrainNerArgs {
     /// Folds for the training-mention lexicon, 0 for none (default from config).
     #[arg(long)]
     pub lexicon_folds: Option<usize>,
+}
+
+impl TrainingArgs {
+    /// The options of `config` with these overrides, shipping `embedded`.
+    fn options(&self, config: &SequenceModelConfig, embedded: Gazetteers) -> TrainOptions {
+        training::train_options(config, self.epochs, self.lexicon_folds, embedded)
+    }
+
+    /// `--out`, else the configured model path in the data directory, where detection
+    /// prefers it over the compiled-in model.
+    fn out(&self, ctx: &Ctx, config: &SequenceModelConfig) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| ctx.data.root().join(&config.model))
+    }
+}
+
+#[derive(Args)]
+pub struct EvalNerArgs {
+    /// Labelled file in UNER's IOB2 form (index, token, label columns).
+    #[arg(long, conflicts_with_all = ["conll", "tae_texts"], required_unless_present_any = ["conll", "tae_texts"])]
+    pub iob2: Option<PathBuf>,
+    /// Labelled file in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long, conflicts_with = "tae_texts")]
+    pub conll: Option<PathBuf>,
+    #[command(flatten)]
+    pub span_documents: SpanDocumentArgs,
+    /// The sequence model to score; default: chosen from the labels the file uses.
+    #[arg(long)]
+    pub detector: Option<String>,
+    /// Score this model file instead of the configured one.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Score only every N-th sentence (index % N == 0), or every N-th span document: the
+    /// part `train --holdout-every N` held out.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+}
+
+/// Entity-level precision, recall and F1 of a sequence model on a labelled file, overall
+/// and per type, JSON. Sentences are tagged as the detector's documents are; a file that
+/// uses only some of the model's types is scored on those only.
+pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
+    let tagger = ctx.tagger()?;
+    let span_documents = args.span_documents.paths();
+    let (path, sentences, detector) = match (&args.iob2, &args.conll, span_documents) {
+        (Some(p), _, _) => (p.clone(), sequence::read_iob2(p)?, args.detector.clone()),
+        (None, Some(p), _) => (p.clone(), sequence::read_conll(p)?, args.detector.clone()),
+        (None, None, Some((_, spans))) => (
+            spans.to_path_buf(),
+            Vec::new(),
+            Some(args.detector.clone().unwrap_or(sequence::NER.into())),
+        ),
+        _ => anyhow::bail!("give --iob2 FILE, --conll FILE or --tae-texts FILE --tae-spans FILE"),
+    };
+    let detector = match detector {
+        Some(d) => d,
+        None => detector_for_labels(&path, &sentences)?.to_string(),
+    };
+    let model_config = sequence_config(ctx, &detector)?;
+    let model = match &args.model {
+        Some(path) => SequenceModel::load(path)?,
+        None => declass::detect::load_sequence_model(&detector, model_config, &ctx.model_dirs())?,
+    };
+    let types = EntityTypes::new(model_config);
+    let sentences = match span_documents {
+        Some((texts, spans)) => {
+            let documents = read_span_documents(texts, spans)?;
+            let documents = held_out_part(documents, args.holdout_every);
+            let analyzer = Analyzer::new(tagger.as_ref(), &ctx.config.text);
+            document_sentences(&documents, &analyzer, &types)
+        }
+        _ => {
+            let mut sentences = types.relabel_source(sentences);
+            tag_sentences(&mut sentences, tagger.as_ref());
+            held_out_part(sentences, args.holdout_every)
+        }
+    };
+    let scores = score_model(&model, &sentences);
+    outln!("{}", serde_json::to_string_pretty(&scores)?)?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TrainSequenceArgs {
+    /// Training data in CoNLL form (token<TAB>label), as NCBI-disease ships.
+    #[arg(long, conflicts_with = "iob2", required_unless_present = "iob2")]
+    pub train: Option<PathBuf>,
+    /// Training data in UNER's IOB2 form (index, token, label columns).
+    #[arg(long)]
+    pub iob2: Option<PathBuf>,
+    /// Hold out every N-th sentence of the training file (sentence index % N == 0) and
+    /// score the model on them; 0 holds out nothing.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+    /// Development data in the training file's form, scored after training.
+    #[arg(long)]
+    pub dev: Option<PathBuf>,
+    #[command(flatten)]
+    pub training: TrainingArgs,
+}
+
+fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
+    Ok(declass::detect::registry::sequence_model_config(
+        detector,
+        &ctx.config.detect,
+    )?)
+}
+
+fn progress_to_stderr(message: &str) {
+    eprintln!("{message}");
+}
+
+/// Trains the sequence model of `detector` (disease or ner) and prints held-out and dev
+/// scores as JSON.
+pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) -> Result<()> {
+    let config = sequence_config(ctx, detector)?;
+    let read = |p: &Path| {
+        if args.iob2.is_some() {
+            sequence::read_iob2(p)
+        } else {
+            sequence::read_conll(p)
+        }
+    };
+    let train_path = match (&args.train, &args.iob2) {
+        (Some(p), _) | (None, Some(p)) => p.clone(),
+        (None, None) => anyhow::bail!("give --train FILE or --iob2 FILE"),
+    };
+    let (train, held_out) = split_holdout(read(&train_path)?, args.holdout_every);
+    let options = args.training.options(config, Gazetteers::default());
+    let out = args.training.out(ctx, config);
+    let model = training::train_and_save(&train, &options, &out, &mut progress_to_stderr)?;
+    let mut report = serde_json::Map::new();
+    if !held_out.is_empty() {
+        report.insert(
+            "held_out".into(),
+            serde_json::to_value(score_model(&model, &held_out).overall)?,
+        );
+    }
+    if let Some(dev) = &args.dev {
+        report.insert(
+            "dev".into(),
+            serde_json::to_value(score_model(&model, &read(dev)?).overall)?,
+        );
+    }
+    outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TrainNerArgs {
+    /// Training data in UNER's IOB2 form (index, token, label columns); repeatable. Each
+    /// file's types are mapped by `[detect.ner.types]`; the types a file never uses are
+    /// left open in training (UNER marks no dates).
+    #[arg(long, required_unless_present = "tae_texts")]
+    pub iob2: Vec<PathBuf>,
+    #[command(flatten)]
+    pub span_documents: SpanDocumentArgs,
+    /// Hold out every N-th sentence of each IOB2 file and every N-th span document (index
+    /// % N == 0, documents in id order) and score the model on them; 0 holds out nothing.
+    #[arg(long, default_value_t = 0)]
+    pub holdout_every: usize,
+    #[command(flatten)]
+    pub training: TrainingArgs,
     /// Train without the gazetteers of `[detect.ner.gazetteers]`.
     #[arg(long)]
     pub no_gazetteers: bool,
@@ -60,80 +229,42 @@ pub struct TrainNerArgs {
 pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
     let config = &ctx.config.detect.ner;
     let types = EntityTypes::new(config);
-    let tagger = command_tagger(ctx)?;
-    let mut train = Vec::new();
-    let mut held_out: Vec<(String, Vec<LabelledSentence>)> = Vec::new();
-    for path in &args.iob2 {
-        let sentences = read_iob2_source(path, &types, tagger.as_ref())?;
-        let (kept, held) = split_holdout(sentences, args.holdout_every);
-        eprintln!(
-            "{}: {} training sentences, {} held out",
-            path.display(),
-            kept.len(),
-            held.len()
-        );
-        train.extend(kept);
-        held_out.push((path.display().to_string(), held));
-    }
-    if let (Some(texts), Some(spans)) = (&args.tae_texts, &args.tae_spans) {
-        let documents = ner::read_span_documents(texts, spans)?;
-        let (kept, held) = split_holdout(documents, args.holdout_every);
-        let analyzer = Analyzer::new(tagger.as_ref(), &ctx.config.text);
-        let kept_sentences = document_sentences(&kept, &analyzer, &types);
-        eprintln!(
-            "{}: {} training documents ({} sentences), {} held out",
-            spans.display(),
-            kept.len(),
-            kept_sentences.len(),
-            held.len()
-        );
-        train.extend(kept_sentences);
-        held_out.push((
-            spans.display().to_string(),
-            document_sentences(&held, &analyzer, &types),
-        ));
-    }
-    let embedded = match (&config.gazetteers, args.no_gazetteers) {
-        (Some(gazetteer_config), false) => {
-            let gazetteers =
-                ner::build_gazetteers(&gazetteer_lists(ctx, gazetteer_config)?, gazetteer_config);
-            for (name, size) in gazetteers.sizes() {
-                eprintln!("gazetteer {name}: {size} phrases");
-            }
-            gazetteers
+    let tagger = ctx.tagger()?;
+    let analyzer = Analyzer::new(tagger.as_ref(), &ctx.config.text);
+    let set = training::ner_training_set(
+        &args.iob2,
+        args.span_documents.paths(),
+        args.holdout_every,
+        &types,
+        &analyzer,
+        tagger.as_ref(),
+        &mut progress_to_stderr,
+    )?;
+    let embedded = match config.gazetteers.as_ref().filter(|_| !args.no_gazetteers) {
+        Some(gazetteer_config) => {
+            let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
+                .context("loading the knowledge bases for the gazetteers")?;
+            training::ner_gazetteers(
+                &kb,
+                gazetteer_config,
+                &ctx.data,
+                &ctx.config.setup.packages.names,
+                &ctx.config.setup.tools(),
+                &mut progress_to_stderr,
+            )
         }
-        _ => Gazetteers::default(),
+        None => Gazetteers::default(),
     };
-    let options = TrainOptions {
-        epochs: args.epochs.unwrap_or(config.epochs),
-        seed: config.seed,
-        min_feature_count: config.min_feature_count,
-        lexicon_folds: args.lexicon_folds.unwrap_or(config.lexicon_folds),
-        embedded,
-    };
-    let model = SequenceModel::train(
-        &train,
-        &Gazetteers::default(),
-        &options,
-        |epoch, accuracy| {
-            eprintln!("epoch {epoch}: training token accuracy {accuracy:.4}");
-        },
-    );
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| ctx.data.root().join(&config.model));
-    model.save(&out)?;
-    eprintln!(
-        "wrote {} ({} features, {} training sentences)",
-        out.display(),
-        model.feature_count(),
-        train.len()
-    );
+    let options = args.training.options(config, embedded);
+    let out = args.training.out(ctx, config);
+    let model = training::train_and_save(&set.train, &options, &out, &mut progress_to_stderr)?;
     let mut report = serde_json::Map::new();
-    for (source, sentences) in held_out {
+    for (source, sentences) in set.held_out {
         if !sentences.is_empty() {
-            report.insert(source, scores_json(&model, &sentences)?);
+            report.insert(
+                source,
+                serde_json::to_value(score_model(&model, &sentences))?,
+            );
         }
     }
     outln!(
@@ -141,110 +272,4 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
         serde_json::to_string_pretty(&serde_json::json!({ "held_out": report }))?
     )?;
     Ok(())
-}
-
-/// The phrase lists of the gazetteers: the knowledge bases' named entities by category,
-/// and the census first names and surnames.
-fn gazetteer_lists(
-    ctx: &Ctx,
-    config: &GazetteerConfig,
-) -> Result<BTreeMap<String, BTreeSet<String>>> {
-    let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
-        .context("loading the knowledge bases for the gazetteers")?;
-    let mut lists = BTreeMap::new();
-    for ((kb_name, category), names) in
-        kb.entity_names(&config.knowledge_bases, &config.anchors, ORGANIZATION)
-    {
-        lists.insert(format!("{kb_name}-{category}"), names);
-    }
-    let census: [(&str, bool, &[&str]); 2] = [
-        (
-            "first-name",
-            config.first_names,
-            &["dist.male.first", "dist.female.first"],
-        ),
-        ("surname", config.surnames, &["dist.all.last"]),
-    ];
-    for (list, wanted, files) in census {
-        if wanted && let Some(names) = census_names(ctx, files) {
-            lists.insert(list.to_string(), names);
-        }
-    }
-    Ok(lists)
-}
-
-/// Names from the `names` package, fetched into the data directory if missing; `None`
-/// (with a warning) when it cannot be had: the model then ships no such list.
-fn census_names(ctx: &Ctx, files: &[&str]) -> Option<BTreeSet<String>> {
-    let fetched = PackageSpec::parse(&ctx.config.setup.packages.names)
-        .and_then(|spec| {
-            let sources = ctx.data.subdir("sources")?;
-            ensure_package(&spec, &sources, None, &ctx.config.setup.tools())
-        })
-        .and_then(|dir| ner::read_census_names(&dir, files));
-    match fetched {
-        Ok(names) => Some(names),
-        Err(e) => {
-            log::warn!("training without the census names of {files:?}: {e}");
-            None
-        }
-    }
-}
-
-/// An IOB2 file's sentences, tagged, with types mapped to the model's.
-pub fn read_iob2_source(
-    path: &Path,
-    types: &EntityTypes,
-    tagger: &dyn Tagger,
-) -> Result<Vec<LabelledSentence>> {
-    let mut sentences = types.relabel_source(sequence::read_iob2(path)?);
-    tag_sentences(&mut sentences, tagger);
-    Ok(sentences)
-}
-
-/// Gives sentences without tags the tagger's, as the detector's documents have.
-pub fn tag_sentences(sentences: &mut [LabelledSentence], tagger: &dyn Tagger) {
-    for s in sentences.iter_mut().filter(|s| s.tags.is_none()) {
-        let words: Vec<&str> = s.words.iter().map(String::as_str).collect();
-        s.tags = Some(tagger.tag(&words));
-    }
-}
-
-pub fn document_sentences(
-    documents: &[SpanDocument],
-    analyzer: &Analyzer,
-    types: &EntityTypes,
-) -> Vec<LabelledSentence> {
-    documents
-        .iter()
-        .flat_map(|d| ner::span_document_sentences(d, analyzer, types))
-        .collect()
-}
-
-/// Entity-level scores of `model` on `sentences`, overall and per type, as JSON. A
-/// sentence whose source annotates only some types is scored on those only.
-pub fn scores_json(
-    model: &SequenceModel,
-    sentences: &[LabelledSentence],
-) -> Result<serde_json::Value> {
-    let none = Gazetteers::default();
-    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
-    let predicted: Vec<Vec<String>> = sentences
-        .iter()
-        .map(|s| {
-            let labels = model.predict(&s.words, s.tags.as_deref(), &none);
-            match &s.annotated_types {
-                Some(types) => {
-                    let types: BTreeSet<String> = types.iter().cloned().collect();
-                    declass::eval::ner::keep_types(&labels, &types)
-                }
-                None => labels,
-            }
-        })
-        .collect();
-    let mut json = serde_json::to_value(declass::eval::ner::entity_scores(&gold, &predicted))?;
-    let by_type: BTreeMap<String, declass::eval::ner::EntityScores> =
-        declass::eval::ner::entity_scores_by_type(&gold, &predicted);
-    json["types"] = serde_json::to_value(by_type)?;
-    Ok(json)
 }

@@ -11,17 +11,15 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
-use declass::io::{read_text_file, read_text_stdin, write_atomic};
+use declass::io::{read_text, write_atomic};
 use declass::pipeline::{Detail, Engine, Processed};
 use declass::sanitize::Strategy;
-use declass::sanitize::render::{
-    RenderOptions, redacted_report, report, sanitized_text, tab_spans,
-};
+use declass::sanitize::render::{OutputFormat, RenderOptions, Rendering, Sanitized};
 use declass::stats::cache::keyed_hex;
 
-use super::Ctx;
 use super::detect::DetectorArgs;
 use super::inputs::{Input, read_inputs};
+use super::{Ctx, write_output};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -125,41 +123,24 @@ fn open_engine(ctx: &Ctx, args: &SensitiveArgs) -> Result<std::mem::ManuallyDrop
     .context("cannot assess documents (nothing was written)")
 }
 
-/// The JSON report of document number `position` (1-based), redacted when asked.
-fn json_report(
-    input: &Input,
-    done: &Processed,
-    options: &RenderOptions,
-    redact: bool,
-    position: usize,
-) -> Result<serde_json::Value> {
-    let full = report(&input.id, &done.doc.text, &done.plan, options);
-    Ok(if redact {
-        redacted_report(&full, position)?
-    } else {
-        serde_json::to_value(&full)?
-    })
+impl Format {
+    fn output(self) -> OutputFormat {
+        match self {
+            Format::Text => OutputFormat::Text,
+            Format::Json => OutputFormat::Json,
+            Format::Tab => OutputFormat::Tab,
+        }
+    }
 }
 
-fn render(
-    format: Format,
-    options: &RenderOptions,
-    input: &Input,
-    done: &Processed,
-    redact: bool,
-    position: usize,
-) -> Result<String> {
-    Ok(match format {
-        Format::Text => sanitized_text(&done.doc.text, &done.plan, options),
-        Format::Json => {
-            serde_json::to_string_pretty(&json_report(input, done, options, redact, position)?)?
-                + "\n"
-        }
-        Format::Tab => {
-            let map = BTreeMap::from([(input.id.as_str(), tab_spans(&done.doc.text, &done.plan))]);
-            serde_json::to_string(&map)? + "\n"
-        }
-    })
+/// Document number `position` (1-based) of the run, for rendering.
+fn sanitized<'a>(input: &'a Input, done: &'a Processed, position: usize) -> Sanitized<'a> {
+    Sanitized {
+        id: &input.id,
+        text: &done.doc.text,
+        plan: &done.plan,
+        position,
+    }
 }
 
 /// The output file of each input in an output directory: its path relative to the
@@ -274,23 +255,13 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         return run_sanitize_jsonl(ctx, &args, path);
     }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
-    let strategy = args
-        .sensitive
-        .strategy
-        .unwrap_or(ctx.config.sanitize.strategy);
-    let options = RenderOptions {
-        mark: args.mark,
-        removal_marker: ctx.config.sanitize.removal_marker.clone(),
-    };
-    let engine = open_engine(ctx, &args.sensitive)?;
-    let jobs = match args.jobs {
-        Some(n) => usize::from(n),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
+    let Prepared {
+        strategy,
+        rendering,
+        engine,
+        pool,
+        ..
+    } = prepare(ctx, &args)?;
     let progress = if inputs.len() > 1 {
         ProgressBar::new(inputs.len() as u64)
     } else {
@@ -333,15 +304,9 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                     let input = &inputs[position];
                     let result = process_one(&engine, input, strategy, args.format)
                         .and_then(|done| {
-                            render(
-                                args.format,
-                                &options,
-                                input,
-                                &done,
-                                args.redact_report,
-                                position + 1,
-                            )
-                            .map_err(|e| declass::Error::input(&input.id, e.to_string()))
+                            rendering
+                                .document(&sanitized(input, &done, position + 1))
+                                .map_err(|e| declass::Error::input(&input.id, e.to_string()))
                         })
                         .and_then(|out| write_atomic(&dir.join(&names[position]), out.as_bytes()));
                     progress.inc(1);
@@ -399,56 +364,18 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         );
     }
     progress.finish_and_clear();
-    let output = match args.format {
-        Format::Text => {
-            let mut out = String::new();
-            for (index, d) in done.iter().enumerate() {
-                // By position only: an id may be a name (a TAB document's is the person's).
-                if inputs.len() > 1 {
-                    out.push_str(&format!("==> document {} <==\n", index + 1));
-                }
-                out.push_str(&sanitized_text(&d.doc.text, &d.plan, &options));
-                if inputs.len() > 1 && !out.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
-            out
-        }
-        Format::Json => {
-            let reports = inputs
-                .iter()
-                .zip(&done)
-                .enumerate()
-                .map(|(i, (input, d))| json_report(input, d, &options, args.redact_report, i + 1))
-                .collect::<Result<Vec<_>>>()?;
-            if reports.len() == 1 && args.tab.is_none() {
-                serde_json::to_string_pretty(&reports[0])? + "\n"
-            } else {
-                serde_json::to_string_pretty(&reports)? + "\n"
-            }
-        }
-        Format::Tab => {
-            let map: BTreeMap<&str, Vec<(usize, usize)>> = inputs
-                .iter()
-                .zip(&done)
-                .map(|(input, d)| (input.id.as_str(), tab_spans(&d.doc.text, &d.plan)))
-                .collect();
-            serde_json::to_string(&map)? + "\n"
-        }
-    };
-    match &args.out {
-        Some(path) => write_atomic(path, output.as_bytes())?,
-        None => out!("{output}")?,
-    }
-    Ok(())
+    let documents: Vec<Sanitized> = inputs
+        .iter()
+        .zip(&done)
+        .enumerate()
+        .map(|(i, (input, d))| sanitized(input, d, i + 1))
+        .collect();
+    let output = rendering.combined(&documents, args.tab.is_some())?;
+    write_output(args.out.as_deref(), &output)
 }
 
 pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
-    let text = if args.file.as_os_str() == "-" {
-        read_text_stdin()?
-    } else {
-        read_text_file(&args.file)?
-    };
+    let text = read_text(&args.file)?;
     let strategy = args
         .sensitive
         .strategy
@@ -543,14 +470,6 @@ const JSONL_BATCH_PER_JOB: usize = 8;
 /// line is a fully sanitized document, and an error stops the stream with a non-zero exit.
 fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()> {
     use std::io::BufRead;
-    let strategy = args
-        .sensitive
-        .strategy
-        .unwrap_or(ctx.config.sanitize.strategy);
-    let options = RenderOptions {
-        mark: args.mark,
-        removal_marker: ctx.config.sanitize.removal_marker.clone(),
-    };
     let name = path.display().to_string();
     let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
@@ -559,15 +478,13 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?,
         ))
     };
-    let engine = open_engine(ctx, &args.sensitive)?;
-    let jobs = match args.jobs {
-        Some(n) => usize::from(n),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
+    let Prepared {
+        strategy,
+        rendering,
+        engine,
+        pool,
+        jobs,
+    } = prepare(ctx, args)?;
     let mut file = match &args.out {
         Some(out) => Some(declass::io::AtomicWriter::create(out)?),
         None => None,
@@ -613,14 +530,7 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                         process_one(&engine, input, strategy, args.format).with_context(|| {
                             format!("{}: cannot sanitize (the stream stops here)", input.id)
                         })?;
-                    jsonl_line(
-                        args.format,
-                        &options,
-                        input,
-                        &done,
-                        args.redact_report,
-                        *position,
-                    )
+                    Ok(rendering.json_line(&sanitized(input, &done, *position))?)
                 })
                 .collect()
         });
@@ -638,27 +548,45 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
     Ok(())
 }
 
-/// One document's output line: its JSON report (`--format json`), `{"id", "sanitized_text"}`
-/// (text) or `{id: [[start, end], …]}` (tab).
-fn jsonl_line(
-    format: Format,
-    options: &RenderOptions,
-    input: &Input,
-    done: &Processed,
-    redact: bool,
-    position: usize,
-) -> Result<String> {
-    let value = match format {
-        Format::Json => json_report(input, done, options, redact, position)?,
-        Format::Text => serde_json::json!({
-            "id": input.id,
-            "sanitized_text": sanitized_text(&done.doc.text, &done.plan, options),
-        }),
-        Format::Tab => serde_json::json!({
-            input.id.as_str(): tab_spans(&done.doc.text, &done.plan),
-        }),
+/// What a `sanitize` run sets up once before its documents.
+struct Prepared {
+    strategy: Strategy,
+    /// How documents are rendered: `--format`, `--mark`, `--redact-report`.
+    rendering: Rendering,
+    engine: std::mem::ManuallyDrop<Engine>,
+    pool: rayon::ThreadPool,
+    /// Worker threads: `--jobs`, else one per core.
+    jobs: usize,
+}
+
+fn prepare(ctx: &Ctx, args: &SanitizeArgs) -> Result<Prepared> {
+    let rendering = Rendering {
+        format: args.format.output(),
+        options: RenderOptions {
+            mark: args.mark,
+            removal_marker: ctx.config.sanitize.removal_marker.clone(),
+        },
+        redact: args.redact_report,
     };
-    Ok(serde_json::to_string(&value)? + "\n")
+    let engine = open_engine(ctx, &args.sensitive)?;
+    let jobs = match args.jobs {
+        Some(n) => usize::from(n),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    Ok(Prepared {
+        strategy: args
+            .sensitive
+            .strategy
+            .unwrap_or(ctx.config.sanitize.strategy),
+        rendering,
+        engine,
+        pool,
+        jobs,
+    })
 }
 
 fn process_one(

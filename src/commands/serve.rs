@@ -8,7 +8,6 @@ use declass::pipeline::Engine;
 use declass::serve::{ServeOptions, run};
 
 use super::Ctx;
-use super::detect::model_dirs;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -26,7 +25,7 @@ pub struct ServeArgs {
 pub fn run_serve(ctx: &Ctx, args: ServeArgs) -> Result<()> {
     let options = ServeOptions::resolve(&ctx.config.serve, args.addr.as_deref())?;
     let inputs = DetectorInputs {
-        model_dirs: model_dirs(ctx),
+        model_dirs: ctx.model_dirs(),
         ..DetectorInputs::default()
     };
     let engine = Engine::open(

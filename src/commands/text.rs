@@ -9,7 +9,7 @@ use declass::text::pos::{self, PerceptronTagger};
 use declass::text::report::DocumentView;
 use declass::text::{Analyzer, conllu};
 
-use super::Ctx;
+use super::{Ctx, PrintFormatArgs};
 
 /// `declass nlp FILE [--json]`.
 #[derive(Args)]
@@ -17,9 +17,8 @@ pub struct NlpArgs {
     /// The document to analyse (UTF-8 text); `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Print a JSON structure (byte and code-point offsets) instead of the listing.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub format: PrintFormatArgs,
 }
 
 /// `declass train pos`.
@@ -55,15 +54,11 @@ fn tagger(ctx: &Ctx, model: Option<&Path>) -> Result<PerceptronTagger> {
 }
 
 pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
-    let text = if args.file.as_os_str() == "-" {
-        declass::io::read_text_stdin()?
-    } else {
-        declass::io::read_text_file(&args.file)?
-    };
+    let text = declass::io::read_text(&args.file)?;
     let tagger = tagger(ctx, None)?;
     let doc = Analyzer::new(&tagger, &ctx.config.text).analyze(text);
     let view = DocumentView::new(&doc);
-    if args.json {
+    if args.format.is_json() {
         outln!("{}", serde_json::to_string_pretty(&view)?)?;
     } else {
         out!("{}", view.to_text())?;

