@@ -244,6 +244,16 @@ fn replaced<'p>(plan: &'p Plan, original: &str) -> Option<&'p Replacement> {
     plan.replacements.iter().find(|r| r.original == original)
 }
 
+/// Every reason for `replacement` is that it is a quasi-identifier.
+fn assert_only_quasi_identifier(replacement: &Replacement) {
+    assert!(
+        replacement
+            .reasons
+            .iter()
+            .all(|r| r.rule == Rule::QuasiIdentifier),
+        "{replacement:?}"
+    );
+}
 #[test]
 fn radiotherapy_generalized_garden_kept() {
     let plan = run(
@@ -563,13 +573,7 @@ fn cumulative_names_are_quasi_identifiers_by_kind_whatever_the_budget() {
         .iter()
         .find(|r| r.original == "Filler")
         .expect("the name is generalized under a loose budget");
-    assert!(
-        filler
-            .reasons
-            .iter()
-            .all(|r| r.rule == Rule::QuasiIdentifier),
-        "{filler:?}"
-    );
+    assert_only_quasi_identifier(filler);
     assert!(
         plan.replacements.iter().all(|r| r.original != "garden"),
         "a common word stays"
@@ -584,13 +588,7 @@ fn cumulative_predicated_occupations_are_quasi_identifiers() {
     let plan = cumulative(text, 100.0, |_| {});
     let occupation = replaced(&plan, "gardener").expect("the occupation is generalized");
     assert_eq!(occupation.replacement.as_deref(), Some("worker"));
-    assert!(
-        occupation
-            .reasons
-            .iter()
-            .all(|r| r.rule == Rule::QuasiIdentifier),
-        "{occupation:?}"
-    );
+    assert_only_quasi_identifier(occupation);
     assert!(replaced(&plan, "garden").is_none(), "a common word stays");
     let off = cumulative(text, 100.0, |sc| {
         sc.occupations_are_quasi_identifiers = false;
@@ -612,13 +610,7 @@ fn cumulative_phrases_naming_something_are_quasi_identifiers() {
         .iter()
         .find(|r| r.original.contains("Intensive"))
         .expect("the phrase with a name is generalized under a loose budget");
-    assert!(
-        phrase
-            .reasons
-            .iter()
-            .all(|r| r.rule == Rule::QuasiIdentifier),
-        "{phrase:?}"
-    );
+    assert_only_quasi_identifier(phrase);
     assert!(
         !phrase
             .replacement

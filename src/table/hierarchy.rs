@@ -423,18 +423,23 @@ pub(crate) fn split_postcode(raw: &str) -> Option<(String, String)> {
     (inward_ok && outward_ok).then(|| (out.to_string(), inward.to_string()))
 }
 
+/// The field separator of a file in ARX's CSV format: `;` when its first line has one
+/// (ARX's own), else `,`.
+pub fn arx_delimiter(text: &str) -> u8 {
+    if text.lines().next().is_some_and(|l| l.contains(';')) {
+        b';'
+    } else {
+        b','
+    }
+}
+
 /// Reads a hierarchy in ARX's CSV format: one line per value, the value first and its
 /// generalizations after it, most specific first, separated by `;` (or `,`), every line
 /// with the same number of fields.
 fn read_arx_hierarchy(path: &Path) -> Result<LadderKind> {
     let text = crate::io::read_text_file(path)?;
-    let delimiter = if text.lines().next().is_some_and(|l| l.contains(';')) {
-        b';'
-    } else {
-        b','
-    };
     let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
+        .delimiter(arx_delimiter(&text))
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());

@@ -413,30 +413,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn monotonicity_prunes_evaluations() {
-        let data = table(300, 9);
+    /// A 5-anonymity search without suppression over `rows` generated rows.
+    fn search_k5(rows: usize, seed: u64) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
+        let data = table(rows, seed);
         let gens = generalizations(&data);
         let model = PrivacyModel {
             k: 5,
             l: None,
             suppression_limit: 0.0,
         };
-        let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
-        let (_, _, stats) = lattice.search(100_000).expect("solution");
+        Lattice::new(&data, &gens, &[0, 0, 0], model)
+            .expect("lattice")
+            .search(100_000)
+    }
+
+    #[test]
+    fn monotonicity_prunes_evaluations() {
+        let (_, _, stats) = search_k5(300, 9).expect("solution");
         assert!(stats.nodes_evaluated < stats.lattice_nodes, "{stats:?}");
     }
 
     #[test]
     fn an_impossible_model_is_an_error() {
-        let data = table(3, 1);
-        let gens = generalizations(&data);
-        let model = PrivacyModel {
-            k: 5,
-            l: None,
-            suppression_limit: 0.0,
-        };
-        let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
-        assert!(lattice.search(100_000).is_err());
+        assert!(search_k5(3, 1).is_err());
     }
 }

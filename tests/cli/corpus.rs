@@ -30,6 +30,21 @@ fn assert_listed(data: &Path, entry: &str) {
 
 /// Writes the documents as: two plain files in a directory, the rest as JSONL with one
 /// malformed line, plus a file that is not UTF-8.
+/// A temporary directory with the sample sources written, and its data directory.
+fn sources() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    write_sources(tmp.path());
+    let data = tmp.path().join("data");
+    (tmp, data)
+}
+
+/// `declass corpus build --name small`, sources still to be given.
+fn build_small(data: &Path) -> assert_cmd::Command {
+    let mut command = declass_offline(data);
+    command.args(["corpus", "build", "--name", "small"]);
+    command
+}
+
 fn write_sources(root: &Path) {
     let dir = root.join("texts");
     std::fs::create_dir_all(&dir).expect("mkdir");
@@ -71,11 +86,8 @@ fn count_in(data: &Path, corpus: &str, phrases: &[&str]) -> serde_json::Value {
 
 #[test]
 fn build_and_count_match_brute_force() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let data = tmp.path().join("data");
-    write_sources(tmp.path());
-    declass_offline(&data)
-        .args(["corpus", "build", "--name", "small"])
+    let (tmp, data) = sources();
+    build_small(&data)
         .arg(tmp.path().join("texts"))
         .arg(tmp.path().join("more.jsonl"))
         .arg(tmp.path().join("binary.txt"))
@@ -129,11 +141,8 @@ fn build_and_count_match_brute_force() {
 
 #[test]
 fn strict_aborts_and_failed_build_keeps_previous_index() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let data = tmp.path().join("data");
-    write_sources(tmp.path());
-    declass_offline(&data)
-        .args(["corpus", "build", "--name", "small"])
+    let (tmp, data) = sources();
+    build_small(&data)
         .arg(tmp.path().join("texts"))
         .assert()
         .success()

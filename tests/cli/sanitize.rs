@@ -11,6 +11,16 @@ use crate::common::{
 const DOC: &str =
     "Jane Roe was treated for breast cancer. Ms Roe received radiotherapy. She likes her garden.";
 
+/// `declass sanitize DOC ARGS…` on the set-up's data directory and configuration.
+fn sanitize_output(s: &Setup, doc: &Path, args: &[&str]) -> std::process::Output {
+    s.declass()
+        .arg("sanitize")
+        .arg(doc)
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
 #[test]
 fn sanitizes_protects_and_explains() {
     let s = setup();
@@ -140,24 +150,14 @@ fn fails_closed_when_counts_are_unavailable() {
 fn bad_input_names_the_file() {
     let s = setup();
     let missing = s.root.join("missing.txt");
-    let out = s
-        .declass()
-        .arg("sanitize")
-        .arg(&missing)
-        .output()
-        .expect("runs");
+    let out = sanitize_output(&s, &missing, &[]);
     assert_clean_failure(&out, &["missing.txt"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // The cause is said once.
     assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
     let binary = s.root.join("binary.bin");
     std::fs::write(&binary, [0u8, 1, 2, 0, 159]).expect("write");
-    let out = s
-        .declass()
-        .arg("sanitize")
-        .arg(&binary)
-        .output()
-        .expect("runs");
+    let out = sanitize_output(&s, &binary, &[]);
     assert_clean_failure(&out, &["binary.bin"]);
 }
 
@@ -435,13 +435,7 @@ fn settings_that_switch_protection_off_are_refused() {
     let doc = write(&s.root, "doc.txt", DOC);
     for blank in ["", "   ", "\u{200B}"] {
         for flag in ["--protect", "--sensitive"] {
-            let out = s
-                .declass()
-                .arg("sanitize")
-                .arg(&doc)
-                .args([flag, blank])
-                .output()
-                .expect("runs");
+            let out = sanitize_output(&s, &doc, &[flag, blank]);
             assert!(!out.status.success(), "{flag} {blank:?} accepted");
             assert!(out.stdout.is_empty());
         }
@@ -477,11 +471,10 @@ fn settings_that_switch_protection_off_are_refused() {
 fn redacted_reports_hold_no_original_text() {
     let s = setup();
     let doc = write(&s.root, "Jane Roe.txt", DOC);
-    let out = s
-        .declass()
-        .arg("sanitize")
-        .arg(&doc)
-        .args([
+    let out = sanitize_output(
+        &s,
+        &doc,
+        &[
             "--protect",
             "Jane Roe",
             "--sensitive",
@@ -489,9 +482,8 @@ fn redacted_reports_hold_no_original_text() {
             "--format",
             "json",
             "--redact-report",
-        ])
-        .output()
-        .expect("runs");
+        ],
+    );
     assert_success(&out);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let replacements = report["replacements"].as_array().expect("replacements");
@@ -716,13 +708,7 @@ fn every_jobs_value_gives_the_same_bytes() {
 fn zero_jobs_is_refused() {
     let s = setup();
     let doc = write(&s.root, "doc.txt", DOC);
-    let out = s
-        .declass()
-        .arg("sanitize")
-        .arg(&doc)
-        .args(["--jobs", "0"])
-        .output()
-        .expect("runs");
+    let out = sanitize_output(&s, &doc, &["--jobs", "0"]);
     assert_clean_failure(&out, &["--jobs"]);
 }
 

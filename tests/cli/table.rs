@@ -28,19 +28,31 @@ fn declass(d: &Dir, key: &str) -> Command {
     cmd
 }
 
+/// `declass table INPUT --schema SCHEMA --out OUT` with the pseudonym key `key`.
+fn release(
+    d: &Dir,
+    key: &str,
+    input: impl AsRef<std::ffi::OsStr>,
+    schema: impl AsRef<std::ffi::OsStr>,
+    out: impl AsRef<std::ffi::OsStr>,
+) -> Command {
+    let mut cmd = declass(d, key);
+    cmd.arg(input)
+        .arg("--schema")
+        .arg(schema)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
 fn write(d: &Dir, name: &str, text: &str) -> PathBuf {
     crate::common::write(&d.root, name, text)
 }
 
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let text = std::fs::read_to_string(path).expect("output");
-    let delimiter = if text.lines().next().is_some_and(|l| l.contains(';')) {
-        b';'
-    } else {
-        b','
-    };
     let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
+        .delimiter(declass::table::hierarchy::arx_delimiter(&text))
         .from_reader(text.as_bytes());
     let header = reader
         .headers()
@@ -110,12 +122,7 @@ fn seed_customers_become_extract_customers() {
     let input = write(&d, "customers.csv", CUSTOMERS);
     let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
     let out = d.root.join("extract_customers.csv");
-    declass(&d, "key-one")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "key-one", &input, &schema, &out)
         .assert()
         .success();
     let (header, rows) = read_csv(&out);
@@ -158,24 +165,14 @@ fn seed_customers_become_extract_customers() {
         "[[column]]\nname='policy'\nrole='insensitive'\n[[column]]\nname='uniqid'\nrole='identifier'\naction='pseudonym'\n[[column]]\nname='premium'\nrole='insensitive'\n",
     );
     let joined = d.root.join("policies.out.csv");
-    declass(&d, "key-one")
-        .arg(&policies)
-        .arg("--schema")
-        .arg(&policy_schema)
-        .arg("--out")
-        .arg(&joined)
+    release(&d, "key-one", &policies, &policy_schema, &joined)
         .assert()
         .success();
     let (_, policy_rows) = read_csv(&joined);
     assert_eq!(policy_rows[0][1], ids[1]);
     assert_eq!(policy_rows[1][1], ids[0]);
     let again = d.root.join("again.csv");
-    declass(&d, "key-one")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&again)
+    release(&d, "key-one", &input, &schema, &again)
         .assert()
         .success();
     assert_eq!(
@@ -183,12 +180,7 @@ fn seed_customers_become_extract_customers() {
         std::fs::read(&again).expect("b")
     );
     let other = d.root.join("other.csv");
-    declass(&d, "key-two")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&other)
+    release(&d, "key-two", &input, &schema, &other)
         .assert()
         .success();
     let (_, other_rows) = read_csv(&other);
@@ -201,12 +193,7 @@ fn pseudonyms_without_a_key_are_refused() {
     let input = write(&d, "customers.csv", CUSTOMERS);
     let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
     let out = d.root.join("out.csv");
-    declass(&d, "")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "", &input, &schema, &out)
         .assert()
         .failure()
         .stderr(predicates::str::contains("needs a key"));
@@ -224,12 +211,7 @@ fn bad_input_names_row_and_column_and_writes_nothing() {
         "typo.csv",
         &CUSTOMERS.replacen("postcode", "postcod", 1),
     );
-    declass(&d, "k")
-        .arg(&typo)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "k", &typo, &schema, &out)
         .assert()
         .failure()
         .stderr(predicates::str::contains("`postcode` is not in the table"))
@@ -237,12 +219,7 @@ fn bad_input_names_row_and_column_and_writes_nothing() {
     // An impossible date on the second row, and a short row.
     let bad = CUSTOMERS.replace("19460802", "19461302") + "zz0009,joe,bloggs,19700101,M,N\n";
     let bad = write(&d, "bad.csv", &bad);
-    let assert = declass(&d, "k")
-        .arg(&bad)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    let assert = release(&d, "k", &bad, &schema, &out)
         .assert()
         .failure()
         .stderr(predicates::str::contains("row 2, column `dob`: not a date"));
@@ -250,12 +227,7 @@ fn bad_input_names_row_and_column_and_writes_nothing() {
     assert!(!stderr.contains("19461302"), "the value leaked: {stderr}");
     assert!(!out.exists());
     let report = d.root.join("report.json");
-    declass(&d, "k")
-        .arg(&bad)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "k", &bad, &schema, &out)
         .arg("--report")
         .arg(&report)
         .arg("--skip-bad-rows")
@@ -390,12 +362,7 @@ fn k_anonymity_by_lattice_and_mondrian() {
     }
     // A model no release can meet fails and writes nothing.
     let out = d.root.join("impossible.csv");
-    declass(&d, "k")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "k", &input, &schema, &out)
         .args(["--k", "401"])
         .assert()
         .failure();
@@ -417,12 +384,7 @@ fn k_anonymity_skips_the_same_bad_rows_in_both_passes() {
     for algorithm in ["lattice", "mondrian"] {
         let out = d.root.join(format!("{algorithm}.csv"));
         let report = d.root.join(format!("{algorithm}.json"));
-        declass(&d, "k")
-            .arg(&input)
-            .arg("--schema")
-            .arg(&schema)
-            .arg("--out")
-            .arg(&out)
+        release(&d, "k", &input, &schema, &out)
             .arg("--report")
             .arg(&report)
             .args(["--k", "5", "--algorithm", algorithm, "--skip-bad-rows"])
@@ -465,12 +427,7 @@ fn aggregation_merges_small_groups() {
     let input = write(&d, "people.csv", &people(200));
     let schema = write(&d, "people.toml", PEOPLE_SCHEMA);
     let out = d.root.join("groups.csv");
-    declass(&d, "k")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
+    release(&d, "k", &input, &schema, &out)
         .args([
             "--aggregate-by",
             "postcode,sex",
@@ -515,14 +472,7 @@ fn json_lines_in_and_out() {
          [[column]]\nname='salary'\nrole='quasi'\nkind='number'\ntop=5000000\nround=1000\n",
     );
     let out = d.root.join("c.out.jsonl");
-    declass(&d, "k")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&schema)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    release(&d, "k", &input, &schema, &out).assert().success();
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
         .expect("out")
         .lines()
@@ -553,14 +503,7 @@ fn suggest_proposes_a_schema_that_loads() {
         "{text}"
     );
     let out = d.root.join("out.csv");
-    declass(&d, "k")
-        .arg(&input)
-        .arg("--schema")
-        .arg(&proposal)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    release(&d, "k", &input, &proposal, &out).assert().success();
     let (header, _) = read_csv(&out);
     assert!(!header.contains(&"first".to_string()), "{header:?}");
     assert!(header.contains(&"dob".to_string()));
