@@ -562,16 +562,24 @@ fn exact_knapsack_keeps_at_least_the_greedy_utility() {
     }
 }
 
+/// The cumulative plan of `text` under a loose budget (100 bits) with proper names as the
+/// only kind of quasi-identifier.
+fn names_only_plan(text: &str) -> Plan {
+    cumulative(text, 100.0, |sc| {
+        sc.quasi_identifier_kinds = vec![TermKind::ProperName];
+    })
+}
+
+/// The first replacement `which` picks.
+fn replacement_where(plan: &Plan, which: impl Fn(&Replacement) -> bool) -> Option<&Replacement> {
+    plan.replacements.iter().find(|r| which(r))
+}
+
 #[test]
 fn cumulative_names_are_quasi_identifiers_by_kind_whatever_the_budget() {
     let text = "Kim Doe likes Filler. She likes her garden. She received radiotherapy.";
-    let plan = cumulative(text, 100.0, |sc| {
-        sc.quasi_identifier_kinds = vec![TermKind::ProperName];
-    });
-    let filler = plan
-        .replacements
-        .iter()
-        .find(|r| r.original == "Filler")
+    let plan = names_only_plan(text);
+    let filler = replacement_where(&plan, |r| r.original == "Filler")
         .expect("the name is generalized under a loose budget");
     assert_only_quasi_identifier(filler);
     assert!(
@@ -602,13 +610,8 @@ fn cumulative_predicated_occupations_are_quasi_identifiers() {
 #[test]
 fn cumulative_phrases_naming_something_are_quasi_identifiers() {
     let text = "Kim Doe likes the Intensive garden. She likes her garden.";
-    let plan = cumulative(text, 100.0, |sc| {
-        sc.quasi_identifier_kinds = vec![TermKind::ProperName];
-    });
-    let phrase = plan
-        .replacements
-        .iter()
-        .find(|r| r.original.contains("Intensive"))
+    let plan = names_only_plan(text);
+    let phrase = replacement_where(&plan, |r| r.original.contains("Intensive"))
         .expect("the phrase with a name is generalized under a loose budget");
     assert_only_quasi_identifier(phrase);
     assert!(
