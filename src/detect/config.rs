@@ -99,12 +99,29 @@ pub struct ListsConfig {
     pub bloom_max_words: usize,
 }
 
+/// How a sensitive term is rendered (`[detect.operators]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operator {
+    /// Deleted.
+    Remove,
+    /// Replaced by the detector's proposal (removed when it proposes removal).
+    Generalize,
+    /// Each character overwritten by the mask character.
+    Mask,
+    /// "PERSON 1" for every mention of the same entity in one document.
+    Pseudonym,
+    /// Keyed HMAC-SHA256 of the normalized term, hex: linkable across documents with the
+    /// same key, not reversible without it.
+    Hash,
+}
+
 /// One operator rule: findings of `category` are rendered with `operator`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OperatorRule {
     pub category: String,
-    pub operator: String,
+    pub operator: Operator,
 }
 
 /// What replaces a finding, per category (`[detect.operators]`).
@@ -112,7 +129,7 @@ pub struct OperatorRule {
 #[serde(deny_unknown_fields)]
 pub struct OperatorsConfig {
     /// Operator for categories no rule names: remove, generalize, mask, pseudonym, hash.
-    pub default: String,
+    pub default: Operator,
     pub rules: Vec<OperatorRule>,
     /// Character the mask operator writes over each character.
     pub mask_char: char,

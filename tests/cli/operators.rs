@@ -208,5 +208,8 @@ fn an_unknown_operator_is_a_config_error() {
     let out = sanitize(&s, Some(&config), "text", &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown operator `blur`"), "{err}");
+    assert!(
+        err.contains("detect.operators.default") && err.contains("unknown variant `blur`"),
+        "{err}"
+    );
 }
