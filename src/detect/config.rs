@@ -1,6 +1,8 @@
 //! The detectors' section of the configuration (`[detect]`): which detectors run by
 //! default and how each is configured.
 
+use std::path::PathBuf;
+
 use serde::Deserialize;
 
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
@@ -81,7 +83,7 @@ pub struct CustomPattern {
 #[serde(deny_unknown_fields)]
 pub struct ListsConfig {
     /// Files of terms that are always sensitive, one per line.
-    pub block: Vec<String>,
+    pub block: Vec<PathBuf>,
     /// Files of terms that are never sensitive; they also veto other detectors' findings.
     pub allow: Vec<String>,
     /// Match only whole words (term boundaries on both sides).
@@ -149,7 +151,7 @@ pub struct OperatorsConfig {
 pub struct SequenceModelConfig {
     /// Weights: a path relative to the data directory (where `declass train` writes) or
     /// absolute; the compiled-in model when no file is there.
-    pub model: String,
+    pub model: PathBuf,
     pub epochs: usize,
     pub seed: u64,
     /// Features seen fewer times in training are dropped from the saved model.

@@ -325,7 +325,7 @@ pub fn load_sequence_model(
 ) -> Result<sequence::SequenceModel> {
     match find_model(&config.model, dirs) {
         Ok(path) => sequence::SequenceModel::load(&path),
-        Err(err) if Path::new(&config.model).is_absolute() => Err(err),
+        Err(err) if config.model.is_absolute() => Err(err),
         Err(err) => match registry::lookup(name).and_then(|row| row.model.as_ref()) {
             Some(model) => {
                 sequence::SequenceModel::from_gzip(model.builtin, Path::new("<built-in model>"))
@@ -336,8 +336,8 @@ pub fn load_sequence_model(
 }
 
 /// The first existing `relative` under `dirs`, or an error saying how to make the model.
-pub fn find_model(relative: &str, dirs: &[PathBuf]) -> Result<PathBuf> {
-    let path = Path::new(relative);
+pub fn find_model(relative: &Path, dirs: &[PathBuf]) -> Result<PathBuf> {
+    let path = relative;
     if path.is_absolute() {
         return if path.exists() {
             Ok(path.to_path_buf())

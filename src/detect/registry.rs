@@ -4,7 +4,6 @@
 //! the [`ResourceNeeds`] of a selection all read this table, so adding a detector is
 //! adding one row (in the manner of Presidio's recognizer registry).
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::detect::config::{DetectConfig, SequenceModelConfig};
@@ -197,9 +196,8 @@ fn build_patterns(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
 }
 
 fn build_lists(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
-    let files: Vec<PathBuf> = with.config.lists.block.iter().map(PathBuf::from).collect();
     Ok(Box::new(lists::BlockList::from_files(
-        &files,
+        &with.config.lists.block,
         &with.config.lists,
     )?))
 }
@@ -250,7 +248,7 @@ fn sequence_detector(
     let config = (model.config)(with.config);
     match super::find_model(&config.model, &with.inputs.model_dirs) {
         Ok(path) => sequence::SequenceDetector::load(name, &path, config),
-        Err(_) if !Path::new(&config.model).is_absolute() => {
+        Err(_) if !config.model.is_absolute() => {
             sequence::SequenceDetector::builtin(name, model.builtin, config)
         }
         Err(err) => Err(err),

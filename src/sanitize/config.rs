@@ -2,6 +2,8 @@
 //! limits of the generalization search. Every choice is an enum, so a misspelt value fails
 //! when the configuration is loaded, naming the key.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -147,7 +149,7 @@ pub struct SanitizeConfig {
     pub abstract_concepts: Vec<String>,
     /// The identifying-term model (relative to the data directory; the compiled-in model
     /// when no file is there).
-    pub identifying_model: String,
+    pub identifying_model: PathBuf,
     /// Below this probability of being an identifying attribute a term is taken as
     /// incidental: its bound is 0 (PMI of a term independent of the target).
     pub incidental_below: f64,

@@ -156,9 +156,12 @@ impl IdentifyingModel {
 
     /// The configured model file when it exists (absolute, or relative to `data_root`),
     /// else the compiled-in one.
-    pub fn configured(path: &str, data_root: &std::path::Path) -> Result<IdentifyingModel> {
+    pub fn configured(
+        path: &std::path::Path,
+        data_root: &std::path::Path,
+    ) -> Result<IdentifyingModel> {
         let candidate = data_root.join(path);
-        if !path.is_empty() && candidate.is_file() {
+        if !path.as_os_str().is_empty() && candidate.is_file() {
             let text = crate::io::read_text_file(&candidate)?;
             Self::from_json(&text, &candidate)
         } else {

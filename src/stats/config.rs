@@ -64,7 +64,7 @@ pub struct StatsConfig {
     pub prior_cache_phrases: u64,
     pub prior_calibration_words: usize,
     pub prior_calibration_min_documents: u64,
-    pub wordfreq_file: String,
+    pub wordfreq_file: PathBuf,
     pub reference_lists: Vec<String>,
 }
 

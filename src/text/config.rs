@@ -1,6 +1,8 @@
 //! The text stage's sections of the configuration: term extraction (`[text]`) and the
 //! part-of-speech tagger (`[pos]`).
 
+use std::path::PathBuf;
+
 use serde::Deserialize;
 
 /// Term extraction (`[text]`): how long a term may be and whether numbers are terms.
@@ -16,7 +18,7 @@ pub struct TextConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PosConfig {
-    pub model: String,
+    pub model: PathBuf,
     pub epochs: usize,
     pub min_feature_count: u32,
     pub tagdict_min_count: u32,

@@ -283,10 +283,5 @@ impl Tagger for PerceptronTagger {
 
 /// The configured model path: absolute, or relative to the data directory.
 pub fn model_path(config: &PosConfig, data_dir: &Path) -> PathBuf {
-    let path = Path::new(&config.model);
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        data_dir.join(path)
-    }
+    data_dir.join(&config.model)
 }
