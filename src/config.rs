@@ -601,6 +601,12 @@ mod tests {
                 "[detect.patterns]\ndate_generalization = \"week\"\n",
                 "detect.patterns.date_generalization",
             ),
+            (
+                "[detect.operators]\ndefault = \"blur\"\n",
+                "detect.operators.default",
+            ),
+            ("[table]\nalgorithm = \"flash\"\n", "table.algorithm"),
+            ("[table]\nsmall_groups = \"drop\"\n", "table.small_groups"),
         ] {
             let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
             let message = err.to_string();

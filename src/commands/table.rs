@@ -14,7 +14,7 @@ use declass::pipeline::{Detail, Engine};
 use declass::sanitize::render::{RenderOptions, sanitized_text};
 use declass::table::lattice::PrivacyModel;
 use declass::table::schema::{Role, Schema};
-use declass::table::{Aggregation, Algorithm, Anonymity, Job, TextSanitizer};
+use declass::table::{Aggregation, Algorithm, Anonymity, Job, SmallGroups, TextSanitizer};
 use declass::text::Analyzer;
 use declass::text::pos::PerceptronTagger;
 
@@ -147,17 +147,15 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
     {
         bail!("--t must be between 0 and 1");
     }
-    let algorithm: Algorithm = args
-        .algorithm
-        .as_deref()
-        .unwrap_or(&config.algorithm)
-        .parse()
-        .map_err(anyhow::Error::msg)?;
+    let algorithm: Algorithm = match args.algorithm.as_deref() {
+        Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+        None => config.algorithm,
+    };
     let aggregation = (!args.aggregate_by.is_empty()).then(|| Aggregation {
         by: args.aggregate_by.clone(),
         sum: args.sum.clone(),
         min_rows: args.k.unwrap_or(config.min_group_rows),
-        merge_small: config.small_groups == "merge",
+        merge_small: config.small_groups == SmallGroups::Merge,
     });
     let anonymity = match (args.k, &aggregation) {
         (Some(k), None) => Some(Anonymity {

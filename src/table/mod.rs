@@ -45,7 +45,7 @@ pub struct TableConfig {
     /// Share of rows k-anonymity may suppress (0–1) when `--suppression-limit` is not given.
     pub suppression_limit: f64,
     /// `lattice` (optimal full-domain generalization) or `mondrian` (local recoding).
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     /// The largest generalization lattice the optimal search accepts.
     pub max_lattice_nodes: usize,
     /// The pseudonym key; empty: read from the environment variable below.
@@ -59,7 +59,7 @@ pub struct TableConfig {
     pub min_group_rows: u64,
     /// Aggregation: groups below the minimum are `merge`d into one row of `*`, or
     /// `suppress`ed.
-    pub small_groups: String,
+    pub small_groups: SmallGroups,
     /// Rows `--suggest` reads to propose a schema.
     pub suggest_sample_rows: usize,
     /// Bad rows listed one by one in the report (all are counted).
@@ -73,9 +73,6 @@ impl TableConfig {
         if !(0.0..=1.0).contains(&self.suppression_limit) {
             return bad("suppression_limit", "must be between 0 and 1");
         }
-        if Algorithm::from_str(&self.algorithm).is_err() {
-            return bad("algorithm", "must be lattice or mondrian");
-        }
         if !(8..=64).contains(&self.pseudonym_hex_chars) {
             return bad("pseudonym_hex_chars", "must be between 8 and 64");
         }
@@ -87,9 +84,6 @@ impl TableConfig {
         }
         if self.min_group_rows == 0 {
             return bad("min_group_rows", "must be at least 1");
-        }
-        if !["merge", "suppress"].contains(&self.small_groups.as_str()) {
-            return bad("small_groups", "must be merge or suppress");
         }
         Ok(())
     }
@@ -109,8 +103,18 @@ impl TableConfig {
     }
 }
 
+/// What aggregation does with groups below the minimum (`table.small_groups`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmallGroups {
+    /// Merged into one row of `*`.
+    Merge,
+    /// Left out.
+    Suppress,
+}
+
 /// The k-anonymity algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     /// Optimal full-domain generalization ([`lattice`]).
