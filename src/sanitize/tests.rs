@@ -211,6 +211,17 @@ fn plan_for(
     .sanitize(doc, findings, strategy)
 }
 
+/// The per-term risk model (Algorithm 1) at a fixed 3-bit threshold, without the pair
+/// check: the setting the hand-computed risks below are checked in.
+fn per_term_at_3_bits(config: &Config) -> SanitizeConfig {
+    let mut sc = config.sanitize.clone();
+    sc.pair_check = false;
+    sc.risk_model = RiskModel::PerTerm;
+    sc.threshold = ThresholdRule::Fixed;
+    sc.threshold_bits = 3.0;
+    sc
+}
+
 fn run(
     text: &str,
     strategy: Strategy,
@@ -218,13 +229,9 @@ fn run(
     edit: impl Fn(&mut SanitizeConfig),
 ) -> Result<Plan> {
     let config = Config::builtin().expect("config");
-    let mut sc = config.sanitize.clone();
-    sc.pair_check = false;
-    sc.risk_model = RiskModel::PerTerm;
     // Hand-computed risks on this corpus (N = 183): radiotherapy 3.67 bits, intensive
     // radiotherapy and zorblax 3.93, garden 2.35, therapy 2.25 (eq. 16, g = disease).
-    sc.threshold = ThresholdRule::Fixed;
-    sc.threshold_bits = 3.0;
+    let mut sc = per_term_at_3_bits(&config);
     edit(&mut sc);
     let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
     let start = text.find("breast cancer").expect("in text");
@@ -386,11 +393,7 @@ fn generalization_safe_for_every_sensitive_term() {
         (135, &["filler"]),
     ]);
     let config = Config::builtin().expect("config");
-    let mut sc = config.sanitize.clone();
-    sc.pair_check = false;
-    sc.risk_model = RiskModel::PerTerm;
-    sc.threshold = ThresholdRule::Fixed;
-    sc.threshold_bits = 3.0;
+    let sc = per_term_at_3_bits(&config);
     let text = "She had breast cancer. She saw oncology. She received radiotherapy.";
     let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
     let finding = |term: &str| {

@@ -25,14 +25,8 @@ fn sanitize(
     let mut cmd = s.declass_with_config(config.unwrap_or(&s.config));
     cmd.arg("sanitize")
         .arg(&doc)
-        .args([
-            "--protect",
-            "Jane Roe",
-            "--sensitive",
-            "breast cancer",
-            "--format",
-            format,
-        ])
+        .args(crate::sanitize::PROTECT_JANE_ROE)
+        .args(["--format", format])
         .env_remove("DECLASS_HASH_KEY");
     for (k, v) in env {
         cmd.env(k, v);

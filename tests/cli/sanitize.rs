@@ -11,6 +11,16 @@ use crate::common::{
 const DOC: &str =
     "Jane Roe was treated for breast cancer. Ms Roe received radiotherapy. She likes her garden.";
 
+/// Protects the document's person and names its sensitive term.
+pub const PROTECT_JANE_ROE: [&str; 4] = ["--protect", "Jane Roe", "--sensitive", "breast cancer"];
+
+/// A set-up with [`DOC`] written as `doc.txt`.
+fn setup_with_doc() -> (Setup, std::path::PathBuf) {
+    let s = setup();
+    let doc = write(&s.root, "doc.txt", DOC);
+    (s, doc)
+}
+
 /// `declass sanitize DOC ARGS…` on the set-up's data directory and configuration.
 fn sanitize_output(s: &Setup, doc: &Path, args: &[&str]) -> std::process::Output {
     s.declass()
@@ -23,16 +33,14 @@ fn sanitize_output(s: &Setup, doc: &Path, args: &[&str]) -> std::process::Output
 
 #[test]
 fn sanitizes_protects_and_explains() {
-    let s = setup();
-    let doc = write(&s.root, "doc.txt", DOC);
-    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
-        "--protect",
-        "Jane Roe",
-        "--sensitive",
-        "breast cancer",
-        "--format",
-        "json",
-    ]));
+    let (s, doc) = setup_with_doc();
+    let report = stdout_json(
+        s.declass()
+            .arg("sanitize")
+            .arg(&doc)
+            .args(PROTECT_JANE_ROE)
+            .args(["--format", "json"]),
+    );
     let text = report["sanitized_text"].as_str().expect("text");
     assert!(!text.contains("Roe") && !text.contains("Jane"), "{text}");
     assert!(!text.contains("breast cancer"), "{text}");
@@ -70,19 +78,13 @@ fn sanitizes_protects_and_explains() {
 
 #[test]
 fn output_is_deterministic_and_written_atomically() {
-    let s = setup();
-    let doc = write(&s.root, "doc.txt", DOC);
+    let (s, doc) = setup_with_doc();
     let run = |out: &Path| {
         s.declass()
             .arg("sanitize")
             .arg(&doc)
-            .args([
-                "--protect",
-                "Jane Roe",
-                "--sensitive",
-                "breast cancer",
-                "--out",
-            ])
+            .args(PROTECT_JANE_ROE)
+            .args(["--out"])
             .arg(out)
             .assert()
             .success();
@@ -123,8 +125,7 @@ fn several_inputs_go_to_a_directory_and_done_ones_are_skipped() {
 
 #[test]
 fn fails_closed_when_counts_are_unavailable() {
-    let s = setup();
-    let doc = write(&s.root, "doc.txt", DOC);
+    let (s, doc) = setup_with_doc();
     let config = write(
         &s.root,
         "remote.toml",
@@ -431,8 +432,7 @@ fn skipped_links_and_fifos_in_a_directory_are_warned_about() {
 
 #[test]
 fn settings_that_switch_protection_off_are_refused() {
-    let s = setup();
-    let doc = write(&s.root, "doc.txt", DOC);
+    let (s, doc) = setup_with_doc();
     for blank in ["", "   ", "\u{200B}"] {
         for flag in ["--protect", "--sensitive"] {
             let out = sanitize_output(&s, &doc, &[flag, blank]);
@@ -706,8 +706,7 @@ fn every_jobs_value_gives_the_same_bytes() {
 
 #[test]
 fn zero_jobs_is_refused() {
-    let s = setup();
-    let doc = write(&s.root, "doc.txt", DOC);
+    let (s, doc) = setup_with_doc();
     let out = sanitize_output(&s, &doc, &["--jobs", "0"]);
     assert_clean_failure(&out, &["--jobs"]);
 }
