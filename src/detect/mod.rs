@@ -323,12 +323,26 @@ pub fn load_sequence_model(
     config: &crate::detect::config::SequenceModelConfig,
     dirs: &[PathBuf],
 ) -> Result<sequence::SequenceModel> {
+    locate_sequence_model(name, config, dirs).map(|(model, _)| model)
+}
+
+/// [`load_sequence_model`] with where the model came from (a file, or the compiled-in
+/// copy), for the detector's messages.
+fn locate_sequence_model(
+    name: &str,
+    config: &crate::detect::config::SequenceModelConfig,
+    dirs: &[PathBuf],
+) -> Result<(sequence::SequenceModel, PathBuf)> {
     match find_model(&config.model, dirs) {
-        Ok(path) => sequence::SequenceModel::load(&path),
+        Ok(path) => Ok((sequence::SequenceModel::load(&path)?, path)),
         Err(err) if config.model.is_absolute() => Err(err),
         Err(err) => match registry::lookup(name).and_then(|row| row.model.as_ref()) {
             Some(model) => {
-                sequence::SequenceModel::from_gzip(model.builtin, Path::new("<built-in model>"))
+                let origin = PathBuf::from("<built-in model>");
+                Ok((
+                    sequence::SequenceModel::from_gzip(model.builtin, &origin)?,
+                    origin,
+                ))
             }
             None => Err(err),
         },

@@ -238,21 +238,16 @@ fn build_ic(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
     )?))
 }
 
-/// A sequence detector from the configured model file when one exists in the model
-/// directories (or at an absolute path), else from the compiled-in model.
+/// A sequence detector over the model [`super::load_sequence_model`] finds: a trained file
+/// in the model directories (or at an absolute path), else the compiled-in copy.
 fn sequence_detector(
     name: &str,
     model: &ModelNeed,
     with: &BuildInputs<'_>,
 ) -> Result<sequence::SequenceDetector> {
     let config = (model.config)(with.config);
-    match super::find_model(&config.model, &with.inputs.model_dirs) {
-        Ok(path) => sequence::SequenceDetector::load(name, &path, config),
-        Err(_) if !config.model.is_absolute() => {
-            sequence::SequenceDetector::builtin(name, model.builtin, config)
-        }
-        Err(err) => Err(err),
-    }
+    let (found, origin) = super::locate_sequence_model(name, config, &with.inputs.model_dirs)?;
+    sequence::SequenceDetector::with_model(name, found, &origin, config)
 }
 
 #[cfg(test)]

@@ -91,7 +91,7 @@ impl SequenceDetector {
         )
     }
 
-    fn with_model(
+    pub(in crate::detect) fn with_model(
         name: &str,
         model: SequenceModel,
         path: &Path,
