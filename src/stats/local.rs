@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use quick_cache::Weighter;
 use quick_cache::sync::{Cache, DefaultLifecycle};
-use roaring::RoaringBitmap;
+use roaring::{MultiOps, RoaringBitmap};
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::error::Result;
@@ -113,13 +113,32 @@ impl LocalSource {
     }
 
     /// The documents of one phrase, from the cache or fetched once from the index.
+    ///
+    /// A phrase of several words is searched by position only where all its words
+    /// occur: most of a concept's multi-word labels ("barbary ape") have words that
+    /// never meet in one document of the corpus, and intersecting the words' cached
+    /// document sets answers those for a fraction of a positional search's cost.
     pub fn phrase_docs(&self, phrase: &Phrase) -> Result<Arc<RoaringBitmap>> {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
         }
-        let docs = Arc::new(self.index.phrase_docs(phrase)?);
+        let docs = if phrase.len() > 1 && self.words_never_meet(phrase)? {
+            RoaringBitmap::new()
+        } else {
+            self.index.phrase_docs(phrase)?
+        };
+        let docs = Arc::new(docs);
         self.bitmaps.insert(phrase.clone(), docs.clone());
         Ok(docs)
+    }
+
+    /// Whether no document contains every word of `phrase`.
+    fn words_never_meet(&self, phrase: &Phrase) -> Result<bool> {
+        let words = phrase
+            .iter()
+            .map(|word| self.phrase_docs(&vec![word.clone()]))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(intersection_count(words, 0) == 0)
     }
 }
 
@@ -228,13 +247,9 @@ impl<'a> BatchPhrases<'a> {
 fn union_of(alternatives: &[usize], fetched: &[Arc<RoaringBitmap>]) -> Arc<RoaringBitmap> {
     match alternatives {
         [only] => fetched[*only].clone(),
-        _ => {
-            let mut union = RoaringBitmap::new();
-            for &id in alternatives {
-                union |= fetched[id].as_ref();
-            }
-            Arc::new(union)
-        }
+        // MultiOps turns the first array it meets into a bitmap and sets bits into it;
+        // `|=` one alternative at a time merges two sorted arrays into a third each time.
+        _ => Arc::new(alternatives.iter().map(|&id| fetched[id].as_ref()).union()),
     }
 }
 
