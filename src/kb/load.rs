@@ -275,6 +275,9 @@ impl KnowledgeBase {
         cache: Option<(&Path, String)>,
     ) -> Result<KnowledgeBase> {
         Ok(KnowledgeBase {
+            label_phrases: std::iter::repeat_with(OnceLock::new)
+                .take(index.concepts.len())
+                .collect(),
             index,
             stems: OnceLock::new(),
             stems_cache: cache.map(|(path, key)| {

@@ -33,7 +33,7 @@ use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -141,6 +141,8 @@ pub struct KnowledgeBase {
     /// (concept, label limit) → its counting phrases, listed once per run and shared:
     /// every count request about the concept carries them.
     counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>, rustc_hash::FxBuildHasher>,
+    /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]).
+    label_phrases: Vec<OnceLock<Box<[Vec<String>]>>>,
 }
 
 /// A knowledge base to load: its name, priority and data.
@@ -327,22 +329,31 @@ impl KnowledgeBase {
     /// Labels of `concept` and of its descendants, breadth first (nearest first, concepts
     /// in index order), without repeats, at most `limit`: the phrases whose document sets
     /// unite into the concept's count, so a broader concept is never rarer than a narrower.
-    pub fn subsumed_labels(&self, concept: ConceptRef, limit: usize) -> Vec<String> {
+    pub fn subsumed_labels(&self, concept: ConceptRef, limit: usize) -> Vec<&str> {
+        self.subsumed(concept, limit)
+            .into_iter()
+            .map(|(id, position)| self.label_at(id, position))
+            .collect()
+    }
+
+    /// [`Self::subsumed_labels`] as (concept, position among its labels) pairs, the
+    /// preferred label at position 0 and the others after it in order.
+    fn subsumed(&self, concept: ConceptRef, limit: usize) -> Vec<(u32, usize)> {
         let mut out = Vec::new();
-        let mut seen_labels: HashSet<&str> = HashSet::new();
-        let mut seen = HashSet::new();
+        let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
         let mut queue = VecDeque::from([concept.0]);
         seen.insert(concept.0);
         while let Some(id) = queue.pop_front() {
             let Some(c) = self.index.concepts.get(id as usize) else {
                 break;
             };
-            for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+            for (position, label) in std::iter::once(&c.label).chain(&c.alt_labels).enumerate() {
                 if out.len() >= limit {
                     return out;
                 }
                 if seen_labels.insert(label) {
-                    out.push(label.to_string());
+                    out.push((id, position));
                 }
             }
             for &child in &c.children {
@@ -352,6 +363,33 @@ impl KnowledgeBase {
             }
         }
         out
+    }
+
+    /// A concept's label by position: 0 the preferred label, then the others in order.
+    fn label_at(&self, id: u32, position: usize) -> &str {
+        let Some(c) = self.index.concepts.get(id as usize) else {
+            return "";
+        };
+        match position {
+            0 => &c.label,
+            k => c.alt_labels.get(k - 1).map_or("", |l| &**l),
+        }
+    }
+
+    /// A concept's labels as index phrases, in [`Self::label_at`] order, tokenized once
+    /// per run: a leaf's labels are part of the counting phrases of every concept above
+    /// it, and tokenizing them for each was most of the cost of listing those phrases.
+    fn label_phrases(&self, id: u32) -> &[Vec<String>] {
+        let Some(slot) = self.label_phrases.get(id as usize) else {
+            return &[];
+        };
+        slot.get_or_init(|| {
+            let c = &self.index.concepts[id as usize];
+            std::iter::once(&c.label)
+                .chain(&c.alt_labels)
+                .map(|label| tokenize::index_terms(label))
+                .collect()
+        })
     }
 
     /// The concept's direct generalizations, in chain order (kind-of, instance-of,
@@ -376,17 +414,18 @@ impl KnowledgeBase {
     }
 
     fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
-        let preferred = tokenize::index_terms(self.label(concept));
+        let preferred = self.label_phrases(concept.0).first();
         let mut phrases: Vec<Vec<String>> = self
-            .subsumed_labels(concept, label_limit.max(1))
-            .iter()
-            .map(|label| tokenize::index_terms(label))
-            .filter(|phrase| !phrase.is_empty() && *phrase != preferred)
+            .subsumed(concept, label_limit.max(1))
+            .into_iter()
+            .filter_map(|(id, position)| self.label_phrases(id).get(position))
+            .filter(|phrase| !phrase.is_empty() && Some(*phrase) != preferred)
+            .cloned()
             .collect();
-        phrases.sort();
+        phrases.sort_unstable();
         phrases.dedup();
-        if !preferred.is_empty() {
-            phrases.insert(0, preferred);
+        if let Some(preferred) = preferred.filter(|p| !p.is_empty()) {
+            phrases.insert(0, preferred.clone());
         }
         phrases
     }
