@@ -16,10 +16,13 @@ use std::sync::Once;
 
 use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
-use tantivy::query::{EnableScoring, PhraseQuery, Query, TermQuery};
+use tantivy::query::{EnableScoring, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::{MAX_TOKEN_LEN, PreTokenizedString, Token};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::{
+    COLLECT_BLOCK_BUFFER_LEN, DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher,
+    TantivyDocument, Term,
+};
 
 use crate::error::{Error, Result};
 use crate::text::tokenize::{TOKENIZER_VERSION, index_terms};
@@ -257,21 +260,50 @@ impl CorpusIndex {
     }
 
     fn phrase_docs_unguarded(&self, phrase: &[String]) -> Result<RoaringBitmap> {
-        let terms: Vec<Term> = phrase
+        let mut terms: Vec<Term> = phrase
             .iter()
             .map(|t| Term::from_field_text(self.body, index_form(t)))
             .collect();
-        let query: Box<dyn Query> = match terms.len() {
-            0 => return Err(Error::Count("empty phrase".to_string())),
-            1 => Box::new(TermQuery::new(
-                terms
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| Error::Count("empty phrase".into()))?,
-                IndexRecordOption::Basic,
-            )),
-            _ => Box::new(PhraseQuery::new(terms)),
-        };
+        match terms.len() {
+            0 => Err(Error::Count("empty phrase".to_string())),
+            1 => self.term_docs(&terms.swap_remove(0)),
+            _ => self.positional_docs(PhraseQuery::new(terms)),
+        }
+    }
+
+    /// The documents of one term, read from its postings: a query, its weight and
+    /// scorer (with a BM25 weight nobody reads) cost more than the read itself, and a
+    /// concept's count reads thousands of terms.
+    fn term_docs(&self, term: &Term) -> Result<RoaringBitmap> {
+        let mut docs = RoaringBitmap::new();
+        let mut buffer = [0; COLLECT_BLOCK_BUFFER_LEN];
+        for (segment, &base) in self.searcher.segment_readers().iter().zip(&self.bases) {
+            let postings = segment
+                .inverted_index(self.body)
+                .map_err(|e| tantivy_error(&self.dir, e))?
+                .read_postings(term, IndexRecordOption::Basic)
+                .map_err(|e| tantivy_error(&self.dir, e.into()))?;
+            let Some(mut postings) = postings else {
+                continue;
+            };
+            let alive = segment.alive_bitset();
+            loop {
+                let filled = postings.fill_buffer(&mut buffer);
+                let ids = buffer[..filled]
+                    .iter()
+                    .filter(|&&id| alive.is_none_or(|a| a.is_alive(id)))
+                    .map(|&id| base + id);
+                append_sorted(&mut docs, ids);
+                if filled < buffer.len() {
+                    break;
+                }
+            }
+        }
+        Ok(docs)
+    }
+
+    /// The documents matching a positional query.
+    fn positional_docs(&self, query: PhraseQuery) -> Result<RoaringBitmap> {
         let weight = query
             .weight(EnableScoring::disabled_from_searcher(&self.searcher))
             .map_err(|e| tantivy_error(&self.dir, e))?;
@@ -279,14 +311,18 @@ impl CorpusIndex {
         for (segment, &base) in self.searcher.segment_readers().iter().zip(&self.bases) {
             weight
                 .for_each_no_score(segment, &mut |ids| {
-                    // Ids arrive sorted within a segment, and segments in base order.
-                    if docs.append(ids.iter().map(|&id| base + id)).is_err() {
-                        docs.extend(ids.iter().map(|&id| base + id));
-                    }
+                    append_sorted(&mut docs, ids.iter().map(|&id| base + id));
                 })
                 .map_err(|e| tantivy_error(&self.dir, e))?;
         }
         Ok(docs)
+    }
+}
+
+/// Adds ids that arrive sorted within a segment, segments in base order.
+fn append_sorted(docs: &mut RoaringBitmap, ids: impl Iterator<Item = u32> + Clone) {
+    if docs.append(ids.clone()).is_err() {
+        docs.extend(ids);
     }
 }
 
