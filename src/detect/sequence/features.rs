@@ -49,7 +49,17 @@ pub struct Gazetteers {
     /// searching ordered sets of strings made those lookups most of the labeller's time.
     /// A hit is confirmed in the list itself; hashes keep the index small.
     #[serde(skip)]
-    index: std::sync::OnceLock<FxHashMap<u64, Vec<usize>>>,
+    index: std::sync::OnceLock<PhraseIndex>,
+}
+
+/// The lists' phrases by hash, and the hashes of their proper word prefixes: a token's
+/// candidate phrases grow one word at a time, and once a candidate begins no listed
+/// phrase, no longer one can be listed, so the search stops there instead of trying every
+/// length up to the longest phrase.
+#[derive(Debug, Clone, Default)]
+struct PhraseIndex {
+    phrases: FxHashMap<u64, Vec<usize>>,
+    prefixes: rustc_hash::FxHashSet<u64>,
 }
 
 impl Gazetteers {
@@ -100,12 +110,15 @@ impl Gazetteers {
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
         let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
         let index = self.index.get_or_init(|| {
-            let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+            let mut index = PhraseIndex::default();
             for (position, set) in self.lists.values().enumerate() {
                 for phrase in set {
-                    let positions = index.entry(phrase_hash(phrase)).or_default();
+                    let positions = index.phrases.entry(phrase_hash(phrase)).or_default();
                     if positions.last() != Some(&position) {
                         positions.push(position);
+                    }
+                    for (end, _) in phrase.match_indices(' ') {
+                        index.prefixes.insert(phrase_hash(&phrase[..end]));
                     }
                 }
             }
@@ -122,10 +135,14 @@ impl Gazetteers {
                     candidate.push(' ');
                 }
                 candidate.push_str(&lower[start + len - 1]);
-                for &position in index.get(&phrase_hash(&candidate)).into_iter().flatten() {
+                let hash = phrase_hash(&candidate);
+                for &position in index.phrases.get(&hash).into_iter().flatten() {
                     if sets[position].contains(&candidate) {
                         longest[position] = len;
                     }
+                }
+                if !index.prefixes.contains(&hash) {
+                    break;
                 }
             }
             for (name, &len) in self.lists.keys().zip(&longest) {

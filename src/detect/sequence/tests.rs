@@ -168,6 +168,26 @@ fn gazetteer_features_mark_phrases() {
     assert_eq!(f[2], vec!["gaz:mesh:I", "gaz:mesh:I:x"]);
 }
 
+/// The search for a longer phrase goes on through a listed phrase that begins a longer
+/// one, and through a prefix that is no phrase itself, and stops where no phrase begins.
+#[test]
+fn gazetteer_search_follows_phrase_prefixes() {
+    let mut gaz = Gazetteers::default();
+    gaz.add(
+        "places",
+        ["new york", "new york city hall"].map(String::from),
+    );
+    gaz.add("towns", ["york"].map(String::from));
+    let marks = |text: &str| -> Vec<Vec<String>> { gaz.features(&words(text)) };
+    let hall = marks("New York City Hall now");
+    assert_eq!(hall[3], vec!["gaz:places:I", "gaz:places:I:X"]);
+    assert!(hall[4].is_empty());
+    let city = marks("New York City now");
+    assert_eq!(city[1][..2], ["gaz:places:I", "gaz:places:I:X"]);
+    assert!(city[2].is_empty(), "New York City is no listed phrase");
+    assert!(city[1].contains(&"gaz:towns:B".to_string()));
+}
+
 fn words(text: &str) -> Vec<String> {
     text.split(' ').map(String::from).collect()
 }
