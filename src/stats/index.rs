@@ -16,6 +16,7 @@ use std::sync::Once;
 
 use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
+use tantivy::postings::Postings;
 use tantivy::query::{EnableScoring, PhraseQuery, Query};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::{MAX_TOKEN_LEN, PreTokenizedString, Token};
@@ -259,6 +260,81 @@ impl CorpusIndex {
         })
     }
 
+    /// The documents among `candidates` (documents holding every word of `phrase`)
+    /// where the words stand one after another: the same answer as [`Self::phrase_docs`]
+    /// when the candidates hold all its documents, for a few positions read per candidate
+    /// instead of a positional query over the whole corpus.
+    pub fn phrase_docs_within(
+        &self,
+        phrase: &[String],
+        candidates: &RoaringBitmap,
+    ) -> Result<RoaringBitmap> {
+        guard_corrupt(&self.dir, &self.meta.name, || {
+            self.phrase_docs_within_unguarded(phrase, candidates)
+        })
+    }
+
+    fn phrase_docs_within_unguarded(
+        &self,
+        phrase: &[String],
+        candidates: &RoaringBitmap,
+    ) -> Result<RoaringBitmap> {
+        let terms: Vec<Term> = phrase
+            .iter()
+            .map(|t| Term::from_field_text(self.body, index_form(t)))
+            .collect();
+        let Ok(words) = u32::try_from(terms.len()) else {
+            return Err(Error::Count("phrase too long".to_string()));
+        };
+        if words < 2 {
+            return Ok(self.phrase_docs_unguarded(phrase)? & candidates);
+        }
+        let mut docs = RoaringBitmap::new();
+        // Word i's positions shifted by `words - i`: the phrase starts where all agree.
+        let mut shifted: Vec<Vec<u32>> = vec![Vec::new(); terms.len()];
+        for (segment, &base) in self.searcher.segment_readers().iter().zip(&self.bases) {
+            let local: Vec<u32> = candidates
+                .range(base..base.saturating_add(segment.max_doc()))
+                .map(|id| id - base)
+                .collect();
+            if local.is_empty() {
+                continue;
+            }
+            let inverted = segment
+                .inverted_index(self.body)
+                .map_err(|e| tantivy_error(&self.dir, e))?;
+            let mut postings = Vec::with_capacity(terms.len());
+            for term in &terms {
+                match inverted
+                    .read_postings(term, IndexRecordOption::WithFreqsAndPositions)
+                    .map_err(|e| tantivy_error(&self.dir, e.into()))?
+                {
+                    Some(p) => postings.push(p),
+                    None => break,
+                }
+            }
+            if postings.len() < terms.len() {
+                continue;
+            }
+            let alive = segment.alive_bitset();
+            'candidate: for id in local {
+                if alive.is_some_and(|a| !a.is_alive(id)) {
+                    continue;
+                }
+                for (i, (word, positions)) in postings.iter_mut().zip(&mut shifted).enumerate() {
+                    if word.seek(id) != id {
+                        continue 'candidate;
+                    }
+                    word.positions_with_offset(words - i as u32, positions);
+                }
+                if share_a_value(&shifted) {
+                    docs.insert(base + id);
+                }
+            }
+        }
+        Ok(docs)
+    }
+
     fn phrase_docs_unguarded(&self, phrase: &[String]) -> Result<RoaringBitmap> {
         let mut terms: Vec<Term> = phrase
             .iter()
@@ -317,6 +393,16 @@ impl CorpusIndex {
         }
         Ok(docs)
     }
+}
+
+/// Whether every one of the sorted lists holds one same value.
+fn share_a_value(lists: &[Vec<u32>]) -> bool {
+    let Some((first, rest)) = lists.split_first() else {
+        return false;
+    };
+    first
+        .iter()
+        .any(|value| rest.iter().all(|list| list.binary_search(value).is_ok()))
 }
 
 /// Adds ids that arrive sorted within a segment, segments in base order.
@@ -441,5 +527,49 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    /// Reading positions in candidate documents finds what the positional query finds,
+    /// and only among the candidates.
+    #[test]
+    fn phrase_within_candidates_agrees_with_the_phrase_query() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let mut builder = IndexBuilder::create(tmp.path(), 50, 1).expect("create");
+        for doc in crate::stats::testutil::SAMPLE_DOCS {
+            builder.add(doc).expect("add");
+        }
+        builder
+            .add("new new york and york new new new")
+            .expect("add");
+        builder.finish("t", vec![], 0).expect("finish");
+        let index = CorpusIndex::open(tmp.path()).expect("open");
+        let every: RoaringBitmap = (0..index.total_docs() as u32).collect();
+        for text in [
+            "the U.S. Senate",
+            "breast cancer",
+            "well known",
+            "anti-war",
+            "cruise tom",
+            "surgery cancer",
+            "new new",
+            "new new new",
+            "york new new",
+            "new york york",
+            "unseen words",
+        ] {
+            let phrase = index_terms(text);
+            let query = index.phrase_docs(&phrase).expect("query");
+            assert_eq!(
+                index.phrase_docs_within(&phrase, &every).expect("within"),
+                query,
+                "{text}"
+            );
+            let odd: RoaringBitmap = every.iter().filter(|id| id % 2 == 1).collect();
+            assert_eq!(
+                index.phrase_docs_within(&phrase, &odd).expect("within"),
+                &query & &odd,
+                "{text}"
+            );
+        }
     }
 }

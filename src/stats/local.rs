@@ -114,16 +114,21 @@ impl LocalSource {
 
     /// The documents of one phrase, from the cache or fetched once from the index.
     ///
-    /// A phrase of several words is searched by position only where all its words
-    /// occur: most of a concept's multi-word labels ("barbary ape") have words that
-    /// never meet in one document of the corpus, and intersecting the words' cached
-    /// document sets answers those for a fraction of a positional search's cost.
+    /// A phrase of several words is searched by position only in the documents holding
+    /// all its words: most of a concept's multi-word labels ("barbary ape") have words
+    /// that never meet in one document of the corpus, and intersecting the words'
+    /// cached document sets answers those for a fraction of a positional search's cost.
     pub fn phrase_docs(&self, phrase: &Phrase) -> Result<Arc<RoaringBitmap>> {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
         }
-        let docs = if phrase.len() > 1 && self.words_never_meet(phrase)? {
-            RoaringBitmap::new()
+        let docs = if phrase.len() > 1 {
+            let meeting = self.documents_of_every_word(phrase)?;
+            if meeting.is_empty() {
+                meeting
+            } else {
+                self.index.phrase_docs_within(phrase, &meeting)?
+            }
         } else {
             self.index.phrase_docs(phrase)?
         };
@@ -132,13 +137,24 @@ impl LocalSource {
         Ok(docs)
     }
 
-    /// Whether no document contains every word of `phrase`.
-    fn words_never_meet(&self, phrase: &Phrase) -> Result<bool> {
-        let words = phrase
+    /// The documents holding every word of `phrase`, from the words' cached sets.
+    fn documents_of_every_word(&self, phrase: &Phrase) -> Result<RoaringBitmap> {
+        let mut words = phrase
             .iter()
             .map(|word| self.phrase_docs(&vec![word.clone()]))
             .collect::<Result<Vec<_>>>()?;
-        Ok(intersection_count(words, 0) == 0)
+        words.sort_by_key(|docs| docs.len());
+        let Some((smallest, rest)) = words.split_first() else {
+            return Ok(RoaringBitmap::new());
+        };
+        let mut meeting = smallest.as_ref().clone();
+        for docs in rest {
+            if meeting.is_empty() {
+                break;
+            }
+            meeting &= docs.as_ref();
+        }
+        Ok(meeting)
     }
 }
 
