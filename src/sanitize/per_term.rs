@@ -21,6 +21,10 @@ use crate::error::Result;
 use crate::stats::info::{self, Figure};
 use crate::stats::{Origin, TermSet};
 
+/// Term sets counted together: an item (or an item pair) with a target or its
+/// generalization, kept inline because the risk loops build one per item and target.
+type Conjunction<'a> = smallvec::SmallVec<[&'a TermSet; 4]>;
+
 impl Run<'_, '_> {
     pub(super) fn ic(&self, set: &TermSet) -> Result<Figure> {
         if set.alternatives.is_empty() {
@@ -57,12 +61,12 @@ impl Run<'_, '_> {
         for &t in ts {
             let t_set = self.entries[t].set.clone();
             self.table.need(&[&t_set]);
-            let mut with_t: Vec<&TermSet> = x.to_vec();
+            let mut with_t = Conjunction::from_slice(x);
             with_t.push(&t_set);
             self.table.need(&with_t);
             if let Some(g) = self.risk_generalization(t).map(|g| g.set.clone()) {
                 self.table.need(&[&g]);
-                let mut with_g: Vec<&TermSet> = x.to_vec();
+                let mut with_g = Conjunction::from_slice(x);
                 with_g.push(&g);
                 self.table.need(&with_g);
             }
@@ -97,11 +101,11 @@ impl Run<'_, '_> {
     /// DR(t; x) where `x` is one term set or a conjunction (pair check).
     pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
         let target = &self.entries[t];
-        let mut with_t: Vec<&TermSet> = x.to_vec();
+        let mut with_t = Conjunction::from_slice(x);
         with_t.push(&target.set);
         let generalization = match self.risk_generalization(t) {
             Some(g) => {
-                let mut with_g: Vec<&TermSet> = x.to_vec();
+                let mut with_g = Conjunction::from_slice(x);
                 with_g.push(&g.set);
                 Some((self.table.get(&[&g.set])?, self.table.get(&with_g)?))
             }
