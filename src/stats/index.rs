@@ -322,7 +322,9 @@ impl CorpusIndex {
                     continue;
                 }
                 for (i, (word, positions)) in postings.iter_mut().zip(&mut shifted).enumerate() {
-                    if word.seek(id) != id {
+                    // Past `id` already (an earlier candidate's seek went beyond it):
+                    // the word is not in `id`. `seek` only moves forward.
+                    if word.doc() > id || word.seek(id) != id {
                         continue 'candidate;
                     }
                     word.positions_with_offset(words - i as u32, positions);
