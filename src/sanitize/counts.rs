@@ -67,15 +67,19 @@ impl CountTable {
         key
     }
 
+    /// The id of a set already interned, or None when it never was.
+    pub fn known_id(&self, set: &TermSet) -> Option<u32> {
+        match self.by_address.get(&address(set)) {
+            Some(&id) => Some(id),
+            None => self.by_content.get(set).copied(),
+        }
+    }
+
     /// The key of sets already interned, or None when one never was.
     fn known_key(&self, sets: &[&TermSet]) -> Option<Key> {
         let mut key = Key::new();
         for set in sets {
-            let id = match self.by_address.get(&address(set)) {
-                Some(&id) => id,
-                None => *self.by_content.get(*set)?,
-            };
-            key.push(id);
+            key.push(self.known_id(set)?);
         }
         key.sort_unstable();
         key.dedup();

@@ -108,7 +108,15 @@ struct Run<'a, 'd> {
     name_classes: std::cell::OnceCell<Vec<(usize, usize, String)>>,
     /// What earlier windows of the same document published about the protected persons.
     carried_bits: f64,
+    /// Risks already worked out, by the interned ids of target, item set(s) and the
+    /// target's generalization: the search prices the same concept (a city, a person)
+    /// as an option of many items against every target.
+    risks: std::cell::RefCell<rustc_hash::FxHashMap<RiskKey, risk::Risk>>,
 }
+
+/// A risk's inputs as interned term-set ids: target, generalization (or `u32::MAX`),
+/// then the item's set or pair.
+type RiskKey = smallvec::SmallVec<[u32; 4]>;
 
 impl Sanitizer<'_> {
     /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned: a document
@@ -167,6 +175,7 @@ impl Sanitizer<'_> {
                 .collect(),
             name_classes: std::cell::OnceCell::new(),
             carried_bits: 0.0,
+            risks: Default::default(),
         };
         run.collect(persons);
         Ok(run)

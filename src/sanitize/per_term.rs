@@ -100,6 +100,36 @@ impl Run<'_, '_> {
 
     /// DR(t; x) where `x` is one term set or a conjunction (pair check).
     pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
+        let key = self.risk_key(t, x);
+        if let Some(known) = key
+            .as_ref()
+            .and_then(|k| self.risks.borrow().get(k).copied())
+        {
+            return Ok(known);
+        }
+        let risk = self.measure_risk(t, x)?;
+        if let Some(key) = key {
+            self.risks.borrow_mut().insert(key, risk);
+        }
+        Ok(risk)
+    }
+
+    /// What a risk depends on, as interned ids; `None` when a set was never planned
+    /// (then [`Self::measure_risk`] reports the missing count).
+    fn risk_key(&self, t: usize, x: &[&TermSet]) -> Option<super::RiskKey> {
+        let mut key = super::RiskKey::new();
+        key.push(self.table.known_id(&self.entries[t].set)?);
+        key.push(match self.risk_generalization(t) {
+            Some(g) => self.table.known_id(&g.set)?,
+            None => u32::MAX,
+        });
+        for set in x {
+            key.push(self.table.known_id(set)?);
+        }
+        Some(key)
+    }
+
+    fn measure_risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
         let target = &self.entries[t];
         let mut with_t = Conjunction::from_slice(x);
         with_t.push(&target.set);
