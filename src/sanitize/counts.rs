@@ -32,6 +32,8 @@ pub struct CountTable {
     /// Copies equal to an interned set: held so their addresses are never reused.
     aliases: Vec<TermSet>,
     index: FxHashMap<Key, usize>,
+    /// By set id: whether the set's own count is registered.
+    single_planned: Vec<bool>,
     requests: Vec<Key>,
     answers: Vec<u64>,
     /// The IC of each interned set, worked out once: the risk loops ask for the same few
@@ -88,6 +90,18 @@ impl CountTable {
 
     /// Registers the count of documents containing every one of `sets`.
     pub fn need(&mut self, sets: &[&TermSet]) {
+        if let [set] = sets {
+            // The risk loops register a target's own count for every item: one flag per
+            // interned set answers the repeats without building and hashing a key.
+            let id = self.intern(set) as usize;
+            if self.single_planned.get(id).copied().unwrap_or(false) {
+                return;
+            }
+            if self.single_planned.len() <= id {
+                self.single_planned.resize(id + 1, false);
+            }
+            self.single_planned[id] = true;
+        }
         let key = self.key(sets);
         if !self.index.contains_key(&key) {
             self.index.insert(key.clone(), self.requests.len());
