@@ -48,6 +48,8 @@ pub struct TableConfig {
     pub algorithm: Algorithm,
     /// The largest generalization lattice the optimal search accepts.
     pub max_lattice_nodes: usize,
+    /// Classes of evaluated lattice nodes kept for rolling up into later nodes.
+    pub lattice_retained_classes: usize,
     /// The pseudonym key; empty: read from the environment variable below.
     pub pseudonym_key: String,
     pub pseudonym_key_env: String,
@@ -392,7 +394,16 @@ impl Job<'_> {
             Algorithm::Lattice => {
                 let lowest: Vec<usize> = plan.ladders.iter().map(|l| l.start).collect();
                 let lattice = Lattice::new(&data, &gens, &lowest, anonymity.model)?;
-                let (node, evaluation, stats) = lattice.search(self.config.max_lattice_nodes)?;
+                let (node, evaluation, stats) = lattice.search(
+                    self.config.max_lattice_nodes,
+                    self.config.lattice_retained_classes,
+                )?;
+                log::debug!(
+                    "lattice search: {} of {} nodes evaluated, {} of them rolled up",
+                    stats.nodes_evaluated,
+                    stats.lattice_nodes,
+                    stats.nodes_rolled_up
+                );
                 let labels: Vec<(Vec<String>, bool)> = (0..data.len())
                     .map(|t| {
                         let tuple = data.tuple(t);
