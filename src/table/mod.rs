@@ -50,6 +50,9 @@ pub struct TableConfig {
     pub max_lattice_nodes: usize,
     /// Classes of evaluated lattice nodes kept for rolling up into later nodes.
     pub lattice_retained_classes: usize,
+    /// Mondrian publishes a partition's categories as their set when narrower than
+    /// their common hierarchy label.
+    pub mondrian_value_sets: bool,
     /// The pseudonym key; empty: read from the environment variable below.
     pub pseudonym_key: String,
     pub pseudonym_key_env: String,
@@ -425,7 +428,13 @@ impl Job<'_> {
             }
             Algorithm::Mondrian => {
                 let ladders: Vec<&Ladder> = plan.ladders.iter().collect();
-                let parts = mondrian::partition(&data, &ladders, &anonymity.model).ok_or_else(
+                let parts = mondrian::partition(
+                    &data,
+                    &ladders,
+                    &anonymity.model,
+                    self.config.mondrian_value_sets,
+                )
+                .ok_or_else(
                     || {
                         Error::parameter(
                             "k-anonymity",
