@@ -20,7 +20,8 @@ the table's size), suppressed rows and time. declass's time is the whole command
 (start-up, reading and writing the files); the Python tools' is their call alone, each
 in a child process stopped after --timeout seconds ("timed out after N s").
 
-    python3 scripts/table_bench.py --declass target/release/declass [--k K ...] [--timeout S]
+    python3 scripts/table_bench.py --declass target/release/declass [--k K ...] [--timeout S] \
+        [--tool anjana|anonypy ...]
     python3 scripts/table_bench.py --declass target/release/declass --synthetic 10000000 \
         [--algorithm mondrian]
 
@@ -309,7 +310,7 @@ def versions():
                      ["anjana", "anonypy", "pycanon", "pandas", "numpy"])
 
 
-def compare(binary, timeout, ks):
+def compare(binary, timeout, ks, tools):
     import pandas as pd
     rows = adult_rows()
     df, table = write_inputs(rows)
@@ -330,6 +331,8 @@ def compare(binary, timeout, ks):
             released["row"] = released["row"].astype(int)
             releases.append((f"declass {algorithm}", released, elapsed))
         for name, tool in [("anjana", run_anjana), ("anonypy", run_anonypy)]:
+            if name not in tools:
+                continue
             released, elapsed = run_limited(tool, df, k, timeout)
             if released is not None:
                 released["row"] = released["row"].astype(int)
@@ -412,13 +415,15 @@ def main():
                         help="declass's algorithm for --synthetic")
     parser.add_argument("--k", type=int, action="append", help="k to run (repeatable; "
                         "default 2, 5, 10, 50)")
+    parser.add_argument("--tool", action="append", choices=["anjana", "anonypy"],
+                        help="Python tool to compare with (repeatable; default both)")
     args = parser.parse_args()
     ensure_venv()
     binary = str(Path(args.declass).resolve())
     if args.synthetic:
         synthetic(binary, args.synthetic, args.algorithm)
     else:
-        compare(binary, args.timeout, args.k or KS)
+        compare(binary, args.timeout, args.k or KS, args.tool or ["anjana", "anonypy"])
 
 
 if __name__ == "__main__":

@@ -11,6 +11,15 @@
 //! 1, the most any label costs), which is a sum of per-column figures computed without
 //! touching the data; nodes are visited by that bound, ascending, and the search stops
 //! when the best anonymous node found costs no more than the next node's bound.
+//!
+//! A node is evaluated over equivalence classes, not rows: a class is a representative
+//! combination, its row count and the sensitive values seen, and its cost is its rows
+//! times its labels' penalties. Where the hierarchies nest (a label at a higher level is
+//! a function of the label below it), a node's classes are the classes of an evaluated,
+//! more specific node re-keyed and merged — Flash's roll-up (Kohlmayer et al. 2012,
+//! section 5) — so most nodes cost a pass over far fewer classes than combinations.
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -33,6 +42,9 @@ pub struct PrivacyModel {
 #[derive(Debug, Clone, Default)]
 pub struct ClassStat {
     pub rows: u64,
+    /// The class's first combination (lowest number): its labels are the class's at
+    /// this node and at every node above it whose hierarchies nest.
+    representative: u32,
     /// Distinct sensitive values seen, per sensitive attribute, at most l of them.
     seen: Vec<Vec<u32>>,
 }
@@ -43,6 +55,24 @@ impl ClassStat {
             && model
                 .l
                 .is_none_or(|l| self.seen.iter().all(|s| s.len() >= l))
+    }
+
+    /// Adds another class's rows and sensitive values (at most l of each kept).
+    fn merge(&mut self, other: &ClassStat, l: Option<usize>) {
+        self.rows += other.rows;
+        self.representative = self.representative.min(other.representative);
+        if let Some(l) = l {
+            for (mine, theirs) in self.seen.iter_mut().zip(&other.seen) {
+                for &v in theirs {
+                    if mine.len() >= l {
+                        break;
+                    }
+                    if !mine.contains(&v) {
+                        mine.push(v);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -62,6 +92,15 @@ pub struct Evaluation {
 pub struct SearchStats {
     pub lattice_nodes: usize,
     pub nodes_evaluated: usize,
+    /// Nodes evaluated from another node's classes rather than from the combinations.
+    #[serde(skip)]
+    pub nodes_rolled_up: usize,
+}
+
+/// One column's labels at one level: rows per label and each label's penalty.
+struct LevelLabels {
+    rows: Vec<u64>,
+    penalty: Vec<f64>,
 }
 
 /// The generalization lattice of a table's quasi-identifiers.
@@ -71,8 +110,13 @@ pub struct Lattice<'a> {
     /// Lowest and highest level per column.
     bounds: Vec<(usize, usize)>,
     model: PrivacyModel,
+    /// `[column][level]`: rows and penalty per label.
+    level_labels: Vec<Vec<LevelLabels>>,
     /// `[column][level]`: the summed penalty of all rows at that level.
     level_cost: Vec<Vec<f64>>,
+    /// `[column][from][to]`: whether the label at level `to` is a function of the label
+    /// at level `from` (the hierarchy nests between them), so classes roll up.
+    nests: Vec<Vec<Vec<bool>>>,
     /// Bits of the packed class key per column: enough for the most labels at any
     /// allowed level.
     bits: Vec<u32>,
@@ -91,17 +135,33 @@ impl<'a> Lattice<'a> {
             .zip(lowest)
             .map(|(g, &lo)| (lo, g.labels.len() - 1))
             .collect();
-        let mut level_cost = Vec::with_capacity(columns.len());
-        for (j, g) in columns.iter().enumerate() {
-            let mut per_level = vec![0.0; g.labels.len()];
-            for (t, &count) in data.counts.iter().enumerate() {
-                let value = data.tuple(t)[j] as usize;
-                for (level, cost) in per_level.iter_mut().enumerate() {
-                    *cost += g.penalty[level][value] * count as f64;
-                }
-            }
-            level_cost.push(per_level);
-        }
+        let level_labels: Vec<Vec<LevelLabels>> = columns
+            .iter()
+            .enumerate()
+            .map(|(j, g)| {
+                (0..g.labels.len())
+                    .map(|level| {
+                        // A value's penalty is its label's (Generalizations::build prices
+                        // each label once), so any value of the label gives it.
+                        let mut rows = vec![0u64; g.labels[level].len()];
+                        let mut penalty = vec![0.0; g.labels[level].len()];
+                        for (value, &label) in g.label_of[level].iter().enumerate() {
+                            penalty[label as usize] = g.penalty[level][value];
+                        }
+                        for (t, &count) in data.counts.iter().enumerate() {
+                            let value = data.tuple(t)[j] as usize;
+                            rows[g.label_of[level][value] as usize] += count;
+                        }
+                        LevelLabels { rows, penalty }
+                    })
+                    .collect()
+            })
+            .collect();
+        let level_cost = level_labels
+            .iter()
+            .map(|levels| levels.iter().map(|l| column_cost(l, None)).collect())
+            .collect();
+        let nests = columns.iter().map(nesting).collect();
         let bits: Vec<u32> = columns
             .iter()
             .zip(&bounds)
@@ -122,7 +182,9 @@ impl<'a> Lattice<'a> {
             columns,
             bounds,
             model,
+            level_labels,
             level_cost,
+            nests,
             bits,
         })
     }
@@ -151,13 +213,19 @@ impl<'a> Lattice<'a> {
         key
     }
 
-    /// Groups the table into the node's classes and prices the release.
+    /// Groups the table's combinations into the node's classes and prices the release.
     pub fn evaluate(&self, node: &[usize]) -> Evaluation {
         let quasi = self.data.quasi;
         let sensitive = self.data.width() - quasi;
         let mut classes: FxHashMap<u128, ClassStat> = FxHashMap::default();
         for (t, &count) in self.data.counts.iter().enumerate() {
-            let stat = classes.entry(self.class_key(node, t)).or_default();
+            let stat = classes
+                .entry(self.class_key(node, t))
+                .or_insert_with(|| ClassStat {
+                    rows: 0,
+                    representative: t as u32,
+                    seen: Vec::new(),
+                });
             stat.rows += count;
             if let Some(l) = self.model.l {
                 if stat.seen.is_empty() {
@@ -172,29 +240,77 @@ impl<'a> Lattice<'a> {
                 }
             }
         }
-        let suppressed_rows: u64 = classes
-            .values()
-            .filter(|c| !c.satisfies(&self.model))
-            .map(|c| c.rows)
-            .sum();
+        self.price(node, classes)
+    }
+
+    /// The node's evaluation from the classes of `source`, a more specific node whose
+    /// hierarchies nest into this one's: each class re-keyed by its representative and
+    /// merged. Equal to [`Lattice::evaluate`] but for which sensitive values (beyond
+    /// the count that matters) a class keeps.
+    pub fn roll_up(&self, node: &[usize], source: &Evaluation) -> Evaluation {
+        // Never more classes than the source's: sized once, never rehashed.
+        let mut classes: FxHashMap<u128, ClassStat> =
+            FxHashMap::with_capacity_and_hasher(source.classes.len(), Default::default());
+        for stat in source.classes.values() {
+            let key = self.class_key(node, stat.representative as usize);
+            match classes.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    e.get_mut().merge(stat, self.model.l)
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(stat.clone());
+                }
+            }
+        }
+        self.price(node, classes)
+    }
+
+    /// Whether `source`'s classes roll up into `node`'s: `source` is at or below `node`
+    /// in every column and each column's hierarchy nests between the two levels.
+    fn rolls_up_into(&self, source: &[usize], node: &[usize]) -> bool {
+        source
+            .iter()
+            .zip(node)
+            .enumerate()
+            .all(|(j, (&from, &to))| from <= to && self.nests[j][from][to])
+    }
+
+    /// Suppression and loss of a node's classes. The loss is summed per column and label
+    /// from row counts, so it does not depend on the order the classes were found in.
+    fn price(&self, node: &[usize], classes: FxHashMap<u128, ClassStat>) -> Evaluation {
+        let mut suppressed_rows = 0;
+        let mut suppressed_by_label: Vec<Vec<u64>> = Vec::new();
+        for stat in classes.values() {
+            if stat.satisfies(&self.model) {
+                continue;
+            }
+            if suppressed_by_label.is_empty() {
+                suppressed_by_label = node
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &l)| vec![0; self.level_labels[j][l].rows.len()])
+                    .collect();
+            }
+            suppressed_rows += stat.rows;
+            let tuple = self.data.tuple(stat.representative as usize);
+            for (j, &level) in node.iter().enumerate() {
+                let label = self.columns[j].label_of[level][tuple[j] as usize];
+                suppressed_by_label[j][label as usize] += stat.rows;
+            }
+        }
         let allowed = (self.model.suppression_limit * self.data.rows as f64).floor() as u64;
         let anonymous = suppressed_rows <= allowed && suppressed_rows < self.data.rows;
-        let mut cost = 0.0;
-        for (t, &count) in self.data.counts.iter().enumerate() {
-            let kept = classes
-                .get(&self.class_key(node, t))
-                .is_some_and(|c| c.satisfies(&self.model));
-            cost += count as f64
-                * if kept {
-                    let tuple = self.data.tuple(t);
-                    node.iter()
-                        .enumerate()
-                        .map(|(j, &l)| self.columns[j].penalty[l][tuple[j] as usize])
-                        .sum::<f64>()
-                } else {
-                    self.columns.len() as f64
-                };
-        }
+        let kept_cost: f64 = node
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| {
+                column_cost(
+                    &self.level_labels[j][l],
+                    suppressed_by_label.get(j).map(Vec::as_slice),
+                )
+            })
+            .sum();
+        let cost = kept_cost + suppressed_rows as f64 * self.columns.len() as f64;
         Evaluation {
             classes,
             suppressed_rows,
@@ -237,8 +353,14 @@ impl<'a> Lattice<'a> {
     }
 
     /// The anonymous node of least loss (ties: the lower, then the first in
-    /// lexicographic order), with its evaluation.
-    pub fn search(&self, max_nodes: usize) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
+    /// lexicographic order), with its evaluation. Evaluations are kept for roll-up
+    /// while their classes together number at most `retained_classes` (the oldest
+    /// dropped first); 0 evaluates every node from the combinations.
+    pub fn search(
+        &self,
+        max_nodes: usize,
+        retained_classes: usize,
+    ) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
         let size = self.size();
         if size > max_nodes {
             return Err(Error::parameter(
@@ -256,8 +378,12 @@ impl<'a> Lattice<'a> {
             .collect();
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         let mut failing: Vec<Vec<usize>> = Vec::new();
-        let mut best: Option<(Vec<usize>, Evaluation)> = None;
+        let mut best: Option<(Vec<usize>, Rc<Evaluation>)> = None;
+        let mut retained: std::collections::VecDeque<(Vec<usize>, Rc<Evaluation>)> =
+            std::collections::VecDeque::new();
+        let mut retained_total = 0usize;
         let mut evaluated = 0;
+        let mut rolled_up = 0;
         for (bound, _, node) in order {
             if let Some((_, e)) = &best
                 && e.loss <= bound
@@ -271,7 +397,29 @@ impl<'a> Lattice<'a> {
                 continue;
             }
             evaluated += 1;
-            let evaluation = self.evaluate(&node);
+            // The retained node with the fewest classes that rolls up into this one.
+            let source = retained
+                .iter()
+                .filter(|(n, e)| e.classes.len() < self.data.len() && self.rolls_up_into(n, &node))
+                .min_by_key(|(_, e)| e.classes.len());
+            let evaluation = Rc::new(match source {
+                Some((_, e)) => {
+                    rolled_up += 1;
+                    self.roll_up(&node, e)
+                }
+                None => self.evaluate(&node),
+            });
+            let classes = evaluation.classes.len();
+            if classes <= retained_classes {
+                while retained_total + classes > retained_classes {
+                    let Some((_, dropped)) = retained.pop_front() else {
+                        break;
+                    };
+                    retained_total -= dropped.classes.len();
+                }
+                retained_total += classes;
+                retained.push_back((node.clone(), Rc::clone(&evaluation)));
+            }
             if !evaluation.anonymous {
                 failing.retain(|f| !f.iter().zip(&node).all(|(a, b)| a <= b));
                 failing.push(node);
@@ -281,12 +429,17 @@ impl<'a> Lattice<'a> {
                 best = Some((node, evaluation));
             }
         }
+        drop(retained);
         let stats = SearchStats {
             lattice_nodes: size,
             nodes_evaluated: evaluated,
+            nodes_rolled_up: rolled_up,
         };
         match best {
-            Some((node, evaluation)) => Ok((node, evaluation, stats)),
+            Some((node, evaluation)) => {
+                let evaluation = Rc::try_unwrap(evaluation).unwrap_or_else(|e| (*e).clone());
+                Ok((node, evaluation, stats))
+            }
             None => Err(Error::parameter(
                 "k-anonymity",
                 "no generalization satisfies the privacy model within the suppression limit \
@@ -308,6 +461,51 @@ impl<'a> Lattice<'a> {
             .map(|(n, e)| (n, e.loss))
             .min_by(|a, b| a.1.total_cmp(&b.1))
     }
+}
+
+/// A column's summed penalty at one level over the rows not `suppressed` (rows per
+/// label), summed in label order so every evaluation of a node gets the same figure.
+fn column_cost(labels: &LevelLabels, suppressed: Option<&[u64]>) -> f64 {
+    labels
+        .rows
+        .iter()
+        .zip(&labels.penalty)
+        .enumerate()
+        .map(|(label, (&rows, &penalty))| {
+            let gone = suppressed.map_or(0, |s| s[label]);
+            (rows - gone) as f64 * penalty
+        })
+        .sum()
+}
+
+/// `[from][to]`: whether each label at level `to` is a function of the label at level
+/// `from` — true for hierarchies that nest, false where a value's ancestors at `to`
+/// differ between values that share a label at `from` (say, bands whose edges do not
+/// line up with the level below).
+fn nesting(g: &Generalizations) -> Vec<Vec<bool>> {
+    let height = g.labels.len();
+    (0..height)
+        .map(|from| {
+            (0..height)
+                .map(|to| {
+                    if to < from {
+                        return false;
+                    }
+                    let mut image = vec![u32::MAX; g.labels[from].len()];
+                    g.label_of[from]
+                        .iter()
+                        .zip(&g.label_of[to])
+                        .all(|(&a, &b)| {
+                            let seen = &mut image[a as usize];
+                            if *seen == u32::MAX {
+                                *seen = b;
+                            }
+                            *seen == b
+                        })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -389,7 +587,7 @@ mod tests {
                 suppression_limit: limit,
             };
             let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
-            let (node, evaluation, stats) = lattice.search(100_000).expect("solution");
+            let (node, evaluation, stats) = lattice.search(100_000, 1_000_000).expect("solution");
             let (_, brute_loss) = lattice.brute_force().expect("brute force");
             assert!(
                 (evaluation.loss - brute_loss).abs() < 1e-12,
@@ -424,7 +622,7 @@ mod tests {
         };
         Lattice::new(&data, &gens, &[0, 0, 0], model)
             .expect("lattice")
-            .search(100_000)
+            .search(100_000, 1_000_000)
     }
 
     #[test]
@@ -436,5 +634,142 @@ mod tests {
     #[test]
     fn an_impossible_model_is_an_error() {
         assert!(search_k5(3, 1).is_err());
+    }
+
+    /// A random hierarchy over `values` values: level 0 the value, the top `*`, and in
+    /// between labels drawn either from the level below (nesting) or from the values
+    /// themselves (not nesting where the draws disagree).
+    fn random_generalizations(
+        values: usize,
+        nest: bool,
+        next: &mut impl FnMut(u64) -> u64,
+    ) -> Generalizations {
+        let mut label_of: Vec<Vec<u32>> = vec![(0..values as u32).collect()];
+        for level in 1..3 {
+            let below = &label_of[level - 1];
+            let labels_below = *below.iter().max().unwrap_or(&0) as u64 + 1;
+            let ids: Vec<u32> = if nest {
+                let map: Vec<u64> = (0..labels_below)
+                    .map(|_| next(labels_below.div_ceil(2)))
+                    .collect();
+                below.iter().map(|&b| map[b as usize] as u32).collect()
+            } else {
+                (0..values).map(|_| next(3) as u32).collect()
+            };
+            // Renumber densely in order of first appearance, as Generalizations does.
+            let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
+            let ids = ids
+                .iter()
+                .map(|id| {
+                    let n = dense.len() as u32;
+                    *dense.entry(*id).or_insert(n)
+                })
+                .collect();
+            label_of.push(ids);
+        }
+        label_of.push(vec![0; values]);
+        let labels: Vec<Vec<String>> = label_of
+            .iter()
+            .map(|ids| {
+                let n = ids.iter().max().map_or(0, |&m| m as usize + 1);
+                (0..n).map(|i| i.to_string()).collect()
+            })
+            .collect();
+        let penalty = label_of
+            .iter()
+            .map(|ids| {
+                ids.iter()
+                    .map(|&id| {
+                        let size = ids.iter().filter(|&&other| other == id).count();
+                        (size - 1) as f64 / (values - 1).max(1) as f64
+                    })
+                    .collect()
+            })
+            .collect();
+        Generalizations {
+            label_of,
+            labels,
+            penalty,
+        }
+    }
+
+    #[test]
+    fn roll_up_equals_direct_evaluation_where_hierarchies_nest() {
+        let mut non_nesting_differs = false;
+        for seed in 1..=6u64 {
+            let mut state = seed;
+            let mut next = move |m: u64| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33) % m
+            };
+            let widths = [7u64, 5, 9];
+            let mut data = Encoded::new(3, 1);
+            let mut key = Vec::new();
+            for _ in 0..80 {
+                let values: Vec<String> = widths
+                    .iter()
+                    .chain(&[3])
+                    .map(|&w| next(w).to_string())
+                    .collect();
+                data.add(&values, &mut key);
+            }
+            // Column 2 does not nest (its middle levels are drawn independently).
+            let gens: Vec<Generalizations> = (0..3)
+                .map(|j| random_generalizations(data.dictionaries[j].len(), j != 2, &mut next))
+                .collect();
+            let l = if seed % 2 == 0 { Some(2) } else { None };
+            let model = PrivacyModel {
+                k: 2 + seed % 3,
+                l,
+                suppression_limit: 0.1,
+            };
+            let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
+            let nodes = lattice.nodes();
+            let direct: Vec<Evaluation> = nodes.iter().map(|n| lattice.evaluate(n)).collect();
+            for (n, node) in nodes.iter().enumerate() {
+                for (s, source) in nodes.iter().enumerate() {
+                    if !source.iter().zip(node).all(|(a, b)| a <= b) {
+                        continue;
+                    }
+                    let rolled = lattice.roll_up(node, &direct[s]);
+                    let same = same_evaluation(&rolled, &direct[n], l);
+                    if lattice.rolls_up_into(source, node) {
+                        assert!(same, "seed {seed}: {source:?} into {node:?}");
+                    } else if !same {
+                        non_nesting_differs = true;
+                    }
+                }
+            }
+            // The search gives the same answer with and without roll-up.
+            let (node, with, stats) = lattice.search(100_000, 1_000_000).expect("solution");
+            let (node_direct, without, stats_direct) =
+                lattice.search(100_000, 0).expect("solution");
+            assert_eq!(node, node_direct, "seed {seed}");
+            assert!(same_evaluation(&with, &without, l));
+            assert_eq!(stats.nodes_evaluated, stats_direct.nodes_evaluated);
+            assert_eq!(stats_direct.nodes_rolled_up, 0);
+        }
+        assert!(
+            non_nesting_differs,
+            "a hierarchy that does not nest must be caught by the nesting check"
+        );
+    }
+
+    /// Same classes (rows, representative, sensitive values up to l), suppression and loss.
+    fn same_evaluation(a: &Evaluation, b: &Evaluation, l: Option<usize>) -> bool {
+        a.classes.len() == b.classes.len()
+            && a.classes.iter().all(|(key, x)| {
+                b.classes.get(key).is_some_and(|y| {
+                    x.rows == y.rows
+                        && x.representative == y.representative
+                        && (l.is_none()
+                            || x.seen.iter().zip(&y.seen).all(|(p, q)| p.len() == q.len()))
+                })
+            })
+            && a.suppressed_rows == b.suppressed_rows
+            && a.anonymous == b.anonymous
+            && a.loss.to_bits() == b.loss.to_bits()
     }
 }

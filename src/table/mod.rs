@@ -48,6 +48,11 @@ pub struct TableConfig {
     pub algorithm: Algorithm,
     /// The largest generalization lattice the optimal search accepts.
     pub max_lattice_nodes: usize,
+    /// Classes of evaluated lattice nodes kept for rolling up into later nodes.
+    pub lattice_retained_classes: usize,
+    /// Mondrian publishes a partition's categories as their set when narrower than
+    /// their common hierarchy label.
+    pub mondrian_value_sets: bool,
     /// The pseudonym key; empty: read from the environment variable below.
     pub pseudonym_key: String,
     pub pseudonym_key_env: String,
@@ -392,7 +397,16 @@ impl Job<'_> {
             Algorithm::Lattice => {
                 let lowest: Vec<usize> = plan.ladders.iter().map(|l| l.start).collect();
                 let lattice = Lattice::new(&data, &gens, &lowest, anonymity.model)?;
-                let (node, evaluation, stats) = lattice.search(self.config.max_lattice_nodes)?;
+                let (node, evaluation, stats) = lattice.search(
+                    self.config.max_lattice_nodes,
+                    self.config.lattice_retained_classes,
+                )?;
+                log::debug!(
+                    "lattice search: {} of {} nodes evaluated, {} of them rolled up",
+                    stats.nodes_evaluated,
+                    stats.lattice_nodes,
+                    stats.nodes_rolled_up
+                );
                 let labels: Vec<(Vec<String>, bool)> = (0..data.len())
                     .map(|t| {
                         let tuple = data.tuple(t);
@@ -414,7 +428,13 @@ impl Job<'_> {
             }
             Algorithm::Mondrian => {
                 let ladders: Vec<&Ladder> = plan.ladders.iter().collect();
-                let parts = mondrian::partition(&data, &ladders, &anonymity.model).ok_or_else(
+                let parts = mondrian::partition(
+                    &data,
+                    &ladders,
+                    &anonymity.model,
+                    self.config.mondrian_value_sets,
+                )
+                .ok_or_else(
                     || {
                         Error::parameter(
                             "k-anonymity",

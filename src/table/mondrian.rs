@@ -2,8 +2,9 @@
 //! "Mondrian multidimensional k-anonymity", ICDE 2006): the table is cut recursively at
 //! the median of the quasi-identifier with the widest normalized spread, as long as
 //! both halves keep at least k rows (and l distinct sensitive values when asked); each
-//! final partition publishes the range (numbers, dates) or common generalization
-//! (categories) of its values. Classes differ from row to row, unlike full-domain
+//! final partition publishes the range (numbers, dates) of its values, or for categories
+//! their lowest common generalization or, when that names more values, the set of the
+//! values themselves. Classes differ from row to row, unlike full-domain
 //! generalization, which usually loses less information.
 
 use super::encode::{Dictionary, Encoded};
@@ -31,10 +32,13 @@ struct Axis<'a> {
     /// Unit rank → position on a line, when the column is ordered by magnitude.
     position: Option<Vec<f64>>,
     range: f64,
+    /// Publish a partition's categories as their set when narrower than their common
+    /// hierarchy label.
+    value_sets: bool,
 }
 
 impl<'a> Axis<'a> {
-    fn new(ladder: &'a Ladder, dictionary: &Dictionary) -> Axis<'a> {
+    fn new(ladder: &'a Ladder, dictionary: &Dictionary, value_sets: bool) -> Axis<'a> {
         let start = ladder.start;
         let mut unit_of: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
         for (id, v) in dictionary.values.iter().enumerate() {
@@ -97,6 +101,8 @@ impl<'a> Axis<'a> {
             members: units.into_iter().map(|(_, m)| m).collect(),
             position,
             range,
+            // Numbers and dates publish ranges; sets are for categories.
+            value_sets: value_sets && !ordered,
         }
     }
 
@@ -141,37 +147,69 @@ impl<'a> Axis<'a> {
             return self.ladder.range_label(first_value, last_value);
         }
         if self.ladder.is_flat() {
-            let mut names: Vec<&str> = values;
-            names.sort_unstable();
-            names.dedup();
-            return names.join(",");
+            return self.unit_set(dictionary, ranks);
         }
         // The lowest level at which every value reads the same.
-        for level in self.ladder.start + 1..self.ladder.height() {
+        let common = (self.ladder.start + 1..self.ladder.height()).find_map(|level| {
             let label = self.ladder.generalize(first_value, level);
-            if values
+            values
                 .iter()
                 .all(|v| self.ladder.generalize(v, level) == label)
-            {
-                return label;
+                .then_some((level, label))
+        });
+        if self.value_sets {
+            // The units the common label stands for; the set of the partition's own units
+            // is published when it names fewer (its penalty is then the share of the
+            // domain it covers, Xu et al. 2006, section 3).
+            let covered = common
+                .as_ref()
+                .map_or(self.members.len(), |(level, label)| {
+                    self.members
+                        .iter()
+                        .filter(|m| {
+                            let v = dictionary.values[m[0] as usize].as_str();
+                            self.ladder.generalize(v, *level) == *label
+                        })
+                        .count()
+                });
+            if ranks.len() < covered {
+                return self.unit_set(dictionary, ranks);
             }
         }
-        SUPPRESSED.to_string()
+        common.map_or_else(|| SUPPRESSED.to_string(), |(_, label)| label)
+    }
+
+    /// The partition's units at the schema's level, sorted and joined by commas.
+    fn unit_set(&self, dictionary: &Dictionary, ranks: &[u32]) -> String {
+        let mut names: Vec<String> = ranks
+            .iter()
+            .map(|&r| {
+                let v = dictionary.values[self.members[r as usize][0] as usize].as_str();
+                self.ladder.generalize(v, self.ladder.start)
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names.join(",")
     }
 }
 
 /// Cuts the table into partitions that satisfy `model` (its suppression limit does not
 /// apply: Mondrian suppresses nothing). `None` when the whole table is already too small.
+/// With `value_sets`, a partition's categories are published as the set of their values
+/// (at the schema's level) when that is narrower than their lowest common hierarchy
+/// label, as ARX and sdcMicro allow.
 pub fn partition(
     data: &Encoded,
     ladders: &[&Ladder],
     model: &PrivacyModel,
+    value_sets: bool,
 ) -> Option<Partitioning> {
     let quasi = data.quasi;
     let axes: Vec<Axis> = ladders
         .iter()
         .enumerate()
-        .map(|(j, l)| Axis::new(l, &data.dictionaries[j]))
+        .map(|(j, l)| Axis::new(l, &data.dictionaries[j], value_sets))
         .collect();
     let all: Vec<u32> = (0..data.len() as u32).collect();
     if !satisfies(data, &all, model) {
@@ -335,7 +373,7 @@ mod tests {
                 l,
                 suppression_limit: 0.0,
             };
-            let parts = partition(&data, &refs, &model).expect("partitions");
+            let parts = partition(&data, &refs, &model, true).expect("partitions");
             let mut sizes = vec![0u64; parts.label_ids.len()];
             for (t, &p) in parts.partition_of.iter().enumerate() {
                 sizes[p as usize] += data.counts[t];
@@ -355,6 +393,59 @@ mod tests {
             l: None,
             suppression_limit: 0.0,
         };
-        assert!(partition(&data, &refs, &model).is_none());
+        assert!(partition(&data, &refs, &model, true).is_none());
+    }
+
+    /// Countries under continents: a partition of Canada and Mexico publishes that set,
+    /// narrower than their continent, unless sets are turned off.
+    #[test]
+    fn a_partition_publishes_its_category_set_when_narrower_than_the_common_label() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("country.csv"),
+            "US;America;*\nCanada;America;*\nMexico;America;*\nFrance;Europe;*\nGermany;Europe;*\n",
+        )
+        .expect("hierarchy");
+        let schema = Schema::parse(
+            "[[column]]\nname='country'\nrole='quasi'\nhierarchy='country.csv'\n",
+            dir.path(),
+        )
+        .expect("schema");
+        let ladder = Ladder::build(&schema.columns[0], dir.path(), None, 3).expect("ladder");
+        let mut data = Encoded::new(1, 0);
+        let mut key = Vec::new();
+        for (country, rows) in [
+            ("US", 4),
+            ("Canada", 4),
+            ("Mexico", 1),
+            ("France", 4),
+            ("Germany", 4),
+        ] {
+            for _ in 0..rows {
+                data.add(&[country], &mut key);
+            }
+        }
+        let model = PrivacyModel {
+            k: 4,
+            l: None,
+            suppression_limit: 0.0,
+        };
+        let published = |value_sets: bool| -> Vec<String> {
+            let parts = partition(&data, &[&ladder], &model, value_sets).expect("partitions");
+            parts
+                .label_ids
+                .iter()
+                .map(|ids| parts.labels[0].values[ids[0] as usize].clone())
+                .collect()
+        };
+        assert_eq!(
+            published(true),
+            ["US", "Canada,Mexico", "France", "Germany"]
+        );
+        assert_eq!(published(false), ["US", "America", "France", "Germany"]);
+        // All of a label's values together publish the label, not the set.
+        let everything = PrivacyModel { k: 17, ..model };
+        let parts = partition(&data, &[&ladder], &everything, true).expect("one partition");
+        assert_eq!(parts.labels[0].values, ["*"]);
     }
 }
