@@ -418,8 +418,13 @@ async fn bad_requests_name_what_is_wrong_and_limits_hold() {
     assert_eq!(status, 401);
     let (status, _) = call("/v1/count", r#"{"requests": []}"#.into(), Some("wrong")).await;
     assert_eq!(status, 401);
+    // The right token is let through: answered, or (this configuration answers within
+    // 1 ms only, which a loaded machine can miss) refused for time, never for the token.
     let (status, body) = call("/v1/count", r#"{"requests": []}"#.into(), token).await;
-    assert_eq!(status, 200, "{body}");
+    assert!(
+        status == 200 || (status == 503 && body.contains("request_timeout_ms")),
+        "{status} {body}"
+    );
     assert_eq!(get(&server, "/health").await.0, 200);
     let (status, page) = get(&server, "/").await;
     assert_eq!(status, 200);
