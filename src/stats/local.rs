@@ -144,17 +144,7 @@ impl LocalSource {
             .map(|word| self.phrase_docs(&vec![word.clone()]))
             .collect::<Result<Vec<_>>>()?;
         words.sort_by_key(|docs| docs.len());
-        let Some((smallest, rest)) = words.split_first() else {
-            return Ok(RoaringBitmap::new());
-        };
-        let mut meeting = smallest.as_ref().clone();
-        for docs in rest {
-            if meeting.is_empty() {
-                break;
-            }
-            meeting &= docs.as_ref();
-        }
-        Ok(meeting)
+        Ok(intersection(&words))
     }
 }
 
@@ -166,17 +156,24 @@ fn intersection_count(mut sets: Vec<Arc<RoaringBitmap>>, total: u64) -> u64 {
         [] => total,
         [one] => one.len(),
         [a, b] => a.intersection_len(b),
-        [first, rest @ ..] => {
-            let mut acc = first.as_ref().clone();
-            for set in rest {
-                acc &= set.as_ref();
-                if acc.is_empty() {
-                    break;
-                }
-            }
-            acc.len()
-        }
+        _ => intersection(&sets).len(),
     }
+}
+
+/// The documents in all of `sets`, sorted smallest first (empty when there are none):
+/// the smallest set cut down by each of the others, until nothing is left.
+fn intersection(sets: &[Arc<RoaringBitmap>]) -> RoaringBitmap {
+    let Some((smallest, rest)) = sets.split_first() else {
+        return RoaringBitmap::new();
+    };
+    let mut acc = smallest.as_ref().clone();
+    for set in rest {
+        if acc.is_empty() {
+            break;
+        }
+        acc &= set.as_ref();
+    }
+    acc
 }
 
 impl CountSource for LocalSource {
