@@ -10,7 +10,17 @@
 //! the loss of a node is at least its loss before suppression (a suppressed value costs
 //! 1, the most any label costs), which is a sum of per-column figures computed without
 //! touching the data; nodes are visited by that bound, ascending, and the search stops
-//! when the best anonymous node found costs no more than the next node's bound.
+//! when the best anonymous node found costs less than the next node's bound.
+//!
+//! The bound is tightened, and most failing nodes are recognised without evaluating
+//! them, by projections: a node that keeps a few columns at some levels and raises every
+//! other column to its top is more general than every node sharing those levels, and
+//! generalizing only merges classes, so every row it suppresses is suppressed by each of
+//! them too (Sweeney 2002's generalization property, used by Flash for its predictive
+//! tagging). The projections onto every set of a few columns (three by default) are
+//! evaluated first — few classes each — and a node is skipped when one of its
+//! projections already suppresses more rows than allowed, and otherwise visited by its
+//! loss before suppression plus what its projections' suppressed rows must add to it.
 //!
 //! A node is evaluated over equivalence classes, not rows: a class is a representative
 //! combination, its row count and the sensitive values seen, and its cost is its rows
@@ -79,7 +89,9 @@ impl ClassStat {
 /// A node's classes and what its release would cost.
 #[derive(Debug, Clone)]
 pub struct Evaluation {
-    pub classes: FxHashMap<u128, ClassStat>,
+    /// Each class's packed key, in the order the classes were found.
+    keys: Vec<u128>,
+    classes: Vec<ClassStat>,
     pub suppressed_rows: u64,
     pub anonymous: bool,
     /// Normalized certainty penalty over all rows and quasi-identifiers (0–1), a
@@ -95,6 +107,71 @@ pub struct SearchStats {
     /// Nodes evaluated from another node's classes rather than from the combinations.
     #[serde(skip)]
     pub nodes_rolled_up: usize,
+    /// Nodes recognised as failing from their projections, never evaluated.
+    #[serde(skip)]
+    pub nodes_projected_out: usize,
+}
+
+/// How the search may trade memory for time; none of it changes the answer.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchLimits {
+    /// The largest lattice accepted.
+    pub max_nodes: usize,
+    /// Classes of evaluated nodes kept for roll-up; 0 evaluates every node from the
+    /// combinations.
+    pub retained_classes: usize,
+    /// Columns kept by each projection whose suppression bounds the nodes below it; 0
+    /// turns projections off.
+    pub projection_columns: usize,
+}
+
+/// A node in the search's order: (visiting bound, loss before suppression, level sum,
+/// node); once evaluated, the first figure becomes its loss.
+type Visit = (f64, f64, usize, Vec<usize>);
+
+/// What one projection's evaluation says about every node below it.
+#[derive(Debug, Clone, Copy)]
+struct Probe {
+    suppressed_rows: u64,
+    /// Over the rows it suppresses: the sum, on the projection's own columns, of what a
+    /// suppressed value costs beyond its label's penalty.
+    excess: f64,
+}
+
+/// The projections onto one set of columns, one per combination of their levels.
+struct ProjectionSet {
+    columns: Vec<usize>,
+    /// Indexed by the columns' levels (minus their lowest) in mixed radix, the first
+    /// column most significant.
+    probes: Vec<Probe>,
+}
+
+/// Memory reused across a search's evaluations: the index from a packed class key to
+/// the class's place and the vectors the classes are gathered in, so an evaluation
+/// allocates only its result, once, at its final size. Fresh memory is not free here:
+/// each new page costs the kernel a clearing, a third of the search's time when every
+/// evaluation grew its own hash table.
+#[derive(Default)]
+struct Scratch {
+    index: FxHashMap<u128, u32>,
+    keys: Vec<u128>,
+    classes: Vec<ClassStat>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.index.clear();
+        self.keys.clear();
+        self.classes.clear();
+    }
+
+    /// The classes gathered, moved into vectors of their size.
+    fn take(&mut self) -> (Vec<u128>, Vec<ClassStat>) {
+        (
+            self.keys.drain(..).collect(),
+            self.classes.drain(..).collect(),
+        )
+    }
 }
 
 /// One column's labels at one level: rows per label and each label's penalty.
@@ -120,6 +197,11 @@ pub struct Lattice<'a> {
     /// Bits of the packed class key per column: enough for the most labels at any
     /// allowed level.
     bits: Vec<u32>,
+    /// Where each column's bits sit in the key (the first column highest).
+    shift: Vec<u32>,
+    /// `[column][level]`: the least a suppressed value costs beyond its label's penalty
+    /// (1 minus the highest penalty of a label that holds rows).
+    slack: Vec<Vec<f64>>,
 }
 
 impl<'a> Lattice<'a> {
@@ -162,6 +244,24 @@ impl<'a> Lattice<'a> {
             .map(|levels| levels.iter().map(|l| column_cost(l, None)).collect())
             .collect();
         let nests = columns.iter().map(nesting).collect();
+        let slack = level_labels
+            .iter()
+            .map(|levels| {
+                levels
+                    .iter()
+                    .map(|l| {
+                        let highest = l
+                            .rows
+                            .iter()
+                            .zip(&l.penalty)
+                            .filter(|(rows, _)| **rows > 0)
+                            .map(|(_, &p)| p)
+                            .fold(0.0, f64::max);
+                        (1.0 - highest).max(0.0)
+                    })
+                    .collect()
+            })
+            .collect();
         let bits: Vec<u32> = columns
             .iter()
             .zip(&bounds)
@@ -169,6 +269,9 @@ impl<'a> Lattice<'a> {
                 let most = (lo..=hi).map(|l| g.labels[l].len()).max().unwrap_or(1);
                 usize::BITS - most.max(1).leading_zeros()
             })
+            .collect();
+        let shift = (0..bits.len())
+            .map(|j| bits[j + 1..].iter().sum())
             .collect();
         if bits.iter().sum::<u32>() > 128 {
             return Err(Error::parameter(
@@ -186,7 +289,14 @@ impl<'a> Lattice<'a> {
             level_cost,
             nests,
             bits,
+            shift,
+            slack,
         })
+    }
+
+    /// The most rows the release may suppress.
+    fn allowed_suppression(&self) -> u64 {
+        (self.model.suppression_limit * self.data.rows as f64).floor() as u64
     }
 
     fn rows_times_columns(&self) -> f64 {
@@ -203,7 +313,7 @@ impl<'a> Lattice<'a> {
     }
 
     /// The packed class key of combination `t` at `node`.
-    pub fn class_key(&self, node: &[usize], t: usize) -> u128 {
+    fn class_key(&self, node: &[usize], t: usize) -> u128 {
         let tuple = self.data.tuple(t);
         let mut key = 0u128;
         for (j, &level) in node.iter().enumerate() {
@@ -214,18 +324,27 @@ impl<'a> Lattice<'a> {
     }
 
     /// Groups the table's combinations into the node's classes and prices the release.
-    pub fn evaluate(&self, node: &[usize]) -> Evaluation {
+    fn evaluate(&self, node: &[usize], scratch: &mut Scratch) -> Evaluation {
         let quasi = self.data.quasi;
         let sensitive = self.data.width() - quasi;
-        let mut classes: FxHashMap<u128, ClassStat> = FxHashMap::default();
+        scratch.clear();
+        let Scratch {
+            index,
+            keys,
+            classes,
+        } = scratch;
         for (t, &count) in self.data.counts.iter().enumerate() {
-            let stat = classes
-                .entry(self.class_key(node, t))
-                .or_insert_with(|| ClassStat {
+            let key = self.class_key(node, t);
+            let at = *index.entry(key).or_insert_with(|| {
+                keys.push(key);
+                classes.push(ClassStat {
                     rows: 0,
                     representative: t as u32,
                     seen: Vec::new(),
                 });
+                (classes.len() - 1) as u32
+            });
+            let stat = &mut classes[at as usize];
             stat.rows += count;
             if let Some(l) = self.model.l {
                 if stat.seen.is_empty() {
@@ -240,29 +359,53 @@ impl<'a> Lattice<'a> {
                 }
             }
         }
-        self.price(node, classes)
+        let (keys, classes) = scratch.take();
+        self.price(node, keys, classes)
     }
 
-    /// The node's evaluation from the classes of `source`, a more specific node whose
-    /// hierarchies nest into this one's: each class re-keyed by its representative and
-    /// merged. Equal to [`Lattice::evaluate`] but for which sensitive values (beyond
-    /// the count that matters) a class keeps.
-    pub fn roll_up(&self, node: &[usize], source: &Evaluation) -> Evaluation {
-        // Never more classes than the source's: sized once, never rehashed.
-        let mut classes: FxHashMap<u128, ClassStat> =
-            FxHashMap::with_capacity_and_hasher(source.classes.len(), Default::default());
-        for stat in source.classes.values() {
-            let key = self.class_key(node, stat.representative as usize);
-            match classes.entry(key) {
-                std::collections::hash_map::Entry::Occupied(mut e) => {
-                    e.get_mut().merge(stat, self.model.l)
+    /// The node's evaluation from the classes of `source`, an evaluation of the more
+    /// specific `source_node` whose hierarchies nest into this one's: each class's key
+    /// rewritten in the columns whose level differs (labels read from its
+    /// representative) and classes with equal keys merged. Equal to evaluating the node
+    /// but for which sensitive values (beyond the count that matters) a class keeps.
+    fn roll_up(
+        &self,
+        node: &[usize],
+        source_node: &[usize],
+        source: &Evaluation,
+        scratch: &mut Scratch,
+    ) -> Evaluation {
+        let changed: Vec<(usize, u32)> = (0..node.len())
+            .filter(|&j| node[j] != source_node[j])
+            .map(|j| (j, self.shift[j]))
+            .collect();
+        let kept = changed.iter().fold(u128::MAX, |mask, &(j, shift)| {
+            mask & !((u128::MAX >> (128 - self.bits[j])) << shift)
+        });
+        scratch.clear();
+        let Scratch {
+            index,
+            keys,
+            classes,
+        } = scratch;
+        for (&key, stat) in source.keys.iter().zip(&source.classes) {
+            let tuple = self.data.tuple(stat.representative as usize);
+            let key = changed.iter().fold(key & kept, |key, &(j, shift)| {
+                key | u128::from(self.columns[j].label_of[node[j]][tuple[j] as usize]) << shift
+            });
+            match index.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    classes[*e.get() as usize].merge(stat, self.model.l)
                 }
                 std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(stat.clone());
+                    e.insert(classes.len() as u32);
+                    keys.push(key);
+                    classes.push(stat.clone());
                 }
             }
         }
-        self.price(node, classes)
+        let (keys, classes) = scratch.take();
+        self.price(node, keys, classes)
     }
 
     /// Whether `source`'s classes roll up into `node`'s: `source` is at or below `node`
@@ -277,10 +420,10 @@ impl<'a> Lattice<'a> {
 
     /// Suppression and loss of a node's classes. The loss is summed per column and label
     /// from row counts, so it does not depend on the order the classes were found in.
-    fn price(&self, node: &[usize], classes: FxHashMap<u128, ClassStat>) -> Evaluation {
+    fn price(&self, node: &[usize], keys: Vec<u128>, classes: Vec<ClassStat>) -> Evaluation {
         let mut suppressed_rows = 0;
         let mut suppressed_by_label: Vec<Vec<u64>> = Vec::new();
-        for stat in classes.values() {
+        for stat in &classes {
             if stat.satisfies(&self.model) {
                 continue;
             }
@@ -298,7 +441,7 @@ impl<'a> Lattice<'a> {
                 suppressed_by_label[j][label as usize] += stat.rows;
             }
         }
-        let allowed = (self.model.suppression_limit * self.data.rows as f64).floor() as u64;
+        let allowed = self.allowed_suppression();
         let anonymous = suppressed_rows <= allowed && suppressed_rows < self.data.rows;
         let kept_cost: f64 = node
             .iter()
@@ -312,6 +455,7 @@ impl<'a> Lattice<'a> {
             .sum();
         let cost = kept_cost + suppressed_rows as f64 * self.columns.len() as f64;
         Evaluation {
+            keys,
             classes,
             suppressed_rows,
             anonymous,
@@ -319,12 +463,17 @@ impl<'a> Lattice<'a> {
         }
     }
 
-    /// Whether a class of the node's evaluation is published (not suppressed).
-    pub fn is_published(&self, evaluation: &Evaluation, key: u128) -> bool {
-        evaluation
-            .classes
-            .get(&key)
-            .is_some_and(|c| c.satisfies(&self.model))
+    /// Whether each combination is published at the node (its class not suppressed).
+    pub fn published(&self, node: &[usize], evaluation: &Evaluation) -> Vec<bool> {
+        let satisfied: FxHashMap<u128, bool> = evaluation
+            .keys
+            .iter()
+            .zip(&evaluation.classes)
+            .map(|(&key, c)| (key, c.satisfies(&self.model)))
+            .collect();
+        (0..self.data.len())
+            .map(|t| satisfied.get(&self.class_key(node, t)) == Some(&true))
+            .collect()
     }
 
     /// Every node of the lattice, in a fixed order.
@@ -352,41 +501,165 @@ impl<'a> Lattice<'a> {
             .fold(1usize, usize::saturating_mul)
     }
 
-    /// The anonymous node of least loss (ties: the lower, then the first in
-    /// lexicographic order), with its evaluation. Evaluations are kept for roll-up
-    /// while their classes together number at most `retained_classes` (the oldest
-    /// dropped first); 0 evaluates every node from the combinations.
-    pub fn search(
+    /// The projections onto every set of `width` columns (none when `width` is 0 or
+    /// keeps every column: a projection is then the node itself). Each set's lowest
+    /// projection is evaluated from the combinations, the others rolled up from it where
+    /// the hierarchies nest (and `roll_up` allows).
+    fn projections(
         &self,
-        max_nodes: usize,
-        retained_classes: usize,
-    ) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
+        width: usize,
+        roll_up: bool,
+        scratch: &mut Scratch,
+    ) -> Vec<ProjectionSet> {
+        let m = self.columns.len();
+        if width == 0 || width >= m {
+            return Vec::new();
+        }
+        let mut sets = Vec::new();
+        let mut columns: Vec<usize> = (0..width).collect();
+        loop {
+            let mut node: Vec<usize> = self.bounds.iter().map(|&(_, hi)| hi).collect();
+            for &j in &columns {
+                node[j] = self.bounds[j].0;
+            }
+            let lowest = self.evaluate(&node, scratch);
+            let lowest_node = node.clone();
+            let mut probes = vec![self.probe(&node, &columns, &lowest)];
+            // The next combination of the set's levels, the last column fastest.
+            while let Some(pos) = columns.iter().rposition(|&j| node[j] < self.bounds[j].1) {
+                node[columns[pos]] += 1;
+                for &j in &columns[pos + 1..] {
+                    node[j] = self.bounds[j].0;
+                }
+                let evaluation = if roll_up && self.rolls_up_into(&lowest_node, &node) {
+                    self.roll_up(&node, &lowest_node, &lowest, scratch)
+                } else {
+                    self.evaluate(&node, scratch)
+                };
+                probes.push(self.probe(&node, &columns, &evaluation));
+            }
+            sets.push(ProjectionSet {
+                columns: columns.clone(),
+                probes,
+            });
+            // The next set of columns in lexicographic order.
+            let Some(pos) = (0..width).rposition(|i| columns[i] < m - width + i) else {
+                break;
+            };
+            columns[pos] += 1;
+            for i in pos + 1..width {
+                columns[i] = columns[i - 1] + 1;
+            }
+        }
+        sets
+    }
+
+    /// A projection's suppressed rows and the excess they cost on its own columns.
+    fn probe(&self, node: &[usize], columns: &[usize], evaluation: &Evaluation) -> Probe {
+        let mut probe = Probe {
+            suppressed_rows: 0,
+            excess: 0.0,
+        };
+        for stat in &evaluation.classes {
+            if stat.satisfies(&self.model) {
+                continue;
+            }
+            probe.suppressed_rows += stat.rows;
+            let tuple = self.data.tuple(stat.representative as usize);
+            let excess: f64 = columns
+                .iter()
+                .map(|&j| {
+                    let level = node[j];
+                    let label = self.columns[j].label_of[level][tuple[j] as usize];
+                    (1.0 - self.level_labels[j][level].penalty[label as usize]).max(0.0)
+                })
+                .sum();
+            probe.excess += stat.rows as f64 * excess;
+        }
+        probe
+    }
+
+    /// What a node's projections tell before it is evaluated: the most rows one of them
+    /// suppresses (the node suppresses at least these) and the most they must add to the
+    /// node's loss before suppression (in rows × columns).
+    fn projected(&self, sets: &[ProjectionSet], node: &[usize]) -> (u64, f64) {
+        let total_slack: f64 = node
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| self.slack[j][l])
+            .sum();
+        let mut suppressed = 0;
+        let mut excess: f64 = 0.0;
+        for set in sets {
+            let mut index = 0;
+            let mut own_slack = 0.0;
+            for &j in &set.columns {
+                let (lo, hi) = self.bounds[j];
+                index = index * (hi - lo + 1) + (node[j] - lo);
+                own_slack += self.slack[j][node[j]];
+            }
+            let probe = set.probes[index];
+            suppressed = suppressed.max(probe.suppressed_rows);
+            // A row the projection suppresses costs 1 in every column of the node: its
+            // excess over the label on the projection's columns, and at least the
+            // column's slack on the others.
+            let others = (total_slack - own_slack).max(0.0);
+            excess = excess.max(probe.excess + probe.suppressed_rows as f64 * others);
+        }
+        (suppressed, excess)
+    }
+
+    /// The anonymous node of least loss (ties: the lower loss before suppression, then
+    /// the lower, then the first in lexicographic order), with its evaluation.
+    pub fn search(&self, limits: SearchLimits) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
         let size = self.size();
-        if size > max_nodes {
+        if size > limits.max_nodes {
             return Err(Error::parameter(
                 "k-anonymity",
                 format!(
                     "the generalization lattice has {size} nodes, more than table.max_lattice_nodes \
-                     ({max_nodes}): use fewer levels or the mondrian algorithm"
+                     ({}): use fewer levels or the mondrian algorithm",
+                    limits.max_nodes
                 ),
             ));
         }
-        let mut order: Vec<(f64, usize, Vec<usize>)> = self
-            .nodes()
-            .into_iter()
-            .map(|n| (self.bound(&n), n.iter().sum(), n))
-            .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let retained_classes = limits.retained_classes;
+        let mut scratch = Scratch::default();
+        let sets = self.projections(
+            limits.projection_columns,
+            retained_classes > 0,
+            &mut scratch,
+        );
+        let allowed = self.allowed_suppression();
+        let rows_times_columns = self.rows_times_columns();
+        let mut projected_out = 0;
+        let mut order: Vec<Visit> = Vec::with_capacity(size);
+        for node in self.nodes() {
+            let (suppressed, excess) = self.projected(&sets, &node);
+            if suppressed > allowed || suppressed >= self.data.rows {
+                projected_out += 1;
+                continue;
+            }
+            let bound = self.bound(&node);
+            // Shaved by a billionth so rounding never lifts the bound above the loss.
+            let visit = bound + (excess / rows_times_columns - 1e-9).max(0.0);
+            order.push((visit, bound, node.iter().sum(), node));
+        }
+        order.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(a.2.cmp(&b.2))
+                .then_with(|| a.3.cmp(&b.3))
+        });
         let mut failing: Vec<Vec<usize>> = Vec::new();
-        let mut best: Option<(Vec<usize>, Rc<Evaluation>)> = None;
+        let mut best: Option<(Visit, Rc<Evaluation>)> = None;
         let mut retained: std::collections::VecDeque<(Vec<usize>, Rc<Evaluation>)> =
             std::collections::VecDeque::new();
         let mut retained_total = 0usize;
         let mut evaluated = 0;
         let mut rolled_up = 0;
-        for (bound, _, node) in order {
-            if let Some((_, e)) = &best
-                && e.loss <= bound
+        for (visit, bound, sum, node) in order {
+            if let Some(((loss, ..), _)) = &best
+                && *loss < visit
             {
                 break;
             }
@@ -403,11 +676,11 @@ impl<'a> Lattice<'a> {
                 .filter(|(n, e)| e.classes.len() < self.data.len() && self.rolls_up_into(n, &node))
                 .min_by_key(|(_, e)| e.classes.len());
             let evaluation = Rc::new(match source {
-                Some((_, e)) => {
+                Some((source_node, e)) => {
                     rolled_up += 1;
-                    self.roll_up(&node, e)
+                    self.roll_up(&node, source_node, e, &mut scratch)
                 }
-                None => self.evaluate(&node),
+                None => self.evaluate(&node, &mut scratch),
             });
             let classes = evaluation.classes.len();
             if classes <= retained_classes {
@@ -425,8 +698,18 @@ impl<'a> Lattice<'a> {
                 failing.push(node);
                 continue;
             }
-            if best.as_ref().is_none_or(|(_, e)| evaluation.loss < e.loss) {
-                best = Some((node, evaluation));
+            // Ranked by loss where the order ranks by visiting bound.
+            let key = (evaluation.loss, bound, sum, node);
+            let better = best.as_ref().is_none_or(|(b, _)| {
+                key.0
+                    .total_cmp(&b.0)
+                    .then(key.1.total_cmp(&b.1))
+                    .then(key.2.cmp(&b.2))
+                    .then_with(|| key.3.cmp(&b.3))
+                    .is_lt()
+            });
+            if better {
+                best = Some((key, evaluation));
             }
         }
         drop(retained);
@@ -434,9 +717,10 @@ impl<'a> Lattice<'a> {
             lattice_nodes: size,
             nodes_evaluated: evaluated,
             nodes_rolled_up: rolled_up,
+            nodes_projected_out: projected_out,
         };
         match best {
-            Some((node, evaluation)) => {
+            Some(((.., node), evaluation)) => {
                 let evaluation = Rc::try_unwrap(evaluation).unwrap_or_else(|e| (*e).clone());
                 Ok((node, evaluation, stats))
             }
@@ -454,7 +738,7 @@ impl<'a> Lattice<'a> {
         self.nodes()
             .into_iter()
             .map(|n| {
-                let e = self.evaluate(&n);
+                let e = self.evaluate(&n, &mut Scratch::default());
                 (n, e)
             })
             .filter(|(_, e)| e.anonymous)
@@ -573,6 +857,14 @@ mod tests {
             .collect()
     }
 
+    fn limits(retained_classes: usize, projection_columns: usize) -> SearchLimits {
+        SearchLimits {
+            max_nodes: 100_000,
+            retained_classes,
+            projection_columns,
+        }
+    }
+
     #[test]
     fn search_is_k_anonymous_and_as_good_as_brute_force() {
         for (seed, k, l, limit) in [
@@ -590,7 +882,12 @@ mod tests {
                 suppression_limit: limit,
             };
             let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
-            let (node, evaluation, stats) = lattice.search(100_000, 1_000_000).expect("solution");
+            let (node, evaluation, stats) = lattice.search(limits(1_000_000, 2)).expect("solution");
+            for width in [0, 1] {
+                let (other, e, _) = lattice.search(limits(1_000_000, width)).expect("solution");
+                assert_eq!(other, node, "seed {seed}, projections of {width}");
+                assert_eq!(e.loss.to_bits(), evaluation.loss.to_bits());
+            }
             let (_, brute_loss) = lattice.brute_force().expect("brute force");
             assert!(
                 (evaluation.loss - brute_loss).abs() < 1e-12,
@@ -601,9 +898,10 @@ mod tests {
             // Check k-anonymity directly on the released combinations.
             let mut sizes: FxHashMap<u128, u64> = FxHashMap::default();
             let mut suppressed = 0;
-            for t in 0..data.len() {
+            let published = lattice.published(&node, &evaluation);
+            for (t, &published) in published.iter().enumerate() {
                 let key = lattice.class_key(&node, t);
-                if lattice.is_published(&evaluation, key) {
+                if published {
                     *sizes.entry(key).or_default() += data.counts[t];
                 } else {
                     suppressed += data.counts[t];
@@ -625,7 +923,7 @@ mod tests {
         };
         Lattice::new(&data, &gens, &[0, 0, 0], model)
             .expect("lattice")
-            .search(100_000, 1_000_000)
+            .search(limits(1_000_000, 2))
     }
 
     #[test]
@@ -730,13 +1028,17 @@ mod tests {
             };
             let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
             let nodes = lattice.nodes();
-            let direct: Vec<Evaluation> = nodes.iter().map(|n| lattice.evaluate(n)).collect();
+            let mut scratch = Scratch::default();
+            let direct: Vec<Evaluation> = nodes
+                .iter()
+                .map(|n| lattice.evaluate(n, &mut scratch))
+                .collect();
             for (n, node) in nodes.iter().enumerate() {
                 for (s, source) in nodes.iter().enumerate() {
                     if !source.iter().zip(node).all(|(a, b)| a <= b) {
                         continue;
                     }
-                    let rolled = lattice.roll_up(node, &direct[s]);
+                    let rolled = lattice.roll_up(node, source, &direct[s], &mut scratch);
                     let same = same_evaluation(&rolled, &direct[n], l);
                     if lattice.rolls_up_into(source, node) {
                         assert!(same, "seed {seed}: {source:?} into {node:?}");
@@ -746,9 +1048,9 @@ mod tests {
                 }
             }
             // The search gives the same answer with and without roll-up.
-            let (node, with, stats) = lattice.search(100_000, 1_000_000).expect("solution");
+            let (node, with, stats) = lattice.search(limits(1_000_000, 2)).expect("solution");
             let (node_direct, without, stats_direct) =
-                lattice.search(100_000, 0).expect("solution");
+                lattice.search(limits(0, 2)).expect("solution");
             assert_eq!(node, node_direct, "seed {seed}");
             assert!(same_evaluation(&with, &without, l));
             assert_eq!(stats.nodes_evaluated, stats_direct.nodes_evaluated);
@@ -760,11 +1062,53 @@ mod tests {
         );
     }
 
+    #[test]
+    fn projections_bound_every_node_below_them() {
+        for seed in 1..=8u64 {
+            let data = table(150, seed);
+            let gens = generalizations(&data);
+            let model = PrivacyModel {
+                k: 2 + seed % 4,
+                l: (seed % 3 == 0).then_some(2),
+                suppression_limit: 0.05,
+            };
+            let lattice = Lattice::new(&data, &gens, &[0, 0, 0], model).expect("lattice");
+            let mut ruled_out = 0;
+            for width in [1, 2] {
+                let mut scratch = Scratch::default();
+                let sets = lattice.projections(width, seed % 2 == 0, &mut scratch);
+                // Three columns: three single columns, three pairs.
+                assert_eq!(sets.len(), 3);
+                for node in lattice.nodes() {
+                    let e = lattice.evaluate(&node, &mut scratch);
+                    let (suppressed, excess) = lattice.projected(&sets, &node);
+                    assert!(suppressed <= e.suppressed_rows, "seed {seed} {node:?}");
+                    if suppressed > lattice.allowed_suppression() {
+                        assert!(!e.anonymous);
+                        ruled_out += 1;
+                    }
+                    let bound = lattice.bound(&node) + excess / lattice.rows_times_columns();
+                    assert!(
+                        bound <= e.loss + 1e-12,
+                        "seed {seed} {node:?}: bound {bound} above loss {}",
+                        e.loss
+                    );
+                }
+            }
+            assert!(
+                ruled_out > 0,
+                "seed {seed}: the projections rule nothing out"
+            );
+        }
+    }
+
     /// Same classes (rows, representative, sensitive values up to l), suppression and loss.
     fn same_evaluation(a: &Evaluation, b: &Evaluation, l: Option<usize>) -> bool {
+        let b_classes: FxHashMap<u128, &ClassStat> =
+            b.keys.iter().copied().zip(&b.classes).collect();
         a.classes.len() == b.classes.len()
-            && a.classes.iter().all(|(key, x)| {
-                b.classes.get(key).is_some_and(|y| {
+            && a.keys.iter().zip(&a.classes).all(|(key, x)| {
+                b_classes.get(key).is_some_and(|y| {
                     x.rows == y.rows
                         && x.representative == y.representative
                         && (l.is_none()

@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
 use encode::{Encoded, Generalizations};
 use hierarchy::Ladder;
-use lattice::{Lattice, PrivacyModel};
+use lattice::{Lattice, PrivacyModel, SearchLimits};
 use report::{BadRows, ColumnReport, Report};
 use rows::{Format, RowOutcome, RowProblem, RowReader, RowWriter};
 use schema::{ColumnSpec, IdentifierAction, Role, Schema};
@@ -50,6 +50,8 @@ pub struct TableConfig {
     pub max_lattice_nodes: usize,
     /// Classes of evaluated lattice nodes kept for rolling up into later nodes.
     pub lattice_retained_classes: usize,
+    /// Columns each projection keeps when bounding the lattice's nodes; 0: none.
+    pub lattice_projection_columns: usize,
     /// Mondrian publishes a partition's categories as their set when narrower than
     /// their common hierarchy label.
     pub mondrian_value_sets: bool,
@@ -397,16 +399,19 @@ impl Job<'_> {
             Algorithm::Lattice => {
                 let lowest: Vec<usize> = plan.ladders.iter().map(|l| l.start).collect();
                 let lattice = Lattice::new(&data, &gens, &lowest, anonymity.model)?;
-                let (node, evaluation, stats) = lattice.search(
-                    self.config.max_lattice_nodes,
-                    self.config.lattice_retained_classes,
-                )?;
+                let (node, evaluation, stats) = lattice.search(SearchLimits {
+                    max_nodes: self.config.max_lattice_nodes,
+                    retained_classes: self.config.lattice_retained_classes,
+                    projection_columns: self.config.lattice_projection_columns,
+                })?;
                 log::debug!(
-                    "lattice search: {} of {} nodes evaluated, {} of them rolled up",
+                    "lattice search: {} of {} nodes evaluated, {} of them rolled up; {} ruled out by their projections",
                     stats.nodes_evaluated,
                     stats.lattice_nodes,
-                    stats.nodes_rolled_up
+                    stats.nodes_rolled_up,
+                    stats.nodes_projected_out
                 );
+                let published = lattice.published(&node, &evaluation);
                 let labels: Vec<(Vec<String>, bool)> = (0..data.len())
                     .map(|t| {
                         let tuple = data.tuple(t);
@@ -418,9 +423,7 @@ impl Job<'_> {
                                     .clone()
                             })
                             .collect();
-                        let published =
-                            lattice.is_published(&evaluation, lattice.class_key(&node, t));
-                        (labels, published)
+                        (labels, published[t])
                     })
                     .collect();
                 report.set_levels(node.clone());
