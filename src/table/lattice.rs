@@ -1102,6 +1102,65 @@ mod tests {
         }
     }
 
+    #[test]
+    fn projections_of_every_width_keep_the_optimum_on_four_columns() {
+        for seed in 1..=5u64 {
+            let mut state = seed;
+            let mut next = move |m: u64| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33) % m
+            };
+            let widths = [6u64, 4, 7, 3];
+            let mut data = Encoded::new(4, 1);
+            let mut key = Vec::new();
+            for _ in 0..200 {
+                let values: Vec<String> = widths
+                    .iter()
+                    .chain(&[3])
+                    .map(|&w| next(w).to_string())
+                    .collect();
+                data.add(&values, &mut key);
+            }
+            // Column 1 does not nest, so its projections are evaluated, not rolled up.
+            let gens: Vec<Generalizations> = (0..4)
+                .map(|j| random_generalizations(data.dictionaries[j].len(), j != 1, &mut next))
+                .collect();
+            let model = PrivacyModel {
+                k: 3 + seed % 3,
+                l: (seed % 2 == 0).then_some(2),
+                suppression_limit: 0.04,
+            };
+            let lattice = Lattice::new(&data, &gens, &[0; 4], model).expect("lattice");
+            let (_, brute_loss) = lattice.brute_force().expect("brute force");
+            let (node, evaluation, _) = lattice.search(limits(1_000_000, 0)).expect("solution");
+            assert!((evaluation.loss - brute_loss).abs() < 1e-12, "seed {seed}");
+            let mut scratch = Scratch::default();
+            let direct: Vec<(Vec<usize>, Evaluation)> = lattice
+                .nodes()
+                .into_iter()
+                .map(|n| {
+                    let e = lattice.evaluate(&n, &mut scratch);
+                    (n, e)
+                })
+                .collect();
+            for width in 1..=3 {
+                let sets = lattice.projections(width, true, &mut scratch);
+                for (n, e) in &direct {
+                    let (suppressed, excess) = lattice.projected(&sets, n);
+                    assert!(suppressed <= e.suppressed_rows, "seed {seed} {n:?}");
+                    let bound = lattice.bound(n) + excess / lattice.rows_times_columns();
+                    assert!(bound <= e.loss + 1e-12, "seed {seed} {n:?} width {width}");
+                }
+                let (other, e, stats) = lattice.search(limits(1_000_000, width)).expect("solution");
+                assert_eq!(other, node, "seed {seed}, projections of {width}");
+                assert_eq!(e.loss.to_bits(), evaluation.loss.to_bits());
+                assert!(stats.nodes_evaluated + stats.nodes_projected_out <= stats.lattice_nodes);
+            }
+        }
+    }
+
     /// Same classes (rows, representative, sensitive values up to l), suppression and loss.
     fn same_evaluation(a: &Evaluation, b: &Evaluation, l: Option<usize>) -> bool {
         let b_classes: FxHashMap<u128, &ClassStat> =
