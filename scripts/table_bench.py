@@ -388,8 +388,13 @@ def write_synthetic(rows_wanted):
     return path
 
 
+PARQUET_ROW_GROUP = 1 << 20  # pyarrow's default largest row group
+
+
 def write_synthetic_parquet(rows_wanted):
-    """The synthetic CSV table converted once to Parquet, streamed a block at a time."""
+    """The synthetic CSV table converted once to Parquet, streamed a row group at a
+    time (the CSV's blocks gathered into row groups of PARQUET_ROW_GROUP rows)."""
+    import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
     source = write_synthetic(rows_wanted)
@@ -398,8 +403,15 @@ def write_synthetic_parquet(rows_wanted):
         partial = path.with_suffix(".partial")
         reader = pacsv.open_csv(source)
         with pq.ParquetWriter(partial, reader.schema, compression="snappy") as writer:
+            pending = []
             for batch in reader:
-                writer.write_batch(batch)
+                pending.append(batch)
+                if sum(b.num_rows for b in pending) >= PARQUET_ROW_GROUP:
+                    table = pa.Table.from_batches(pending)
+                    writer.write_table(table.slice(0, PARQUET_ROW_GROUP))
+                    pending = table.slice(PARQUET_ROW_GROUP).to_batches()
+            if pending:
+                writer.write_table(pa.Table.from_batches(pending))
         partial.rename(path)
     return path
 
