@@ -7,7 +7,8 @@
 //! plain digits, floats in their shortest round-trip form, booleans as `true`/`false`,
 //! dates as `YYYY-MM-DD`, times as `HH:MM:SS[.fff…]`, timestamps as
 //! `YYYY-MM-DD HH:MM:SS[.fff…]` (UTC for UTC-adjusted ones, as stored otherwise), strings
-//! as they are; a null is an empty field. Nested columns (lists, maps, structs) are
+//! as they are, unannotated bytes as text only when they are printable UTF-8 (else the
+//! row is bad, naming the column); a null is an empty field. Nested columns (lists, maps, structs) are
 //! refused, naming the column.
 //!
 //! Writing gives every column as an optional UTF-8 string (the released values are
@@ -67,8 +68,11 @@ enum Render {
     Timestamp(Unit),
     /// INT96: nanoseconds of the day and a Julian day (legacy Impala and Spark timestamps).
     Int96Timestamp,
-    /// UTF-8 text; an unannotated binary value is read as text when it is UTF-8.
+    /// UTF-8 text.
     Text,
+    /// Unannotated bytes (older writers store strings so): read as text when they are
+    /// UTF-8 without control characters other than tab and line breaks.
+    Binary,
     Uuid,
     Float16,
 }
@@ -134,7 +138,7 @@ fn render_of(column: &ColumnDescriptor) -> std::result::Result<Render, String> {
         (ConvertedType::NONE, P::INT96) => Render::Int96Timestamp,
         (ConvertedType::NONE, P::FLOAT) => Render::Float,
         (ConvertedType::NONE, P::DOUBLE) => Render::Double,
-        (ConvertedType::NONE, P::BYTE_ARRAY | P::FIXED_LEN_BYTE_ARRAY) => Render::Text,
+        (ConvertedType::NONE, P::BYTE_ARRAY | P::FIXED_LEN_BYTE_ARRAY) => Render::Binary,
         (ConvertedType::UTF8 | ConvertedType::ENUM | ConvertedType::JSON, P::BYTE_ARRAY) => {
             Render::Text
         }
@@ -378,6 +382,16 @@ fn render_bytes(bytes: &[u8], render: Render, out: &mut String) -> std::result::
     match render {
         Render::Text => {
             out.push_str(std::str::from_utf8(bytes).map_err(|_| "not valid UTF-8")?);
+        }
+        Render::Binary => {
+            let text = std::str::from_utf8(bytes)
+                .ok()
+                .filter(|t| {
+                    !t.chars()
+                        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+                })
+                .ok_or("binary data, not text")?;
+            out.push_str(text);
         }
         Render::Decimal(scale) => {
             if bytes.len() > 16 {
@@ -838,6 +852,15 @@ mod tests {
         assert_eq!(
             bytes(&[0xff, 0xfe], Render::Text),
             Err("not valid UTF-8".into())
+        );
+        assert_eq!(bytes(b"a\tb\n", Render::Binary).as_deref(), Ok("a\tb\n"));
+        assert_eq!(
+            bytes(&[0, 0, 1], Render::Binary),
+            Err("binary data, not text".into())
+        );
+        assert_eq!(
+            bytes(&[0xff], Render::Binary),
+            Err("binary data, not text".into())
         );
         let uuid: Vec<u8> = (0..16).collect();
         assert_eq!(
