@@ -683,8 +683,26 @@ fn parquet_in_and_out_give_the_csv_paths_rows() {
             .success();
         assert_eq!(read_csv(&csv_out), read_csv(&from_csv));
     }
-    let (_, rows) = read_parquet(&d.root.join("lattice-0.parquet"));
+    let written = d.root.join("lattice-0.parquet");
+    let (_, rows) = read_parquet(&written);
     assert_eq!(rows.len(), 300);
+    // Row groups of table.parquet_row_group_rows, Snappy-compressed.
+    use parquet::file::reader::FileReader;
+    let reader = parquet::file::reader::SerializedFileReader::new(
+        std::fs::File::open(&written).expect("open"),
+    )
+    .expect("parquet");
+    let groups = reader.metadata().row_groups();
+    assert_eq!(
+        groups.iter().map(|g| g.num_rows()).collect::<Vec<_>>(),
+        [50; 6]
+    );
+    assert!(
+        groups
+            .iter()
+            .flat_map(|g| g.columns())
+            .all(|c| c.compression() == parquet::basic::Compression::SNAPPY)
+    );
     assert!(
         rows.iter().any(|r| r[3].is_empty()),
         "a null diagnosis stays empty"
