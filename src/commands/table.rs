@@ -23,7 +23,8 @@ use super::Ctx;
 #[derive(Args)]
 pub struct TableArgs {
     /// The table: CSV (header row; delimiter from the schema, `--delimiter`, the
-    /// extension or the header line) or JSON Lines (`.jsonl`).
+    /// extension or the header line), JSON Lines (`.jsonl`) or Parquet (`.parquet`,
+    /// `.pq`; flat columns).
     #[arg(value_name = "IN")]
     pub input: PathBuf,
     /// Each column's role and operator (TOML; `--suggest` proposes one).
@@ -33,8 +34,8 @@ pub struct TableArgs {
     /// edit: written to `--out`, or standard output.
     #[arg(long, conflicts_with_all = ["schema", "k", "aggregate_by"])]
     pub suggest: bool,
-    /// The released table (CSV or JSON Lines by extension, else the input's format),
-    /// written atomically.
+    /// The released table (CSV, JSON Lines or Parquet by extension, else the input's
+    /// format), written atomically; Parquet columns are all optional UTF-8 strings.
     #[arg(long, value_name = "OUT", required_unless_present = "suggest")]
     pub out: Option<PathBuf>,
     /// A JSON report: columns, rows, bad rows, k-anonymity figures.
@@ -213,6 +214,7 @@ fn suggest(ctx: &Ctx, args: &TableArgs) -> Result<()> {
         &args.input,
         args.delimiter.as_deref(),
         ctx.config.table.suggest_sample_rows,
+        &ctx.config.table.parquet(),
         &patterns,
     )?;
     match &args.out {

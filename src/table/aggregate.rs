@@ -136,6 +136,7 @@ pub(super) fn run(
         job.output,
         Format::for_output(job.output, plan.format),
         header,
+        &job.config.parquet(),
     )?;
     let mut line = Vec::with_capacity(sources.len() + 1 + sums.len());
     for (key, (count, totals)) in &kept {

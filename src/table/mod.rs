@@ -15,6 +15,7 @@ pub mod encode;
 pub mod hierarchy;
 pub mod lattice;
 pub mod mondrian;
+pub mod parquet_file;
 pub mod report;
 pub mod rows;
 pub mod schema;
@@ -34,6 +35,7 @@ use crate::kb::KnowledgeBase;
 use encode::{Encoded, Generalizations};
 use hierarchy::Ladder;
 use lattice::{Lattice, PrivacyModel, SearchLimits};
+use parquet_file::ParquetSettings;
 use report::{BadRows, ColumnReport, Report};
 use rows::{Format, RowOutcome, RowProblem, RowReader, RowWriter};
 use schema::{ColumnSpec, IdentifierAction, Role, Schema};
@@ -71,6 +73,10 @@ pub struct TableConfig {
     pub suggest_sample_rows: usize,
     /// Bad rows listed one by one in the report (all are counted).
     pub report_bad_rows: usize,
+    /// Rows per row group of a Parquet output.
+    pub parquet_row_group_rows: usize,
+    /// Rows decoded per column at a time from a Parquet input.
+    pub parquet_read_batch_rows: usize,
 }
 
 impl TableConfig {
@@ -92,7 +98,21 @@ impl TableConfig {
         if self.min_group_rows == 0 {
             return bad("min_group_rows", "must be at least 1");
         }
+        if self.parquet_row_group_rows == 0 {
+            return bad("parquet_row_group_rows", "must be at least 1");
+        }
+        if self.parquet_read_batch_rows == 0 {
+            return bad("parquet_read_batch_rows", "must be at least 1");
+        }
         Ok(())
+    }
+
+    /// The settings of Parquet inputs and outputs.
+    pub fn parquet(&self) -> ParquetSettings {
+        ParquetSettings {
+            row_group_rows: self.parquet_row_group_rows,
+            read_batch_rows: self.parquet_read_batch_rows,
+        }
     }
 
     /// The pseudonym key from config or the environment, if any.
@@ -214,7 +234,7 @@ impl Job<'_> {
     fn plan(&self) -> Result<Plan<'_>> {
         let delimiter = self.delimiter.or(self.schema.delimiter.as_deref());
         let format = Format::detect(self.input, delimiter)?;
-        let reader = RowReader::open(self.input, format)?;
+        let reader = RowReader::open(self.input, format, &self.config.parquet())?;
         let header = reader.header().to_vec();
         let specs = self.schema.bind(&header, self.input)?;
         let mut quasi = Vec::new();
@@ -287,7 +307,7 @@ impl Job<'_> {
         plan: &Plan,
         mut visit: impl FnMut(usize, &[String]) -> Result<std::result::Result<(), RowProblem>>,
     ) -> Result<BadRows> {
-        let mut reader = RowReader::open(self.input, plan.format)?;
+        let mut reader = RowReader::open(self.input, plan.format, &self.config.parquet())?;
         if reader.header() != plan.header.as_slice() {
             return Err(Error::input(self.input, "the header changed while reading"));
         }
@@ -348,6 +368,7 @@ impl Job<'_> {
             self.output,
             Format::for_output(self.output, plan.format),
             plan.output_header(),
+            &self.config.parquet(),
         )
     }
 

@@ -1,6 +1,7 @@
 //! Reading and writing tables row by row: CSV (any one-character delimiter, quoted
-//! fields, a header row) and JSON Lines (one object per line). Rows are numbered from 1
-//! after the header in every message; no message carries a field's value.
+//! fields, a header row), JSON Lines (one object per line) and Parquet (flat columns,
+//! [`super::parquet_file`]). Rows are numbered from 1 after the header in every message;
+//! no message carries a field's value.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -9,15 +10,19 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::io::AtomicWriter;
 
+use super::parquet_file::{ParquetRows, ParquetSettings, ParquetTableWriter};
+
 /// A table file's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Csv { delimiter: u8 },
     JsonLines,
+    Parquet,
 }
 
 impl Format {
-    /// The format of `path`: JSON Lines by extension (`.jsonl`, `.ndjson`), else CSV with
+    /// The format of `path`: JSON Lines or Parquet by extension (`.jsonl`, `.ndjson`;
+    /// `.parquet`, `.pq`), else CSV with
     /// `delimiter` if given, tabs for `.tsv`/`.tab`, or the delimiter the header line
     /// uses most among `,` `;` tab `|`.
     pub fn detect(path: &Path, delimiter: Option<&str>) -> Result<Format> {
@@ -28,6 +33,9 @@ impl Format {
             .to_ascii_lowercase();
         if ext == "jsonl" || ext == "ndjson" {
             return Ok(Format::JsonLines);
+        }
+        if ext == "parquet" || ext == "pq" {
+            return Ok(Format::Parquet);
         }
         if let Some(d) = delimiter {
             return Ok(Format::Csv {
@@ -58,8 +66,9 @@ impl Format {
             .to_ascii_lowercase();
         match (ext.as_str(), input) {
             ("jsonl" | "ndjson", _) => Format::JsonLines,
+            ("parquet" | "pq", _) => Format::Parquet,
             ("tsv" | "tab", _) => Format::Csv { delimiter: b'\t' },
-            ("csv", Format::JsonLines) => Format::Csv { delimiter: b',' },
+            ("csv", Format::JsonLines | Format::Parquet) => Format::Csv { delimiter: b',' },
             (_, f) => f,
         }
     }
@@ -93,19 +102,33 @@ enum Source {
     Jsonl {
         lines: std::io::Lines<BufReader<File>>,
     },
+    Parquet(Box<ParquetRows>),
 }
 
 impl RowReader {
-    pub fn open(path: &Path, format: Format) -> Result<RowReader> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let buffered = BufReader::with_capacity(1 << 16, file);
+    pub fn open(path: &Path, format: Format, parquet: &ParquetSettings) -> Result<RowReader> {
+        let buffered = || -> Result<BufReader<File>> {
+            let file = File::open(path).map_err(|e| Error::io(path, e))?;
+            Ok(BufReader::with_capacity(1 << 16, file))
+        };
         match format {
+            Format::Parquet => {
+                let rows = ParquetRows::open(path, parquet)?;
+                let header = rows.header().to_vec();
+                check_header(path, &header)?;
+                Ok(RowReader {
+                    path: path.to_path_buf(),
+                    header,
+                    source: Source::Parquet(Box::new(rows)),
+                    row: 0,
+                })
+            }
             Format::Csv { delimiter } => {
                 let mut reader = csv::ReaderBuilder::new()
                     .delimiter(delimiter)
                     .has_headers(true)
                     .flexible(true)
-                    .from_reader(buffered);
+                    .from_reader(buffered()?);
                 let header = reader
                     .headers()
                     .map_err(|e| csv_error(path, 0, &e))?
@@ -127,7 +150,7 @@ impl RowReader {
                 })
             }
             Format::JsonLines => {
-                let mut lines = buffered.lines();
+                let mut lines = buffered()?.lines();
                 // The first object's keys are the header; blank lines are skipped.
                 let header = loop {
                     let Some(text) = lines.next() else {
@@ -141,12 +164,11 @@ impl RowReader {
                     break object.keys().cloned().collect::<Vec<_>>();
                 };
                 // Re-open so the first object is read again as row 1.
-                let file = File::open(path).map_err(|e| Error::io(path, e))?;
                 Ok(RowReader {
                     path: path.to_path_buf(),
                     header,
                     source: Source::Jsonl {
-                        lines: BufReader::with_capacity(1 << 16, file).lines(),
+                        lines: buffered()?.lines(),
                     },
                     row: 0,
                 })
@@ -240,6 +262,20 @@ impl RowReader {
                 }
                 return Ok(Some(RowOutcome::Ok));
             },
+            Source::Parquet(rows) => {
+                let Some(outcome) = rows.next_row(fields)? else {
+                    return Ok(None);
+                };
+                self.row += 1;
+                Ok(Some(match outcome {
+                    Ok(()) => RowOutcome::Ok,
+                    Err((column, problem)) => RowOutcome::Bad(RowProblem {
+                        row: self.row,
+                        column: self.header.get(column).cloned(),
+                        problem,
+                    }),
+                }))
+            }
         }
     }
 }
@@ -331,6 +367,7 @@ fn json_field(value: &serde_json::Value) -> Option<String> {
 
 /// An output table written atomically: nothing at the target until [`RowWriter::commit`].
 pub struct RowWriter {
+    path: PathBuf,
     out: Output,
     header: Vec<String>,
     line: String,
@@ -339,9 +376,10 @@ pub struct RowWriter {
 enum Output {
     Csv(Box<csv::Writer<Sink>>),
     Lines(AtomicWriter),
+    Parquet(Box<ParquetTableWriter<Sink>>),
 }
 
-/// [`AtomicWriter`] as an [`std::io::Write`] for the CSV writer.
+/// [`AtomicWriter`] as an [`std::io::Write`] for the CSV and Parquet writers.
 struct Sink(AtomicWriter);
 
 impl std::io::Write for Sink {
@@ -358,7 +396,12 @@ impl std::io::Write for Sink {
 }
 
 impl RowWriter {
-    pub fn create(path: &Path, format: Format, header: Vec<String>) -> Result<RowWriter> {
+    pub fn create(
+        path: &Path,
+        format: Format,
+        header: Vec<String>,
+        parquet: &ParquetSettings,
+    ) -> Result<RowWriter> {
         let file = AtomicWriter::create(path)?;
         let out = match format {
             Format::Csv { delimiter } => {
@@ -370,8 +413,13 @@ impl RowWriter {
                 Output::Csv(Box::new(csv))
             }
             Format::JsonLines => Output::Lines(file),
+            Format::Parquet => Output::Parquet(Box::new(
+                ParquetTableWriter::new(Sink(file), &header, parquet)
+                    .map_err(|e| Error::input(path, format!("Parquet writer: {e}")))?,
+            )),
         };
         Ok(RowWriter {
+            path: path.to_path_buf(),
             out,
             header,
             line: String::new(),
@@ -404,6 +452,9 @@ impl RowWriter {
                 self.line.push_str("}\n");
                 out.write_all(self.line.as_bytes())
             }
+            Output::Parquet(out) => out
+                .write(fields)
+                .map_err(|e| Error::input(&self.path, format!("Parquet writer: {e}"))),
         }
     }
 
@@ -417,6 +468,11 @@ impl RowWriter {
                 sink.0.commit()
             }
             Output::Lines(out) => out.commit(),
+            Output::Parquet(out) => out
+                .finish()
+                .map_err(|e| Error::input(&self.path, format!("Parquet writer: {e}")))?
+                .0
+                .commit(),
         }
     }
 }

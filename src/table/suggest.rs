@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::parquet_file::ParquetSettings;
 use super::rows::{Format, RowOutcome, RowReader};
 use crate::error::Result;
 
@@ -79,10 +80,11 @@ pub fn suggest(
     input: &Path,
     delimiter: Option<&str>,
     sample_rows: usize,
+    parquet: &ParquetSettings,
     patterns: &dyn Fn(&str) -> Result<Vec<String>>,
 ) -> Result<String> {
     let format = Format::detect(input, delimiter)?;
-    let mut reader = RowReader::open(input, format)?;
+    let mut reader = RowReader::open(input, format, parquet)?;
     let header = reader.header().to_vec();
     let mut samples: Vec<Vec<String>> = vec![Vec::new(); header.len()];
     let mut fields = Vec::new();

@@ -105,3 +105,54 @@ proptest! {
         let _ = declass::Config::from_override_str(&text, Path::new("config.toml"));
     }
 }
+
+/// A valid Parquet table of three row groups with a null, written by declass itself.
+fn parquet_table(dir: &Path) -> Vec<u8> {
+    use declass::table::rows::{Format, RowWriter};
+    let path = dir.join("valid.parquet");
+    let settings = declass::table::parquet_file::ParquetSettings {
+        row_group_rows: 3,
+        read_batch_rows: 2,
+    };
+    let header = vec!["age".to_string(), "city".to_string()];
+    let mut writer = RowWriter::create(&path, Format::Parquet, header, &settings).expect("writer");
+    for i in 0..7 {
+        let city = if i == 4 { "" } else { "Lyon" };
+        writer
+            .write(&[format!("{}", 30 + i), city.to_string()])
+            .expect("row");
+    }
+    writer.commit().expect("commit");
+    std::fs::read(&path).expect("read")
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A Parquet file with bytes changed or cut off: every row read, or an error.
+    #[test]
+    fn damaged_parquet(
+        changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        use declass::table::rows::{Format, RowReader};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut bytes = parquet_table(dir.path());
+        for (at, value) in changes {
+            let i = at.index(bytes.len());
+            bytes[i] ^= value;
+        }
+        if let Some(at) = cut {
+            bytes.truncate(at.index(bytes.len()));
+        }
+        let path = file(dir.path(), "t.parquet", &bytes);
+        let settings = declass::table::parquet_file::ParquetSettings {
+            row_group_rows: 3,
+            read_batch_rows: 2,
+        };
+        if let Ok(mut reader) = RowReader::open(&path, Format::Parquet, &settings) {
+            let mut fields = Vec::new();
+            while let Ok(Some(_)) = reader.next_row(&mut fields) {}
+        }
+    }
+}
