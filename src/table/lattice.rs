@@ -994,32 +994,46 @@ mod tests {
         }
     }
 
+    /// `rows` pseudo-random rows of quasi-identifiers with `widths` distinct values (and
+    /// one sensitive attribute of three), with random hierarchies that nest except the
+    /// one of column `not_nesting`.
+    fn random_input(
+        seed: u64,
+        widths: &[u64],
+        rows: usize,
+        not_nesting: usize,
+    ) -> (Encoded, Vec<Generalizations>) {
+        let mut state = seed;
+        let mut next = move |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let mut data = Encoded::new(widths.len(), 1);
+        let mut key = Vec::new();
+        for _ in 0..rows {
+            let values: Vec<String> = widths
+                .iter()
+                .chain(&[3])
+                .map(|&w| next(w).to_string())
+                .collect();
+            data.add(&values, &mut key);
+        }
+        let gens = (0..widths.len())
+            .map(|j| {
+                random_generalizations(data.dictionaries[j].len(), j != not_nesting, &mut next)
+            })
+            .collect();
+        (data, gens)
+    }
+
     #[test]
     fn roll_up_equals_direct_evaluation_where_hierarchies_nest() {
         let mut non_nesting_differs = false;
         for seed in 1..=6u64 {
-            let mut state = seed;
-            let mut next = move |m: u64| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (state >> 33) % m
-            };
-            let widths = [7u64, 5, 9];
-            let mut data = Encoded::new(3, 1);
-            let mut key = Vec::new();
-            for _ in 0..80 {
-                let values: Vec<String> = widths
-                    .iter()
-                    .chain(&[3])
-                    .map(|&w| next(w).to_string())
-                    .collect();
-                data.add(&values, &mut key);
-            }
             // Column 2 does not nest (its middle levels are drawn independently).
-            let gens: Vec<Generalizations> = (0..3)
-                .map(|j| random_generalizations(data.dictionaries[j].len(), j != 2, &mut next))
-                .collect();
+            let (data, gens) = random_input(seed, &[7, 5, 9], 80, 2);
             let l = if seed % 2 == 0 { Some(2) } else { None };
             let model = PrivacyModel {
                 k: 2 + seed % 3,
@@ -1105,28 +1119,8 @@ mod tests {
     #[test]
     fn projections_of_every_width_keep_the_optimum_on_four_columns() {
         for seed in 1..=5u64 {
-            let mut state = seed;
-            let mut next = move |m: u64| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (state >> 33) % m
-            };
-            let widths = [6u64, 4, 7, 3];
-            let mut data = Encoded::new(4, 1);
-            let mut key = Vec::new();
-            for _ in 0..200 {
-                let values: Vec<String> = widths
-                    .iter()
-                    .chain(&[3])
-                    .map(|&w| next(w).to_string())
-                    .collect();
-                data.add(&values, &mut key);
-            }
             // Column 1 does not nest, so its projections are evaluated, not rolled up.
-            let gens: Vec<Generalizations> = (0..4)
-                .map(|j| random_generalizations(data.dictionaries[j].len(), j != 1, &mut next))
-                .collect();
+            let (data, gens) = random_input(seed, &[6, 4, 7, 3], 200, 1);
             let model = PrivacyModel {
                 k: 3 + seed % 3,
                 l: (seed % 2 == 0).then_some(2),
