@@ -167,6 +167,16 @@ impl Engine {
         });
         let knowledge = Arc::new(knowledge?);
         let (tagger, counts, prior) = loaded?;
+        if let Some(key) = knowledge.sources_key()
+            && config.corpus.phrase_table
+        {
+            counts.prepare_phrases(&data.subdir("cache")?, key, &mut || {
+                knowledge
+                    .all_labels()
+                    .map(crate::text::tokenize::index_terms)
+                    .collect()
+            })?;
+        }
         let mut inputs = inputs.clone();
         if inputs.model_dirs.is_empty() {
             inputs.model_dirs = vec![data.root().to_path_buf()];

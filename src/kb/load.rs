@@ -275,6 +275,7 @@ impl KnowledgeBase {
         cache: Option<(&Path, String)>,
     ) -> Result<KnowledgeBase> {
         Ok(KnowledgeBase {
+            sources_key: cache.as_ref().map(|(_, key)| key.clone()),
             label_phrases: std::iter::repeat_with(OnceLock::new)
                 .take(index.concepts.len())
                 .collect(),

@@ -143,6 +143,9 @@ pub struct KnowledgeBase {
     counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>, rustc_hash::FxBuildHasher>,
     /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]).
     label_phrases: Vec<OnceLock<Box<[Vec<String>]>>>,
+    /// The loaded knowledge bases' identity (names, priorities, checksums of their files),
+    /// when they were loaded from the data directory.
+    sources_key: Option<String>,
 }
 
 /// A knowledge base to load: its name, priority and data.
@@ -158,6 +161,22 @@ impl KnowledgeBase {
     /// The loaded knowledge bases, highest priority first.
     pub fn knowledge_bases(&self) -> &[KbInfo] {
         &self.index.kbs
+    }
+
+    /// What identifies the loaded knowledge bases' content (their files' checksums and
+    /// priorities), for data derived from their labels and kept between runs; `None`
+    /// when they were not loaded from the data directory.
+    pub fn sources_key(&self) -> Option<&str> {
+        self.sources_key.as_deref()
+    }
+
+    /// Every label of every concept (preferred and alternative), repeats included.
+    pub fn all_labels(&self) -> impl Iterator<Item = &str> {
+        self.index
+            .concepts
+            .iter()
+            .flat_map(|c| std::iter::once(&c.label).chain(&c.alt_labels))
+            .map(|label| &**label)
     }
 
     pub fn concept_count(&self) -> usize {

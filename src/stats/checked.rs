@@ -39,6 +39,16 @@ impl CountSource for CheckedSource {
         self.inner.identity()
     }
 
+    fn prepare_phrases(
+        &self,
+        cache_dir: &std::path::Path,
+        list_identity: &str,
+        phrases: &mut dyn FnMut() -> Vec<crate::stats::Phrase>,
+    ) -> Result<()> {
+        self.inner
+            .prepare_phrases(cache_dir, list_identity, phrases)
+    }
+
     fn origin(&self) -> Origin {
         self.inner.origin()
     }

@@ -18,6 +18,9 @@ pub struct CorpusConfig {
     pub writer_memory_mb: usize,
     pub writer_threads: usize,
     pub bitmap_cache_mb: u64,
+    /// Whether a local corpus answers the knowledge bases' label phrases from a table of
+    /// their documents computed once per corpus and knowledge bases (`stats::phrase_table`).
+    pub phrase_table: bool,
     pub remote: RemoteConfig,
     pub cache: CountCacheConfig,
 }

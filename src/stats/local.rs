@@ -3,7 +3,7 @@
 //! intersection.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use quick_cache::Weighter;
 use quick_cache::sync::{Cache, DefaultLifecycle};
@@ -13,6 +13,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use crate::error::Result;
 use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
+use crate::stats::phrase_table::PhraseTable;
 use crate::stats::{CountRequest, CountSource, Phrase};
 
 /// A phrase's or term set's documents, weighed by their serialized size plus the key's,
@@ -90,6 +91,9 @@ pub struct LocalSource {
     /// Term set of several alternatives (a concept's labels) → the union of their
     /// documents, which every count request about the concept intersects.
     unions: DocsCache<SharedAlternatives>,
+    /// The knowledge bases' label phrases with their documents, computed once per corpus
+    /// generation and label list ([`PhraseTable`]), when prepared.
+    table: OnceLock<PhraseTable>,
 }
 
 impl LocalSource {
@@ -105,7 +109,61 @@ impl LocalSource {
             index,
             bitmaps: docs_cache(bytes),
             unions: docs_cache(bytes),
+            table: OnceLock::new(),
         }
+    }
+
+    /// Answers the phrases `phrases` lists from a [`PhraseTable`] in `cache_dir`: read
+    /// when one was built for this corpus generation and `list_identity`, else built
+    /// from the index (calling `phrases`) and written there. A table that cannot be
+    /// written is still used for this run.
+    pub fn prepare_phrase_table(
+        &self,
+        cache_dir: &Path,
+        list_identity: &str,
+        phrases: &mut dyn FnMut() -> Vec<Phrase>,
+    ) -> Result<()> {
+        if self.table.get().is_some() {
+            return Ok(());
+        }
+        let corpus = self.identity();
+        let path = PhraseTable::path_for(cache_dir, &corpus, list_identity);
+        let read = match std::fs::read(&path) {
+            Ok(bytes) => PhraseTable::from_bytes(bytes, &corpus, list_identity, path.clone())
+                .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
+                .ok(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                log::warn!("{}: {e}; rebuilding it", path.display());
+                None
+            }
+        };
+        let table = match read {
+            Some(table) => table,
+            None => {
+                let started = std::time::Instant::now();
+                let phrases = phrases();
+                log::info!(
+                    "computing the documents of {} knowledge-base label phrases (once per corpus and knowledge bases)",
+                    phrases.len()
+                );
+                let table = PhraseTable::build(&self.index, phrases, path.clone())?;
+                if let Err(e) =
+                    crate::io::write_atomic(&path, &table.to_bytes(&corpus, list_identity))
+                {
+                    log::warn!("phrase table not kept for later runs: {e}");
+                }
+                log::info!(
+                    "phrase table of {} phrases built in {:.2?}",
+                    table.len(),
+                    started.elapsed()
+                );
+                table
+            }
+        };
+        // Another thread may have prepared it meanwhile: the same table, either is fine.
+        let _ = self.table.set(table);
+        Ok(())
     }
 
     pub fn index(&self) -> &CorpusIndex {
@@ -122,7 +180,13 @@ impl LocalSource {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
         }
-        let docs = if phrase.len() > 1 {
+        let tabled = match self.table.get() {
+            Some(table) => table.get(phrase)?,
+            None => None,
+        };
+        let docs = if let Some(docs) = tabled {
+            docs
+        } else if phrase.len() > 1 {
             let meeting = self.documents_of_every_word(phrase)?;
             if meeting.is_empty() {
                 meeting
@@ -184,6 +248,15 @@ impl CountSource for LocalSource {
 
     fn total_docs(&self) -> Result<u64> {
         Ok(self.index.total_docs())
+    }
+
+    fn prepare_phrases(
+        &self,
+        cache_dir: &Path,
+        list_identity: &str,
+        phrases: &mut dyn FnMut() -> Vec<Phrase>,
+    ) -> Result<()> {
+        self.prepare_phrase_table(cache_dir, list_identity, phrases)
     }
 
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {

@@ -16,6 +16,7 @@ pub mod ic;
 pub mod index;
 pub mod info;
 pub mod local;
+pub mod phrase_table;
 pub mod prior;
 pub mod remote;
 pub mod sources;
@@ -173,6 +174,19 @@ pub trait CountSource: Send + Sync {
     /// Where this source's figures come from, for the provenance of every IC and PMI.
     fn origin(&self) -> Origin {
         Origin::Corpus
+    }
+    /// Lets a source that counts from a local index answer a fixed list of phrases (the
+    /// knowledge bases' labels, named by `list_identity`) from a table computed once per
+    /// corpus generation and list and kept in `cache_dir` ([`phrase_table`]); `phrases`
+    /// lists them and is called only when the table must be built. Other sources ignore
+    /// it; layers in front pass it on.
+    fn prepare_phrases(
+        &self,
+        _cache_dir: &std::path::Path,
+        _list_identity: &str,
+        _phrases: &mut dyn FnMut() -> Vec<Phrase>,
+    ) -> Result<()> {
+        Ok(())
     }
 }
 

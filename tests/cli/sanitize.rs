@@ -1,7 +1,7 @@
 //! `declass sanitize`, `assess` and `eval tab` run the way a user runs them, on a corpus
 //! built inside the test and the compiled-in knowledge bases.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::common::{
     Setup, assert_clean_failure, assert_file_contains, assert_success, dev_data, setup,
@@ -240,8 +240,13 @@ fn no_protected_name_survives_on_the_dev_set() {
 
 /// Runs `sanitize -` on `text` protecting `name`, returning the sanitized text.
 fn sanitize_stdin(s: &Setup, text: &str, args: &[&str]) -> String {
+    sanitize_stdin_with(s, &s.config, text, args)
+}
+
+/// [`sanitize_stdin`] with another configuration file.
+fn sanitize_stdin_with(s: &Setup, config: &Path, text: &str, args: &[&str]) -> String {
     let out = s
-        .declass()
+        .declass_with_config(config)
         .args(["sanitize", "-"])
         .args(args)
         .write_stdin(text.to_string())
@@ -778,4 +783,42 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
     let err = String::from_utf8_lossy(&result.stderr);
     assert!(err.contains("bad.jsonl:2"), "{err}");
     assert!(!out.exists(), "no partial output");
+}
+
+/// The label phrase tables in the data directory's cache.
+fn phrase_tables(s: &Setup) -> Vec<PathBuf> {
+    let mut tables: Vec<PathBuf> = std::fs::read_dir(s.data.join("cache"))
+        .expect("cache directory")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("phrase-docs-"))
+        })
+        .collect();
+    tables.sort();
+    tables
+}
+
+/// The knowledge bases' label phrases are answered from a table built by the first run and
+/// read by later ones; a damaged table is rebuilt, never read, and no output depends on
+/// whether the table is used.
+#[test]
+fn label_phrase_table_is_kept_and_rebuilt_when_damaged() {
+    let s = setup();
+    let text = "Margaret Ellison, a physician, moved to Miami with her roses.\n";
+    let args = ["--protect", "Margaret Ellison"];
+    let first = sanitize_stdin(&s, text, &args);
+    let tables = phrase_tables(&s);
+    assert_eq!(tables.len(), 1, "{tables:?}");
+    let built = std::fs::read(&tables[0]).expect("table");
+    let mut damaged = built.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0xFF;
+    std::fs::write(&tables[0], &damaged).expect("damage");
+    assert_eq!(sanitize_stdin(&s, text, &args), first);
+    assert_eq!(phrase_tables(&s), tables);
+    assert_eq!(std::fs::read(&tables[0]).expect("table"), built, "rebuilt");
+    let off = s.config_with("off.toml", "[corpus]\nphrase_table = false");
+    assert_eq!(sanitize_stdin_with(&s, &off, text, &args), first);
 }
