@@ -428,25 +428,26 @@ impl KnowledgeBase {
     /// both count a concept this way, so it has one IC.
     pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
         self.counting.get_with((concept.0, label_limit), || {
-            self.list_counting_phrases(concept, label_limit).into()
+            self.list_counting_phrases(concept, label_limit)
         })
     }
 
-    fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Vec<Vec<String>> {
-        let preferred = self.label_phrases(concept.0).first();
-        let mut phrases: Vec<Vec<String>> = self
+    /// Sorted and deduplicated as references, so each phrase kept is copied once, into
+    /// the shared list.
+    fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
+        let preferred = self
+            .label_phrases(concept.0)
+            .first()
+            .filter(|p| !p.is_empty());
+        let mut others: Vec<&Vec<String>> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
             .filter_map(|(id, position)| self.label_phrases(id).get(position))
             .filter(|phrase| !phrase.is_empty() && Some(*phrase) != preferred)
-            .cloned()
             .collect();
-        phrases.sort_unstable();
-        phrases.dedup();
-        if let Some(preferred) = preferred.filter(|p| !p.is_empty()) {
-            phrases.insert(0, preferred.clone());
-        }
-        phrases
+        others.sort_unstable();
+        others.dedup();
+        preferred.into_iter().chain(others).cloned().collect()
     }
 
     /// Intrinsic information content in bits, after Sánchez, Batet & Isern (2011):
