@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use quick_cache::Weighter;
 use quick_cache::sync::{Cache, DefaultLifecycle};
 use roaring::{MultiOps, RoaringBitmap};
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use crate::error::Result;
 use crate::stats::CorpusConfig;
@@ -267,8 +267,16 @@ impl CountSource for LocalSource {
             fetched: Vec::new(),
         };
         let mut answers = Vec::with_capacity(requests.len());
+        // Each shared set is validated once per batch: a concept's label set (hundreds of
+        // phrases) is part of the request of every item paired with it. `requests` is
+        // borrowed for the whole call, so no address is freed and reused meanwhile.
+        let mut validated: FxHashSet<*const Phrase> = FxHashSet::default();
         for request in requests {
-            request.validate()?;
+            for set in &request.all_of {
+                if validated.insert(Arc::as_ptr(&set.alternatives) as *const Phrase) {
+                    set.validate()?;
+                }
+            }
             let answer = match request.all_of.as_slice() {
                 // The common cases without allocation: one phrase, or a pair of phrases.
                 [] => total,

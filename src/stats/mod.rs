@@ -72,6 +72,20 @@ impl TermSet {
         TermSet::literal(crate::text::tokenize::index_terms(text))
     }
 
+    /// Refuses a set without alternatives or with a phrase without indexed tokens
+    /// (punctuation only): no count of it would mean anything.
+    pub fn validate(&self) -> Result<()> {
+        if self.alternatives.is_empty() {
+            return Err(Error::Count("a term set has no alternatives".to_string()));
+        }
+        if self.alternatives.iter().any(|p| p.is_empty()) {
+            return Err(Error::Count(
+                "a phrase has no indexable tokens (punctuation only?)".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
     /// The alternatives as text, sorted and deduplicated (one part of a cache key).
     fn canonical_text(&self) -> String {
         let mut alts: Vec<String> = self.alternatives.iter().map(|p| p.join(" ")).collect();
@@ -148,17 +162,7 @@ impl CountRequest {
     /// Refuses requests whose answer would be meaningless: a phrase without indexed
     /// tokens (punctuation only) or a set without alternatives.
     pub fn validate(&self) -> Result<()> {
-        for set in &self.all_of {
-            if set.alternatives.is_empty() {
-                return Err(Error::Count("a term set has no alternatives".to_string()));
-            }
-            if set.alternatives.iter().any(|p| p.is_empty()) {
-                return Err(Error::Count(
-                    "a phrase has no indexable tokens (punctuation only?)".to_string(),
-                ));
-            }
-        }
-        Ok(())
+        self.all_of.iter().try_for_each(TermSet::validate)
     }
 }
 
