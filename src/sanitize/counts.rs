@@ -14,7 +14,7 @@ use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 
 /// A conjunction of interned term sets, sorted and deduplicated: risks need at most an
 /// item pair, a target and its generalization, so keys stay inline.
-type Key = SmallVec<[u32; 4]>;
+pub type Key = SmallVec<[u32; 4]>;
 
 /// Counts registered, fetched in bulk, and looked up by the conjunction of term sets.
 ///
@@ -47,7 +47,7 @@ fn address(set: &TermSet) -> usize {
 }
 
 impl CountTable {
-    fn intern(&mut self, set: &TermSet) -> u32 {
+    pub fn intern(&mut self, set: &TermSet) -> u32 {
         if let Some(&id) = self.by_address.get(&address(set)) {
             return id;
         }
@@ -60,6 +60,11 @@ impl CountTable {
         }
         self.by_address.insert(address(set), id);
         id
+    }
+
+    /// The key of `sets`, interning them; nothing is registered.
+    pub fn intern_key(&mut self, sets: &[&TermSet]) -> Key {
+        self.key(sets)
     }
 
     fn key(&mut self, sets: &[&TermSet]) -> Key {
@@ -103,9 +108,29 @@ impl CountTable {
             self.single_planned[id] = true;
         }
         let key = self.key(sets);
-        if !self.index.contains_key(&key) {
-            self.index.insert(key.clone(), self.requests.len());
-            self.requests.push(key);
+        self.register(key);
+    }
+
+    /// [`Self::need`] for the sets of `key` (from [`Self::intern_key`]).
+    pub fn need_key(&mut self, key: &Key) {
+        self.register(key.clone());
+    }
+
+    /// Registers the count of documents containing the sets of `key` and `set`: the
+    /// count of `sets` and `set` together, where `key` is [`Self::need_key`]`(sets)`.
+    pub fn need_with(&mut self, key: &Key, set: &TermSet) {
+        let id = self.intern(set);
+        let mut joint = key.clone();
+        if let Err(at) = joint.binary_search(&id) {
+            joint.insert(at, id);
+        }
+        self.register(joint);
+    }
+
+    fn register(&mut self, key: Key) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(key) {
+            self.requests.push(slot.key().clone());
+            slot.insert(self.requests.len() - 1);
         }
     }
 

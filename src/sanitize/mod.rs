@@ -112,6 +112,11 @@ struct Run<'a, 'd> {
     /// target's generalization: the search prices the same concept (a city, a person)
     /// as an option of many items against every target.
     risks: std::cell::RefCell<rustc_hash::FxHashMap<RiskKey, risk::Risk>>,
+    /// Risks whose counts are planned: an item set's key with the id of a list of
+    /// (target, interned generalization) in [`Self::target_lists`]. A concept offered
+    /// to many items is planned against the same targets once.
+    planned_risks: rustc_hash::FxHashSet<(counts::Key, u32)>,
+    target_lists: rustc_hash::FxHashMap<Vec<(usize, u32)>, u32>,
 }
 
 /// A risk's inputs as interned term-set ids: target, generalization (or `u32::MAX`),
@@ -176,6 +181,8 @@ impl Sanitizer<'_> {
             name_classes: std::cell::OnceCell::new(),
             carried_bits: 0.0,
             risks: Default::default(),
+            planned_risks: Default::default(),
+            target_lists: Default::default(),
         };
         run.collect(persons);
         Ok(run)

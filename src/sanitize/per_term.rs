@@ -53,22 +53,37 @@ impl Run<'_, '_> {
     }
 
     /// Registers every count the risk of `x` towards the targets `ts` needs.
+    ///
+    /// `x` is interned once and each target's joint count registered by adding the
+    /// target's id to its key: an item is planned against every target of its context,
+    /// and rebuilding the conjunction for each was most of the planning's time. A
+    /// repeat (the same sets against the same targets and generalizations, as when a
+    /// concept is offered to many items) registers nothing new and is skipped whole.
     pub(super) fn need_risk(&mut self, ts: &[usize], x: &[&TermSet]) {
-        self.table.need(x);
+        let x_key = self.table.intern_key(x);
+        let targets: Vec<(usize, u32)> = ts
+            .iter()
+            .map(|&t| {
+                let g = self.risk_generalization(t).map(|g| g.set.clone());
+                (t, g.map_or(u32::MAX, |g| self.table.intern(&g)))
+            })
+            .collect();
+        let next = self.target_lists.len() as u32;
+        let list = *self.target_lists.entry(targets).or_insert(next);
+        if !self.planned_risks.insert((x_key.clone(), list)) {
+            return;
+        }
+        self.table.need_key(&x_key);
         for &x1 in x {
             self.table.need(&[x1]);
         }
         for &t in ts {
             let t_set = self.entries[t].set.clone();
             self.table.need(&[&t_set]);
-            let mut with_t = Conjunction::from_slice(x);
-            with_t.push(&t_set);
-            self.table.need(&with_t);
+            self.table.need_with(&x_key, &t_set);
             if let Some(g) = self.risk_generalization(t).map(|g| g.set.clone()) {
                 self.table.need(&[&g]);
-                let mut with_g = Conjunction::from_slice(x);
-                with_g.push(&g);
-                self.table.need(&with_g);
+                self.table.need_with(&x_key, &g);
             }
         }
     }
