@@ -168,15 +168,31 @@ impl CountTable {
         set: &TermSet,
         compute: impl FnOnce(u64) -> Figure,
     ) -> Result<Figure> {
-        let id = self.known_key(&[set]).and_then(|key| key.first().copied());
-        if let Some(known) = id.and_then(|id| self.information.borrow().get(&id).copied()) {
+        match self.known_id(set) {
+            Some(id) => self.information_of(id, compute),
+            None => Err(unplanned()),
+        }
+    }
+
+    /// [`Self::information`] of the set interned as `id`.
+    pub fn information_of(&self, id: u32, compute: impl FnOnce(u64) -> Figure) -> Result<Figure> {
+        if let Some(known) = self.information.borrow().get(&id).copied() {
             return Ok(known);
         }
-        let figure = compute(self.get(&[set])?);
-        if let Some(id) = id {
-            self.information.borrow_mut().insert(id, figure);
-        }
+        let figure = compute(self.get_ids(&[id])?);
+        self.information.borrow_mut().insert(id, figure);
         Ok(figure)
+    }
+
+    /// [`Self::get`] of the sets interned as `ids` (any order, repeats allowed).
+    pub fn get_ids(&self, ids: &[u32]) -> Result<u64> {
+        let mut key: Key = ids.iter().copied().collect();
+        key.sort_unstable();
+        key.dedup();
+        self.index
+            .get(&key)
+            .and_then(|&i| self.answers.get(i).copied())
+            .ok_or_else(unplanned)
     }
 
     /// The count of documents containing every one of `sets`; an error if it was never
@@ -185,8 +201,13 @@ impl CountTable {
         self.known_key(sets)
             .and_then(|key| self.index.get(&key))
             .and_then(|&i| self.answers.get(i).copied())
-            .ok_or_else(|| Error::Count("a count was used without being planned".to_string()))
+            .ok_or_else(unplanned)
     }
+}
+
+/// A count asked for but never registered: a bug in the plan, reported rather than guessed.
+pub(super) fn unplanned() -> Error {
+    Error::Count("a count was used without being planned".to_string())
 }
 
 #[cfg(test)]

@@ -21,10 +21,6 @@ use crate::error::Result;
 use crate::stats::info::{self, Figure};
 use crate::stats::{Origin, TermSet};
 
-/// Term sets counted together: an item (or an item pair) with a target or its
-/// generalization, kept inline because the risk loops build one per item and target.
-type Conjunction<'a> = smallvec::SmallVec<[&'a TermSet; 4]>;
-
 impl Run<'_, '_> {
     pub(super) fn ic(&self, set: &TermSet) -> Result<Figure> {
         if set.alternatives.is_empty() {
@@ -115,22 +111,18 @@ impl Run<'_, '_> {
 
     /// DR(t; x) where `x` is one term set or a conjunction (pair check).
     pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
-        let key = self.risk_key(t, x);
-        if let Some(known) = key
-            .as_ref()
-            .and_then(|k| self.risks.borrow().get(k).copied())
-        {
+        // A set never interned has no count planned.
+        let key = self.risk_key(t, x).ok_or_else(super::counts::unplanned)?;
+        if let Some(known) = self.risks.borrow().get(&key).copied() {
             return Ok(known);
         }
-        let risk = self.measure_risk(t, x)?;
-        if let Some(key) = key {
-            self.risks.borrow_mut().insert(key, risk);
-        }
+        let risk = self.measure_risk(t, x, &key)?;
+        self.risks.borrow_mut().insert(key, risk);
         Ok(risk)
     }
 
-    /// What a risk depends on, as interned ids; `None` when a set was never planned
-    /// (then [`Self::measure_risk`] reports the missing count).
+    /// What a risk depends on, as interned ids: target, generalization (or `u32::MAX`),
+    /// then the item's set or pair; `None` when a set was never planned.
     fn risk_key(&self, t: usize, x: &[&TermSet]) -> Option<super::RiskKey> {
         let mut key = super::RiskKey::new();
         key.push(self.table.known_id(&self.entries[t].set)?);
@@ -144,29 +136,31 @@ impl Run<'_, '_> {
         Some(key)
     }
 
-    fn measure_risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
+    /// The risk's counts read by the interned ids of `key` ([`Self::risk_key`]): the risk
+    /// loops ask for hundreds of thousands of risks, and finding each set's id again for
+    /// every count was most of their time.
+    fn measure_risk(&self, t: usize, x: &[&TermSet], key: &super::RiskKey) -> Result<Risk> {
+        let (t_id, g_id, x_ids) = (key[0], key[1], &key[2..]);
         let target = &self.entries[t];
-        let mut with_t = Conjunction::from_slice(x);
-        with_t.push(&target.set);
-        let generalization = match self.risk_generalization(t) {
-            Some(g) => {
-                let mut with_g = Conjunction::from_slice(x);
-                with_g.push(&g.set);
-                Some((self.table.get(&[&g.set])?, self.table.get(&with_g)?))
-            }
-            None => None,
+        let with = |other: u32| -> Result<u64> {
+            let mut ids: smallvec::SmallVec<[u32; 4]> = x_ids.iter().copied().collect();
+            ids.push(other);
+            self.table.get_ids(&ids)
         };
-        let count_t = self.table.get(&[&target.set])?;
-        let count_x = self.table.get(x)?;
+        let generalization = if g_id == u32::MAX {
+            None
+        } else {
+            Some((self.table.get_ids(&[g_id])?, with(g_id)?))
+        };
+        let count_t = self.table.get_ids(&[t_id])?;
+        let count_x = self.table.get_ids(x_ids)?;
         let ic_t = self
             .table
-            .information(&target.set, |count| {
-                self.s.ic.ic(&target.set, count, self.total)
-            })?
+            .information_of(t_id, |count| self.s.ic.ic(&target.set, count, self.total))?
             .bits;
-        let ic_x = if x.len() == 1 {
+        let ic_x = if let ([set], [id]) = (x, x_ids) {
             self.table
-                .information(x[0], |count| self.s.ic.ic(x[0], count, self.total))?
+                .information_of(*id, |count| self.s.ic.ic(set, count, self.total))?
                 .bits
         } else {
             info::ic(count_x, self.total, self.s.counts.origin()).bits
@@ -176,7 +170,7 @@ impl Run<'_, '_> {
                 total: self.total,
                 s: count_t,
                 x: count_x,
-                sx: self.table.get(&with_t)?,
+                sx: with(t_id)?,
                 generalization,
             },
             ic_t,
