@@ -204,7 +204,7 @@ impl CachedSource {
 }
 
 /// An HMAC-SHA256 digest.
-type Digest = [u8; 32];
+pub type Digest = [u8; 32];
 
 /// The memory cache's key: the digest's first 128 bits.
 fn short(digest: &Digest) -> [u8; 16] {
@@ -213,7 +213,8 @@ fn short(digest: &Digest) -> [u8; 16] {
     key
 }
 
-fn keyed_digest(secret: &[u8], message: &[u8]) -> Digest {
+/// HMAC-SHA256 of `message` under `secret`.
+pub fn keyed_digest(secret: &[u8], message: &[u8]) -> Digest {
     keyed_digest_parts(secret, &[message])
 }
 

@@ -128,10 +128,14 @@ impl LocalSource {
         }
         let corpus = self.identity();
         let path = PhraseTable::path_for(cache_dir, &corpus, list_identity);
+        let secret =
+            crate::stats::cache::read_or_create_secret(&cache_dir.join(crate::data::SECRET_FILE))?;
         let read = match std::fs::read(&path) {
-            Ok(bytes) => PhraseTable::from_bytes(bytes, &corpus, list_identity, path.clone())
-                .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
-                .ok(),
+            Ok(bytes) => {
+                PhraseTable::from_bytes(bytes, &secret, &corpus, list_identity, path.clone())
+                    .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
+                    .ok()
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => {
                 log::warn!("{}: {e}; rebuilding it", path.display());
@@ -147,11 +151,17 @@ impl LocalSource {
                     "computing the documents of {} knowledge-base label phrases (once per corpus and knowledge bases)",
                     phrases.len()
                 );
-                let table = PhraseTable::build(&self.index, phrases, path.clone())?;
-                if let Err(e) =
-                    crate::io::write_atomic(&path, &table.to_bytes(&corpus, list_identity))
-                {
-                    log::warn!("phrase table not kept for later runs: {e}");
+                let table = PhraseTable::build(
+                    &self.index,
+                    phrases,
+                    &secret,
+                    &corpus,
+                    list_identity,
+                    path.clone(),
+                )?;
+                match crate::io::write_atomic(&path, table.bytes()) {
+                    Ok(()) => remove_other_tables(cache_dir, &path),
+                    Err(e) => log::warn!("phrase table not kept for later runs: {e}"),
                 }
                 log::info!(
                     "phrase table of {} phrases built in {:.2?}",
@@ -209,6 +219,25 @@ impl LocalSource {
             .collect::<Result<Vec<_>>>()?;
         words.sort_by_key(|docs| docs.len());
         Ok(intersection(&words))
+    }
+}
+
+/// Removes the phrase tables of other corpus generations or knowledge bases from
+/// `cache_dir`, so they do not pile up as either changes: a table is rebuilt in about a
+/// second when needed again.
+fn remove_other_tables(cache_dir: &Path, kept: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache_dir) else {
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+        let stale = path != kept
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("phrase-docs-") && n.ends_with(".bin"));
+        if stale && std::fs::remove_file(&path).is_ok() {
+            log::info!("removed the phrase table {}", path.display());
+        }
     }
 }
 

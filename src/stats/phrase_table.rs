@@ -7,91 +7,114 @@
 //! earlier document of the run asked about. Answered by the index, each is a term
 //! dictionary lookup and a postings decode, and a positional check for phrases of
 //! several words. The labels do not change between runs, so their answers are computed
-//! once, written beside the corpus's other derived data, and read back as an `fst` map
-//! (phrase → offset of its serialized bitmap) instead.
+//! once, written beside the corpus's other derived data, and read back instead.
+//!
+//! A phrase is found by a 128-bit SipHash-1-3 of its tokens, keyed by the data
+//! directory's secret (`cache/cache.key`), in a sorted array searched in place in the
+//! file's bytes: a few hundred instructions per lookup, against thousands for an `fst`
+//! map walking the phrase's bytes, and no copy of the phrases in memory. As with the
+//! count cache's HMAC keys, two phrases are taken to be the same when their keyed
+//! hashes are; phrases whose hashes collide in the list are left out of the table (the
+//! index answers them), and the key is secret, so no document can be written to collide
+//! with a label on purpose.
 //!
 //! The table only ever answers what the index would: it is built from the index, its
 //! file is named after the corpus's and the phrase list's identities, and a file whose
 //! checksum or identity does not match is rebuilt, never read.
 
+use std::hash::Hasher;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
+use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::error::{Error, Result};
 use crate::stats::Phrase;
+use crate::stats::cache::keyed_digest;
 use crate::stats::index::CorpusIndex;
 
 /// Bumped when the file layout or the meaning of its entries changes.
-const FORMAT: &str = "declass phrase document sets 1";
-const MAGIC: &[u8; 8] = b"DCLPHRS1";
-/// Between a phrase's tokens in a map key: a byte UTF-8 text never holds, so no two
-/// phrases share a key.
+const FORMAT: &str = "declass phrase document sets 2";
+const MAGIC: &[u8; 8] = b"DCLPHRS2";
+/// Between a phrase's tokens when it is hashed: a byte UTF-8 text never holds, so no two
+/// phrases hash the same bytes.
 const TOKEN_END: u8 = 0xFF;
+/// Bytes before the entries: magic, identity, entry count.
+const HEADER: usize = 8 + 32 + 8;
 
-/// Phrases of a fixed list and the documents holding each.
+/// Phrases of a fixed list and the documents holding each, read in place from the
+/// bytes of its file.
 pub struct PhraseTable {
-    /// Phrase key → 0 for a phrase in no document, else 1 + its bitmap's offset in `blob`.
-    map: fst::Map<Region>,
+    bytes: Vec<u8>,
+    /// Sorted keyed hashes of the phrases, 16 bytes each (little-endian `u128`).
+    hashes: Range<usize>,
+    /// Per hash, 8 bytes: 0 for a phrase in no document, else 1 + its bitmap's offset
+    /// in `blob`.
+    values: Range<usize>,
     /// Serialized bitmaps (roaring's portable format), one after another.
-    blob: Region,
-    /// Where it was read from or written to, for errors.
+    blob: Range<usize>,
+    keys: (u64, u64),
+    /// Where it was read from or is written to, for errors.
     path: PathBuf,
 }
 
-/// A range of one shared buffer: a table read from a file is used in place, its map and
-/// its bitmaps never copied out of the file's bytes.
-#[derive(Clone)]
-struct Region {
-    bytes: Arc<Vec<u8>>,
-    start: usize,
-    end: usize,
+/// The table's identity and hash keys, both derived from the data directory's secret, so
+/// a table is only read under the secret it was built with.
+struct Keys {
+    identity: [u8; 32],
+    sip: (u64, u64),
 }
 
-impl Region {
-    fn whole(bytes: Vec<u8>) -> Region {
-        let end = bytes.len();
-        Region {
-            bytes: Arc::new(bytes),
-            start: 0,
-            end,
+impl Keys {
+    fn new(secret: &[u8], corpus_identity: &str, list_identity: &str) -> Keys {
+        let mut hash = Sha256::new();
+        for part in [FORMAT, corpus_identity, list_identity] {
+            hash.update((part.len() as u64).to_le_bytes());
+            hash.update(part.as_bytes());
+        }
+        let what: [u8; 32] = hash.finalize().into();
+        let derive = |purpose: &[u8]| keyed_digest(secret, &[purpose, &what].concat());
+        let sip = derive(b"phrase hash key");
+        let word = |at: usize| {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&sip[at..at + 8]);
+            u64::from_le_bytes(bytes)
+        };
+        Keys {
+            identity: derive(b"phrase table identity"),
+            sip: (word(0), word(8)),
         }
     }
 }
 
-impl AsRef<[u8]> for Region {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.get(self.start..self.end).unwrap_or_default()
-    }
-}
-
-fn key_of(phrase: &[String], key: &mut Vec<u8>) {
-    key.clear();
+fn phrase_hash(keys: (u64, u64), phrase: &[String]) -> u128 {
+    let mut hasher = SipHasher13::new_with_keys(keys.0, keys.1);
     for token in phrase {
-        key.extend_from_slice(token.as_bytes());
-        key.push(TOKEN_END);
+        hasher.write(token.as_bytes());
+        hasher.write_u8(TOKEN_END);
     }
+    hasher.finish128().as_u128()
 }
 
 impl PhraseTable {
     /// The documents of `phrase`, or `None` when it is not one of the table's phrases.
     pub fn get(&self, phrase: &[String]) -> Result<Option<RoaringBitmap>> {
-        let mut key = Vec::with_capacity(phrase.iter().map(|t| t.len() + 1).sum());
-        key_of(phrase, &mut key);
-        let Some(value) = self.map.get(&key) else {
+        let wanted = phrase_hash(self.keys, phrase);
+        let (hashes, _) = self.bytes[self.hashes.clone()].as_chunks::<16>();
+        let Ok(at) = hashes.binary_search_by(|h| u128::from_le_bytes(*h).cmp(&wanted)) else {
             return Ok(None);
         };
+        let (values, _) = self.bytes[self.values.clone()].as_chunks::<8>();
+        let value = values.get(at).map_or(0, |v| u64::from_le_bytes(*v));
         if value == 0 {
             return Ok(Some(RoaringBitmap::new()));
         }
         let offset = usize::try_from(value - 1).unwrap_or(usize::MAX);
-        let bytes = self
-            .blob
-            .as_ref()
+        let bytes = self.bytes[self.blob.clone()]
             .get(offset..)
             .ok_or_else(|| self.corrupt("offset"))?;
         RoaringBitmap::deserialize_from(bytes)
@@ -101,11 +124,16 @@ impl PhraseTable {
 
     /// How many phrases the table answers for.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.hashes.len() / 16
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.hashes.is_empty()
+    }
+
+    /// The file's bytes, as [`Self::from_bytes`] reads them.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     fn corrupt(&self, what: &str) -> Error {
@@ -117,30 +145,47 @@ impl PhraseTable {
 
     /// The file a phrase list's table over corpus `corpus_identity` lives in.
     pub fn path_for(cache_dir: &Path, corpus_identity: &str, list_identity: &str) -> PathBuf {
-        cache_dir.join(format!(
-            "phrase-docs-{}.bin",
-            &hex(&identity_hash(corpus_identity, list_identity))[..24]
-        ))
+        let mut hash = Sha256::new();
+        for part in [FORMAT, corpus_identity, list_identity] {
+            hash.update((part.len() as u64).to_le_bytes());
+            hash.update(part.as_bytes());
+        }
+        let name: String = hash.finalize()[..12]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        cache_dir.join(format!("phrase-docs-{name}.bin"))
     }
 
     /// Computes the documents of every phrase of `phrases` (any order, repeats allowed)
-    /// from `index`, in parallel.
+    /// from `index`, in parallel, hashed under `secret`.
     ///
     /// A phrase of several words is searched by position only in the documents holding
     /// all of its words, whose sets are computed once for all phrases.
-    pub fn build(index: &CorpusIndex, phrases: Vec<Phrase>, path: PathBuf) -> Result<PhraseTable> {
-        let mut keyed: Vec<(Vec<u8>, Phrase)> = phrases
-            .into_iter()
+    pub fn build(
+        index: &CorpusIndex,
+        phrases: Vec<Phrase>,
+        secret: &[u8],
+        corpus_identity: &str,
+        list_identity: &str,
+        path: PathBuf,
+    ) -> Result<PhraseTable> {
+        let keys = Keys::new(secret, corpus_identity, list_identity);
+        let mut hashed: Vec<(u128, Phrase)> = phrases
+            .into_par_iter()
             .filter(|p| !p.is_empty())
-            .map(|p| {
-                let mut key = Vec::new();
-                key_of(&p, &mut key);
-                (key, p)
-            })
+            .map(|p| (phrase_hash(keys.sip, &p), p))
             .collect();
-        keyed.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        keyed.dedup_by(|a, b| a.0 == b.0);
-        let mut words: Vec<&String> = keyed.iter().flat_map(|(_, p)| p.iter()).collect();
+        hashed.par_sort_unstable();
+        hashed.dedup();
+        // Distinct phrases with one hash: neither is kept, the index answers both.
+        let colliding: Vec<u128> = hashed
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .map(|w| w[0].0)
+            .collect();
+        hashed.retain(|(h, _)| colliding.binary_search(h).is_err());
+        let mut words: Vec<&String> = hashed.iter().flat_map(|(_, p)| p.iter()).collect();
         words.par_sort_unstable();
         words.dedup();
         let word_docs: FxHashMap<&str, RoaringBitmap> = words
@@ -155,13 +200,13 @@ impl PhraseTable {
             .into_iter()
             .filter(|(_, docs)| !docs.is_empty())
             .collect();
-        let docs: Vec<RoaringBitmap> = keyed
+        let docs: Vec<RoaringBitmap> = hashed
             .par_iter()
             .map(|(_, phrase)| phrase_docs(index, &word_docs, phrase))
             .collect::<Result<_>>()?;
-        let mut builder = fst::MapBuilder::memory();
         let mut blob = Vec::new();
-        for ((key, _), docs) in keyed.iter().zip(&docs) {
+        let mut values = Vec::with_capacity(8 * docs.len());
+        for docs in &docs {
             let value = if docs.is_empty() {
                 0
             } else {
@@ -170,49 +215,36 @@ impl PhraseTable {
                     .map_err(|e| Error::io(&path, e))?;
                 offset
             };
-            builder
-                .insert(key, value)
-                .map_err(|e| Error::Count(format!("phrase table: {e}")))?;
+            values.extend_from_slice(&value.to_le_bytes());
         }
-        let bytes = builder
-            .into_inner()
-            .map_err(|e| Error::Count(format!("phrase table: {e}")))?;
-        let map = fst::Map::new(Region::whole(bytes))
-            .map_err(|e| Error::Count(format!("phrase table: {e}")))?;
-        Ok(PhraseTable {
-            map,
-            blob: Region::whole(blob),
-            path,
-        })
-    }
-
-    /// The file's bytes: magic, identity, map, bitmaps, each with its length, then a
-    /// CRC-32 of all that precedes it.
-    pub fn to_bytes(&self, corpus_identity: &str, list_identity: &str) -> Vec<u8> {
-        let identity = identity_hash(corpus_identity, list_identity);
-        let map = self.map.as_fst().as_bytes();
-        let blob = self.blob.as_ref();
-        let mut out = Vec::with_capacity(8 + 32 + 16 + map.len() + blob.len() + 4);
+        let mut out = Vec::with_capacity(HEADER + 24 * docs.len() + 8 + blob.len() + 4);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&identity);
-        out.extend_from_slice(&(map.len() as u64).to_le_bytes());
-        out.extend_from_slice(map);
+        out.extend_from_slice(&keys.identity);
+        out.extend_from_slice(&(hashed.len() as u64).to_le_bytes());
+        for (hash, _) in &hashed {
+            out.extend_from_slice(&hash.to_le_bytes());
+        }
+        out.extend_from_slice(&values);
         out.extend_from_slice(&(blob.len() as u64).to_le_bytes());
-        out.extend_from_slice(blob);
+        out.extend_from_slice(&blob);
         let mut crc = flate2::Crc::new();
         crc.update(&out);
         out.extend_from_slice(&crc.sum().to_le_bytes());
-        out
+        PhraseTable::from_bytes(out, secret, corpus_identity, list_identity, path.clone())
+            .map_err(|why| Error::Count(format!("{}: {why}", path.display())))
     }
 
-    /// Reads a table written by [`Self::to_bytes`] for these identities; `None`, with the
-    /// reason, when the bytes are damaged or belong to another corpus or phrase list.
+    /// Reads a table from the bytes [`Self::bytes`] gave for these identities and
+    /// secret; `Err`, with the reason, when the bytes are damaged or belong to another
+    /// corpus, phrase list or secret.
     pub fn from_bytes(
         bytes: Vec<u8>,
+        secret: &[u8],
         corpus_identity: &str,
         list_identity: &str,
         path: PathBuf,
     ) -> std::result::Result<PhraseTable, String> {
+        let keys = Keys::new(secret, corpus_identity, list_identity);
         let (body, crc) = bytes
             .split_last_chunk::<4>()
             .ok_or("shorter than its header")?;
@@ -223,27 +255,41 @@ impl PhraseTable {
         }
         let rest = body.strip_prefix(MAGIC).ok_or("not a phrase table")?;
         let (identity, rest) = rest.split_at_checked(32).ok_or("truncated identity")?;
-        if identity != identity_hash(corpus_identity, list_identity) {
-            return Err("built for another corpus or phrase list".into());
+        if identity != keys.identity {
+            return Err("built for another corpus, phrase list or secret".into());
         }
-        let (map, rest) = length_prefixed(rest).ok_or("truncated map")?;
-        let (blob, rest) = length_prefixed(rest).ok_or("truncated bitmaps")?;
-        if !rest.is_empty() {
-            return Err("trailing bytes".into());
+        let (count, _) = rest.split_first_chunk::<8>().ok_or("truncated count")?;
+        let count = usize::try_from(u64::from_le_bytes(*count)).map_err(|e| e.to_string())?;
+        let hashes = HEADER
+            ..count
+                .checked_mul(16)
+                .and_then(|n| n.checked_add(HEADER))
+                .ok_or("impossible count")?;
+        let values = hashes.end..hashes.end + 8 * count;
+        let blob_len = body
+            .get(values.end..values.end + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(u64::from_le_bytes)
+            .ok_or("truncated bitmaps")?;
+        let blob_start = values.end + 8;
+        let blob = blob_start
+            ..usize::try_from(blob_len)
+                .ok()
+                .and_then(|n| n.checked_add(blob_start))
+                .ok_or("impossible length")?;
+        if blob.end != body.len() {
+            return Err("truncated or trailing bytes".into());
         }
-        // The layout of `to_bytes`: magic, identity, then each part after its length.
-        let (map_start, map_len) = (MAGIC.len() + 32 + 8, map.len());
-        let (blob_start, blob_len) = (map_start + map_len + 8, blob.len());
-        let shared = Arc::new(bytes);
-        let region = |start: usize, len: usize| Region {
-            bytes: shared.clone(),
-            start,
-            end: start + len,
-        };
-        let map = fst::Map::new(region(map_start, map_len)).map_err(|e| e.to_string())?;
+        let (sorted, _) = body[hashes.clone()].as_chunks::<16>();
+        if !sorted.is_sorted_by_key(|h| u128::from_le_bytes(*h)) {
+            return Err("hashes out of order".into());
+        }
         Ok(PhraseTable {
-            map,
-            blob: region(blob_start, blob_len),
+            bytes,
+            hashes,
+            values,
+            blob,
+            keys: keys.sip,
             path,
         })
     }
@@ -277,31 +323,14 @@ fn phrase_docs(
     index.phrase_docs_within(phrase, &meeting)
 }
 
-fn length_prefixed(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (len, rest) = bytes.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    rest.split_at_checked(len)
-}
-
-fn identity_hash(corpus_identity: &str, list_identity: &str) -> [u8; 32] {
-    let mut hash = Sha256::new();
-    for part in [FORMAT, corpus_identity, list_identity] {
-        hash.update((part.len() as u64).to_le_bytes());
-        hash.update(part.as_bytes());
-    }
-    hash.finalize().into()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stats::index::IndexBuilder;
     use crate::stats::testutil::SAMPLE_DOCS;
     use crate::text::tokenize::index_terms;
+
+    const SECRET: &[u8] = &[7; 32];
 
     fn index(dir: &Path) -> CorpusIndex {
         let mut builder = IndexBuilder::create(dir, 50, 1).expect("create");
@@ -323,48 +352,68 @@ mod tests {
         "senate",
     ];
 
+    fn table(dir: &Path, index: &CorpusIndex) -> PhraseTable {
+        let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p)).collect();
+        PhraseTable::build(
+            index,
+            phrases,
+            SECRET,
+            "corpus",
+            "labels",
+            dir.join("t.bin"),
+        )
+        .expect("build")
+    }
+
     /// Every phrase's table answer is the index's, through a write and a read; a phrase
     /// outside the list is not answered.
     #[test]
     fn answers_are_the_index_answers() {
         let tmp = tempfile::tempdir().expect("tmp");
         let index = index(tmp.path());
-        let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p)).collect();
-        let path = tmp.path().join("table.bin");
-        let built = PhraseTable::build(&index, phrases.clone(), path.clone()).expect("build");
+        let built = table(tmp.path(), &index);
         assert_eq!(built.len(), PHRASES.len() - 1);
-        let bytes = built.to_bytes("corpus", "labels");
-        let read = PhraseTable::from_bytes(bytes, "corpus", "labels", path).expect("read");
-        for phrase in &phrases {
-            let expected = index.phrase_docs(phrase).expect("index");
-            assert_eq!(read.get(phrase).expect("get"), Some(expected), "{phrase:?}");
+        let read = PhraseTable::from_bytes(
+            built.bytes().to_vec(),
+            SECRET,
+            "corpus",
+            "labels",
+            tmp.path().join("t.bin"),
+        )
+        .expect("read");
+        for phrase in PHRASES.iter().map(|p| index_terms(p)) {
+            let expected = index.phrase_docs(&phrase).expect("index");
+            assert_eq!(
+                read.get(&phrase).expect("get"),
+                Some(expected),
+                "{phrase:?}"
+            );
         }
         assert_eq!(read.get(&index_terms("senate cancer")).expect("get"), None);
         // Tokens are delimited: two tokens never read as one.
         assert_eq!(read.get(&["u.s.senate".to_string()]).expect("get"), None);
     }
 
-    /// A flipped byte, a truncation or another identity is refused, never read.
+    /// A flipped byte, a truncation, another identity or another secret is refused,
+    /// never read.
     #[test]
     fn damaged_or_foreign_files_are_refused() {
         let tmp = tempfile::tempdir().expect("tmp");
         let index = index(tmp.path());
-        let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p)).collect();
-        let path = tmp.path().join("table.bin");
-        let bytes = PhraseTable::build(&index, phrases, path.clone())
-            .expect("build")
-            .to_bytes("corpus", "labels");
-        let read = |b: &[u8], corpus: &str| {
-            PhraseTable::from_bytes(b.to_vec(), corpus, "labels", path.clone()).err()
+        let bytes = table(tmp.path(), &index).bytes().to_vec();
+        let read = |b: &[u8], secret: &[u8], corpus: &str| {
+            PhraseTable::from_bytes(b.to_vec(), secret, corpus, "labels", tmp.path().join("t"))
+                .err()
         };
-        assert_eq!(read(&bytes, "corpus"), None);
-        assert!(read(&bytes, "other corpus").is_some());
-        assert!(read(&bytes[..bytes.len() - 1], "corpus").is_some());
-        assert!(read(&[], "corpus").is_some());
+        assert_eq!(read(&bytes, SECRET, "corpus"), None);
+        assert!(read(&bytes, SECRET, "other corpus").is_some());
+        assert!(read(&bytes, &[8; 32], "corpus").is_some());
+        assert!(read(&bytes[..bytes.len() - 1], SECRET, "corpus").is_some());
+        assert!(read(&[], SECRET, "corpus").is_some());
         for at in [0, 9, 45, bytes.len() / 2, bytes.len() - 5] {
             let mut damaged = bytes.clone();
             damaged[at] ^= 0x20;
-            assert!(read(&damaged, "corpus").is_some(), "byte {at}");
+            assert!(read(&damaged, SECRET, "corpus").is_some(), "byte {at}");
         }
     }
 }
