@@ -152,8 +152,8 @@ impl LocalSource {
                     phrases.len()
                 );
                 let table = PhraseTable::build(
-                    &self.index,
                     phrases,
+                    &|phrase| self.index_phrase_docs(phrase),
                     &secret,
                     &corpus,
                     list_identity,
@@ -180,12 +180,8 @@ impl LocalSource {
         &self.index
     }
 
-    /// The documents of one phrase, from the cache or fetched once from the index.
-    ///
-    /// A phrase of several words is searched by position only in the documents holding
-    /// all its words: most of a concept's multi-word labels ("barbary ape") have words
-    /// that never meet in one document of the corpus, and intersecting the words'
-    /// cached document sets answers those for a fraction of a positional search's cost.
+    /// The documents of one phrase, from the cache, the phrase table, or fetched once
+    /// from the index.
     pub fn phrase_docs(&self, phrase: &Phrase) -> Result<Arc<RoaringBitmap>> {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
@@ -194,21 +190,31 @@ impl LocalSource {
             Some(table) => table.get(phrase)?,
             None => None,
         };
-        let docs = if let Some(docs) = tabled {
-            docs
-        } else if phrase.len() > 1 {
-            let meeting = self.documents_of_every_word(phrase)?;
-            if meeting.is_empty() {
-                meeting
-            } else {
-                self.index.phrase_docs_within(phrase, &meeting)?
-            }
-        } else {
-            self.index.phrase_docs(phrase)?
+        let docs = match tabled {
+            Some(docs) => docs,
+            None => self.index_phrase_docs(phrase)?,
         };
         let docs = Arc::new(docs);
         self.bitmaps.insert(phrase.clone(), docs.clone());
         Ok(docs)
+    }
+
+    /// The documents of one phrase from the index, as the phrase table is built too.
+    ///
+    /// A phrase of several words is searched by position only in the documents holding
+    /// all its words: most of a concept's multi-word labels ("barbary ape") have words
+    /// that never meet in one document of the corpus, and intersecting the words'
+    /// cached document sets answers those for a fraction of a positional search's cost.
+    fn index_phrase_docs(&self, phrase: &Phrase) -> Result<RoaringBitmap> {
+        if phrase.len() < 2 {
+            return self.index.phrase_docs(phrase);
+        }
+        let meeting = self.documents_of_every_word(phrase)?;
+        if meeting.is_empty() {
+            Ok(meeting)
+        } else {
+            self.index.phrase_docs_within(phrase, &meeting)
+        }
     }
 
     /// The documents holding every word of `phrase`, from the words' cached sets.
@@ -460,6 +466,21 @@ mod tests {
             );
         }
         assert_eq!(source.total_docs().expect("n"), SAMPLE_DOCS.len() as u64);
+        // A source answering every other phrase from a phrase table answers the same.
+        let tabled_dir = tempfile::tempdir().expect("tmp");
+        let tabled = build(tabled_dir.path(), SAMPLE_DOCS);
+        let listed: Vec<Phrase> = phrases
+            .iter()
+            .step_by(2)
+            .map(|p| set(p).alternatives[0].clone())
+            .collect();
+        tabled
+            .prepare_phrase_table(tabled_dir.path(), "every other phrase", &mut || {
+                listed.clone()
+            })
+            .expect("table");
+        assert!(tabled.table.get().is_some_and(|t| t.len() > 5));
+        assert_eq!(tabled.count_batch(&requests).expect("count"), counts);
         // Spot checks that the brute force itself is meaningful.
         assert_eq!(counts[0], 2, "U.S. twice");
         assert_eq!(

@@ -28,14 +28,12 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
-use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::error::{Error, Result};
 use crate::stats::Phrase;
 use crate::stats::cache::keyed_digest;
-use crate::stats::index::CorpusIndex;
 
 /// Bumped when the file layout or the meaning of its entries changes.
 const FORMAT: &str = "declass phrase document sets 2";
@@ -69,14 +67,19 @@ struct Keys {
     sip: (u64, u64),
 }
 
+/// What a table is of: its format, corpus and phrase list, each length-prefixed.
+fn subject(corpus_identity: &str, list_identity: &str) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    for part in [FORMAT, corpus_identity, list_identity] {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part.as_bytes());
+    }
+    hash.finalize().into()
+}
+
 impl Keys {
     fn new(secret: &[u8], corpus_identity: &str, list_identity: &str) -> Keys {
-        let mut hash = Sha256::new();
-        for part in [FORMAT, corpus_identity, list_identity] {
-            hash.update((part.len() as u64).to_le_bytes());
-            hash.update(part.as_bytes());
-        }
-        let what: [u8; 32] = hash.finalize().into();
+        let what = subject(corpus_identity, list_identity);
         let derive = |purpose: &[u8]| keyed_digest(secret, &[purpose, &what].concat());
         let sip = derive(b"phrase hash key");
         let word = |at: usize| {
@@ -145,26 +148,19 @@ impl PhraseTable {
 
     /// The file a phrase list's table over corpus `corpus_identity` lives in.
     pub fn path_for(cache_dir: &Path, corpus_identity: &str, list_identity: &str) -> PathBuf {
-        let mut hash = Sha256::new();
-        for part in [FORMAT, corpus_identity, list_identity] {
-            hash.update((part.len() as u64).to_le_bytes());
-            hash.update(part.as_bytes());
-        }
-        let name: String = hash.finalize()[..12]
+        let name: String = subject(corpus_identity, list_identity)[..12]
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
         cache_dir.join(format!("phrase-docs-{name}.bin"))
     }
 
-    /// Computes the documents of every phrase of `phrases` (any order, repeats allowed)
-    /// from `index`, in parallel, hashed under `secret`.
-    ///
-    /// A phrase of several words is searched by position only in the documents holding
-    /// all of its words, whose sets are computed once for all phrases.
+    /// The documents of every phrase of `phrases` (any order, repeats allowed), each
+    /// from `docs_of` (the count source's own reading of its index), in parallel, hashed
+    /// under `secret`.
     pub fn build(
-        index: &CorpusIndex,
         phrases: Vec<Phrase>,
+        docs_of: &(dyn Fn(&Phrase) -> Result<RoaringBitmap> + Sync),
         secret: &[u8],
         corpus_identity: &str,
         list_identity: &str,
@@ -185,24 +181,9 @@ impl PhraseTable {
             .map(|w| w[0].0)
             .collect();
         hashed.retain(|(h, _)| colliding.binary_search(h).is_err());
-        let mut words: Vec<&String> = hashed.iter().flat_map(|(_, p)| p.iter()).collect();
-        words.par_sort_unstable();
-        words.dedup();
-        let word_docs: FxHashMap<&str, RoaringBitmap> = words
-            .par_iter()
-            .map(|word| {
-                Ok((
-                    word.as_str(),
-                    index.phrase_docs(std::slice::from_ref(*word))?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            .filter(|(_, docs)| !docs.is_empty())
-            .collect();
         let docs: Vec<RoaringBitmap> = hashed
             .par_iter()
-            .map(|(_, phrase)| phrase_docs(index, &word_docs, phrase))
+            .map(|(_, phrase)| docs_of(phrase))
             .collect::<Result<_>>()?;
         let mut blob = Vec::new();
         let mut values = Vec::with_capacity(8 * docs.len());
@@ -265,13 +246,17 @@ impl PhraseTable {
                 .checked_mul(16)
                 .and_then(|n| n.checked_add(HEADER))
                 .ok_or("impossible count")?;
-        let values = hashes.end..hashes.end + 8 * count;
+        let values = hashes.end
+            ..count
+                .checked_mul(8)
+                .and_then(|n| n.checked_add(hashes.end))
+                .ok_or("impossible count")?;
+        let blob_start = values.end.checked_add(8).ok_or("impossible count")?;
         let blob_len = body
-            .get(values.end..values.end + 8)
+            .get(values.end..blob_start)
             .and_then(|b| <[u8; 8]>::try_from(b).ok())
             .map(u64::from_le_bytes)
             .ok_or("truncated bitmaps")?;
-        let blob_start = values.end + 8;
         let blob = blob_start
             ..usize::try_from(blob_len)
                 .ok()
@@ -295,38 +280,10 @@ impl PhraseTable {
     }
 }
 
-/// A phrase's documents: a word's from `word_docs`, several words' by position among the
-/// documents holding all of them.
-fn phrase_docs(
-    index: &CorpusIndex,
-    word_docs: &FxHashMap<&str, RoaringBitmap>,
-    phrase: &[String],
-) -> Result<RoaringBitmap> {
-    let mut sets = Vec::with_capacity(phrase.len());
-    for word in phrase {
-        match word_docs.get(word.as_str()) {
-            Some(docs) => sets.push(docs),
-            None => return Ok(RoaringBitmap::new()),
-        }
-    }
-    sets.sort_by_key(|docs| docs.len());
-    let Some((smallest, others)) = sets.split_first() else {
-        return Ok(RoaringBitmap::new());
-    };
-    let mut meeting = (*smallest).clone();
-    for docs in others {
-        meeting &= *docs;
-    }
-    if phrase.len() == 1 || meeting.is_empty() {
-        return Ok(meeting);
-    }
-    index.phrase_docs_within(phrase, &meeting)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::index::IndexBuilder;
+    use crate::stats::index::{CorpusIndex, IndexBuilder};
     use crate::stats::testutil::SAMPLE_DOCS;
     use crate::text::tokenize::index_terms;
 
@@ -355,8 +312,8 @@ mod tests {
     fn table(dir: &Path, index: &CorpusIndex) -> PhraseTable {
         let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p)).collect();
         PhraseTable::build(
-            index,
             phrases,
+            &|phrase| index.phrase_docs(phrase),
             SECRET,
             "corpus",
             "labels",
