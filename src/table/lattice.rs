@@ -165,6 +165,20 @@ impl Scratch {
         self.classes.clear();
     }
 
+    /// The class of `key`, made by `new` when the key is new; `true` when it was made.
+    fn class(&mut self, key: u128, new: impl FnOnce() -> ClassStat) -> (&mut ClassStat, bool) {
+        let (at, made) = match self.index.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => (*e.get() as usize, false),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(self.classes.len() as u32);
+                self.keys.push(key);
+                self.classes.push(new());
+                (self.classes.len() - 1, true)
+            }
+        };
+        (&mut self.classes[at], made)
+    }
+
     /// The classes gathered, moved into vectors of their size.
     fn take(&mut self) -> (Vec<u128>, Vec<ClassStat>) {
         (
@@ -328,23 +342,13 @@ impl<'a> Lattice<'a> {
         let quasi = self.data.quasi;
         let sensitive = self.data.width() - quasi;
         scratch.clear();
-        let Scratch {
-            index,
-            keys,
-            classes,
-        } = scratch;
         for (t, &count) in self.data.counts.iter().enumerate() {
             let key = self.class_key(node, t);
-            let at = *index.entry(key).or_insert_with(|| {
-                keys.push(key);
-                classes.push(ClassStat {
-                    rows: 0,
-                    representative: t as u32,
-                    seen: Vec::new(),
-                });
-                (classes.len() - 1) as u32
+            let (stat, _) = scratch.class(key, || ClassStat {
+                rows: 0,
+                representative: t as u32,
+                seen: Vec::new(),
             });
-            let stat = &mut classes[at as usize];
             stat.rows += count;
             if let Some(l) = self.model.l {
                 if stat.seen.is_empty() {
@@ -383,25 +387,14 @@ impl<'a> Lattice<'a> {
             mask & !((u128::MAX >> (128 - self.bits[j])) << shift)
         });
         scratch.clear();
-        let Scratch {
-            index,
-            keys,
-            classes,
-        } = scratch;
         for (&key, stat) in source.keys.iter().zip(&source.classes) {
             let tuple = self.data.tuple(stat.representative as usize);
             let key = changed.iter().fold(key & kept, |key, &(j, shift)| {
                 key | u128::from(self.columns[j].label_of[node[j]][tuple[j] as usize]) << shift
             });
-            match index.entry(key) {
-                std::collections::hash_map::Entry::Occupied(e) => {
-                    classes[*e.get() as usize].merge(stat, self.model.l)
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(classes.len() as u32);
-                    keys.push(key);
-                    classes.push(stat.clone());
-                }
+            let (class, made) = scratch.class(key, || stat.clone());
+            if !made {
+                class.merge(stat, self.model.l);
             }
         }
         let (keys, classes) = scratch.take();
