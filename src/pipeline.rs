@@ -52,7 +52,11 @@ struct NerTyper {
 }
 
 impl NameTyper for NerTyper {
-    fn classes(&self, doc: &Document) -> Result<Vec<(usize, usize, String)>> {
+    fn classes(
+        &self,
+        doc: &Document,
+        sentences: std::ops::Range<usize>,
+    ) -> Result<Vec<(usize, usize, String)>> {
         let labeller = self.labeller.get_or_init(|| {
             DetectorSet::build(
                 &[crate::detect::sequence::NER.to_string()],
@@ -64,7 +68,7 @@ impl NameTyper for NerTyper {
         let labeller = labeller
             .as_ref()
             .map_err(|e| crate::Error::model("ner model", e.clone()))?;
-        Ok(typed_spans(labeller.detect(doc)?))
+        Ok(typed_spans(labeller.detect_sentences(doc, sentences)?))
     }
 }
 
@@ -74,8 +78,18 @@ impl NameTyper for NerTyper {
 struct KnownClasses(Vec<(usize, usize, String)>);
 
 impl NameTyper for KnownClasses {
-    fn classes(&self, _doc: &Document) -> Result<Vec<(usize, usize, String)>> {
-        Ok(self.0.clone())
+    fn classes(
+        &self,
+        doc: &Document,
+        sentences: std::ops::Range<usize>,
+    ) -> Result<Vec<(usize, usize, String)>> {
+        let (start, end) = crate::detect::sentences_span(doc, sentences);
+        Ok(self
+            .0
+            .iter()
+            .filter(|(s, e, _)| *s < end && start < *e)
+            .cloned()
+            .collect())
     }
 }
 

@@ -17,6 +17,7 @@ pub mod training;
 
 pub use registry::{DETECTORS, ResourceNeeds};
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -85,6 +86,25 @@ pub trait Detector: Send + Sync {
     /// The name used in `--detect` lists, config and reports.
     fn name(&self) -> &str;
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>>;
+    /// The findings overlapping the given sentences (indices into `doc.sentences`). A
+    /// detector that reads one sentence at a time labels only those, so a caller that
+    /// needs a few sentences of a long document does not pay for all of them.
+    fn detect_sentences(&self, doc: &Document, sentences: Range<usize>) -> Result<Vec<Finding>> {
+        let (start, end) = sentences_span(doc, sentences);
+        let mut findings = self.detect(doc)?;
+        findings.retain(|f| f.start < end && start < f.end);
+        Ok(findings)
+    }
+}
+
+/// The byte span from the first of `sentences` to the end of the last; empty when there
+/// are none.
+pub fn sentences_span(doc: &Document, sentences: Range<usize>) -> (usize, usize) {
+    match doc.sentences.get(sentences) {
+        Some([first, .., last]) => (first.start, last.end),
+        Some([only]) => (only.start, only.end),
+        _ => (0, 0),
+    }
 }
 
 /// Merges findings from several detectors into non-overlapping ones. Rule: the longer
@@ -258,12 +278,32 @@ impl DetectorSet {
             }
             findings.extend(found);
         }
+        Ok((self.allow_and_merge(doc, findings), kept))
+    }
+
+    /// The set's findings in the given sentences (indices into `doc.sentences`), each
+    /// detector's by [`Detector::detect_sentences`], then allow lists and merging. For a
+    /// set whose detectors read one sentence at a time (a sequence labeller) these are
+    /// the findings [`Self::detect`] reports in those sentences.
+    pub fn detect_sentences(
+        &self,
+        doc: &Document,
+        sentences: Range<usize>,
+    ) -> Result<Vec<Finding>> {
+        let mut findings = Vec::new();
+        for detector in &self.detectors {
+            findings.extend(detector.detect_sentences(doc, sentences.clone())?);
+        }
+        Ok(self.allow_and_merge(doc, findings))
+    }
+
+    fn allow_and_merge(&self, doc: &Document, mut findings: Vec<Finding>) -> Vec<Finding> {
         if let Some(allow) = &self.allow {
             let before = findings.len();
             findings.retain(|f| !allow.allows(doc, f.start, f.end));
             log::info!("allow lists vetoed {} finding(s)", before - findings.len());
         }
-        Ok((merge_findings(findings), kept))
+        merge_findings(findings)
     }
 }
 

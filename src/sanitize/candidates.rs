@@ -303,20 +303,30 @@ impl Run<'_, '_> {
         let Some(typer) = self.s.name_typer else {
             return;
         };
-        let classes = self
-            .name_classes
-            .get_or_init(|| match typer.classes(self.doc) {
+        let Some(&(start, end)) = self.items[i].spans.first() else {
+            return;
+        };
+        // Only the sentences the span reaches into: a class of any other sentence lies
+        // outside it.
+        let first = self.doc.sentences.partition_point(|s| s.end <= start);
+        for (k, sentence) in self.doc.sentences.iter().enumerate().skip(first) {
+            if sentence.start >= end {
+                break;
+            }
+            let Some(slot) = self.name_classes.get(k) else {
+                break;
+            };
+            let classes = slot.get_or_init(|| match typer.classes(self.doc, k..k + 1) {
                 Ok(classes) => classes,
                 Err(err) => {
                     log::warn!("names could not be typed: {err}");
                     Vec::new()
                 }
             });
-        let Some(&(start, end)) = self.items[i].spans.first() else {
-            return;
-        };
-        if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
-            self.push_concept(out, class);
+            if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
+                self.push_concept(out, class);
+                return;
+            }
         }
     }
 

@@ -104,8 +104,9 @@ struct Run<'a, 'd> {
     items: Vec<Item>,
     /// The document's words, for choosing word senses.
     words: BTreeSet<String>,
-    /// The name typer's classes for this document, asked once when first needed.
-    name_classes: std::cell::OnceCell<Vec<(usize, usize, String)>>,
+    /// The name typer's classes, per sentence of the document, each asked once when
+    /// first needed.
+    name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,
     /// What earlier windows of the same document published about the protected persons.
     carried_bits: f64,
     /// Risks already worked out, by the interned ids of target, item set(s) and the
@@ -178,7 +179,7 @@ impl Sanitizer<'_> {
                 .filter(|w| w.chars().all(char::is_alphabetic))
                 .map(str::to_string)
                 .collect(),
-            name_classes: std::cell::OnceCell::new(),
+            name_classes: vec![std::cell::OnceCell::new(); doc.sentences.len()],
             carried_bits: 0.0,
             risks: Default::default(),
             planned_risks: Default::default(),

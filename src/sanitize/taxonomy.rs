@@ -61,10 +61,14 @@ pub trait Taxonomy {
 /// Classes of the names a sequence labeller finds in a document, for the names no
 /// knowledge base knows ("Jack Marshak" → person).
 pub trait NameTyper {
-    /// Byte spans of the names of `doc` it can type, with the class each generalizes to.
+    /// Byte spans of the names it can type in `sentences` (indices into
+    /// `doc.sentences`), in document order, with the class each generalizes to. Asked a
+    /// sentence at a time: the few names nothing else types do not cost a labelling of
+    /// the whole document.
     fn classes(
         &self,
         doc: &crate::text::Document,
+        sentences: std::ops::Range<usize>,
     ) -> crate::error::Result<Vec<(usize, usize, String)>>;
 }
 

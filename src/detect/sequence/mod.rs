@@ -144,10 +144,20 @@ impl Detector for SequenceDetector {
     }
 
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
+        self.detect_sentences(doc, 0..doc.sentences.len())
+    }
+
+    /// Labels only the given sentences: the model reads one sentence at a time, so their
+    /// findings are exactly those a run over the whole document reports in them.
+    fn detect_sentences(
+        &self,
+        doc: &Document,
+        sentences: std::ops::Range<usize>,
+    ) -> Result<Vec<Finding>> {
         let tagged = doc.tags.len() == doc.tokens.len();
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
-        for sentence in &doc.sentences {
+        for sentence in doc.sentences.get(sentences).into_iter().flatten() {
             let range = sentence.tokens.clone();
             let words: Vec<String> = range
                 .clone()

@@ -358,3 +358,37 @@ fn readers_report_file_and_line() {
     let sentences = read_iob2(&path).expect("iob2");
     assert_eq!(sentences[0].words, vec!["Tampa", "bay"]);
 }
+
+/// Labelling a document a sentence at a time finds, in each sentence, exactly what
+/// labelling the whole document finds there; a range of no sentences finds nothing.
+#[test]
+fn sentences_labelled_alone_find_what_the_whole_document_finds() {
+    let config = crate::Config::builtin().expect("config");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kb")
+        .join(&config.detect.ner.model);
+    let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+    let text = "Mr Galip Yalman was arrested in Ankara on 29 November 1996. He was held \
+                for four days. His lawyer, Ms Ayse Demir, applied to the court in Izmir.";
+    let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+    assert!(doc.sentences.len() >= 3, "{:?}", doc.sentences);
+    let detector = SequenceDetector::load(NER, &path, &config.detect.ner).expect("model");
+    let whole = detector.detect(&doc).expect("detect");
+    assert!(whole.len() >= 4, "{whole:?}");
+    let mut by_sentence = Vec::new();
+    for k in 0..doc.sentences.len() {
+        let found = detector.detect_sentences(&doc, k..k + 1).expect("detect");
+        let sentence = &doc.sentences[k];
+        assert!(
+            found
+                .iter()
+                .all(|f| f.start >= sentence.start && f.end <= sentence.end)
+        );
+        by_sentence.extend(found);
+    }
+    assert_eq!(by_sentence, whole);
+    let none = detector
+        .detect_sentences(&doc, doc.sentences.len()..doc.sentences.len() + 1)
+        .expect("detect");
+    assert!(none.is_empty());
+}
