@@ -94,6 +94,9 @@ pub struct LocalSource {
     /// The knowledge bases' label phrases with their documents, computed once per corpus
     /// generation and label list ([`PhraseTable`]), when prepared.
     table: OnceLock<PhraseTable>,
+    /// The one empty set every phrase the table says is in no document shares: most
+    /// label phrases of a concept are, and caching each would cost a copy of the phrase.
+    empty: Arc<RoaringBitmap>,
 }
 
 impl LocalSource {
@@ -110,6 +113,7 @@ impl LocalSource {
             bitmaps: docs_cache(bytes),
             unions: docs_cache(bytes),
             table: OnceLock::new(),
+            empty: Arc::new(RoaringBitmap::new()),
         }
     }
 
@@ -191,6 +195,7 @@ impl LocalSource {
             None => None,
         };
         let docs = match tabled {
+            Some(docs) if docs.is_empty() => return Ok(self.empty.clone()),
             Some(docs) => docs,
             None => self.index_phrase_docs(phrase)?,
         };
