@@ -358,8 +358,9 @@ impl KnowledgeBase {
     /// [`Self::subsumed_labels`] as (concept, position among its labels) pairs, the
     /// preferred label at position 0 and the others after it in order.
     fn subsumed(&self, concept: ConceptRef, limit: usize) -> Vec<(u32, usize)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(limit.min(1024));
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
+        seen_labels.reserve(limit.min(1024));
         let mut seen: FxHashSet<u32> = FxHashSet::default();
         let mut queue = VecDeque::from([concept.0]);
         seen.insert(concept.0);
@@ -395,10 +396,15 @@ impl KnowledgeBase {
         }
     }
 
-    /// A concept's labels as index phrases, in [`Self::label_at`] order, tokenized once
-    /// per run: a leaf's labels are part of the counting phrases of every concept above
-    /// it, and tokenizing them for each was most of the cost of listing those phrases.
-    fn label_phrases(&self, id: u32) -> &[Vec<String>] {
+    /// A concept's labels (the preferred one first, then the others in order) as index
+    /// phrases, tokenized once per run: a leaf's labels are part of the counting phrases
+    /// of every concept above it, and the senses of a word are compared with documents
+    /// by their labels' words again and again.
+    pub fn label_phrases(&self, concept: ConceptRef) -> &[Vec<String>] {
+        self.label_phrases_of(concept.0)
+    }
+
+    fn label_phrases_of(&self, id: u32) -> &[Vec<String>] {
         let Some(slot) = self.label_phrases.get(id as usize) else {
             return &[];
         };
@@ -436,13 +442,13 @@ impl KnowledgeBase {
     /// the shared list.
     fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
         let preferred = self
-            .label_phrases(concept.0)
+            .label_phrases_of(concept.0)
             .first()
             .filter(|p| !p.is_empty());
         let mut others: Vec<&Vec<String>> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
-            .filter_map(|(id, position)| self.label_phrases(id).get(position))
+            .filter_map(|(id, position)| self.label_phrases_of(id).get(position))
             .filter(|phrase| !phrase.is_empty() && Some(*phrase) != preferred)
             .collect();
         others.sort_unstable();

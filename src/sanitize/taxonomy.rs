@@ -102,11 +102,10 @@ impl KbTaxonomy<'_> {
         own: &BTreeSet<String>,
         context: &BTreeSet<String>,
     ) -> usize {
-        let mut neighbourhood: BTreeSet<String> = BTreeSet::new();
+        let mut neighbourhood: BTreeSet<&str> = BTreeSet::new();
         let mut add_labels = |concept: ConceptRef| {
-            let labels = std::iter::once(self.kb.label(concept)).chain(self.kb.alt_labels(concept));
-            for label in labels {
-                neighbourhood.extend(index_terms(label));
+            for phrase in self.kb.label_phrases(concept) {
+                neighbourhood.extend(phrase.iter().map(String::as_str));
             }
         };
         add_labels(sense);
@@ -117,7 +116,7 @@ impl KbTaxonomy<'_> {
         }
         neighbourhood
             .iter()
-            .filter(|w| !own.contains(*w) && context.contains(*w))
+            .filter(|w| !own.contains(**w) && context.contains(**w))
             .count()
     }
 
