@@ -362,9 +362,22 @@ impl KnowledgeBase {
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
         seen_labels.reserve(limit.min(1024));
         let mut seen: FxHashSet<u32> = FxHashSet::default();
-        let mut queue = VecDeque::from([concept.0]);
-        seen.insert(concept.0);
-        while let Some(id) = queue.pop_front() {
+        // The queue holds whole child lists, each opened when the search reaches it: a
+        // broad concept's search stops at `limit` labels long before it meets most of the
+        // thousands of children it would otherwise have queued one by one. Concepts come
+        // out in the same order as from a queue of single concepts, a concept at its
+        // first list.
+        let root: &[u32] = &[concept.0];
+        let mut queue: VecDeque<&[u32]> = VecDeque::from([root]);
+        while let Some(list) = queue.front_mut() {
+            let Some((&id, rest)) = list.split_first() else {
+                queue.pop_front();
+                continue;
+            };
+            *list = rest;
+            if !seen.insert(id) {
+                continue;
+            }
             let Some(c) = self.index.concepts.get(id as usize) else {
                 break;
             };
@@ -376,10 +389,8 @@ impl KnowledgeBase {
                     out.push((id, position));
                 }
             }
-            for &child in &c.children {
-                if seen.insert(child) {
-                    queue.push_back(child);
-                }
+            if !c.children.is_empty() {
+                queue.push_back(&c.children);
             }
         }
         out

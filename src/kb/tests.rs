@@ -164,6 +164,36 @@ fn subsumed_labels_are_nearest_first_and_capped() {
     );
 }
 
+/// Breadth first over a diamond: a concept under two parents comes once, at its nearer
+/// parent's turn, and a label met again is not listed twice.
+#[test]
+fn subsumed_labels_visit_a_shared_child_once_in_breadth_first_order() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb_source = source(
+        tmp.path(),
+        "wn",
+        0,
+        r#"
+ex:top skos:prefLabel "top" .
+ex:a skos:prefLabel "alpha" ; skos:broader ex:top .
+ex:b skos:prefLabel "beta" ; skos:altLabel "alpha" ; skos:broader ex:top .
+ex:shared skos:prefLabel "shared" ; skos:broader ex:a , ex:b .
+ex:deep skos:prefLabel "deep" ; skos:broader ex:shared .
+ex:c skos:prefLabel "gamma" ; skos:broader ex:b .
+"#,
+    );
+    let kb = KnowledgeBase::from_sources(&[kb_source], &kb_config()).expect("load");
+    let top = kb.lookup("top")[0];
+    assert_eq!(
+        kb.subsumed_labels(top, 10),
+        vec!["top", "alpha", "beta", "shared", "gamma", "deep"]
+    );
+    assert_eq!(
+        kb.subsumed_labels(top, 4),
+        vec!["top", "alpha", "beta", "shared"]
+    );
+}
+
 #[test]
 fn intrinsic_ic_is_monotone_and_maximal_at_leaves() {
     let tmp = tempfile::tempdir().expect("tmp");
