@@ -63,29 +63,48 @@ impl SequenceModel {
         if n == 0 {
             return Vec::new();
         }
-        let emission = |t: usize, label: usize| -> f32 {
-            if mask.is_some_and(|m| !m[t][label]) {
-                return f32::NEG_INFINITY;
+        // Which label may follow which, decided once per sentence rather than for every
+        // pair of labels at every token.
+        let follows: Vec<bool> = (0..nl * nl)
+            .map(|i| self.allowed(Some(i / nl), i % nl))
+            .collect();
+        // A token's scores for every label at once, adding each feature's row of weights
+        // (stored label by label) in feature order: the sums of a per-label `sum()`,
+        // starting from the value an empty `sum()` gives.
+        let zero: f32 = std::iter::empty::<f32>().sum();
+        let emissions = |t: usize, out: &mut Vec<f32>| {
+            out.clear();
+            out.resize(nl, zero);
+            for &f in &sentence[t] {
+                let row = &self.weights[f as usize * nl..(f as usize + 1) * nl];
+                for (e, w) in out.iter_mut().zip(row) {
+                    *e += w;
+                }
             }
-            sentence[t]
-                .iter()
-                .map(|&f| self.weights[f as usize * nl + label])
-                .sum()
+            if let Some(mask) = mask {
+                for (e, allowed) in out.iter_mut().zip(&mask[t]) {
+                    if !allowed {
+                        *e = f32::NEG_INFINITY;
+                    }
+                }
+            }
         };
+        let mut emission = Vec::with_capacity(nl);
         let mut score = vec![f32::NEG_INFINITY; n * nl];
         let mut back = vec![0usize; n * nl];
+        emissions(0, &mut emission);
         for (l, slot) in score.iter_mut().take(nl).enumerate() {
             if self.allowed(None, l) {
-                *slot = self.transitions[nl * nl + l] + emission(0, l);
+                *slot = self.transitions[nl * nl + l] + emission[l];
             }
         }
         for t in 1..n {
+            emissions(t, &mut emission);
             for l in 0..nl {
-                let e = emission(t, l);
                 let mut best = f32::NEG_INFINITY;
                 let mut arg = 0;
                 for p in 0..nl {
-                    if !self.allowed(Some(p), l) {
+                    if !follows[p * nl + l] {
                         continue;
                     }
                     let s = score[(t - 1) * nl + p] + self.transitions[p * nl + l];
@@ -94,7 +113,7 @@ impl SequenceModel {
                         arg = p;
                     }
                 }
-                score[t * nl + l] = best + e;
+                score[t * nl + l] = best + emission[l];
                 back[t * nl + l] = arg;
             }
         }
