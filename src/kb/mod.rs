@@ -148,6 +148,20 @@ pub struct KnowledgeBase {
     sources_key: Option<String>,
 }
 
+/// A key that orders phrases as their first words do (the word's first eight bytes,
+/// big-endian, padded with zeros): never larger for a phrase that sorts before another,
+/// so sorting a concept's hundreds of phrases compares integers and reads the phrases
+/// only on ties.
+fn phrase_order_key(phrase: &[String]) -> u64 {
+    let mut bytes = [0u8; 8];
+    if let Some(first) = phrase.first() {
+        let word = first.as_bytes();
+        let n = word.len().min(8);
+        bytes[..n].copy_from_slice(&word[..n]);
+    }
+    u64::from_be_bytes(bytes)
+}
+
 /// A knowledge base to load: its name, priority and data.
 #[derive(Debug, Clone)]
 pub struct KbSource {
@@ -456,15 +470,20 @@ impl KnowledgeBase {
             .label_phrases_of(concept.0)
             .first()
             .filter(|p| !p.is_empty());
-        let mut others: Vec<&Vec<String>> = self
+        let mut others: Vec<(u64, &Vec<String>)> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
             .filter_map(|(id, position)| self.label_phrases_of(id).get(position))
             .filter(|phrase| !phrase.is_empty() && Some(*phrase) != preferred)
+            .map(|phrase| (phrase_order_key(phrase), phrase))
             .collect();
-        others.sort_unstable();
-        others.dedup();
-        preferred.into_iter().chain(others).cloned().collect()
+        others.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        others.dedup_by(|a, b| a.1 == b.1);
+        preferred
+            .into_iter()
+            .chain(others.into_iter().map(|(_, phrase)| phrase))
+            .cloned()
+            .collect()
     }
 
     /// Intrinsic information content in bits, after Sánchez, Batet & Isern (2011):

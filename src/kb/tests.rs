@@ -422,3 +422,37 @@ fn sense_numbers_order_the_concepts_of_a_shared_label() {
         ]
     );
 }
+
+/// The sort key of counting phrases never contradicts the phrases' own order.
+#[test]
+fn phrase_order_key_agrees_with_phrase_order() {
+    let phrases: Vec<Vec<String>> = [
+        vec![],
+        vec![""],
+        vec!["a"],
+        vec!["a", "b"],
+        vec!["ab"],
+        vec!["ab\0x"],
+        vec!["abcdefgh"],
+        vec!["abcdefgh", "a"],
+        vec!["abcdefghi"],
+        vec!["abcdefgz"],
+        vec!["b"],
+        vec!["é"],
+        vec!["z", "a"],
+    ]
+    .iter()
+    .map(|p| p.iter().map(|w| w.to_string()).collect())
+    .collect();
+    for a in &phrases {
+        for b in &phrases {
+            if a < b {
+                assert!(
+                    super::phrase_order_key(a) <= super::phrase_order_key(b),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+    assert!(super::phrase_order_key(&phrases[2]) < super::phrase_order_key(&phrases[10]));
+}
