@@ -190,11 +190,7 @@ impl LocalSource {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
         }
-        let tabled = match self.table.get() {
-            Some(table) => table.get(phrase)?,
-            None => None,
-        };
-        let docs = match tabled {
+        let docs = match self.tabled(phrase)? {
             Some(docs) if docs.is_empty() => return Ok(self.empty.clone()),
             Some(docs) => docs,
             None => self.index_phrase_docs(phrase)?,
@@ -202,6 +198,36 @@ impl LocalSource {
         let docs = Arc::new(docs);
         self.bitmaps.insert(phrase.clone(), docs.clone());
         Ok(docs)
+    }
+
+    /// The phrase's documents from the label phrase table, when it has the phrase.
+    fn tabled(&self, phrase: &Phrase) -> Result<Option<RoaringBitmap>> {
+        match self.table.get() {
+            Some(table) => table.get(phrase),
+            None => Ok(None),
+        }
+    }
+
+    /// The documents of any of `phrases`: a concept's labels and its descendants', united
+    /// once per run (the union is then cached). The table's answers are read straight
+    /// from it: each label is part of few concepts' unions, and passing it through the
+    /// phrase cache cost more than reading it again.
+    fn union_docs(&self, phrases: &[Phrase]) -> Result<RoaringBitmap> {
+        let mut tabled = Vec::new();
+        let mut cached = Vec::new();
+        for phrase in phrases {
+            match self.tabled(phrase)? {
+                Some(docs) if docs.is_empty() => {}
+                Some(docs) => tabled.push(docs),
+                None => cached.push(self.phrase_docs(phrase)?),
+            }
+        }
+        // MultiOps turns the first array it meets into a bitmap and sets bits into it;
+        // `|=` one alternative at a time merges two sorted arrays into a third each time.
+        Ok(tabled
+            .iter()
+            .chain(cached.iter().map(|docs| docs.as_ref()))
+            .union())
     }
 
     /// The documents of one phrase from the index, as the phrase table is built too.
@@ -337,15 +363,17 @@ impl CountSource for LocalSource {
                             unions.push(docs);
                             continue;
                         }
-                        let ids = set
-                            .alternatives
-                            .iter()
-                            .map(|p| phrases.id(p))
-                            .collect::<Result<Vec<_>>>()?;
-                        let docs = union_of(&ids, &phrases.fetched);
-                        if ids.len() > 1 {
-                            self.unions.insert(key, docs.clone());
-                        }
+                        let docs = match set.alternatives.as_ref() {
+                            [one] => {
+                                let id = phrases.id(one)?;
+                                phrases.fetched[id].clone()
+                            }
+                            many => {
+                                let docs = Arc::new(self.union_docs(many)?);
+                                self.unions.insert(key, docs.clone());
+                                docs
+                            }
+                        };
                         unions.push(docs);
                     }
                     intersection_count(unions, total)
@@ -374,16 +402,6 @@ impl<'a> BatchPhrases<'a> {
         let id = self.fetched.len() - 1;
         self.ids.insert(phrase, id);
         Ok(id)
-    }
-}
-
-/// The documents of a term set: the union of its alternatives' documents.
-fn union_of(alternatives: &[usize], fetched: &[Arc<RoaringBitmap>]) -> Arc<RoaringBitmap> {
-    match alternatives {
-        [only] => fetched[*only].clone(),
-        // MultiOps turns the first array it meets into a bitmap and sets bits into it;
-        // `|=` one alternative at a time merges two sorted arrays into a third each time.
-        _ => Arc::new(alternatives.iter().map(|&id| fetched[id].as_ref()).union()),
     }
 }
 
