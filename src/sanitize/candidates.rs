@@ -319,7 +319,10 @@ impl Run<'_, '_> {
             let classes = slot.get_or_init(|| match typer.classes(self.doc, k..k + 1) {
                 Ok(classes) => classes,
                 Err(err) => {
-                    log::warn!("names could not be typed: {err}");
+                    // Once per document: every sentence would fail the same way.
+                    if !self.typer_failed.replace(true) {
+                        log::warn!("names could not be typed: {err}");
+                    }
                     Vec::new()
                 }
             });

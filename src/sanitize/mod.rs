@@ -107,6 +107,8 @@ struct Run<'a, 'd> {
     /// The name typer's classes, per sentence of the document, each asked once when
     /// first needed.
     name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,
+    /// Whether the name typer failed in this document (its warning is given once).
+    typer_failed: std::cell::Cell<bool>,
     /// What earlier windows of the same document published about the protected persons.
     carried_bits: f64,
     /// Risks already worked out, by the interned ids of target, item set(s) and the
@@ -180,6 +182,7 @@ impl Sanitizer<'_> {
                 .map(str::to_string)
                 .collect(),
             name_classes: vec![std::cell::OnceCell::new(); doc.sentences.len()],
+            typer_failed: std::cell::Cell::new(false),
             carried_bits: 0.0,
             risks: Default::default(),
             planned_risks: Default::default(),

@@ -190,14 +190,25 @@ impl LocalSource {
         if let Some(docs) = self.bitmaps.get(phrase) {
             return Ok(docs);
         }
-        let docs = match self.tabled(phrase)? {
-            Some(docs) if docs.is_empty() => return Ok(self.empty.clone()),
-            Some(docs) => docs,
-            None => self.index_phrase_docs(phrase)?,
-        };
+        match self.tabled(phrase)? {
+            Some(docs) if docs.is_empty() => Ok(self.empty.clone()),
+            Some(docs) => Ok(self.keep(phrase, docs)),
+            None => Ok(self.keep(phrase, self.index_phrase_docs(phrase)?)),
+        }
+    }
+
+    /// The documents of a phrase the table does not have: cached, else from the index.
+    fn untabled_phrase_docs(&self, phrase: &Phrase) -> Result<Arc<RoaringBitmap>> {
+        match self.bitmaps.get(phrase) {
+            Some(docs) => Ok(docs),
+            None => Ok(self.keep(phrase, self.index_phrase_docs(phrase)?)),
+        }
+    }
+
+    fn keep(&self, phrase: &Phrase, docs: RoaringBitmap) -> Arc<RoaringBitmap> {
         let docs = Arc::new(docs);
         self.bitmaps.insert(phrase.clone(), docs.clone());
-        Ok(docs)
+        docs
     }
 
     /// The phrase's documents from the label phrase table, when it has the phrase.
@@ -219,7 +230,7 @@ impl LocalSource {
             match self.tabled(phrase)? {
                 Some(docs) if docs.is_empty() => {}
                 Some(docs) => tabled.push(docs),
-                None => cached.push(self.phrase_docs(phrase)?),
+                None => cached.push(self.untabled_phrase_docs(phrase)?),
             }
         }
         // MultiOps turns the first array it meets into a bitmap and sets bits into it;
