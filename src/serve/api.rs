@@ -140,8 +140,9 @@ pub async fn sanitize(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<SanitizeRequest>,
 ) -> Result<Response, ApiError> {
+    // A request's faults are named whatever the time limit: checked before the work.
+    let (job, format, mark, redact) = request.job(state.engine.config().sanitize.strategy)?;
     let (body, content_type) = on_engine(&state, move |engine| {
-        let (job, format, mark, redact) = request.job(engine.config().sanitize.strategy)?;
         let options = RenderOptions {
             mark,
             removal_marker: engine.config().sanitize.removal_marker.clone(),
@@ -215,8 +216,8 @@ pub async fn assess(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<SanitizeRequest>,
 ) -> Result<Json<AssessResponse>, ApiError> {
+    let (job, _, _, _) = request.job(state.engine.config().sanitize.strategy)?;
     let answer = on_engine(&state, move |engine| {
-        let (job, _, _, _) = request.job(engine.config().sanitize.strategy)?;
         let done = run(engine, &job, Detail::Assessments)?;
         let options = RenderOptions {
             mark: false,
