@@ -137,52 +137,39 @@ pub(super) const STEM_INDEX_FORMAT: u32 = 1;
 
 /// The stem index's cache file beside the index's.
 pub(super) fn stems_cache_path(index_cache: &Path) -> PathBuf {
-    index_cache.with_extension("stems.msgpack")
+    index_cache.with_extension("stems.bin")
 }
 
-/// The cached index if it was built under `key`; anything else (absent, stale,
-/// unreadable) means rebuilding, never an error: the knowledge-base files are the truth.
-/// The file holds the key, then the index, so a stale cache is recognised without
-/// decoding the index.
-pub(super) fn read_cached_index<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    key: &str,
-) -> Option<T> {
+/// A cache file's contents as `decode` reads them; `None` (absent, written for other
+/// knowledge bases, or unreadable) means the caller rebuilds.
+pub(super) fn read_cached<T>(path: &Path, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
     let bytes = std::fs::read(path).ok()?;
-    let mut reader = bytes.as_slice();
-    let cached_key: String = rmp_serde::from_read(&mut reader).ok()?;
-    if cached_key != key {
+    let value = decode(&bytes);
+    if value.is_none() {
         log::info!(
-            "{}: built from other knowledge bases, rebuilding",
+            "{}: built from other knowledge bases or unreadable, rebuilding",
             path.display()
         );
-        return None;
     }
-    match rmp_serde::from_read::<_, T>(&mut reader) {
-        Ok(index) => Some(index),
-        Err(e) => {
-            log::warn!(
-                "{}: unreadable index cache, rebuilding: {e}",
-                path.display()
-            );
-            None
-        }
-    }
+    value
 }
 
-pub(super) fn write_cached_index<T: Serialize>(path: &Path, key: &str, index: &T) {
-    let mut bytes = Vec::new();
-    let result = rmp_serde::encode::write(&mut bytes, key)
-        .and_then(|()| rmp_serde::encode::write(&mut bytes, index))
-        .map_err(|e| Error::model(path, e.to_string()))
-        .and_then(|()| {
+/// Writes a cache file atomically; a failure only costs the next run a rebuild. The
+/// MessagePack file an earlier layout kept beside it goes.
+pub(super) fn write_cached(path: &Path, encoded: std::result::Result<Vec<u8>, String>) {
+    let result = encoded
+        .map_err(|e| Error::model(path, e))
+        .and_then(|bytes| {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
             }
             crate::io::write_atomic(path, &bytes)
         });
-    if let Err(e) = result {
-        log::warn!("cannot cache the knowledge-base index: {e}");
+    match result {
+        Ok(()) => {
+            let _ = std::fs::remove_file(path.with_extension("msgpack"));
+        }
+        Err(e) => log::warn!("cannot cache the knowledge-base index: {e}"),
     }
 }
 
@@ -192,7 +179,7 @@ impl KnowledgeBase {
     /// builds the index. A missing or corrupt knowledge base is an error naming its file.
     pub fn load(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
-        let cache = data.root().join("cache").join("kb-index.msgpack");
+        let cache = data.root().join("cache").join("kb-index.bin");
         Self::load_sources(&sources, config.kb, Some(&cache))
     }
 
@@ -230,7 +217,9 @@ impl KnowledgeBase {
                 crc.sum()
             ));
         }
-        if let Some(index) = cache.and_then(|path| read_cached_index(path, &key)) {
+        if let Some(index) =
+            cache.and_then(|path| read_cached(path, |bytes| stored::decode_index(bytes, &key)))
+        {
             log::info!(
                 "knowledge-base index read from cache in {:.2?}",
                 started.elapsed()
@@ -263,7 +252,7 @@ impl KnowledgeBase {
         let index = Self::index(answers, &ordered)?;
         log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
         if let Some(path) = cache {
-            write_cached_index(path, &key, &index);
+            write_cached(path, stored::encode_index(&index, &key));
         }
         Self::with_index(index, config, cache.map(|path| (path, key)))
     }

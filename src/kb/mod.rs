@@ -25,6 +25,7 @@ pub mod wordnet;
 pub(crate) mod tests;
 
 mod load;
+mod stored;
 
 use load::*;
 
@@ -100,7 +101,6 @@ pub struct KbInfo {
     pub concepts: usize,
 }
 
-#[derive(Serialize, Deserialize)]
 struct Concept {
     iri: Box<str>,
     label: Box<str>,
@@ -116,7 +116,6 @@ struct Concept {
 /// The concepts a label names: nearly always one or two, kept inline.
 type Postings = SmallVec<[u32; 2]>;
 
-#[derive(Serialize, Deserialize)]
 struct Index {
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
@@ -284,16 +283,16 @@ impl KnowledgeBase {
 
     fn stem_index(&self) -> &StemIndex {
         self.stems.get_or_init(|| {
-            if let Some(cached) = self
-                .stems_cache
-                .as_ref()
-                .and_then(|(path, key)| read_cached_index(path, key))
-            {
+            if let Some(cached) = self.stems_cache.as_ref().and_then(|(path, key)| {
+                read_cached(path, |bytes| {
+                    stored::decode_stems(bytes, key, self.index.concepts.len())
+                })
+            }) {
                 return cached;
             }
             let stems = self.build_stem_index();
             if let Some((path, key)) = &self.stems_cache {
-                write_cached_index(path, key, &stems);
+                write_cached(path, stored::encode_stems(&stems, key));
             }
             stems
         })

@@ -28,7 +28,7 @@ pub(crate) fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbS
     }
 }
 
-fn small_wordnet(dir: &Path) -> KbSource {
+pub(crate) fn small_wordnet(dir: &Path) -> KbSource {
     source(
         dir,
         "wn",
@@ -354,7 +354,7 @@ fn custom_label_and_broader_properties() {
 #[test]
 fn index_cache_is_reused_only_for_the_same_files() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let cache = tmp.path().join("cache/kb-index.msgpack");
+    let cache = tmp.path().join("cache/kb-index.bin");
     let wn = small_wordnet(tmp.path());
     let first = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
         .expect("build");

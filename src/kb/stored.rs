@@ -1,0 +1,444 @@
+//! The knowledge-base index and the stem index as cached between runs: every string back
+//! to back in one UTF-8 block, checked once, and every number a little-endian `u32` of
+//! one array read in order.
+//!
+//! Written by hand rather than through serde: a self-describing format (MessagePack, used
+//! here before) pays a type tag, a length and a UTF-8 check per string, and the index has
+//! 1.4 million strings; reading them that way was most of a one-line document's start-up.
+//! Anything unexpected (another format, a truncated or corrupt file) reads as no cache,
+//! and the index is rebuilt from the knowledge bases.
+
+use super::*;
+
+/// First bytes of a cache file, with the layout's version.
+const MAGIC: &[u8; 16] = b"declass-index\0v1";
+
+/// Builds a cache file: strings are interned, so a label shared by concepts (or a
+/// concept's label and its index key) is stored once.
+struct Writer<'a> {
+    text: String,
+    ends: Vec<u32>,
+    ids: FxHashMap<&'a str, u32>,
+    words: Vec<u32>,
+}
+
+impl<'a> Writer<'a> {
+    fn new() -> Self {
+        Writer {
+            text: String::new(),
+            ends: Vec::new(),
+            ids: FxHashMap::default(),
+            words: Vec::new(),
+        }
+    }
+
+    fn word(&mut self, value: usize) -> std::result::Result<(), String> {
+        let value = u32::try_from(value).map_err(|_| format!("{value} exceeds 32 bits"))?;
+        self.words.push(value);
+        Ok(())
+    }
+
+    fn string(&mut self, s: &'a str) -> std::result::Result<(), String> {
+        let id = match self.ids.get(s) {
+            Some(&id) => id,
+            None => {
+                let id = u32::try_from(self.ends.len()).map_err(|_| "too many strings")?;
+                self.text.push_str(s);
+                self.ends
+                    .push(u32::try_from(self.text.len()).map_err(|_| "text over 4 GB")?);
+                self.ids.insert(s, id);
+                id
+            }
+        };
+        self.words.push(id);
+        Ok(())
+    }
+
+    fn list(
+        &mut self,
+        values: impl ExactSizeIterator<Item = u32>,
+    ) -> std::result::Result<(), String> {
+        self.word(values.len())?;
+        self.words.extend(values);
+        Ok(())
+    }
+
+    /// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack),
+    /// the string block, its string ends, and the words.
+    fn finish(self, key: &str, head: &impl Serialize) -> std::result::Result<Vec<u8>, String> {
+        let head = rmp_serde::to_vec(head).map_err(|e| e.to_string())?;
+        let mut bytes = Vec::with_capacity(
+            MAGIC.len()
+                + key.len()
+                + head.len()
+                + self.text.len()
+                + 4 * (self.ends.len() + self.words.len())
+                + 20,
+        );
+        bytes.extend_from_slice(MAGIC);
+        for part in [key.as_bytes(), &head, self.text.as_bytes()] {
+            let len = u32::try_from(part.len()).map_err(|_| "a part over 4 GB")?;
+            bytes.extend_from_slice(&len.to_le_bytes());
+            bytes.extend_from_slice(part);
+        }
+        for list in [&self.ends, &self.words] {
+            let len = u32::try_from(list.len()).map_err(|_| "too many numbers")?;
+            bytes.extend_from_slice(&len.to_le_bytes());
+            for w in list {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        Ok(bytes)
+    }
+}
+
+/// Reads what [`Writer`] wrote; every read is checked, `None` on anything amiss.
+struct Reader<'a> {
+    text: &'a str,
+    ends: &'a [u8],
+    words: &'a [u8],
+}
+
+/// `bytes` split at a little-endian `u32` length and that many bytes.
+fn part(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<4>()?;
+    let len = u32::from_le_bytes(*len) as usize;
+    (rest.len() >= len).then(|| rest.split_at(len))
+}
+
+/// Like [`part`], a length in `u32`s.
+fn numbers(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<4>()?;
+    let len = (u32::from_le_bytes(*len) as usize).checked_mul(4)?;
+    (rest.len() >= len).then(|| rest.split_at(len))
+}
+
+impl<'a> Reader<'a> {
+    /// The reader and the serde part, if `bytes` is a cache file written under `key`.
+    fn open<H: serde::de::DeserializeOwned>(bytes: &'a [u8], key: &str) -> Option<(Self, H)> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let (cached_key, rest) = part(rest)?;
+        if cached_key != key.as_bytes() {
+            return None;
+        }
+        let (head, rest) = part(rest)?;
+        let (text, rest) = part(rest)?;
+        let (ends, rest) = numbers(rest)?;
+        let (words, rest) = numbers(rest)?;
+        if !rest.is_empty() {
+            return None;
+        }
+        let head = rmp_serde::from_slice(head).ok()?;
+        let text = std::str::from_utf8(text).ok()?;
+        Some((Reader { text, ends, words }, head))
+    }
+
+    fn word(&mut self) -> Option<u32> {
+        let (w, rest) = self.words.split_first_chunk::<4>()?;
+        self.words = rest;
+        Some(u32::from_le_bytes(*w))
+    }
+
+    fn end(&self, id: u32) -> Option<usize> {
+        let at = (id as usize).checked_mul(4)?;
+        let bytes = self.ends.get(at..at + 4)?;
+        Some(u32::from_le_bytes(bytes.try_into().ok()?) as usize)
+    }
+
+    fn string(&mut self) -> Option<&'a str> {
+        let id = self.word()?;
+        let start = match id {
+            0 => 0,
+            _ => self.end(id - 1)?,
+        };
+        self.text.get(start..self.end(id)?)
+    }
+
+    fn len(&mut self) -> Option<usize> {
+        // A count can't exceed the words left: a corrupt one fails here, not in an
+        // allocation.
+        let n = self.word()? as usize;
+        (n <= self.words.len() / 4).then_some(n)
+    }
+
+    fn list<T: FromIterator<u32>>(&mut self) -> Option<T> {
+        let n = self.len()?;
+        let (list, rest) = self.words.split_at_checked(n * 4)?;
+        self.words = rest;
+        Some(
+            list.chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect(),
+        )
+    }
+
+    fn done(&self) -> bool {
+        self.words.is_empty()
+    }
+}
+
+/// What the index keeps beside concepts and postings.
+#[derive(Serialize, Deserialize)]
+struct IndexHead {
+    kbs: Vec<KbInfo>,
+    leaf_count: usize,
+}
+
+fn relation_code(relation: Relation) -> u32 {
+    match relation {
+        Relation::Broader => 0,
+        Relation::InstanceOf => 1,
+        Relation::LocatedIn => 2,
+    }
+}
+
+fn relation_of(code: u32) -> Option<Relation> {
+    match code {
+        0 => Some(Relation::Broader),
+        1 => Some(Relation::InstanceOf),
+        2 => Some(Relation::LocatedIn),
+        _ => None,
+    }
+}
+
+fn write_postings<'a>(
+    w: &mut Writer<'a>,
+    map: &'a FxHashMap<Box<str>, Postings>,
+) -> std::result::Result<(), String> {
+    w.word(map.len())?;
+    for (key, ids) in map {
+        w.string(key)?;
+        w.list(ids.iter().copied())?;
+    }
+    Ok(())
+}
+
+fn read_postings(r: &mut Reader<'_>) -> Option<FxHashMap<Box<str>, Postings>> {
+    let n = r.len()?;
+    let mut map = FxHashMap::with_capacity_and_hasher(n, Default::default());
+    for _ in 0..n {
+        let key = Box::from(r.string()?);
+        map.insert(key, r.list()?);
+    }
+    Some(map)
+}
+
+/// The index as a cache file under `key`. `by_iri` is not written: it is every
+/// concept's IRI, rebuilt on reading.
+pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<u8>, String> {
+    let mut w = Writer::new();
+    w.word(index.concepts.len())?;
+    for c in &index.concepts {
+        w.string(&c.iri)?;
+        w.string(&c.label)?;
+        w.word(c.alt_labels.len())?;
+        for alt in &c.alt_labels {
+            w.string(alt)?;
+        }
+        w.word(usize::from(c.kb))?;
+        w.word(c.parents.len())?;
+        for &(p, relation) in &c.parents {
+            w.words.extend([p, relation_code(relation)]);
+        }
+        w.list(c.children.iter().copied())?;
+    }
+    write_postings(&mut w, &index.exact)?;
+    write_postings(&mut w, &index.lower)?;
+    w.word(index.absorbed_by.len())?;
+    for (&concept, &by) in &index.absorbed_by {
+        w.words.extend([concept, by]);
+    }
+    let head = IndexHead {
+        kbs: index.kbs.clone(),
+        leaf_count: index.leaf_count,
+    };
+    w.finish(key, &head)
+}
+
+/// The index a cache file holds, if it was written under `key` and reads whole.
+pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
+    let (mut r, head): (Reader<'_>, IndexHead) = Reader::open(bytes, key)?;
+    let n = r.len()?;
+    let mut concepts = Vec::with_capacity(n);
+    let mut by_iri = FxHashMap::with_capacity_and_hasher(n, Default::default());
+    for id in 0..n {
+        let iri = r.string()?;
+        let label = Box::from(r.string()?);
+        let alts = r.len()?;
+        let alt_labels = (0..alts)
+            .map(|_| r.string().map(Box::from))
+            .collect::<Option<_>>()?;
+        let kb = u16::try_from(r.word()?).ok()?;
+        let parents: SmallVec<[(u32, Relation); 2]> = (0..r.len()?)
+            .map(|_| Some((r.word()?, relation_of(r.word()?)?)))
+            .collect::<Option<_>>()?;
+        let children: Vec<u32> = r.list()?;
+        if children.iter().any(|&c| c as usize >= n)
+            || parents.iter().any(|&(p, _)| p as usize >= n)
+        {
+            return None;
+        }
+        by_iri.insert(Box::from(iri), u32::try_from(id).ok()?);
+        concepts.push(Concept {
+            iri: Box::from(iri),
+            label,
+            alt_labels,
+            kb,
+            parents,
+            children,
+        });
+    }
+    let exact = read_postings(&mut r)?;
+    let lower = read_postings(&mut r)?;
+    let absorbed = r.len()?;
+    let mut absorbed_by = FxHashMap::with_capacity_and_hasher(absorbed, Default::default());
+    for _ in 0..absorbed {
+        absorbed_by.insert(r.word()?, r.word()?);
+    }
+    let in_range = |id: &u32| (*id as usize) < n;
+    let valid = r.done()
+        && exact.values().chain(lower.values()).flatten().all(in_range)
+        && absorbed_by.iter().all(|(a, b)| in_range(a) && in_range(b))
+        && head.kbs.len()
+            > concepts
+                .iter()
+                .map(|c| usize::from(c.kb))
+                .max()
+                .unwrap_or(0);
+    valid.then_some(Index {
+        kbs: head.kbs,
+        concepts,
+        by_iri,
+        exact,
+        lower,
+        absorbed_by,
+        leaf_count: head.leaf_count,
+    })
+}
+
+/// The stem index as a cache file under `key`.
+pub(super) fn encode_stems(stems: &StemIndex, key: &str) -> std::result::Result<Vec<u8>, String> {
+    let mut w = Writer::new();
+    w.word(stems.len())?;
+    for (stem, ids) in stems {
+        w.string(stem)?;
+        w.list(ids.iter().copied())?;
+    }
+    w.finish(key, &())
+}
+
+/// The stem index a cache file holds, if it was written under `key` and reads whole.
+pub(super) fn decode_stems(bytes: &[u8], key: &str, concepts: usize) -> Option<StemIndex> {
+    let (mut r, ()): (Reader<'_>, ()) = Reader::open(bytes, key)?;
+    let n = r.len()?;
+    let mut stems = StemIndex::with_capacity_and_hasher(n, Default::default());
+    for _ in 0..n {
+        let stem = r.string()?.to_string();
+        let ids: Vec<u32> = r.list()?;
+        if ids.iter().any(|&id| id as usize >= concepts) {
+            return None;
+        }
+        stems.insert(stem, ids);
+    }
+    r.done().then_some(stems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kb::tests::{small_wordnet, source};
+
+    /// Everything an index holds, in an order that does not depend on hash maps.
+    fn listing(index: &Index) -> String {
+        let mut out = format!("leaves {}\n", index.leaf_count);
+        for kb in &index.kbs {
+            out += &format!("kb {} {} {}\n", kb.name, kb.priority, kb.concepts);
+        }
+        for (id, c) in index.concepts.iter().enumerate() {
+            out += &format!(
+                "{id} {} {:?} {:?} {} {:?} {:?}\n",
+                c.iri, c.label, c.alt_labels, c.kb, c.parents, c.children
+            );
+        }
+        let sorted = |map: &FxHashMap<Box<str>, Postings>| {
+            let mut entries: Vec<_> = map.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
+            entries.sort();
+            entries.join("\n")
+        };
+        out += &sorted(&index.exact);
+        out += &sorted(&index.lower);
+        let mut iris: Vec<_> = index.by_iri.iter().collect();
+        iris.sort();
+        let mut absorbed: Vec<_> = index.absorbed_by.iter().collect();
+        absorbed.sort();
+        out + &format!("{iris:?}\n{absorbed:?}")
+    }
+
+    /// Two knowledge bases: alternative labels, shared labels, several relations, a
+    /// cycle and a concept absorbed by an exact match.
+    fn knowledge(dir: &Path) -> KnowledgeBase {
+        let onto = source(
+            dir,
+            "onco",
+            50,
+            r#"
+ex:rt skos:prefLabel "radiotherapy" ; skos:altLabel "RT", "rayons" ; skos:broader ex:cancer-treatment, ex:therapy .
+ex:cancer-treatment skos:prefLabel "cancer treatment" ; skos:broader ex:therapy .
+ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:amstate .
+"#,
+        );
+        KnowledgeBase::from_sources(
+            &[small_wordnet(dir), onto],
+            &crate::Config::builtin().expect("config").kb,
+        )
+        .expect("load")
+    }
+
+    #[test]
+    fn an_index_reads_back_as_written() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = knowledge(tmp.path());
+        assert!(!kb.index.absorbed_by.is_empty());
+        let bytes = encode_index(&kb.index, "key").expect("encode");
+        let read = decode_index(&bytes, "key").expect("decode");
+        assert_eq!(listing(&read), listing(&kb.index));
+        assert!(decode_index(&bytes, "another key").is_none());
+
+        let stems = kb.build_stem_index();
+        let bytes = encode_stems(&stems, "key").expect("encode");
+        let read = decode_stems(&bytes, "key", kb.index.concepts.len()).expect("decode");
+        assert_eq!(read, stems);
+        assert!(
+            decode_stems(&bytes, "key", 1).is_none(),
+            "ids beyond the concepts"
+        );
+    }
+
+    #[test]
+    fn a_cut_or_damaged_file_reads_as_no_cache() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = knowledge(tmp.path());
+        let bytes = encode_index(&kb.index, "key").expect("encode");
+        for cut in 0..bytes.len() {
+            assert!(decode_index(&bytes[..cut], "key").is_none(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode_index(&longer, "key").is_none(), "a trailing byte");
+        // Any word set to a huge value: no panic, no huge allocation, and never an id
+        // beyond the concepts.
+        for at in (MAGIC.len()..bytes.len() - 3).step_by(4) {
+            let mut damaged = bytes.clone();
+            damaged[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            if let Some(index) = decode_index(&damaged, "key") {
+                let n = index.concepts.len() as u32;
+                assert!(
+                    index
+                        .concepts
+                        .iter()
+                        .all(|c| c.children.iter().all(|&id| id < n))
+                );
+            }
+        }
+    }
+}
