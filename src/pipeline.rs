@@ -163,24 +163,29 @@ impl Engine {
         inputs: &DetectorInputs,
         auto_setup: bool,
     ) -> Result<Engine> {
-        // The knowledge-base index is the largest thing to load and needs nothing else:
-        // it is read on a thread of its own while the tagger, counts and prior load here.
-        let (knowledge, loaded) = std::thread::scope(|scope| {
+        // The knowledge-base index and the tagger need nothing else: each is read on a
+        // thread of its own while the counts and the prior (which needs the counts) load
+        // here.
+        let (knowledge, tagger, loaded) = std::thread::scope(|scope| {
             let knowledge = scope.spawn(|| KnowledgeBase::load(data, config.kb_settings()));
+            let tagger = scope.spawn(|| PerceptronTagger::configured(&config.pos, data.root()));
             let loaded = (|| -> Result<_> {
-                let tagger = PerceptronTagger::configured(&config.pos, data.root())?;
                 let counts = open_configured_source(config.count_settings(), data, auto_setup)?;
                 let prior = defaults::load_prior(config.count_settings(), data, counts.as_ref())?
                     .map(Arc::new);
-                Ok((tagger, counts, prior))
+                Ok((counts, prior))
             })();
             let knowledge = knowledge
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (knowledge, loaded)
+            let tagger = tagger
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (knowledge, tagger, loaded)
         });
         let knowledge = Arc::new(knowledge?);
-        let (tagger, counts, prior) = loaded?;
+        let tagger = tagger?;
+        let (counts, prior) = loaded?;
         if let Some(key) = knowledge.sources_key()
             && config.corpus.phrase_table
         {
