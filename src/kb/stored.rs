@@ -1,6 +1,6 @@
 //! The knowledge-base index and the stem index as cached between runs: every string back
-//! to back in one UTF-8 block, checked once, and every number a little-endian `u32` of
-//! one array read in order.
+//! to back in one UTF-8 block, checked once, and every number (a string's length among
+//! them) a little-endian `u32` of one array; both are read front to back.
 //!
 //! Written by hand rather than through serde: a self-describing format (MessagePack, used
 //! here before) pays a type tag, a length and a UTF-8 check per string, and the index has
@@ -13,21 +13,18 @@ use super::*;
 /// First bytes of a cache file, with the layout's version.
 const MAGIC: &[u8; 16] = b"declass-index\0v1";
 
-/// Builds a cache file: strings are interned, so a label shared by concepts (or a
-/// concept's label and its index key) is stored once.
-struct Writer<'a> {
+/// Builds a cache file. Strings are written where they are read, not interned: the
+/// reader then walks both arrays front to back, where jumping back to a shared copy
+/// missed the cache on every label.
+struct Writer {
     text: String,
-    ends: Vec<u32>,
-    ids: FxHashMap<&'a str, u32>,
     words: Vec<u32>,
 }
 
-impl<'a> Writer<'a> {
+impl Writer {
     fn new() -> Self {
         Writer {
             text: String::new(),
-            ends: Vec::new(),
-            ids: FxHashMap::default(),
             words: Vec::new(),
         }
     }
@@ -38,19 +35,9 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn string(&mut self, s: &'a str) -> std::result::Result<(), String> {
-        let id = match self.ids.get(s) {
-            Some(&id) => id,
-            None => {
-                let id = u32::try_from(self.ends.len()).map_err(|_| "too many strings")?;
-                self.text.push_str(s);
-                self.ends
-                    .push(u32::try_from(self.text.len()).map_err(|_| "text over 4 GB")?);
-                self.ids.insert(s, id);
-                id
-            }
-        };
-        self.words.push(id);
+    fn string(&mut self, s: &str) -> std::result::Result<(), String> {
+        self.word(s.len())?;
+        self.text.push_str(s);
         Ok(())
     }
 
@@ -64,16 +51,11 @@ impl<'a> Writer<'a> {
     }
 
     /// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack),
-    /// the string block, its string ends, and the words.
+    /// the string block and the words.
     fn finish(self, key: &str, head: &impl Serialize) -> std::result::Result<Vec<u8>, String> {
         let head = rmp_serde::to_vec(head).map_err(|e| e.to_string())?;
         let mut bytes = Vec::with_capacity(
-            MAGIC.len()
-                + key.len()
-                + head.len()
-                + self.text.len()
-                + 4 * (self.ends.len() + self.words.len())
-                + 20,
+            MAGIC.len() + key.len() + head.len() + self.text.len() + 4 * self.words.len() + 16,
         );
         bytes.extend_from_slice(MAGIC);
         for part in [key.as_bytes(), &head, self.text.as_bytes()] {
@@ -81,12 +63,10 @@ impl<'a> Writer<'a> {
             bytes.extend_from_slice(&len.to_le_bytes());
             bytes.extend_from_slice(part);
         }
-        for list in [&self.ends, &self.words] {
-            let len = u32::try_from(list.len()).map_err(|_| "too many numbers")?;
-            bytes.extend_from_slice(&len.to_le_bytes());
-            for w in list {
-                bytes.extend_from_slice(&w.to_le_bytes());
-            }
+        let len = u32::try_from(self.words.len()).map_err(|_| "too many numbers")?;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        for w in &self.words {
+            bytes.extend_from_slice(&w.to_le_bytes());
         }
         Ok(bytes)
     }
@@ -95,7 +75,6 @@ impl<'a> Writer<'a> {
 /// Reads what [`Writer`] wrote; every read is checked, `None` on anything amiss.
 struct Reader<'a> {
     text: &'a str,
-    ends: &'a [u8],
     words: &'a [u8],
 }
 
@@ -123,14 +102,13 @@ impl<'a> Reader<'a> {
         }
         let (head, rest) = part(rest)?;
         let (text, rest) = part(rest)?;
-        let (ends, rest) = numbers(rest)?;
         let (words, rest) = numbers(rest)?;
         if !rest.is_empty() {
             return None;
         }
         let head = rmp_serde::from_slice(head).ok()?;
         let text = std::str::from_utf8(text).ok()?;
-        Some((Reader { text, ends, words }, head))
+        Some((Reader { text, words }, head))
     }
 
     fn word(&mut self) -> Option<u32> {
@@ -139,19 +117,11 @@ impl<'a> Reader<'a> {
         Some(u32::from_le_bytes(*w))
     }
 
-    fn end(&self, id: u32) -> Option<usize> {
-        let at = (id as usize).checked_mul(4)?;
-        let bytes = self.ends.get(at..at + 4)?;
-        Some(u32::from_le_bytes(bytes.try_into().ok()?) as usize)
-    }
-
     fn string(&mut self) -> Option<&'a str> {
-        let id = self.word()?;
-        let start = match id {
-            0 => 0,
-            _ => self.end(id - 1)?,
-        };
-        self.text.get(start..self.end(id)?)
+        let len = self.word()? as usize;
+        let s = self.text.get(..len)?;
+        self.text = &self.text[len..];
+        Some(s)
     }
 
     fn len(&mut self) -> Option<usize> {
@@ -173,7 +143,7 @@ impl<'a> Reader<'a> {
     }
 
     fn done(&self) -> bool {
-        self.words.is_empty()
+        self.words.is_empty() && self.text.is_empty()
     }
 }
 
@@ -201,9 +171,9 @@ fn relation_of(code: u32) -> Option<Relation> {
     }
 }
 
-fn write_postings<'a>(
-    w: &mut Writer<'a>,
-    map: &'a FxHashMap<Box<str>, Postings>,
+fn write_postings(
+    w: &mut Writer,
+    map: &FxHashMap<Box<str>, Postings>,
 ) -> std::result::Result<(), String> {
     w.word(map.len())?;
     for (key, ids) in map {
