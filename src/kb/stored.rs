@@ -1,6 +1,7 @@
 //! The knowledge-base index and the stem index as cached between runs: every string back
 //! to back in one UTF-8 block, checked once, and every number (a string's length among
-//! them) a little-endian `u32` of one array; both are read front to back.
+//! them) a little-endian `u32` of one array; both are read front to back. A file has one
+//! or more such sections, each read on a thread of its own.
 //!
 //! Written by hand rather than through serde: a self-describing format (MessagePack, used
 //! here before) pays a type tag, a length and a UTF-8 check per string, and the index has
@@ -11,7 +12,7 @@
 use super::*;
 
 /// First bytes of a cache file, with the layout's version.
-const MAGIC: &[u8; 16] = b"declass-index\0v1";
+const MAGIC: &[u8; 16] = b"declass-index\0v2";
 
 /// Builds a cache file. Strings are written where they are read, not interned: the
 /// reader then walks both arrays front to back, where jumping back to a shared copy
@@ -49,27 +50,43 @@ impl Writer {
         self.words.extend(values);
         Ok(())
     }
+}
 
-    /// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack),
-    /// the string block and the words.
-    fn finish(self, key: &str, head: &impl Serialize) -> std::result::Result<Vec<u8>, String> {
-        let head = rmp_serde::to_vec(head).map_err(|e| e.to_string())?;
-        let mut bytes = Vec::with_capacity(
-            MAGIC.len() + key.len() + head.len() + self.text.len() + 4 * self.words.len() + 16,
-        );
-        bytes.extend_from_slice(MAGIC);
-        for part in [key.as_bytes(), &head, self.text.as_bytes()] {
-            let len = u32::try_from(part.len()).map_err(|_| "a part over 4 GB")?;
-            bytes.extend_from_slice(&len.to_le_bytes());
-            bytes.extend_from_slice(part);
-        }
-        let len = u32::try_from(self.words.len()).map_err(|_| "too many numbers")?;
+/// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack),
+/// then each section's string block and words: sections are read on threads of their own.
+fn finish(
+    key: &str,
+    head: &impl Serialize,
+    sections: &[Writer],
+) -> std::result::Result<Vec<u8>, String> {
+    let head = rmp_serde::to_vec(head).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::with_capacity(
+        MAGIC.len()
+            + key.len()
+            + head.len()
+            + sections
+                .iter()
+                .map(|s| s.text.len() + 4 * s.words.len() + 8)
+                .sum::<usize>()
+            + 8,
+    );
+    bytes.extend_from_slice(MAGIC);
+    for part in [key.as_bytes(), &head] {
+        let len = u32::try_from(part.len()).map_err(|_| "a part over 4 GB")?;
         bytes.extend_from_slice(&len.to_le_bytes());
-        for w in &self.words {
+        bytes.extend_from_slice(part);
+    }
+    for section in sections {
+        let len = u32::try_from(section.text.len()).map_err(|_| "a part over 4 GB")?;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(section.text.as_bytes());
+        let len = u32::try_from(section.words.len()).map_err(|_| "too many numbers")?;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        for w in &section.words {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
-        Ok(bytes)
     }
+    Ok(bytes)
 }
 
 /// Reads what [`Writer`] wrote; every read is checked, `None` on anything amiss.
@@ -93,22 +110,31 @@ fn numbers(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 impl<'a> Reader<'a> {
-    /// The reader and the serde part, if `bytes` is a cache file written under `key`.
-    fn open<H: serde::de::DeserializeOwned>(bytes: &'a [u8], key: &str) -> Option<(Self, H)> {
+    /// A reader for each of the `N` sections and the serde part, if `bytes` is a cache
+    /// file written under `key` with that many sections.
+    fn open<H: serde::de::DeserializeOwned, const N: usize>(
+        bytes: &'a [u8],
+        key: &str,
+    ) -> Option<([Self; N], H)> {
         let rest = bytes.strip_prefix(MAGIC)?;
         let (cached_key, rest) = part(rest)?;
         if cached_key != key.as_bytes() {
             return None;
         }
-        let (head, rest) = part(rest)?;
-        let (text, rest) = part(rest)?;
-        let (words, rest) = numbers(rest)?;
+        let (head, mut rest) = part(rest)?;
+        let mut sections = Vec::with_capacity(N);
+        for _ in 0..N {
+            let (text, after) = part(rest)?;
+            let (words, after) = numbers(after)?;
+            rest = after;
+            let text = std::str::from_utf8(text).ok()?;
+            sections.push(Reader { text, words });
+        }
         if !rest.is_empty() {
             return None;
         }
         let head = rmp_serde::from_slice(head).ok()?;
-        let text = std::str::from_utf8(text).ok()?;
-        Some((Reader { text, words }, head))
+        Some((sections.try_into().ok()?, head))
     }
 
     fn word(&mut self) -> Option<u32> {
@@ -212,22 +238,25 @@ pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<
         }
         w.list(c.children.iter().copied())?;
     }
-    write_postings(&mut w, &index.exact)?;
-    write_postings(&mut w, &index.lower)?;
     w.word(index.absorbed_by.len())?;
     for (&concept, &by) in &index.absorbed_by {
         w.words.extend([concept, by]);
     }
+    // The label postings, about half the reading, in a section of their own.
+    let mut postings = Writer::new();
+    write_postings(&mut postings, &index.exact)?;
+    write_postings(&mut postings, &index.lower)?;
     let head = IndexHead {
         kbs: index.kbs.clone(),
         leaf_count: index.leaf_count,
     };
-    w.finish(key, &head)
+    finish(key, &head, &[w, postings])
 }
 
-/// The index a cache file holds, if it was written under `key` and reads whole.
-pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
-    let (mut r, head): (Reader<'_>, IndexHead) = Reader::open(bytes, key)?;
+/// The concepts, the IRI map and the exact matches of the first section.
+type ConceptPart = (Vec<Concept>, FxHashMap<Box<str>, u32>, FxHashMap<u32, u32>);
+
+fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
     let n = r.len()?;
     let mut concepts = Vec::with_capacity(n);
     let mut by_iri = FxHashMap::with_capacity_and_hasher(n, Default::default());
@@ -258,16 +287,31 @@ pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
             children,
         });
     }
-    let exact = read_postings(&mut r)?;
-    let lower = read_postings(&mut r)?;
     let absorbed = r.len()?;
     let mut absorbed_by = FxHashMap::with_capacity_and_hasher(absorbed, Default::default());
     for _ in 0..absorbed {
         absorbed_by.insert(r.word()?, r.word()?);
     }
+    r.done().then_some((concepts, by_iri, absorbed_by))
+}
+
+/// The index a cache file holds, if it was written under `key` and reads whole. The
+/// label postings are read on a second thread meanwhile.
+pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
+    let ([first, mut second], head): ([Reader<'_>; 2], IndexHead) = Reader::open(bytes, key)?;
+    let (concept_part, postings) = std::thread::scope(|scope| {
+        let postings = scope.spawn(move || {
+            let exact = read_postings(&mut second)?;
+            let lower = read_postings(&mut second)?;
+            second.done().then_some((exact, lower))
+        });
+        (read_concepts(first), postings.join().ok().flatten())
+    });
+    let (concepts, by_iri, absorbed_by) = concept_part?;
+    let (exact, lower) = postings?;
+    let n = concepts.len();
     let in_range = |id: &u32| (*id as usize) < n;
-    let valid = r.done()
-        && exact.values().chain(lower.values()).flatten().all(in_range)
+    let valid = exact.values().chain(lower.values()).flatten().all(in_range)
         && absorbed_by.iter().all(|(a, b)| in_range(a) && in_range(b))
         && head.kbs.len()
             > concepts
@@ -294,12 +338,12 @@ pub(super) fn encode_stems(stems: &StemIndex, key: &str) -> std::result::Result<
         w.string(stem)?;
         w.list(ids.iter().copied())?;
     }
-    w.finish(key, &())
+    finish(key, &(), &[w])
 }
 
 /// The stem index a cache file holds, if it was written under `key` and reads whole.
 pub(super) fn decode_stems(bytes: &[u8], key: &str, concepts: usize) -> Option<StemIndex> {
-    let (mut r, ()): (Reader<'_>, ()) = Reader::open(bytes, key)?;
+    let ([mut r], ()): ([Reader<'_>; 1], ()) = Reader::open(bytes, key)?;
     let n = r.len()?;
     let mut stems = StemIndex::with_capacity_and_hasher(n, Default::default());
     for _ in 0..n {
