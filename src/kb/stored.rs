@@ -3,9 +3,10 @@
 //! them) a little-endian `u32` of one array; both are read front to back. A file has one
 //! or more such sections, each read on a thread of its own.
 //!
-//! Written by hand rather than through serde: a self-describing format (MessagePack, used
-//! here before) pays a type tag, a length and a UTF-8 check per string, and the index has
-//! 1.4 million strings; reading them that way was most of a one-line document's start-up.
+//! Written by hand rather than through serde: a self-describing format such as
+//! MessagePack pays a type tag, a length and a UTF-8 check per string, and the index has
+//! 1.4 million strings; read that way they were most of a one-line document's start-up
+//! (BENCHMARKS.md, "Start-up: the knowledge-base index read without MessagePack").
 //! Anything unexpected (another format, a truncated or corrupt file) reads as no cache,
 //! and the index is rebuilt from the knowledge bases.
 
