@@ -135,6 +135,11 @@ pub(super) type StemIndex = FxHashMap<String, Vec<u32>>;
 /// Bumped whenever the stem keys change (another stemmer or key rule).
 pub(super) const STEM_INDEX_FORMAT: u32 = 1;
 
+/// How many concepts have no narrower concept: the denominator of intrinsic IC.
+pub(super) fn leaf_count(concepts: &[Concept]) -> usize {
+    concepts.iter().filter(|c| c.children.is_empty()).count()
+}
+
 /// The stem index's cache file beside the index's.
 pub(super) fn stems_cache_path(index_cache: &Path) -> PathBuf {
     index_cache.with_extension("stems.bin")
@@ -419,7 +424,7 @@ impl KnowledgeBase {
         let lower =
             lower.map_err(|_| Error::model("<knowledge-base index>", "index thread failed"))?;
         log::debug!("postings built at {:.2?}", started.elapsed());
-        let leaf_count = concepts.iter().filter(|c| c.children.is_empty()).count();
+        let leaf_count = leaf_count(&concepts);
         Ok(Index {
             kbs,
             exact,

@@ -13,7 +13,7 @@
 use super::*;
 
 /// First bytes of a cache file, with the layout's version.
-const MAGIC: &[u8; 16] = b"declass-index\0v2";
+const MAGIC: &[u8; 16] = b"declass-index\0v3";
 
 /// Builds a cache file. Strings are written where they are read, not interned: the
 /// reader then walks both arrays front to back, where jumping back to a shared copy
@@ -53,7 +53,8 @@ impl Writer {
     }
 }
 
-/// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack),
+/// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack:
+/// the knowledge bases' descriptions),
 /// then each section's string block and words: sections are read on threads of their own.
 fn finish(
     key: &str,
@@ -162,23 +163,13 @@ impl<'a> Reader<'a> {
         let n = self.len()?;
         let (list, rest) = self.words.split_at_checked(n * 4)?;
         self.words = rest;
-        Some(
-            list.chunks_exact(4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                .collect(),
-        )
+        let (words, _) = list.as_chunks::<4>();
+        Some(words.iter().map(|w| u32::from_le_bytes(*w)).collect())
     }
 
     fn done(&self) -> bool {
         self.words.is_empty() && self.text.is_empty()
     }
-}
-
-/// What the index keeps beside concepts and postings.
-#[derive(Serialize, Deserialize)]
-struct IndexHead {
-    kbs: Vec<KbInfo>,
-    leaf_count: usize,
 }
 
 fn relation_code(relation: Relation) -> u32 {
@@ -247,11 +238,7 @@ pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<
     let mut postings = Writer::new();
     write_postings(&mut postings, &index.exact)?;
     write_postings(&mut postings, &index.lower)?;
-    let head = IndexHead {
-        kbs: index.kbs.clone(),
-        leaf_count: index.leaf_count,
-    };
-    finish(key, &head, &[w, postings])
+    finish(key, &index.kbs, &[w, postings])
 }
 
 /// The concepts, the IRI map and the exact matches of the first section.
@@ -299,7 +286,7 @@ fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
 /// The index a cache file holds, if it was written under `key` and reads whole. The
 /// label postings are read on a second thread meanwhile.
 pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
-    let ([first, mut second], head): ([Reader<'_>; 2], IndexHead) = Reader::open(bytes, key)?;
+    let ([first, mut second], kbs): ([Reader<'_>; 2], Vec<KbInfo>) = Reader::open(bytes, key)?;
     let (concept_part, postings) = std::thread::scope(|scope| {
         let postings = scope.spawn(move || {
             let exact = read_postings(&mut second)?;
@@ -314,20 +301,20 @@ pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
     let in_range = |id: &u32| (*id as usize) < n;
     let valid = exact.values().chain(lower.values()).flatten().all(in_range)
         && absorbed_by.iter().all(|(a, b)| in_range(a) && in_range(b))
-        && head.kbs.len()
+        && kbs.len()
             > concepts
                 .iter()
                 .map(|c| usize::from(c.kb))
                 .max()
                 .unwrap_or(0);
-    valid.then_some(Index {
-        kbs: head.kbs,
+    valid.then(|| Index {
+        kbs,
+        leaf_count: leaf_count(&concepts),
         concepts,
         by_iri,
         exact,
         lower,
         absorbed_by,
-        leaf_count: head.leaf_count,
     })
 }
 
