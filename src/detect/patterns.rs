@@ -328,6 +328,16 @@ fn candidates(regex: &Regex, text: &str, validate: impl Fn(&str) -> Option<Strin
         .collect()
 }
 
+/// The built-in patterns are written with ASCII digits (`[0-9]`) and ASCII word
+/// boundaries (`(?-u:\b)`), not `\d` and `\b`:
+/// - the validators read ASCII digits only (`char::to_digit`); a Unicode `\d` let
+///   Arabic-Indic digits in the shape of a social security number reach a validator that
+///   indexed an empty digit list;
+/// - every built-in pattern begins and ends with an ASCII character at its boundaries, so
+///   an ASCII boundary holds wherever a Unicode one does (and also between such a
+///   character and a non-ASCII letter: more is found, never less). A Unicode `\b` kept
+///   the regex engine's DFA off any text with a non-ASCII character and sent the whole
+///   search to its slower backtracking engines.
 fn static_regex(pattern: &str) -> Regex {
     // Only called on the literal patterns below, which the tests compile.
     Regex::new(pattern).unwrap_or_else(|e| panic!("built-in pattern does not compile: {e}"))
@@ -335,51 +345,58 @@ fn static_regex(pattern: &str) -> Regex {
 
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(
-        r"\b[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b",
+        r"(?-u:\b)[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?-u:\b)",
     )
 });
 static PHONE_INTERNATIONAL: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"\+\d{1,3}(?:[ .\-]?\(?\d{1,5}\)?){1,6}\d"));
-static PHONE_NATIONAL: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"(?:\(\d{2,5}\)|\b\d{2,5})[ .\-]?\d{3,4}[ .\-]?\d{3,4}\b"));
-static CARD: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d(?:[ \-]?\d){12,18}\b"));
+    LazyLock::new(|| static_regex(r"\+[0-9]{1,3}(?:[ .\-]?\(?[0-9]{1,5}\)?){1,6}[0-9]"));
+static PHONE_NATIONAL: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(r"(?:\([0-9]{2,5}\)|(?-u:\b)[0-9]{2,5})[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}(?-u:\b)")
+});
+static CARD: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)[0-9](?:[ \-]?[0-9]){12,18}(?-u:\b)"));
 static IBAN: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}\b"));
-static IPV4: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{1,3}(?:\.\d{1,3}){3}\b"));
+    LazyLock::new(|| static_regex(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{1,4}){3,8}(?-u:\b)"));
+static IPV4: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?-u:\b)"));
 static IPV6: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?")
+    static_regex(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})?")
 });
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r#"(?i)\b(?:https?://|ftp://|www\.)[^\s<>"'()\[\]{}]+[^\s<>"'()\[\]{}.,;:!?]"#)
-});
-static SSN: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{3}-\d{2}-\d{4}\b"));
-static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(
-        r"\b(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRV-Y\d]?) ?\d[ABD-HJLNP-UW-Z]{2})\b",
+        r#"(?i)(?-u:\b)(?:https?://|ftp://|www\.)[^\s<>"'()\[\]{}]+[^\s<>"'()\[\]{}.,;:!?]"#,
     )
 });
-static NHS: LazyLock<Regex> = LazyLock::new(|| static_regex(r"\b\d{3}[ \-]?\d{3}[ \-]?\d{4}\b"));
+static SSN: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{3}-[0-9]{2}-[0-9]{4}(?-u:\b)"));
+static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(
+        r"(?-u:\b)(?:GIR ?0AA|[A-PR-UWYZ](?:[0-9][A-HJKPSTUW0-9]?|[A-HK-Y][0-9][ABEHMNPRV-Y0-9]?) ?[0-9][ABD-HJLNP-UW-Z]{2})(?-u:\b)",
+    )
+});
+static NHS: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{3}[ \-]?[0-9]{3}[ \-]?[0-9]{4}(?-u:\b)"));
 
 const MONTH_ALTERNATION: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
 
 static DATE_DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(&format!(
-        r"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12]\d{{3}})\b"
+        r"(?-u:\b)(?P<day>[0-3]?[0-9])(?:st|nd|rd|th)? (?:of )?(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12][0-9]{{3}})(?-u:\b)"
     ))
 });
 static DATE_MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(&format!(
-        r"\b(?P<month>{MONTH_ALTERNATION}) (?P<day>[0-3]?\d)(?:st|nd|rd|th)?,? (?P<year>[12]\d{{3}})\b"
+        r"(?-u:\b)(?P<month>{MONTH_ALTERNATION}) (?P<day>[0-3]?[0-9])(?:st|nd|rd|th)?,? (?P<year>[12][0-9]{{3}})(?-u:\b)"
     ))
 });
 static DATE_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(&format!(
-        r"\b(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12]\d{{3}})\b"
+        r"(?-u:\b)(?P<month>{MONTH_ALTERNATION}),? (?P<year>[12][0-9]{{3}})(?-u:\b)"
     ))
 });
 static DATE_NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(
-        r"\b(?:(?P<a>[12]\d{3})-(?P<b>[01]?\d)-(?P<c>[0-3]?\d)|(?P<d>[0-3]?\d)[/.\-](?P<e>[0-3]?\d)[/.\-](?P<f>[12]\d{3}))\b",
+        r"(?-u:\b)(?:(?P<a>[12][0-9]{3})-(?P<b>[01]?[0-9])-(?P<c>[0-3]?[0-9])|(?P<d>[0-3]?[0-9])[/.\-](?P<e>[0-3]?[0-9])[/.\-](?P<f>[12][0-9]{3}))(?-u:\b)",
     )
 });
 
@@ -596,6 +613,21 @@ mod tests {
             vec!["https://example.org/a?b=1", "www.example.com"]
         );
         assert!(categories("See http://localhost today.").is_empty());
+    }
+
+    #[test]
+    fn digits_of_other_scripts_are_no_numbers() {
+        // Arabic-Indic digits in the shapes of a social security, card and NHS number.
+        let text = "SSN \u{661}\u{662}\u{663}-\u{664}\u{665}-\u{666}\u{667}\u{668}\u{669}, \
+                    card \u{664}\u{661}\u{661}\u{661} \u{661}\u{661}\u{661}\u{661} \
+                    \u{661}\u{661}\u{661}\u{661} \u{661}\u{661}\u{661}\u{661}.";
+        assert!(categories(text).is_empty());
+    }
+
+    #[test]
+    fn ascii_boundaries_also_hold_next_to_non_ascii_letters() {
+        assert_eq!(categories("Réf.123-45-6789 noted."), vec!["ssn"]);
+        assert_eq!(categories("αριθμός123-45-6789"), vec!["ssn"]);
     }
 
     #[test]
