@@ -111,8 +111,8 @@ impl Run<'_, '_> {
                                 noun: true,
                             },
                         );
-                        if let Some(sense) = self.s.taxonomy.sense(&noun, false, &self.words) {
-                            for step in sense.steps {
+                        if let Some(sense) = self.sense(&noun, false) {
+                            for step in sense.steps.iter().cloned() {
                                 push(&mut out, step.into());
                             }
                         }
@@ -205,8 +205,8 @@ impl Run<'_, '_> {
             self.push_concept(out, &self.s.config.date_concept);
             return;
         }
-        if let Some(sense) = self.s.taxonomy.sense(&current.label, false, &self.words) {
-            for step in sense.steps {
+        if let Some(sense) = self.sense(&current.label, false) {
+            for step in sense.steps.iter().cloned() {
                 push(out, step.into());
             }
         }
@@ -252,7 +252,7 @@ impl Run<'_, '_> {
             return;
         };
         let noun = self.doc.tokens[cue].norm.clone();
-        if let Some(sense) = self.s.taxonomy.sense(&noun, false, &self.words) {
+        if let Some(sense) = self.sense(&noun, false) {
             if let Some(step) = self.s.taxonomy.concept(&noun) {
                 // The document's own word, unless it is inflected ("films"): then the
                 // concept's label.
@@ -274,7 +274,7 @@ impl Run<'_, '_> {
                     },
                 );
             }
-            for step in sense.steps {
+            for step in sense.steps.iter().cloned() {
                 push(out, step.into());
             }
         }
@@ -353,12 +353,7 @@ impl Run<'_, '_> {
         }
         let head = head.to_lowercase();
         // Only a class names a kind: "Sony Music Taiwan" is no kind of Taiwan.
-        let Some(sense) = self
-            .s
-            .taxonomy
-            .sense(&head, false, &self.words)
-            .filter(|sense| !sense.instance)
-        else {
+        let Some(sense) = self.sense(&head, false).filter(|sense| !sense.instance) else {
             return;
         };
         if !sense.fits_document {
@@ -394,7 +389,7 @@ impl Run<'_, '_> {
                     ..step.into()
                 },
             );
-            for step in sense.steps {
+            for step in sense.steps.iter().cloned() {
                 push(out, step.into());
             }
         }
@@ -420,8 +415,8 @@ impl Run<'_, '_> {
                     noun: true,
                 },
             );
-            if let Some(sense) = self.s.taxonomy.sense(&simplified, false, &self.words) {
-                for step in sense.steps {
+            if let Some(sense) = self.sense(&simplified, false) {
+                for step in sense.steps.iter().cloned() {
                     push(out, step.into());
                 }
                 break;

@@ -78,7 +78,7 @@ pub(super) struct Item {
     /// says one of them ("Reagan for the Republican nomination") generalizes nothing.
     pub naming_words: Vec<String>,
     /// Its sense in the knowledge bases, found once.
-    pub sense: Option<Sense>,
+    pub sense: Option<std::rc::Rc<Sense>>,
 }
 
 impl Item {
@@ -269,7 +269,7 @@ impl Run<'_, '_> {
             let item = &self.items[i];
             let sense = match item.origin {
                 ItemOrigin::GeneralizationOf(_) => None,
-                ItemOrigin::Term(_) => self.s.taxonomy.sense(&item.text, item.proper, &self.words),
+                ItemOrigin::Term(_) => self.sense(&item.text, item.proper),
             };
             self.items[i].sense = sense;
         }
@@ -491,9 +491,7 @@ impl Run<'_, '_> {
         match &item.sense {
             Some(sense) => is_person_class(sense),
             None => item.text.split_whitespace().last().is_some_and(|head| {
-                self.s
-                    .taxonomy
-                    .sense(&head.to_lowercase(), false, &self.words)
+                self.sense(&head.to_lowercase(), false)
                     .is_some_and(|sense| is_person_class(&sense))
             }),
         }

@@ -120,7 +120,33 @@ struct Run<'a, 'd> {
     /// to many items is planned against the same targets once.
     planned_risks: rustc_hash::FxHashSet<(counts::Key, u32)>,
     target_lists: rustc_hash::FxHashMap<Vec<(usize, u32)>, u32>,
+    /// Senses already looked up in this document, by term and whether it is a proper name:
+    /// the same word is resolved for the term itself, for the heads and cues of the names
+    /// around it and again for every option of the items it generalizes. The context (the
+    /// document's words) is the same for every lookup of one run.
+    senses: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), KnownSense>>,
 }
+
+impl Run<'_, '_> {
+    /// The sense of `term` in this document ([`Taxonomy::sense`] with the document's
+    /// words as context), looked up once per run.
+    fn sense(&self, term: &str, proper: bool) -> Option<std::rc::Rc<Sense>> {
+        let key = (term.to_string(), proper);
+        if let Some(known) = self.senses.borrow().get(&key) {
+            return known.clone();
+        }
+        let sense = self
+            .s
+            .taxonomy
+            .sense(term, proper, &self.words)
+            .map(std::rc::Rc::new);
+        self.senses.borrow_mut().insert(key, sense.clone());
+        sense
+    }
+}
+
+/// A sense looked up in one run: `None` when no knowledge base knows the term.
+type KnownSense = Option<std::rc::Rc<Sense>>;
 
 /// A risk's inputs as interned term-set ids: target, generalization (or `u32::MAX`),
 /// then the item's set or pair.
@@ -187,6 +213,7 @@ impl Sanitizer<'_> {
             risks: Default::default(),
             planned_risks: Default::default(),
             target_lists: Default::default(),
+            senses: Default::default(),
         };
         run.collect(persons);
         Ok(run)

@@ -112,7 +112,7 @@ impl Run<'_, '_> {
                 words: item.text.split_whitespace().count(),
                 digits: item.text.chars().any(|c| c.is_ascii_digit()),
                 ic_bits: self.ic(&item.set)?.bits,
-                sense: item.sense.as_ref(),
+                sense: item.sense.as_deref(),
                 occurrences: item.spans.len(),
                 predicated: item.spans.iter().any(|&(s, _)| self.predicated(s)),
                 first_sentence: item.spans.iter().any(|&(s, _)| self.in_first_sentence(s)),
