@@ -31,6 +31,10 @@ pub struct SequenceModel {
     pub(super) transitions: Vec<f32>,
     #[serde(skip)]
     pub(super) index: FxHashMap<String, u32>,
+    /// Per label, the labels that may precede it ([`Self::allowed`]), in label order:
+    /// worked out once, not for every pair of labels of every sentence.
+    #[serde(skip)]
+    pub(super) predecessors: std::sync::OnceLock<Vec<Vec<usize>>>,
 }
 
 impl SequenceModel {
@@ -63,11 +67,11 @@ impl SequenceModel {
         if n == 0 {
             return Vec::new();
         }
-        // Which label may follow which, decided once per sentence rather than for every
-        // pair of labels at every token.
-        let follows: Vec<bool> = (0..nl * nl)
-            .map(|i| self.allowed(Some(i / nl), i % nl))
-            .collect();
+        let predecessors = self.predecessors.get_or_init(|| {
+            (0..nl)
+                .map(|l| (0..nl).filter(|&p| self.allowed(Some(p), l)).collect())
+                .collect()
+        });
         // A token's scores for every label at once, adding each feature's row of weights
         // (stored label by label) in feature order: the sums of a per-label `sum()`,
         // starting from the value an empty `sum()` gives.
@@ -100,13 +104,10 @@ impl SequenceModel {
         }
         for t in 1..n {
             emissions(t, &mut emission);
-            for l in 0..nl {
+            for (l, before) in predecessors.iter().enumerate() {
                 let mut best = f32::NEG_INFINITY;
                 let mut arg = 0;
-                for p in 0..nl {
-                    if !follows[p * nl + l] {
-                        continue;
-                    }
+                for &p in before {
                     let s = score[(t - 1) * nl + p] + self.transitions[p * nl + l];
                     if s > best {
                         best = s;

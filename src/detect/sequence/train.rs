@@ -119,6 +119,7 @@ impl SequenceModel {
             weights: vec![0.0; index.len() * nl],
             transitions: vec![0.0; (nl + 1) * nl],
             index,
+            predecessors: Default::default(),
         };
         // Averaging: `acc` holds sum of c·Δ; the average is w − acc / c.
         let mut acc_w = vec![0.0f64; model.weights.len()];
