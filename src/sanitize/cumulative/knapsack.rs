@@ -159,14 +159,17 @@ pub(super) fn best_move(
 /// parts the published options give it; the target's total is the sum of each atom's
 /// largest part.
 pub(super) struct Ledger {
-    pub(super) groups: BTreeMap<(usize, usize), BTreeSet<(TotalBits, usize)>>,
+    /// Per (target, atom), its parts as a sorted set without repeats, largest last. The
+    /// groups are only ever looked up, never listed, so they are hashed; a group holds
+    /// a few parts, so a sorted vector is cheaper than a tree.
+    groups: rustc_hash::FxHashMap<(usize, usize), Vec<(TotalBits, usize)>>,
     pub(super) totals: BTreeMap<usize, f64>,
 }
 
 impl Ledger {
     pub(super) fn new(choices: &[Choice], atoms: &[Vec<Parts>], state: &[usize]) -> Ledger {
         let mut ledger = Ledger {
-            groups: BTreeMap::new(),
+            groups: Default::default(),
             totals: BTreeMap::new(),
         };
         for (k, choice) in choices.iter().enumerate() {
@@ -187,7 +190,9 @@ impl Ledger {
             for &(atom, fraction) in &atoms[k][from] {
                 let group = self.groups.entry((t, atom)).or_default();
                 let before = group.last().map_or(0.0, |(b, _)| b.0);
-                group.remove(&(TotalBits(f.bits * fraction), k));
+                if let Ok(at) = group.binary_search(&(TotalBits(f.bits * fraction), k)) {
+                    group.remove(at);
+                }
                 let after = group.last().map_or(0.0, |(b, _)| b.0);
                 *self.totals.entry(t).or_insert(0.0) += after - before;
             }
@@ -200,7 +205,10 @@ impl Ledger {
             for &(atom, fraction) in &atoms[k][option] {
                 let group = self.groups.entry((t, atom)).or_default();
                 let before = group.last().map_or(0.0, |(b, _)| b.0);
-                group.insert((TotalBits(f.bits * fraction), k));
+                let part = (TotalBits(f.bits * fraction), k);
+                if let Err(at) = group.binary_search(&part) {
+                    group.insert(at, part);
+                }
                 let after = group.last().map_or(0.0, |(b, _)| b.0);
                 *self.totals.entry(t).or_insert(0.0) += after - before;
             }
