@@ -186,9 +186,11 @@ impl CountTable {
 
     /// [`Self::get`] of the sets interned as `ids` (any order, repeats allowed).
     pub fn get_ids(&self, ids: &[u32]) -> Result<u64> {
-        let mut key: Key = ids.iter().copied().collect();
-        key.sort_unstable();
-        key.dedup();
+        let mut key = Key::from_slice(ids);
+        if key.len() > 1 {
+            key.sort_unstable();
+            key.dedup();
+        }
         self.index
             .get(&key)
             .and_then(|&i| self.answers.get(i).copied())

@@ -143,7 +143,7 @@ impl Run<'_, '_> {
         let (t_id, g_id, x_ids) = (key[0], key[1], &key[2..]);
         let target = &self.entries[t];
         let with = |other: u32| -> Result<u64> {
-            let mut ids: smallvec::SmallVec<[u32; 4]> = x_ids.iter().copied().collect();
+            let mut ids = super::counts::Key::from_slice(x_ids);
             ids.push(other);
             self.table.get_ids(&ids)
         };
