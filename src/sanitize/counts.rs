@@ -32,8 +32,11 @@ pub struct CountTable {
     /// Copies equal to an interned set: held so their addresses are never reused.
     aliases: Vec<TermSet>,
     index: FxHashMap<Key, usize>,
-    /// By set id: whether the set's own count is registered.
-    single_planned: Vec<bool>,
+    /// By set id: the request of the set's own count (`usize::MAX`: none), the same as
+    /// `index` for keys of one set, read without building and hashing a key: the risk
+    /// loops register a target's own count for every item, and every risk reads the
+    /// target's, the generalization's and the item's own counts.
+    single_requests: Vec<usize>,
     requests: Vec<Key>,
     answers: Vec<u64>,
     /// The IC of each interned set, worked out once: the risk loops ask for the same few
@@ -96,16 +99,14 @@ impl CountTable {
     /// Registers the count of documents containing every one of `sets`.
     pub fn need(&mut self, sets: &[&TermSet]) {
         if let [set] = sets {
-            // The risk loops register a target's own count for every item: one flag per
-            // interned set answers the repeats without building and hashing a key.
             let id = self.intern(set) as usize;
-            if self.single_planned.get(id).copied().unwrap_or(false) {
+            if self
+                .single_requests
+                .get(id)
+                .is_some_and(|&request| request != usize::MAX)
+            {
                 return;
             }
-            if self.single_planned.len() <= id {
-                self.single_planned.resize(id + 1, false);
-            }
-            self.single_planned[id] = true;
         }
         let key = self.key(sets);
         self.register(key);
@@ -129,8 +130,16 @@ impl CountTable {
 
     fn register(&mut self, key: Key) {
         if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(key) {
+            let request = self.requests.len();
+            if let [id] = slot.key().as_slice() {
+                let id = *id as usize;
+                if self.single_requests.len() <= id {
+                    self.single_requests.resize(id + 1, usize::MAX);
+                }
+                self.single_requests[id] = request;
+            }
             self.requests.push(slot.key().clone());
-            slot.insert(self.requests.len() - 1);
+            slot.insert(request);
         }
     }
 
@@ -186,6 +195,13 @@ impl CountTable {
 
     /// [`Self::get`] of the sets interned as `ids` (any order, repeats allowed).
     pub fn get_ids(&self, ids: &[u32]) -> Result<u64> {
+        if let [id] = ids {
+            return self
+                .single_requests
+                .get(*id as usize)
+                .and_then(|&i| self.answers.get(i).copied())
+                .ok_or_else(unplanned);
+        }
         let mut key = Key::from_slice(ids);
         if key.len() > 1 {
             key.sort_unstable();
