@@ -14,7 +14,7 @@ use crate::detect::{
 };
 use crate::error::Result;
 use crate::kb::KnowledgeBase;
-use crate::sanitize::taxonomy::KbTaxonomy;
+use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy};
 use crate::sanitize::{
     Carried, IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures,
 };
@@ -39,6 +39,9 @@ pub struct Engine {
     name_typer: NerTyper,
     /// The persons `--protect` names for every document of the run.
     protected: Vec<String>,
+    /// What the sanitizer's taxonomy knows of the knowledge bases' concepts, shared by
+    /// the engine's documents.
+    concepts: ConceptMemo,
     /// How sensitive terms are rendered (`[detect.operators]`).
     operators: Operators,
 }
@@ -230,6 +233,7 @@ impl Engine {
             detectors,
             identifying,
             name_typer,
+            concepts: ConceptMemo::new(config.sanitize.described_concepts as u64),
         })
     }
 
@@ -458,6 +462,7 @@ impl Engine {
             kb: &self.knowledge,
             label_limit: self.config.sanitize.concept_label_limit,
             abstract_concepts: &self.config.sanitize.abstract_concepts,
+            memo: &self.concepts,
         };
         f(&Sanitizer {
             config: &self.config.sanitize,

@@ -127,6 +127,9 @@ pub struct SanitizeConfig {
     pub max_rounds: usize,
     pub max_candidates: usize,
     pub concept_label_limit: usize,
+    /// Concepts whose neighbourhood and description as a sense are kept across the
+    /// documents of a run.
+    pub described_concepts: usize,
     pub root_label: String,
     pub removal_marker: String,
     /// With a protected person in the document, findings in these categories are targets
@@ -213,6 +216,7 @@ impl SanitizeConfig {
             ("max_rounds", self.max_rounds),
             ("max_candidates", self.max_candidates),
             ("concept_label_limit", self.concept_label_limit),
+            ("described_concepts", self.described_concepts),
         ] {
             if value == 0 {
                 return bad(key, "must be at least 1");

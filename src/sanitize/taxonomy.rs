@@ -15,6 +15,7 @@
 //!   the top of WordNet, "physical entity", "abstraction"…).
 
 use std::collections::BTreeSet;
+use std::sync::{Arc, OnceLock};
 
 use crate::kb::{ConceptRef, KnowledgeBase, Relation};
 use crate::stats::TermSet;
@@ -80,6 +81,36 @@ pub struct KbTaxonomy<'a> {
     pub label_limit: usize,
     /// Labels of concepts too abstract to be a replacement.
     pub abstract_concepts: &'a [String],
+    /// What is known of `kb`'s concepts whatever the document, shared by the documents
+    /// of a run: built for `kb`, `label_limit` and `abstract_concepts`, never other ones.
+    pub memo: &'a ConceptMemo,
+}
+
+/// What the knowledge bases say of one concept whatever the document.
+struct Described {
+    /// The words of its neighbourhood ([`KbTaxonomy::overlap`]), sorted, without repeats.
+    neighbourhood: Box<[Box<str>]>,
+    /// Its description as a sense, worked out when it is first chosen.
+    sense: OnceLock<Sense>,
+}
+
+/// Concepts' neighbourhoods and descriptions, kept across the documents of a run (at
+/// most a configured number of concepts): every document weighs the same senses of the
+/// same words ("court", "case", "application"), and walking their chains and gathering
+/// their label words again was most of a sense's cost.
+pub struct ConceptMemo {
+    described: moka::sync::Cache<u32, Arc<Described>, rustc_hash::FxBuildHasher>,
+}
+
+impl ConceptMemo {
+    /// A memo of at most `concepts` concepts.
+    pub fn new(concepts: u64) -> ConceptMemo {
+        ConceptMemo {
+            described: moka::sync::Cache::builder()
+                .max_capacity(concepts)
+                .build_with_hasher(rustc_hash::FxBuildHasher),
+        }
+    }
 }
 
 /// How many steps above a sense its neighbourhood reaches when senses are compared with
@@ -102,22 +133,39 @@ impl KbTaxonomy<'_> {
         own: &BTreeSet<String>,
         context: &BTreeSet<String>,
     ) -> usize {
-        let mut neighbourhood: BTreeSet<&str> = BTreeSet::new();
+        self.described(sense)
+            .neighbourhood
+            .iter()
+            .filter(|w| !own.contains(&***w) && context.contains(&***w))
+            .count()
+    }
+
+    /// The concept's entry in the memo, worked out on first use.
+    fn described(&self, concept: ConceptRef) -> Arc<Described> {
+        self.memo.described.get_with(concept.0, || {
+            Arc::new(Described {
+                neighbourhood: self.neighbourhood(concept),
+                sense: OnceLock::new(),
+            })
+        })
+    }
+
+    /// The words of the concept's labels and of its ancestors' up to
+    /// [`SENSE_NEIGHBOURHOOD_STEPS`] steps up every chain, sorted, without repeats.
+    fn neighbourhood(&self, concept: ConceptRef) -> Box<[Box<str>]> {
+        let mut words: BTreeSet<&str> = BTreeSet::new();
         let mut add_labels = |concept: ConceptRef| {
             for phrase in self.kb.label_phrases(concept) {
-                neighbourhood.extend(phrase.iter().map(String::as_str));
+                words.extend(phrase.iter().map(String::as_str));
             }
         };
-        add_labels(sense);
-        for chain in self.kb.chains(sense) {
+        add_labels(concept);
+        for chain in self.kb.chains(concept) {
             for step in chain.steps.iter().skip(1).take(SENSE_NEIGHBOURHOOD_STEPS) {
                 add_labels(step.concept);
             }
         }
-        neighbourhood
-            .iter()
-            .filter(|w| !own.contains(**w) && context.contains(**w))
-            .count()
+        words.into_iter().map(Box::from).collect()
     }
 
     /// The sense whose neighbourhood shares the most words with the document, with that
@@ -282,9 +330,13 @@ impl Taxonomy for KbTaxonomy<'_> {
         if proper && !self.fits(term, concept, overlap) {
             return None;
         }
+        let described = self.described(concept);
         Some(Sense {
             fits_document: senses.len() == 1 || overlap > 0,
-            ..self.describe(concept)
+            ..described
+                .sense
+                .get_or_init(|| self.describe(concept))
+                .clone()
         })
     }
 
@@ -332,6 +384,8 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
             kb,
             label_limit: 10,
             abstract_concepts: &ABSTRACT,
+            // One memo per knowledge base: concept numbers are the base's own.
+            memo: Box::leak(Box::new(ConceptMemo::new(1_000))),
         }
     }
 
