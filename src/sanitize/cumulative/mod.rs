@@ -226,8 +226,11 @@ impl Run<'_, '_> {
             }
             choices.push(self.choice(i, list, treat)?);
         }
+        // Each option's parts depend on the choices alone: worked out once for the
+        // disclosures before and after and for the search between.
+        let atoms = self.atoms(&choices)?;
         let mut state = vec![0usize; choices.len()];
-        let original = self.disclosures(&choices, &state)?;
+        let original = disclosures(&choices, &atoms, &state);
         if treat {
             for (k, choice) in choices.iter().enumerate() {
                 if self.starts_generalized(choice) {
@@ -242,10 +245,10 @@ impl Run<'_, '_> {
                 Knapsack::Exact if single_target => {
                     state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                 }
-                _ => greedy(&choices, &self.atoms(&choices)?, &mut state, &budgets),
+                _ => greedy(&choices, &atoms, &mut state, &budgets),
             }
         }
-        let published = self.disclosures(&choices, &state)?;
+        let published = disclosures(&choices, &atoms, &state);
         let disclosure: Vec<Disclosure> = targets
             .iter()
             .map(|t| Disclosure {
@@ -528,10 +531,10 @@ impl Run<'_, '_> {
         }
         Ok(out)
     }
+}
 
-    /// Each target's disclosure in state `state` (see the module's note on shared words).
-    fn disclosures(&self, choices: &[Choice], state: &[usize]) -> Result<BTreeMap<usize, f64>> {
-        let atoms = self.atoms(choices)?;
-        Ok(Ledger::new(choices, &atoms, state).totals)
-    }
+/// Each target's disclosure in state `state`, from the options' `atoms` (see the module's
+/// note on shared words).
+fn disclosures(choices: &[Choice], atoms: &[Vec<Parts>], state: &[usize]) -> BTreeMap<usize, f64> {
+    Ledger::new(choices, atoms, state).totals
 }
