@@ -203,10 +203,8 @@ impl CountTable {
                 .ok_or_else(unplanned);
         }
         let mut key = Key::from_slice(ids);
-        if key.len() > 1 {
-            key.sort_unstable();
-            key.dedup();
-        }
+        key.sort_unstable();
+        key.dedup();
         self.index
             .get(&key)
             .and_then(|&i| self.answers.get(i).copied())
