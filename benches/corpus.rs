@@ -180,7 +180,10 @@ fn bench(c: &mut Criterion) {
     // The same pairs through the CountSource interface (planning, cache lookups,
     // intersections), bitmaps warm.
     let source = Arc::new(LocalSource::from_index(index, 256));
-    let sets: Vec<TermSet> = phrases.iter().cloned().map(TermSet::literal).collect();
+    let sets: Vec<TermSet> = phrases
+        .iter()
+        .map(|phrase| TermSet::literal(phrase.as_slice().into()))
+        .collect();
     let requests: Vec<CountRequest> = sets
         .iter()
         .enumerate()

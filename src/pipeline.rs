@@ -195,7 +195,7 @@ impl Engine {
             counts.prepare_phrases(&data.subdir("cache")?, key, &mut || {
                 knowledge
                     .all_labels()
-                    .map(crate::text::tokenize::index_terms)
+                    .map(|label| crate::text::tokenize::index_terms(label).into())
                     .collect()
             })?;
         }

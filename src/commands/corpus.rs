@@ -12,7 +12,7 @@ use declass::stats::defaults::load_prior;
 use declass::stats::info::Figure;
 use declass::stats::prior::combined_ic;
 use declass::stats::{
-    CountRequest, SourceChoice, TermSet, open_configured_source, open_count_source,
+    CountRequest, Phrase, SourceChoice, TermSet, open_configured_source, open_count_source,
 };
 use declass::text::tokenize::index_terms;
 
@@ -147,8 +147,14 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             };
             let mut all_of = Vec::with_capacity(phrases.len());
             for phrase in &phrases {
-                let alternatives: Vec<Vec<String>> = phrase.split('|').map(index_terms).collect();
-                if alternatives.iter().any(Vec::is_empty) {
+                let alternatives: Vec<Phrase> = phrase
+                    .split('|')
+                    .map(|alternative| index_terms(alternative).into())
+                    .collect();
+                if alternatives
+                    .iter()
+                    .any(|alternative| alternative.is_empty())
+                {
                     bail!("phrase `{phrase}` has no word to count");
                 }
                 all_of.push(TermSet {

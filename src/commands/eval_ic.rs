@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
     let total = source.total_docs().context("counting documents")?;
     let requests: Vec<CountRequest> = terms
         .keys()
-        .map(|phrase| CountRequest::single(TermSet::literal(phrase.clone())))
+        .map(|phrase| CountRequest::single(TermSet::literal(phrase.as_slice().into())))
         .collect();
     let counts = source.count_batch(&requests)?;
     let prior = load_prior(ctx.config.count_settings(), &ctx.data, source.as_ref())?;

@@ -394,15 +394,13 @@ mod tests {
 
     #[test]
     fn chain_steps_where_the_broader_concept_is_rarer_are_counted() {
-        let set = |s: &str| TermSet::literal(vec![s.to_string()]);
+        let set = |s: &str| TermSet::literal(crate::stats::Phrase::from([s.to_string()]));
         // "therapy" (narrower) in 20 of 100 documents, "care" (broader) in 10: the corpus
         // gives the broader more bits; with "therapy" among care's phrases it does not.
         let sets = vec![
             set("therapy"),
             set("care"),
-            TermSet {
-                alternatives: vec![vec!["care".into()], vec!["therapy".into()]].into(),
-            },
+            TermSet::any_of([["care".to_string()], ["therapy".to_string()]]),
         ];
         let counts = [20, 10, 25];
         let report = chain_monotonicity(

@@ -285,7 +285,7 @@ impl KnowledgeBase {
             max_chains: config.max_chains,
             max_chain_depth: config.max_chain_depth,
             counting: moka::sync::Cache::builder()
-                .weigher(|_: &(u32, usize), phrases: &Arc<[Vec<String>]>| {
+                .weigher(|_: &(u32, usize), phrases: &Arc<[super::LabelPhrase]>| {
                     u32::try_from(phrases.len().max(1)).unwrap_or(u32::MAX)
                 })
                 .max_capacity(config.label_cache_phrases as u64)

@@ -128,6 +128,11 @@ struct Index {
     leaf_count: usize,
 }
 
+/// A label as index terms (the canonical tokenizer's), tokenized once per run and shared
+/// by reference: a leaf's labels are part of the counting phrases of every concept above
+/// it, and each such list is handed on to count requests and caches.
+pub type LabelPhrase = Arc<[String]>;
+
 /// The loaded knowledge bases with their lookup and taxonomy index.
 pub struct KnowledgeBase {
     index: Index,
@@ -139,9 +144,9 @@ pub struct KnowledgeBase {
     max_chain_depth: usize,
     /// (concept, label limit) → its counting phrases, listed once per run and shared:
     /// every count request about the concept carries them.
-    counting: moka::sync::Cache<(u32, usize), Arc<[Vec<String>]>, rustc_hash::FxBuildHasher>,
+    counting: moka::sync::Cache<(u32, usize), Arc<[LabelPhrase]>, rustc_hash::FxBuildHasher>,
     /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]).
-    label_phrases: Vec<OnceLock<Box<[Vec<String>]>>>,
+    label_phrases: Vec<OnceLock<Box<[LabelPhrase]>>>,
     /// The loaded knowledge bases' identity (names, priorities, checksums of their files),
     /// when they were loaded from the data directory.
     sources_key: Option<String>,
@@ -424,11 +429,11 @@ impl KnowledgeBase {
     /// phrases, tokenized once per run: a leaf's labels are part of the counting phrases
     /// of every concept above it, and the senses of a word are compared with documents
     /// by their labels' words again and again.
-    pub fn label_phrases(&self, concept: ConceptRef) -> &[Vec<String>] {
+    pub fn label_phrases(&self, concept: ConceptRef) -> &[LabelPhrase] {
         self.label_phrases_of(concept.0)
     }
 
-    fn label_phrases_of(&self, id: u32) -> &[Vec<String>] {
+    fn label_phrases_of(&self, id: u32) -> &[LabelPhrase] {
         let Some(slot) = self.label_phrases.get(id as usize) else {
             return &[];
         };
@@ -436,7 +441,7 @@ impl KnowledgeBase {
             let c = &self.index.concepts[id as usize];
             std::iter::once(&c.label)
                 .chain(&c.alt_labels)
-                .map(|label| tokenize::index_terms(label))
+                .map(|label| tokenize::index_terms(label).into())
                 .collect()
         })
     }
@@ -456,7 +461,7 @@ impl KnowledgeBase {
     /// repeats: the concept's preferred label first (an IC that backs off to a word prior
     /// backs off on it), the others sorted. The sanitizer's taxonomy and the IC detector
     /// both count a concept this way, so it has one IC.
-    pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
+    pub fn counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[LabelPhrase]> {
         self.counting.get_with((concept.0, label_limit), || {
             self.list_counting_phrases(concept, label_limit)
         })
@@ -464,12 +469,12 @@ impl KnowledgeBase {
 
     /// Sorted and deduplicated as references, so each phrase kept is copied once, into
     /// the shared list.
-    fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[Vec<String>]> {
+    fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[LabelPhrase]> {
         let preferred = self
             .label_phrases_of(concept.0)
             .first()
             .filter(|p| !p.is_empty());
-        let mut others: Vec<(u64, &Vec<String>)> = self
+        let mut others: Vec<(u64, &LabelPhrase)> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
             .filter_map(|(id, position)| self.label_phrases_of(id).get(position))

@@ -12,12 +12,13 @@
 //! a term of Q. Without a protected person every finding is a target (Sánchez et al. 2014, §5).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::Run;
 use super::config::Strategy;
 use super::taxonomy::Sense;
 use crate::detect::{Finding, Proposal, protect};
-use crate::stats::TermSet;
+use crate::stats::{Phrase, TermSet};
 use crate::text::tokenize::index_terms;
 use crate::text::{Document, Term, TermKind, Upos};
 
@@ -96,7 +97,7 @@ impl Item {
 
 pub(super) fn phrase_set(text: &str) -> TermSet {
     TermSet {
-        alternatives: vec![index_terms(text)].into(),
+        alternatives: Arc::from([Phrase::from(index_terms(text))]),
     }
 }
 
@@ -397,7 +398,7 @@ impl Run<'_, '_> {
         for term in &self.doc.terms {
             for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
                 let set = TermSet {
-                    alternatives: vec![words].into(),
+                    alternatives: Arc::from([Phrase::from(words)]),
                 };
                 let context = self.context_of(start);
                 let kinds = &self.s.config.quasi_identifier_kinds;

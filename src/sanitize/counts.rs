@@ -254,13 +254,10 @@ mod tests {
     fn conjunctions_are_found_by_content_in_any_order() {
         let a = TermSet::from_text("breast cancer");
         let a_again = TermSet::from_text("breast cancer");
-        let b = TermSet {
-            alternatives: vec![
-                crate::text::tokenize::index_terms("carcinoma"),
-                crate::text::tokenize::index_terms("tumour"),
-            ]
-            .into(),
-        };
+        let b = TermSet::any_of([
+            crate::text::tokenize::index_terms("carcinoma"),
+            crate::text::tokenize::index_terms("tumour"),
+        ]);
         let mut table = CountTable::default();
         table.need(&[&a]);
         table.need(&[&a, &b]);

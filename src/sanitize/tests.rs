@@ -30,7 +30,7 @@ impl Corpus {
     fn contains(doc: &[Vec<String>], set: &TermSet) -> bool {
         set.alternatives.iter().any(|alt| {
             doc.iter()
-                .any(|phrase| phrase.windows(alt.len()).any(|w| w == alt.as_slice()))
+                .any(|phrase| phrase.windows(alt.len()).any(|w| w == &alt[..]))
         })
     }
 }
@@ -100,9 +100,7 @@ fn step(label: &str, below: &[&str]) -> Step {
     Step {
         label: label.into(),
         source: "test-kb".into(),
-        counting: TermSet {
-            alternatives: alternatives.into(),
-        },
+        counting: TermSet::any_of(alternatives),
     }
 }
 

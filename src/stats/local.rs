@@ -263,7 +263,7 @@ impl LocalSource {
     fn documents_of_every_word(&self, phrase: &Phrase) -> Result<RoaringBitmap> {
         let mut words = phrase
             .iter()
-            .map(|word| self.phrase_docs(&vec![word.clone()]))
+            .map(|word| self.phrase_docs(&Phrase::from([word.clone()])))
             .collect::<Result<Vec<_>>>()?;
         words.sort_by_key(|docs| docs.len());
         Ok(intersection(&words))
@@ -529,7 +529,8 @@ mod tests {
         let source = build(tmp.path(), SAMPLE_DOCS);
         let narrow = CountRequest::single(set("breast cancer"));
         let broad = CountRequest::single(TermSet {
-            alternatives: vec![index_terms("cancer"), index_terms("breast cancer")].into(),
+            alternatives: TermSet::any_of([index_terms("cancer"), index_terms("breast cancer")])
+                .alternatives,
         });
         let counts = source.count_batch(&[narrow, broad]).expect("count");
         assert!(counts[1] >= counts[0]);
@@ -542,8 +543,9 @@ mod tests {
     fn unions_are_cached_by_identity_and_agree_by_content() {
         let tmp = tempfile::tempdir().expect("tmp");
         let source = build(tmp.path(), SAMPLE_DOCS);
-        let labels =
-            || -> Arc<[Phrase]> { vec![index_terms("cancer"), index_terms("radiotherapy")].into() };
+        let labels = || -> Arc<[Phrase]> {
+            TermSet::any_of([index_terms("cancer"), index_terms("radiotherapy")]).alternatives
+        };
         let shared = TermSet {
             alternatives: labels(),
         };

@@ -33,7 +33,7 @@ pub use config::{CorpusConfig, CountSettings, CountSourceKind, PriorKind, StatsC
 pub use info::Origin;
 
 /// Normalized tokens of one phrase, from `text::tokenize::index_terms`.
-pub type Phrase = Vec<String>;
+pub type Phrase = Arc<[String]>;
 
 /// Documents containing ANY of the alternatives (a concept's labels, a term's variants).
 ///
@@ -67,9 +67,16 @@ impl TermSet {
         }
     }
 
+    /// Documents containing any of `phrases`.
+    pub fn any_of<P: Into<Phrase>>(phrases: impl IntoIterator<Item = P>) -> TermSet {
+        TermSet {
+            alternatives: phrases.into_iter().map(Into::into).collect(),
+        }
+    }
+
     /// The phrase of `text` as the corpus index sees it (canonical tokenizer).
     pub fn from_text(text: &str) -> TermSet {
-        TermSet::literal(crate::text::tokenize::index_terms(text))
+        TermSet::literal(crate::text::tokenize::index_terms(text).into())
     }
 
     /// Refuses a set without alternatives or with a phrase without indexed tokens

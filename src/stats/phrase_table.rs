@@ -310,7 +310,7 @@ mod tests {
     ];
 
     fn table(dir: &Path, index: &CorpusIndex) -> PhraseTable {
-        let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p)).collect();
+        let phrases: Vec<Phrase> = PHRASES.iter().map(|p| index_terms(p).into()).collect();
         PhraseTable::build(
             phrases,
             &|phrase| index.phrase_docs(phrase),

@@ -37,7 +37,7 @@ use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
-use crate::stats::{CountRequest, CountSource, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
@@ -174,7 +174,7 @@ impl WordFreq {
             .collect();
         let requests: Vec<CountRequest> = chosen
             .iter()
-            .map(|(w, _)| CountRequest::single(TermSet::literal(vec![w.clone()])))
+            .map(|(w, _)| CountRequest::single(TermSet::literal(Phrase::from([w.clone()]))))
             .collect();
         let answers = counts.count_batch(&requests)?;
         let n = counts.total_docs()? as f64;
@@ -268,7 +268,7 @@ impl WordFreq {
     /// `1 - Π (1 - p_i)` over the phrases the list has, taken as independent, so a set
     /// that includes another set's phrases is never less likely, as with corpus counts.
     /// `None` when the list has none of them.
-    pub fn any_probability(&self, phrases: &[Vec<String>]) -> Option<f64> {
+    pub fn any_probability(&self, phrases: &[Phrase]) -> Option<f64> {
         let mut absent = 1.0;
         let mut listed = false;
         for p in phrases.iter().filter_map(|phrase| self.probability(phrase)) {
@@ -449,10 +449,13 @@ mod tests {
     /// wordfreq's `read_cBpack` docstring), encoded as the Python package does (the
     /// header as a map).
     fn pack() -> Vec<u8> {
-        pack_of(&[(30, words("fish")), (60, words("blue red"))])
+        pack_of(&[
+            (30, words("fish").to_vec()),
+            (60, words("blue red").to_vec()),
+        ])
     }
 
-    fn words(s: &str) -> Vec<String> {
+    fn words(s: &str) -> Phrase {
         s.split(' ').map(str::to_string).collect()
     }
 
@@ -596,8 +599,11 @@ mod tests {
     #[test]
     fn tokens_with_digits_take_the_smashed_frequency_shared_out() {
         // "0000" at -200 cB (0.01), "in" at -100 cB (0.1).
-        let wf = WordFreq::from_msgpack(&pack_of(&[(100, words("in")), (200, words("0000"))]))
-            .expect("decodes");
+        let wf = WordFreq::from_msgpack(&pack_of(&[
+            (100, words("in").to_vec()),
+            (200, words("0000").to_vec()),
+        ]))
+        .expect("decodes");
         let year = wf.phrase(&words("1990")).expect("listed through 0000");
         // Frequencies are stored as f32: relative tolerance.
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-6;

@@ -55,7 +55,7 @@ fn requests() -> Vec<CountRequest> {
 }
 
 fn index_terms_of(text: &str) -> Phrase {
-    crate::text::tokenize::index_terms(text)
+    crate::text::tokenize::index_terms(text).into()
 }
 
 /// A declass count route over the sample corpus, by brute force.

@@ -14,7 +14,7 @@ use crate::text::tokenize::index_terms;
 
 /// Whether the token sequence `doc` contains `phrase` as consecutive tokens.
 pub fn contains(doc: &[String], phrase: &Phrase) -> bool {
-    !phrase.is_empty() && doc.windows(phrase.len()).any(|w| w == phrase.as_slice())
+    !phrase.is_empty() && doc.windows(phrase.len()).any(|w| w == &phrase[..])
 }
 
 /// Counts the documents matching `request` by scanning every document.
