@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
 use crate::stats::phrase_table::PhraseTable;
-use crate::stats::{CountRequest, CountSource, Phrase};
+use crate::stats::{CountRequest, CountSource, Phrase, SharedAlternatives};
 
 /// A phrase's or term set's documents, weighed by their serialized size plus the key's,
 /// so the caches hold about `bitmap_cache_mb` megabytes each.
@@ -37,28 +37,6 @@ impl Weighter<SharedAlternatives, Arc<RoaringBitmap>> for DocsWeighter {
         (docs.serialized_size() + 8 * set.0.len()).max(1) as u64
     }
 }
-
-/// A term set's alternatives as a cache key by identity: the same shared list (a
-/// concept's labels, shared by the knowledge base for every count about the concept)
-/// finds its union without hashing or comparing thousands of phrases; a list equal in
-/// content but built apart misses and has its union computed again, the same union. The
-/// key holds its list, so an address cannot be reused while the entry lives.
-#[derive(Clone)]
-struct SharedAlternatives(Arc<[Phrase]>);
-
-impl std::hash::Hash for SharedAlternatives {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        std::ptr::hash(Arc::as_ptr(&self.0).cast::<()>(), state);
-    }
-}
-
-impl PartialEq for SharedAlternatives {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for SharedAlternatives {}
 
 type DocsCache<K> = Cache<K, Arc<RoaringBitmap>, DocsWeighter, FxBuildHasher>;
 

@@ -44,6 +44,29 @@ pub struct TermSet {
     pub alternatives: Arc<[Phrase]>,
 }
 
+/// A term set's alternatives as a cache key by identity: the same shared list (a
+/// concept's labels, shared by the knowledge base for every count about the concept)
+/// finds what was worked out for it (its documents, its prior probability) without
+/// hashing or comparing hundreds of phrases; a list equal in content but built apart
+/// misses and has its answer worked out again, the same answer. The key holds its list,
+/// so an address cannot be reused while the entry lives.
+#[derive(Clone)]
+pub(crate) struct SharedAlternatives(pub(crate) Arc<[Phrase]>);
+
+impl std::hash::Hash for SharedAlternatives {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(Arc::as_ptr(&self.0).cast::<()>(), state);
+    }
+}
+
+impl PartialEq for SharedAlternatives {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedAlternatives {}
+
 /// How many leading alternatives a term set's hash reads.
 const HASHED_ALTERNATIVES: usize = 4;
 

@@ -37,14 +37,14 @@ use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
-use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase, SharedAlternatives, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
     freqs: FxHashMap<String, f32>,
     /// Term sets of several phrases → [`WordFreq::any_probability`]: a concept's set is
-    /// asked about for every term it generalizes, and lists thousands of phrases.
-    sets: moka::sync::Cache<TermSet, Option<f64>, rustc_hash::FxBuildHasher>,
+    /// asked about for every term it generalizes, and lists hundreds of phrases.
+    sets: moka::sync::Cache<SharedAlternatives, Option<f64>, rustc_hash::FxBuildHasher>,
     /// Set by [`WordFreq::calibrate`]: the occurrences per document that turn a word
     /// frequency `f` into the corpus's document probability `1 - exp(-L f)`.
     occurrences_per_document: Option<f64>,
@@ -238,7 +238,9 @@ impl WordFreq {
             return self.any_probability(&set.alternatives);
         }
         self.sets
-            .get_with_by_ref(set, || self.any_probability(&set.alternatives))
+            .get_with(SharedAlternatives(set.alternatives.clone()), || {
+                self.any_probability(&set.alternatives)
+            })
     }
 
     /// Frequency of a phrase of normalized tokens (wordfreq's rule, see the module
@@ -286,10 +288,12 @@ impl WordFreq {
     }
 }
 
-fn set_cache(phrases: u64) -> moka::sync::Cache<TermSet, Option<f64>, rustc_hash::FxBuildHasher> {
+fn set_cache(
+    phrases: u64,
+) -> moka::sync::Cache<SharedAlternatives, Option<f64>, rustc_hash::FxBuildHasher> {
     moka::sync::Cache::builder()
-        .weigher(|set: &TermSet, _: &Option<f64>| {
-            u32::try_from(set.alternatives.len()).unwrap_or(u32::MAX)
+        .weigher(|set: &SharedAlternatives, _: &Option<f64>| {
+            u32::try_from(set.0.len()).unwrap_or(u32::MAX)
         })
         .max_capacity(phrases)
         .build_with_hasher(rustc_hash::FxBuildHasher)
