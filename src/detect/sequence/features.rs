@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rust_stemmers::Stemmer;
+use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -185,15 +185,44 @@ fn case_class(word: &str) -> char {
     }
 }
 
+/// The English Snowball stems of the words met so far. Kept for a document's sentences
+/// (or a training set's): a document repeats its words many times, and the stemmer
+/// costs thousands of instructions a word where a lookup costs tens.
+pub struct Stems {
+    stemmer: Stemmer,
+    known: FxHashMap<String, String>,
+}
+
+impl Default for Stems {
+    fn default() -> Stems {
+        Stems {
+            stemmer: Stemmer::create(Algorithm::English),
+            known: FxHashMap::default(),
+        }
+    }
+}
+
+impl Stems {
+    /// The stem of the lowercased `word`.
+    pub(super) fn stem(&mut self, word: &str) -> String {
+        if let Some(stem) = self.known.get(word) {
+            return stem.clone();
+        }
+        let stem = self.stemmer.stem(word).into_owned();
+        self.known.insert(word.to_owned(), stem.clone());
+        stem
+    }
+}
+
 /// The string features of every token of a sentence.
 pub fn sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
     gazetteers: &[&Gazetteers],
-    stemmer: &Stemmer,
+    stems: &mut Stems,
 ) -> Vec<Vec<String>> {
     let mut features = vec![Vec::new(); words.len()];
-    visit_sentence_features(words, tags, gazetteers, stemmer, |i, feature| {
+    visit_sentence_features(words, tags, gazetteers, stems, |i, feature| {
         features[i].push(feature.to_string())
     });
     features
@@ -207,11 +236,11 @@ pub fn visit_sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
     gazetteers: &[&Gazetteers],
-    stemmer: &Stemmer,
+    stems: &mut Stems,
     mut visit: impl FnMut(usize, &str),
 ) {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let stems: Vec<String> = lower.iter().map(|w| stemmer.stem(w).into_owned()).collect();
+    let stems: Vec<String> = lower.iter().map(|w| stems.stem(w)).collect();
     let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
     let mut gaz = vec![Vec::new(); lower.len()];
     for g in gazetteers {

@@ -16,7 +16,9 @@ mod readers;
 mod tests;
 mod train;
 
-pub use features::{Gazetteers, LabelledSentence, sentence_features, visit_sentence_features};
+pub use features::{
+    Gazetteers, LabelledSentence, Stems, sentence_features, visit_sentence_features,
+};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
 pub use train::TrainOptions;
@@ -157,6 +159,7 @@ impl Detector for SequenceDetector {
         let tagged = doc.tags.len() == doc.tokens.len();
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
+        let mut stems = Stems::default();
         for sentence in doc.sentences.get(sentences).into_iter().flatten() {
             let range = sentence.tokens.clone();
             let words: Vec<String> = range
@@ -164,7 +167,9 @@ impl Detector for SequenceDetector {
                 .map(|i| doc.token_text(i).to_string())
                 .collect();
             let tags = tagged.then(|| &doc.tags[range.clone()]);
-            let labels = self.model.predict(&words, tags, &self.gazetteers);
+            let labels = self
+                .model
+                .predict_with(&words, tags, &self.gazetteers, &mut stems);
             for (start, end, kind) in bio_spans(&labels) {
                 let by_type = self.types.get(&kind);
                 if by_type.is_some_and(|(_, _, report)| !report) {

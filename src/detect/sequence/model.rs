@@ -4,11 +4,10 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Gazetteers, MODEL_VERSION, visit_sentence_features};
+use super::{Gazetteers, MODEL_VERSION, Stems, visit_sentence_features};
 use crate::error::{Error, Result};
 use crate::text::Upos;
 
@@ -136,10 +135,21 @@ impl SequenceModel {
         tags: Option<&[Upos]>,
         gazetteers: &Gazetteers,
     ) -> Vec<String> {
-        let stemmer = Stemmer::create(Algorithm::English);
+        self.predict_with(words, tags, gazetteers, &mut Stems::default())
+    }
+
+    /// [`Self::predict`], stemming through `stems`: the caller keeps them for the
+    /// sentences of one document.
+    pub fn predict_with(
+        &self,
+        words: &[String],
+        tags: Option<&[Upos]>,
+        gazetteers: &Gazetteers,
+        stems: &mut Stems,
+    ) -> Vec<String> {
         let lists = [gazetteers, &self.lexicon];
         let mut encoded: Vec<Vec<u32>> = vec![Vec::new(); words.len()];
-        visit_sentence_features(words, tags, &lists, &stemmer, |i, feature| {
+        visit_sentence_features(words, tags, &lists, stems, |i, feature| {
             if let Some(&id) = self.index.get(feature) {
                 encoded[i].push(id);
             }

@@ -3,7 +3,6 @@
 use super::train::partial_label_mask;
 use super::*;
 use crate::text::Upos;
-use rust_stemmers::{Algorithm, Stemmer};
 
 fn s(words: &str, labels: &str) -> LabelledSentence {
     LabelledSentence::from_columns(words, labels)
@@ -238,8 +237,7 @@ fn sentence_features_carry_pos_and_gazetteer_windows() {
     gaz.add("org-suffix", ["corp".to_string()]);
     let sentence = words("Acme Corp grew");
     let tags = [Upos::Propn, Upos::Propn, Upos::Verb];
-    let stemmer = Stemmer::create(Algorithm::English);
-    let f = sentence_features(&sentence, Some(&tags), &[&gaz], &stemmer);
+    let f = sentence_features(&sentence, Some(&tags), &[&gaz], &mut Stems::default());
     let acme = &f[0];
     for expected in [
         "pos=PROPN",
@@ -391,4 +389,21 @@ fn sentences_labelled_alone_find_what_the_whole_document_finds() {
         .detect_sentences(&doc, doc.sentences.len()..doc.sentences.len() + 1)
         .expect("detect");
     assert!(none.is_empty());
+}
+
+/// A remembered stem is the stemmer's own, the first time and every time after.
+#[test]
+fn remembered_stems_are_the_stemmers() {
+    let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    let mut stems = Stems::default();
+    for word in [
+        "carcinomas",
+        "running",
+        "carcinomas",
+        "generously",
+        "running",
+        "é",
+    ] {
+        assert_eq!(stems.stem(word), stemmer.stem(word), "{word}");
+    }
 }

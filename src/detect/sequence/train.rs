@@ -4,11 +4,10 @@
 /// The name of the training-mention gazetteer inside a model.
 use std::collections::{BTreeSet, HashMap};
 
-use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
 
 use super::{
-    Gazetteers, LabelledSentence, MODEL_VERSION, SequenceModel, bio_spans, sentence_features,
+    Gazetteers, LabelledSentence, MODEL_VERSION, SequenceModel, Stems, bio_spans, sentence_features,
 };
 
 const LEXICON: &str = "train";
@@ -34,7 +33,7 @@ impl SequenceModel {
         options: &TrainOptions,
         mut progress: impl FnMut(usize, f64),
     ) -> SequenceModel {
-        let stemmer = Stemmer::create(Algorithm::English);
+        let mut stems = Stems::default();
         let labels: Vec<String> = {
             let set: BTreeSet<&String> = data.iter().flat_map(|s| &s.labels).collect();
             let mut l: Vec<String> = set.into_iter().cloned().collect();
@@ -65,12 +64,12 @@ impl SequenceModel {
         }
         // Features are extracted twice (to count them, then to encode them) rather than
         // kept as strings: silver-labelled data runs to a million tokens.
-        let features_of = |i: usize, s: &LabelledSentence| -> Vec<Vec<String>> {
+        let mut features_of = |i: usize, s: &LabelledSentence| -> Vec<Vec<String>> {
             let mut lists = vec![gazetteers, &options.embedded];
             if folds > 0 {
                 lists.push(&fold_lexicons[i % folds]);
             }
-            sentence_features(&s.words, s.tags.as_deref(), &lists, &stemmer)
+            sentence_features(&s.words, s.tags.as_deref(), &lists, &mut stems)
         };
         let mut counts: HashMap<String, u32> = HashMap::new();
         for (i, s) in data.iter().enumerate() {
