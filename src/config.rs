@@ -300,6 +300,12 @@ impl Config {
         ] {
             check.range(&format!("{section}.epochs"), model.epochs, 1, 1000);
             check.range(
+                &format!("{section}.remembered_words"),
+                model.remembered_words,
+                1,
+                10_000_000,
+            );
+            check.range(
                 &format!("{section}.lexicon_folds"),
                 model.lexicon_folds,
                 0,

@@ -163,6 +163,9 @@ pub struct SequenceModelConfig {
     /// lowercased).
     pub category: String,
     pub generalization: String,
+    /// Distinct words whose features are kept once worked out, across a run's
+    /// documents (a few hundred bytes each).
+    pub remembered_words: usize,
     /// The entity types the model learns, by the name the model gives them. Empty: the
     /// types the training data uses, as they are.
     #[serde(default)]

@@ -2,6 +2,7 @@
 //! POS when the document has tags, the same for a ±1 word window, and gazetteer marks.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
@@ -185,9 +186,9 @@ fn case_class(word: &str) -> char {
     }
 }
 
-/// The English Snowball stems of the words met so far. Kept for a document's sentences
-/// (or a training set's): a document repeats its words many times, and the stemmer
-/// costs thousands of instructions a word where a lookup costs tens.
+/// The English Snowball stems of the words met so far, kept for a training set's
+/// sentences (which repeat their words many times) or one sentence's new words: the
+/// stemmer costs thousands of instructions a word where a lookup costs tens.
 pub struct Stems {
     stemmer: Stemmer,
     known: FxHashMap<String, String>,
@@ -228,137 +229,350 @@ pub fn sentence_features(
     features
 }
 
+/// A word's features that do not depend on its neighbours, as its own token's and as a
+/// neighbour's, held as `F`: the feature's text, or its id in a model.
+///
+/// They are most of a token's features, so a decoder works them out once per distinct
+/// word of a document ([`DocumentFeatures`]) rather than writing and looking up each
+/// for every occurrence.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct WordFeatures<F> {
+    /// The lowercased word, for the features of pairs of words.
+    lower: String,
+    /// The word's shape, for the feature of its tag and shape.
+    shape: String,
+    /// `w=`, `stem=`, `shape=`, `sshape=`, `len=`.
+    head: [F; 5],
+    /// Character trigrams, then prefixes and suffixes by length.
+    affixes: Vec<F>,
+    /// As the previous token's word: `w-1=`, `stem-1=`, `shape-1=`, `suf3-1=`.
+    before: [F; 4],
+    /// As the next token's word: `w+1=`, `stem+1=`, `shape+1=`, `suf3+1=`.
+    after: [F; 4],
+    /// As the word two before: `w-2=`.
+    two_before: F,
+    /// As the word two after: `w+2=`.
+    two_after: F,
+}
+
+impl WordFeatures<String> {
+    fn of(word: &str, stems: &mut Stems) -> WordFeatures<String> {
+        let lower = word.to_lowercase();
+        let stem = stems.stem(&lower);
+        let shape_long = shape(word, true);
+        let chars: Vec<(usize, char)> = lower.char_indices().collect();
+        let char_count = chars.len();
+        // The byte offset where the character `c` starts (the word's end for `c == count`).
+        let offset = |c: usize| chars.get(c).map_or(lower.len(), |&(start, _)| start);
+        let mut affixes = Vec::new();
+        // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
+        if char_count > 3 {
+            for c in 0..char_count - 2 {
+                affixes.push(joined(&["c3=", &lower[offset(c)..offset(c + 3)]]));
+            }
+        }
+        for (len, digit) in (1..=5usize).zip(["1", "2", "3", "4", "5"]) {
+            if char_count > len {
+                affixes.push(joined(&["pre", digit, "=", &lower[..offset(len)]]));
+                affixes.push(joined(&[
+                    "suf",
+                    digit,
+                    "=",
+                    &lower[offset(char_count - len)..],
+                ]));
+            }
+        }
+        let suffix = last_three(&lower);
+        WordFeatures {
+            head: [
+                joined(&["w=", &lower]),
+                joined(&["stem=", &stem]),
+                joined(&["shape=", &shape_long]),
+                joined(&["sshape=", &shape(word, false)]),
+                joined(&["len=", &char_count.min(12).to_string()]),
+            ],
+            affixes,
+            before: [
+                joined(&["w-1=", &lower]),
+                joined(&["stem-1=", &stem]),
+                joined(&["shape-1=", &shape_long]),
+                joined(&["suf3-1=", suffix]),
+            ],
+            after: [
+                joined(&["w+1=", &lower]),
+                joined(&["stem+1=", &stem]),
+                joined(&["shape+1=", &shape_long]),
+                joined(&["suf3+1=", suffix]),
+            ],
+            two_before: joined(&["w-2=", &lower]),
+            two_after: joined(&["w+2=", &lower]),
+            lower,
+            shape: shape_long,
+        }
+    }
+
+    /// The sentence's start (`<s>`) or end (`</s>`) as a neighbour: its word, stem and
+    /// shape are the marker, its last three characters `-`.
+    fn boundary(marker: &str) -> WordFeatures<String> {
+        WordFeatures {
+            head: [(); 5].map(|_| String::new()),
+            affixes: Vec::new(),
+            before: [
+                joined(&["w-1=", marker]),
+                joined(&["stem-1=", marker]),
+                joined(&["shape-1=", marker]),
+                "suf3-1=-".to_string(),
+            ],
+            after: [
+                joined(&["w+1=", marker]),
+                joined(&["stem+1=", marker]),
+                joined(&["shape+1=", marker]),
+                "suf3+1=-".to_string(),
+            ],
+            two_before: joined(&["w-2=", marker]),
+            two_after: joined(&["w+2=", marker]),
+            lower: marker.to_string(),
+            shape: String::new(),
+        }
+    }
+
+    /// The same features held as `f` maps them.
+    fn map<G>(&self, f: impl Fn(&str) -> G) -> WordFeatures<G> {
+        WordFeatures {
+            lower: self.lower.clone(),
+            shape: self.shape.clone(),
+            head: self.head.each_ref().map(|s| f(s)),
+            affixes: self.affixes.iter().map(|s| f(s)).collect(),
+            before: self.before.each_ref().map(|s| f(s)),
+            after: self.after.each_ref().map(|s| f(s)),
+            two_before: f(&self.two_before),
+            two_after: f(&self.two_after),
+        }
+    }
+}
+
+/// One feature of a token: one a word holds, or one written from its parts (the
+/// features of pairs of words, tags and gazetteer marks).
+enum Feature<'a, F> {
+    Held(&'a F),
+    Written(&'a [&'a str]),
+}
+
+/// Walks every feature of every token in the order [`sentence_features`] lists them,
+/// the words' own from `words` (the sentence's start and end as `start` and `end`).
+fn walk_sentence<F>(
+    words: &[&WordFeatures<F>],
+    (start, end): (&WordFeatures<F>, &WordFeatures<F>),
+    original: &[String],
+    tags: Option<&[Upos]>,
+    gazetteers: &[&Gazetteers],
+    mut visit: impl FnMut(usize, Feature<'_, F>),
+) {
+    let n = words.len();
+    let at = |j: isize| match usize::try_from(j) {
+        Err(_) => start,
+        Ok(j) => words.get(j).copied().unwrap_or(end),
+    };
+    let mut gaz = vec![Vec::new(); n];
+    for g in gazetteers {
+        for (slot, features) in gaz.iter_mut().zip(g.features(original)) {
+            slot.extend(features);
+        }
+    }
+    for (i, &word) in words.iter().enumerate() {
+        let k = i as isize;
+        let (previous, next) = (at(k - 1), at(k + 1));
+        visit(i, Feature::Written(&["bias"]));
+        for feature in &word.head {
+            visit(i, Feature::Held(feature));
+        }
+        for j in 0..3 {
+            visit(i, Feature::Held(&previous.before[j]));
+            visit(i, Feature::Held(&next.after[j]));
+        }
+        visit(
+            i,
+            Feature::Written(&["w-1|w=", &previous.lower, "|", &word.lower]),
+        );
+        visit(
+            i,
+            Feature::Written(&["w|w+1=", &word.lower, "|", &next.lower]),
+        );
+        visit(i, Feature::Held(&at(k - 2).two_before));
+        visit(i, Feature::Held(&at(k + 2).two_after));
+        visit(i, Feature::Held(&previous.before[3]));
+        visit(i, Feature::Held(&next.after[3]));
+        visit(
+            i,
+            Feature::Written(&["w-1|w+1=", &previous.lower, "|", &next.lower]),
+        );
+        for feature in &word.affixes {
+            visit(i, Feature::Held(feature));
+        }
+        if let Some(tags) = tags {
+            let tag = |j: isize| -> &str {
+                match usize::try_from(j).ok().and_then(|j| tags.get(j)) {
+                    Some(tag) if j < n as isize => tag.as_str(),
+                    _ => "-",
+                }
+            };
+            visit(i, Feature::Written(&["pos=", tag(k)]));
+            visit(i, Feature::Written(&["pos-1=", tag(k - 1)]));
+            visit(i, Feature::Written(&["pos+1=", tag(k + 1)]));
+            visit(
+                i,
+                Feature::Written(&["pos-1|pos=", tag(k - 1), "|", tag(k)]),
+            );
+            visit(
+                i,
+                Feature::Written(&["pos|pos+1=", tag(k), "|", tag(k + 1)]),
+            );
+            visit(
+                i,
+                Feature::Written(&["pos|shape=", tag(k), "|", &word.shape]),
+            );
+        }
+        for g in &gaz[i] {
+            visit(i, Feature::Written(&[g]));
+        }
+        if i > 0 {
+            for g in &gaz[i - 1] {
+                visit(i, Feature::Written(&[g, "-1"]));
+            }
+        }
+        // The next token's lists: "Acme" before the suffix "Corp".
+        if i + 1 < n {
+            for g in &gaz[i + 1] {
+                visit(i, Feature::Written(&[g, "+1"]));
+            }
+        }
+    }
+}
+
 /// Calls `visit(token, feature)` for every feature of every token, in the order
-/// [`sentence_features`] lists them. Each feature is written into one reused buffer:
-/// decoding looks features up by `&str` and needs no `String` per feature, which was
-/// most of its time.
-pub fn visit_sentence_features(
+/// [`sentence_features`] lists them.
+fn visit_sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
     gazetteers: &[&Gazetteers],
     stems: &mut Stems,
     mut visit: impl FnMut(usize, &str),
 ) {
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let stems: Vec<String> = lower.iter().map(|w| stems.stem(w)).collect();
-    let shapes: Vec<String> = words.iter().map(|w| shape(w, true)).collect();
-    let mut gaz = vec![Vec::new(); lower.len()];
-    for g in gazetteers {
-        for (slot, features) in gaz.iter_mut().zip(g.features(words)) {
-            slot.extend(features);
-        }
-    }
-    let n = words.len();
+    let own: Vec<WordFeatures<String>> = words.iter().map(|w| WordFeatures::of(w, stems)).collect();
+    let own: Vec<&WordFeatures<String>> = own.iter().collect();
+    let bounds = (
+        &WordFeatures::boundary("<s>"),
+        &WordFeatures::boundary("</s>"),
+    );
     let mut buffer = String::new();
-    let mut emit = |i: usize, parts: &[&str]| {
-        buffer.clear();
-        for part in parts {
-            buffer.push_str(part);
-        }
-        visit(i, &buffer);
-    };
-    for i in 0..n {
-        let word = lower[i].as_str();
-        let chars: Vec<(usize, char)> = word.char_indices().collect();
-        let char_count = chars.len();
-        // The byte offset where the character `c` starts (the word's end for `c == count`).
-        let offset = |c: usize| chars.get(c).map_or(word.len(), |&(start, _)| start);
-        let k = i as isize;
-        let short_shape = shape(&words[i], false);
-        let length = char_count.min(12).to_string();
-        emit(i, &["bias"]);
-        emit(i, &["w=", word]);
-        emit(i, &["stem=", &stems[i]]);
-        emit(i, &["shape=", &shapes[i]]);
-        emit(i, &["sshape=", &short_shape]);
-        emit(i, &["len=", &length]);
-        emit(i, &["w-1=", neighbour(&lower, k - 1)]);
-        emit(i, &["w+1=", neighbour(&lower, k + 1)]);
-        emit(i, &["stem-1=", neighbour(&stems, k - 1)]);
-        emit(i, &["stem+1=", neighbour(&stems, k + 1)]);
-        emit(i, &["shape-1=", neighbour(&shapes, k - 1)]);
-        emit(i, &["shape+1=", neighbour(&shapes, k + 1)]);
-        emit(i, &["w-1|w=", neighbour(&lower, k - 1), "|", word]);
-        emit(i, &["w|w+1=", word, "|", neighbour(&lower, k + 1)]);
-        emit(i, &["w-2=", neighbour(&lower, k - 2)]);
-        emit(i, &["w+2=", neighbour(&lower, k + 2)]);
-        emit(i, &["suf3-1=", last_three(&lower, k - 1)]);
-        emit(i, &["suf3+1=", last_three(&lower, k + 1)]);
-        emit(
-            i,
-            &[
-                "w-1|w+1=",
-                neighbour(&lower, k - 1),
-                "|",
-                neighbour(&lower, k + 1),
-            ],
-        );
-        // Character trigrams: stems of medical vocabulary ("carcin", "neopl").
-        if char_count > 3 {
-            for c in 0..char_count - 2 {
-                emit(i, &["c3=", &word[offset(c)..offset(c + 3)]]);
+    walk_sentence(
+        &own,
+        bounds,
+        words,
+        tags,
+        gazetteers,
+        |i, feature| match feature {
+            Feature::Held(text) => visit(i, text),
+            Feature::Written(parts) => {
+                buffer.clear();
+                parts.iter().for_each(|part| buffer.push_str(part));
+                visit(i, &buffer);
             }
+        },
+    );
+}
+
+/// Words with the ids of their own features in one model ([`WordFeatures`]), kept
+/// across sentences and documents up to a number of words: a run's documents share
+/// most of their vocabulary, and a word's own features are most of its token's.
+/// What is kept depends only on the word and the model, so outputs never depend on it.
+pub struct KnownWords {
+    words: quick_cache::sync::Cache<String, Arc<WordIds>>,
+    /// The sentence's start and end as neighbours.
+    bounds: OnceLock<(WordIds, WordIds)>,
+}
+
+/// A word's own features as their ids in one model (`None`: the model lacks it).
+type WordIds = WordFeatures<Option<u32>>;
+
+impl KnownWords {
+    /// Keeps up to `capacity` words.
+    pub fn new(capacity: usize) -> KnownWords {
+        KnownWords {
+            words: quick_cache::sync::Cache::new(capacity.max(1)),
+            bounds: OnceLock::new(),
         }
-        for len in 1..=5usize {
-            if char_count > len {
-                let digit = len.to_string();
-                emit(i, &["pre", &digit, "=", &word[..offset(len)]]);
-                emit(i, &["suf", &digit, "=", &word[offset(char_count - len)..]]);
-            }
-        }
-        if let Some(tags) = tags {
-            let tag = |j: isize| -> &str {
-                if j < 0 || j as usize >= n {
-                    "-"
-                } else {
-                    tags[j as usize].as_str()
+    }
+
+    /// The ids `id` gives the sentence's features, token by token, in the order of
+    /// [`sentence_features`], features without an id left out. `id` must be the same
+    /// model's lookup for every call on one `KnownWords`.
+    pub(super) fn encode(
+        &self,
+        words: &[String],
+        tags: Option<&[Upos]>,
+        gazetteers: &[&Gazetteers],
+        id: impl Fn(&str) -> Option<u32>,
+    ) -> Vec<Vec<u32>> {
+        let mut stems = Stems::default();
+        let own: Vec<Arc<WordIds>> = words
+            .iter()
+            .map(|word| match self.words.get(word.as_str()) {
+                Some(known) => known,
+                None => {
+                    let known = Arc::new(WordFeatures::of(word, &mut stems).map(&id));
+                    self.words.insert(word.clone(), known.clone());
+                    known
                 }
-            };
-            emit(i, &["pos=", tag(k)]);
-            emit(i, &["pos-1=", tag(k - 1)]);
-            emit(i, &["pos+1=", tag(k + 1)]);
-            emit(i, &["pos-1|pos=", tag(k - 1), "|", tag(k)]);
-            emit(i, &["pos|pos+1=", tag(k), "|", tag(k + 1)]);
-            emit(i, &["pos|shape=", tag(k), "|", &shapes[i]]);
-        }
-        for g in &gaz[i] {
-            emit(i, &[g]);
-        }
-        if i > 0 {
-            for g in &gaz[i - 1] {
-                emit(i, &[g, "-1"]);
-            }
-        }
-        // The next token's lists: "Acme" before the suffix "Corp".
-        if i + 1 < n {
-            for g in &gaz[i + 1] {
-                emit(i, &[g, "+1"]);
-            }
-        }
+            })
+            .collect();
+        let own: Vec<&WordIds> = own.iter().map(Arc::as_ref).collect();
+        let bounds = self.bounds.get_or_init(|| {
+            (
+                WordFeatures::boundary("<s>").map(&id),
+                WordFeatures::boundary("</s>").map(&id),
+            )
+        });
+        let mut encoded: Vec<Vec<u32>> = vec![Vec::new(); words.len()];
+        let mut buffer = String::new();
+        walk_sentence(
+            &own,
+            (&bounds.0, &bounds.1),
+            words,
+            tags,
+            gazetteers,
+            |i, feature| {
+                let found = match feature {
+                    Feature::Held(found) => *found,
+                    Feature::Written(parts) => {
+                        buffer.clear();
+                        parts.iter().for_each(|part| buffer.push_str(part));
+                        id(&buffer)
+                    }
+                };
+                encoded[i].extend(found);
+            },
+        );
+        encoded
     }
 }
 
-/// The word `i` places from a token, or the sentence's start or end marker.
-fn neighbour(words: &[String], i: isize) -> &str {
-    match usize::try_from(i) {
-        Err(_) => "<s>",
-        Ok(i) => words.get(i).map_or("</s>", String::as_str),
-    }
+/// `parts` written one after another: a feature's text without the formatting
+/// machinery, which cost more than the rest of a word's features.
+fn joined(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    parts.iter().for_each(|part| out.push_str(part));
+    out
 }
 
-/// The last three characters of the word at `i`, or `-` outside the sentence.
-fn last_three(words: &[String], i: isize) -> &str {
-    match usize::try_from(i).ok().and_then(|i| words.get(i)) {
-        None => "-",
-        Some(word) => {
-            let start = word
-                .char_indices()
-                .rev()
-                .nth(2)
-                .map_or(0, |(start, _)| start);
-            &word[start..]
-        }
-    }
+/// The last three characters of `word`.
+fn last_three(word: &str) -> &str {
+    let start = word
+        .char_indices()
+        .rev()
+        .nth(2)
+        .map_or(0, |(start, _)| start);
+    &word[start..]
 }
 
 /// Word shape: `Xxxx` → "Xx" (short) or "Xxxx" (long, runs capped at 4).

@@ -16,9 +16,7 @@ mod readers;
 mod tests;
 mod train;
 
-pub use features::{
-    Gazetteers, LabelledSentence, Stems, sentence_features, visit_sentence_features,
-};
+pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
 pub use train::TrainOptions;
@@ -73,6 +71,8 @@ pub struct SequenceDetector {
     generalizer: Option<Generalizer>,
     /// Seam for a knowledge base's veto of a mention; without one, every mention stands.
     confirmer: Option<Confirmer>,
+    /// The model's features of the words met so far (`remembered_words` of them).
+    known_words: KnownWords,
 }
 
 impl SequenceDetector {
@@ -124,6 +124,7 @@ impl SequenceDetector {
                 .collect(),
             generalizer: None,
             confirmer: None,
+            known_words: KnownWords::new(config.remembered_words),
         })
     }
 
@@ -159,7 +160,6 @@ impl Detector for SequenceDetector {
         let tagged = doc.tags.len() == doc.tokens.len();
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
-        let mut stems = Stems::default();
         for sentence in doc.sentences.get(sentences).into_iter().flatten() {
             let range = sentence.tokens.clone();
             let words: Vec<String> = range
@@ -169,7 +169,7 @@ impl Detector for SequenceDetector {
             let tags = tagged.then(|| &doc.tags[range.clone()]);
             let labels = self
                 .model
-                .predict_with(&words, tags, &self.gazetteers, &mut stems);
+                .predict_with(&words, tags, &self.gazetteers, &self.known_words);
             for (start, end, kind) in bio_spans(&labels) {
                 let by_type = self.types.get(&kind);
                 if by_type.is_some_and(|(_, _, report)| !report) {

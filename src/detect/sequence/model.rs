@@ -7,7 +7,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Gazetteers, MODEL_VERSION, Stems, visit_sentence_features};
+use super::{Gazetteers, KnownWords, MODEL_VERSION};
 use crate::error::{Error, Result};
 use crate::text::Upos;
 
@@ -135,24 +135,20 @@ impl SequenceModel {
         tags: Option<&[Upos]>,
         gazetteers: &Gazetteers,
     ) -> Vec<String> {
-        self.predict_with(words, tags, gazetteers, &mut Stems::default())
+        self.predict_with(words, tags, gazetteers, &KnownWords::new(words.len()))
     }
 
-    /// [`Self::predict`], stemming through `stems`: the caller keeps them for the
-    /// sentences of one document.
+    /// [`Self::predict`] through `known`, which the caller keeps for this model only.
     pub fn predict_with(
         &self,
         words: &[String],
         tags: Option<&[Upos]>,
         gazetteers: &Gazetteers,
-        stems: &mut Stems,
+        known: &KnownWords,
     ) -> Vec<String> {
         let lists = [gazetteers, &self.lexicon];
-        let mut encoded: Vec<Vec<u32>> = vec![Vec::new(); words.len()];
-        visit_sentence_features(words, tags, &lists, stems, |i, feature| {
-            if let Some(&id) = self.index.get(feature) {
-                encoded[i].push(id);
-            }
+        let encoded = known.encode(words, tags, &lists, |feature| {
+            self.index.get(feature).copied()
         });
         self.viterbi(&encoded, None)
             .into_iter()

@@ -3,6 +3,7 @@
 use super::train::partial_label_mask;
 use super::*;
 use crate::text::Upos;
+use rustc_hash::FxHashMap;
 
 fn s(words: &str, labels: &str) -> LabelledSentence {
     LabelledSentence::from_columns(words, labels)
@@ -405,5 +406,58 @@ fn remembered_stems_are_the_stemmers() {
         "é",
     ] {
         assert_eq!(stems.stem(word), stemmer.stem(word), "{word}");
+    }
+}
+
+/// The ids a decoder takes from remembered words are, token by token and in order, the
+/// ids of the features the trainer lists, whatever the memory keeps: the sums of
+/// weights, and so the labels, are the same.
+#[test]
+fn remembered_word_features_encode_as_listed_features() {
+    let mut gaz = Gazetteers::default();
+    gaz.add("org-suffix", ["corp".to_string(), "acme corp".to_string()]);
+    let sentences = [
+        words("Acme Corp grew in Łódź"),
+        words("x"),
+        words(""),
+        words("Dr. O'Neil said the carcinoma grew , acme corp said"),
+        words("Acme Corp grew 12.5 % in 2019"),
+    ];
+    let tagged = |s: &[String]| -> Vec<Upos> {
+        s.iter()
+            .enumerate()
+            .map(|(i, _)| if i % 2 == 0 { Upos::Propn } else { Upos::Verb })
+            .collect()
+    };
+    // A model knowing every other feature the sentences have, plus one they lack.
+    let mut all: Vec<String> = Vec::new();
+    for s in &sentences {
+        let tags = tagged(s);
+        for token in sentence_features(s, Some(&tags), &[&gaz], &mut Stems::default()) {
+            all.extend(token);
+        }
+    }
+    all.sort();
+    all.dedup();
+    let index: FxHashMap<String, u32> = all
+        .iter()
+        .step_by(2)
+        .chain(std::iter::once(&"w=never".to_string()))
+        .enumerate()
+        .map(|(id, f)| (f.clone(), id as u32))
+        .collect();
+    for capacity in [1, 2, 1000] {
+        let known = KnownWords::new(capacity);
+        for s in &sentences {
+            for tags in [None, Some(tagged(s))] {
+                let listed: Vec<Vec<u32>> =
+                    sentence_features(s, tags.as_deref(), &[&gaz], &mut Stems::default())
+                        .iter()
+                        .map(|token| token.iter().filter_map(|f| index.get(f).copied()).collect())
+                        .collect();
+                let encoded = known.encode(s, tags.as_deref(), &[&gaz], |f| index.get(f).copied());
+                assert_eq!(encoded, listed, "{s:?}, capacity {capacity}");
+            }
+        }
     }
 }
