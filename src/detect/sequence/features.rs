@@ -351,12 +351,21 @@ impl WordFeatures<String> {
     }
 }
 
-/// One feature of a token: one a word holds, or one written from its parts (the
-/// features of pairs of words, tags and gazetteer marks).
+/// One feature of a token: one a word holds, one of the few the sentence's words do
+/// not change (the bias and the tags' features, numbered below [`FIXED_FEATURES`]), or
+/// one written from its parts (the features of pairs of words, a tag with a shape and
+/// gazetteer marks).
 enum Feature<'a, F> {
     Held(&'a F),
+    Fixed(usize, &'a [&'a str]),
     Written(&'a [&'a str]),
 }
+
+/// The tags a tag feature takes: every part of speech, then `-` outside the sentence.
+const TAG_VALUES: usize = Upos::ALL.len() + 1;
+
+/// The bias; a tag at, before and after the token; the pairs before|at and at|after.
+const FIXED_FEATURES: usize = 1 + 3 * TAG_VALUES + 2 * TAG_VALUES * TAG_VALUES;
 
 /// Walks every feature of every token in the order [`sentence_features`] lists them,
 /// the words' own from `words` (the sentence's start and end as `start` and `end`).
@@ -382,7 +391,7 @@ fn walk_sentence<F>(
     for (i, &word) in words.iter().enumerate() {
         let k = i as isize;
         let (previous, next) = (at(k - 1), at(k + 1));
-        visit(i, Feature::Written(&["bias"]));
+        visit(i, Feature::Fixed(0, &["bias"]));
         for feature in &word.head {
             visit(i, Feature::Held(feature));
         }
@@ -410,27 +419,33 @@ fn walk_sentence<F>(
             visit(i, Feature::Held(feature));
         }
         if let Some(tags) = tags {
-            let tag = |j: isize| -> &str {
+            // A tag's text and its number among the tag values.
+            let tag = |j: isize| -> (&str, usize) {
                 match usize::try_from(j).ok().and_then(|j| tags.get(j)) {
-                    Some(tag) if j < n as isize => tag.as_str(),
-                    _ => "-",
+                    Some(tag) if j < n as isize => (tag.as_str(), *tag as usize),
+                    _ => ("-", TAG_VALUES - 1),
                 }
             };
-            visit(i, Feature::Written(&["pos=", tag(k)]));
-            visit(i, Feature::Written(&["pos-1=", tag(k - 1)]));
-            visit(i, Feature::Written(&["pos+1=", tag(k + 1)]));
+            let ((before, b), (at, a), (after, f)) = (tag(k - 1), tag(k), tag(k + 1));
+            let pairs = 1 + 3 * TAG_VALUES;
+            visit(i, Feature::Fixed(1 + a, &["pos=", at]));
+            visit(i, Feature::Fixed(1 + TAG_VALUES + b, &["pos-1=", before]));
             visit(
                 i,
-                Feature::Written(&["pos-1|pos=", tag(k - 1), "|", tag(k)]),
+                Feature::Fixed(1 + 2 * TAG_VALUES + f, &["pos+1=", after]),
             );
             visit(
                 i,
-                Feature::Written(&["pos|pos+1=", tag(k), "|", tag(k + 1)]),
+                Feature::Fixed(pairs + b * TAG_VALUES + a, &["pos-1|pos=", before, "|", at]),
             );
             visit(
                 i,
-                Feature::Written(&["pos|shape=", tag(k), "|", &word.shape]),
+                Feature::Fixed(
+                    pairs + TAG_VALUES * TAG_VALUES + a * TAG_VALUES + f,
+                    &["pos|pos+1=", at, "|", after],
+                ),
             );
+            visit(i, Feature::Written(&["pos|shape=", at, "|", &word.shape]));
         }
         for g in &gaz[i] {
             visit(i, Feature::Written(&[g]));
@@ -473,7 +488,7 @@ fn visit_sentence_features(
         gazetteers,
         |i, feature| match feature {
             Feature::Held(text) => visit(i, text),
-            Feature::Written(parts) => {
+            Feature::Fixed(_, parts) | Feature::Written(parts) => {
                 buffer.clear();
                 parts.iter().for_each(|part| buffer.push_str(part));
                 visit(i, &buffer);
@@ -490,6 +505,8 @@ pub struct KnownWords {
     words: quick_cache::sync::Cache<String, Arc<WordIds>>,
     /// The sentence's start and end as neighbours.
     bounds: OnceLock<(WordIds, WordIds)>,
+    /// The ids of the bias and the tags' features, by their number.
+    fixed: Box<[OnceLock<Option<u32>>]>,
 }
 
 /// A word's own features as their ids in one model (`None`: the model lacks it).
@@ -501,6 +518,7 @@ impl KnownWords {
         KnownWords {
             words: quick_cache::sync::Cache::new(capacity.max(1)),
             bounds: OnceLock::new(),
+            fixed: (0..FIXED_FEATURES).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -542,13 +560,18 @@ impl KnownWords {
             tags,
             gazetteers,
             |i, feature| {
+                let mut written = |parts: &[&str]| {
+                    buffer.clear();
+                    parts.iter().for_each(|part| buffer.push_str(part));
+                    id(&buffer)
+                };
                 let found = match feature {
                     Feature::Held(found) => *found,
-                    Feature::Written(parts) => {
-                        buffer.clear();
-                        parts.iter().for_each(|part| buffer.push_str(part));
-                        id(&buffer)
-                    }
+                    Feature::Fixed(key, parts) => match self.fixed.get(key) {
+                        Some(slot) => *slot.get_or_init(|| written(parts)),
+                        None => written(parts),
+                    },
+                    Feature::Written(parts) => written(parts),
                 };
                 encoded[i].extend(found);
             },
