@@ -12,13 +12,12 @@
 //! a term of Q. Without a protected person every finding is a target (Sánchez et al. 2014, §5).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use super::Run;
 use super::config::Strategy;
 use super::taxonomy::Sense;
 use crate::detect::{Finding, Proposal, protect};
-use crate::stats::{Phrase, TermSet};
+use crate::stats::TermSet;
 use crate::text::tokenize::index_terms;
 use crate::text::{Document, Term, TermKind, Upos};
 
@@ -96,9 +95,7 @@ impl Item {
 }
 
 pub(super) fn phrase_set(text: &str) -> TermSet {
-    TermSet {
-        alternatives: Arc::from([Phrase::from(index_terms(text))]),
-    }
+    TermSet::literal(index_terms(text).into())
 }
 
 /// Words that predicate what follows of the sentence's subject. Language data.
@@ -397,9 +394,7 @@ impl Run<'_, '_> {
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
         for term in &self.doc.terms {
             for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
-                let set = TermSet {
-                    alternatives: Arc::from([Phrase::from(words)]),
-                };
+                let set = TermSet::literal(words.into());
                 let context = self.context_of(start);
                 let kinds = &self.s.config.quasi_identifier_kinds;
                 let naming = naming_words(self.doc, start, end);

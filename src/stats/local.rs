@@ -506,10 +506,10 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tmp");
         let source = build(tmp.path(), SAMPLE_DOCS);
         let narrow = CountRequest::single(set("breast cancer"));
-        let broad = CountRequest::single(TermSet {
-            alternatives: TermSet::any_of([index_terms("cancer"), index_terms("breast cancer")])
-                .alternatives,
-        });
+        let broad = CountRequest::single(TermSet::any_of([
+            index_terms("cancer"),
+            index_terms("breast cancer"),
+        ]));
         let counts = source.count_batch(&[narrow, broad]).expect("count");
         assert!(counts[1] >= counts[0]);
         assert_eq!(counts, vec![2, 3]);

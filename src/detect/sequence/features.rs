@@ -422,7 +422,7 @@ fn walk_sentence<F>(
             // A tag's text and its number among the tag values.
             let tag = |j: isize| -> (&str, usize) {
                 match usize::try_from(j).ok().and_then(|j| tags.get(j)) {
-                    Some(tag) if j < n as isize => (tag.as_str(), *tag as usize),
+                    Some(tag) if j < n as isize => (tag.as_str(), tag.index()),
                     _ => ("-", TAG_VALUES - 1),
                 }
             };
