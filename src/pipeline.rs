@@ -13,15 +13,17 @@ use crate::detect::{
     Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
 };
 use crate::error::Result;
-use crate::kb::KnowledgeBase;
-use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy};
+use crate::kb::{ConceptRef, KnowledgeBase};
+use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy, concept_family};
 use crate::sanitize::{
     Carried, IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures,
 };
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
-use crate::stats::{CountRequest, CountSource, TermSet, defaults, open_configured_source};
+use crate::stats::{
+    CountRequest, CountSource, SetFamily, TermSet, defaults, open_configured_source,
+};
 use crate::text::pos::PerceptronTagger;
 use crate::text::{Analyzer, Document};
 
@@ -42,6 +44,9 @@ pub struct Engine {
     /// What the sanitizer's taxonomy knows of the knowledge bases' concepts, shared by
     /// the engine's documents.
     concepts: ConceptMemo,
+    /// The concepts as a family of term sets with its table (`corpus.concept_table`),
+    /// so a concept is counted without listing its labels.
+    concept_sets: Option<SetFamily>,
     /// How sensitive terms are rendered (`[detect.operators]`).
     operators: Operators,
 }
@@ -199,6 +204,19 @@ impl Engine {
                     .collect()
             })?;
         }
+        let concept_sets = match concept_family(&knowledge, config.sanitize.concept_label_limit) {
+            Some(family) if config.corpus.concept_table => {
+                let limit = config.sanitize.concept_label_limit;
+                family.prepare(
+                    &data.subdir("cache")?,
+                    counts.as_ref(),
+                    prior.as_deref(),
+                    &|concept| knowledge.counting_phrases_unshared(ConceptRef(concept), limit),
+                )?;
+                Some(family)
+            }
+            _ => None,
+        };
         let mut inputs = inputs.clone();
         if inputs.model_dirs.is_empty() {
             inputs.model_dirs = vec![data.root().to_path_buf()];
@@ -234,6 +252,7 @@ impl Engine {
             identifying,
             name_typer,
             concepts: ConceptMemo::new(config.sanitize.described_concepts as u64),
+            concept_sets,
         })
     }
 
@@ -463,6 +482,7 @@ impl Engine {
             label_limit: self.config.sanitize.concept_label_limit,
             abstract_concepts: &self.config.sanitize.abstract_concepts,
             memo: &self.concepts,
+            sets: self.concept_sets.as_ref(),
         };
         f(&Sanitizer {
             config: &self.config.sanitize,

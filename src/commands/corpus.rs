@@ -157,9 +157,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                 {
                     bail!("phrase `{phrase}` has no word to count");
                 }
-                all_of.push(TermSet {
-                    alternatives: alternatives.into(),
-                });
+                all_of.push(TermSet::listed(alternatives.into()));
             }
             let docs = source.total_docs().context("counting documents")?;
             let mut requests = vec![CountRequest {
@@ -181,7 +179,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
                         ic: combined_ic(
                             prior
                                 .as_ref()
-                                .and_then(|p| p.any_probability(&set.alternatives)),
+                                .and_then(|p| p.any_probability(set.alternatives())),
                             count,
                             docs,
                             source.origin(),

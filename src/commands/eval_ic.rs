@@ -134,13 +134,9 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
         let limit = ctx.config.sanitize.concept_label_limit;
         let sets: Vec<TermSet> = concepts
             .iter()
-            .map(|&c| TermSet {
-                alternatives: kb.counting_phrases(c, limit),
-            })
+            .map(|&c| TermSet::listed(kb.counting_phrases(c, limit)))
             .collect();
-        let counted: Vec<usize> = (0..sets.len())
-            .filter(|&i| !sets[i].alternatives.is_empty())
-            .collect();
+        let counted: Vec<usize> = (0..sets.len()).filter(|&i| !sets[i].is_empty()).collect();
         let answers = source.count_batch(
             &counted
                 .iter()
@@ -154,7 +150,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
         let pairs: Vec<(usize, usize)> = steps
             .iter()
             .filter_map(|(a, b)| Some((*index.get(a)?, *index.get(b)?)))
-            .filter(|&(a, b)| !sets[a].alternatives.is_empty() && !sets[b].alternatives.is_empty())
+            .filter(|&(a, b)| !sets[a].is_empty() && !sets[b].is_empty())
             .collect();
         report.chains = Some(chain_monotonicity(
             &sets,

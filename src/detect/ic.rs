@@ -147,9 +147,7 @@ impl Detector for IcDetector {
             };
             let sets: Vec<TermSet> = concepts
                 .iter()
-                .map(|&c| TermSet {
-                    alternatives: kb.counting_phrases(c, self.concept_label_limit),
-                })
+                .map(|&c| TermSet::listed(kb.counting_phrases(c, self.concept_label_limit)))
                 .collect();
             let requests: Vec<CountRequest> =
                 sets.iter().cloned().map(CountRequest::single).collect();

@@ -178,7 +178,7 @@ pub fn chain_monotonicity(
     };
     let prior_of = |set: &TermSet, _: u64| {
         prior
-            .and_then(|w| w.any_probability(&set.alternatives))
+            .and_then(|w| w.any_probability(set.alternatives()))
             .map(|p| info::ic_from_probability(p, Origin::WordfreqPrior))
     };
     let corpus_of = |_: &TermSet, count: u64| Some(info::ic(count, total, measured));

@@ -467,26 +467,48 @@ impl KnowledgeBase {
         })
     }
 
-    /// Sorted and deduplicated as references, so each phrase kept is copied once, into
-    /// the shared list.
+    /// The labels' phrases shared as this run tokenized them ([`Self::label_phrases`]).
     fn list_counting_phrases(&self, concept: ConceptRef, label_limit: usize) -> Arc<[LabelPhrase]> {
-        let preferred = self
-            .label_phrases_of(concept.0)
-            .first()
-            .filter(|p| !p.is_empty());
-        let mut others: Vec<(u64, &LabelPhrase)> = self
+        self.counting_list(concept, label_limit, &|id, position| {
+            self.label_phrases_of(id).get(position).cloned()
+        })
+        .into()
+    }
+
+    /// [`Self::counting_phrases`] listed afresh, each label tokenized for this list
+    /// alone and nothing kept: for listing every concept once (a table of all of
+    /// them), which would otherwise keep every label of the knowledge bases tokenized.
+    pub fn counting_phrases_unshared(
+        &self,
+        concept: ConceptRef,
+        label_limit: usize,
+    ) -> Vec<LabelPhrase> {
+        self.counting_list(concept, label_limit, &|id, position| {
+            Some(tokenize::index_terms(self.label_at(id, position)).into())
+        })
+    }
+
+    /// The counting list of `concept`, each label's phrase from `phrase_at(concept,
+    /// position)`.
+    fn counting_list(
+        &self,
+        concept: ConceptRef,
+        label_limit: usize,
+        phrase_at: &dyn Fn(u32, usize) -> Option<LabelPhrase>,
+    ) -> Vec<LabelPhrase> {
+        let preferred = phrase_at(concept.0, 0).filter(|p| !p.is_empty());
+        let mut others: Vec<(u64, LabelPhrase)> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
-            .filter_map(|(id, position)| self.label_phrases_of(id).get(position))
-            .filter(|phrase| !phrase.is_empty() && Some(*phrase) != preferred)
-            .map(|phrase| (phrase_order_key(phrase), phrase))
+            .filter_map(|(id, position)| phrase_at(id, position))
+            .filter(|phrase| !phrase.is_empty() && Some(phrase) != preferred.as_ref())
+            .map(|phrase| (phrase_order_key(&phrase), phrase))
             .collect();
-        others.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        others.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
         others.dedup_by(|a, b| a.1 == b.1);
         preferred
             .into_iter()
             .chain(others.into_iter().map(|(_, phrase)| phrase))
-            .cloned()
             .collect()
     }
 

@@ -59,8 +59,7 @@ impl From<Step> for Candidate {
 /// Adds a candidate unless one like it is there, or it has no phrase the corpus could
 /// count (a label of punctuation only: "—" of "Series —" simplified).
 fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
-    if !candidate.set.alternatives.is_empty()
-        && candidate.set.alternatives.iter().all(|p| !p.is_empty())
+    if candidate.set.validate().is_ok()
         && !out
             .iter()
             .any(|c| c.set == candidate.set || c.label == candidate.label)
@@ -258,7 +257,7 @@ impl Run<'_, '_> {
                 // concept's label.
                 let label = if step
                     .counting
-                    .alternatives
+                    .alternatives()
                     .iter()
                     .any(|p| p.join(" ") == noun)
                 {
@@ -363,7 +362,7 @@ impl Run<'_, '_> {
             // inflected head ("Kemptville Royals") is no class name to publish.
             let lemma = self.s.taxonomy.concept(&head).is_some_and(|step| {
                 step.counting
-                    .alternatives
+                    .alternatives()
                     .iter()
                     .any(|p| p.join(" ") == head)
             });
@@ -430,9 +429,7 @@ impl Run<'_, '_> {
         Candidate {
             label: self.s.config.root_label.clone(),
             source: "root".to_string(),
-            set: TermSet {
-                alternatives: Vec::new().into(),
-            },
+            set: TermSet::root(),
             noun: true,
         }
     }

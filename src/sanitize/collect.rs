@@ -294,7 +294,7 @@ impl Run<'_, '_> {
         for (index, finding) in findings.iter().enumerate() {
             let text = &self.doc.text[finding.start..finding.end];
             let set = phrase_set(text);
-            if set.alternatives[0].is_empty() {
+            if set.alternatives()[0].is_empty() {
                 continue;
             }
             let key = if finding.detector == protect::NAME {
@@ -323,7 +323,7 @@ impl Run<'_, '_> {
             };
             let entry = &mut self.entries[slot];
             // The most specific mention stands for the entity.
-            if set.alternatives[0].len() > entry.set.alternatives[0].len() {
+            if set.alternatives()[0].len() > entry.set.alternatives()[0].len() {
                 entry.text = text.to_string();
                 entry.set = set;
             }
@@ -368,7 +368,7 @@ impl Run<'_, '_> {
             .enumerate()
             .filter(|(i, _)| !mentioned.contains(&protect::protected_reason(*i)))
             .map(|(_, name)| name.clone())
-            .filter(|name| !phrase_set(name).alternatives[0].is_empty())
+            .filter(|name| !phrase_set(name).alternatives()[0].is_empty())
             .collect()
     }
 

@@ -2,15 +2,13 @@
 //! from the count source in one batch, then read back. No count is ever fetched inside
 //! the risk loops.
 
-use std::cell::RefCell;
-use std::sync::Arc;
-
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::cell::RefCell;
 
 use crate::error::{Error, Result};
 use crate::stats::info::Figure;
-use crate::stats::{CountRequest, CountSource, Phrase, TermSet};
+use crate::stats::{CountRequest, CountSource, TermSet};
 
 /// A conjunction of interned term sets, sorted and deduplicated: risks need at most an
 /// item pair, a target and its generalization, so keys stay inline.
@@ -46,7 +44,7 @@ pub struct CountTable {
 }
 
 fn address(set: &TermSet) -> usize {
-    Arc::as_ptr(&set.alternatives) as *const Phrase as usize
+    set.identity()
 }
 
 impl CountTable {

@@ -35,7 +35,7 @@ impl Run<'_, '_> {
                     Some(_) => continue,
                     None => item.set.clone(),
                 };
-                if set.alternatives.is_empty() {
+                if set.is_empty() {
                     continue;
                 }
                 let ic = self.ic(&set).map(|ic| ic.bits).unwrap_or(0.0);

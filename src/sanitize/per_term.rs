@@ -23,7 +23,7 @@ use crate::stats::{Origin, TermSet};
 
 impl Run<'_, '_> {
     pub(super) fn ic(&self, set: &TermSet) -> Result<Figure> {
-        if set.alternatives.is_empty() {
+        if set.is_empty() {
             // The root: every document, no information.
             return Ok(Figure {
                 bits: 0.0,
@@ -42,7 +42,7 @@ impl Run<'_, '_> {
             self.entries[e]
                 .generalization
                 .as_ref()
-                .filter(|g| !g.set.alternatives.is_empty())
+                .filter(|g| !g.set.is_empty())
         } else {
             None
         }
@@ -95,7 +95,7 @@ impl Run<'_, '_> {
                 self.table.need(&[&own]);
             }
             if let Some(g) = self.entries[e].generalization.clone()
-                && !g.set.alternatives.is_empty()
+                && !g.set.is_empty()
             {
                 self.table.need(&[&g.set]);
             }
@@ -103,7 +103,7 @@ impl Run<'_, '_> {
         for i in 0..self.items.len() {
             let ts = self.targets_in(self.items[i].context);
             let set = self.items[i].set.clone();
-            if !set.alternatives.is_empty() {
+            if !set.is_empty() {
                 self.need_risk(&ts, &[&set]);
             }
         }
@@ -285,7 +285,7 @@ impl Run<'_, '_> {
             for i in 0..self.items.len() {
                 if self.items[i].context != context
                     || decisions.contains_key(&i)
-                    || self.items[i].set.alternatives.is_empty()
+                    || self.items[i].set.is_empty()
                 {
                     continue;
                 }
@@ -377,7 +377,7 @@ impl Run<'_, '_> {
         if changed {
             // Round 2b: risks with the new generalizations need counts against every item.
             for i in 0..self.items.len() {
-                if self.items[i].set.alternatives.is_empty() {
+                if self.items[i].set.is_empty() {
                     continue;
                 }
                 let ts = self.targets_in(self.items[i].context);

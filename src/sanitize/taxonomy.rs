@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 
 use crate::kb::{ConceptRef, KnowledgeBase, Relation};
-use crate::stats::TermSet;
+use crate::stats::{SetFamily, TermSet};
 use crate::text::tokenize::index_terms;
 
 /// One generalization a term can be published as, with the term set that counts it.
@@ -84,6 +84,28 @@ pub struct KbTaxonomy<'a> {
     /// What is known of `kb`'s concepts whatever the document, shared by the documents
     /// of a run: built for `kb`, `label_limit` and `abstract_concepts`, never other ones.
     pub memo: &'a ConceptMemo,
+    /// `kb`'s concepts as a family of term sets, each counted by its
+    /// [`KnowledgeBase::counting_phrases`] at `label_limit` ([`concept_family`]): a
+    /// concept is then counted without listing its labels. `None`: each concept's set
+    /// lists them.
+    pub sets: Option<&'a SetFamily>,
+}
+
+/// `kb`'s concepts as a family of term sets, member `c` counted by the labels of concept
+/// `c` and its descendants (at most `label_limit`, as [`KnowledgeBase::counting_phrases`]
+/// lists them); `None` when the knowledge bases were not loaded from the data directory
+/// (no identity to keep its table under).
+pub fn concept_family(kb: &Arc<KnowledgeBase>, label_limit: usize) -> Option<SetFamily> {
+    let key = kb.sources_key()?;
+    let identity = format!(
+        "concepts of the knowledge bases {key}, counted by at most {label_limit} labels, tokenizer version {}",
+        crate::text::tokenize::TOKENIZER_VERSION
+    );
+    let size = u32::try_from(kb.concept_count()).ok()?;
+    let kb = Arc::clone(kb);
+    Some(SetFamily::new(identity, size, move |concept| {
+        kb.counting_phrases(ConceptRef(concept), label_limit)
+    }))
 }
 
 /// What the knowledge bases say of one concept whatever the document.
@@ -207,8 +229,9 @@ impl KbTaxonomy<'_> {
         Step {
             label: self.kb.label(concept).to_string(),
             source: self.kb.kb_name(concept).to_string(),
-            counting: TermSet {
-                alternatives: self.kb.counting_phrases(concept, self.label_limit),
+            counting: match self.sets {
+                Some(family) => family.member(concept.0),
+                None => TermSet::listed(self.kb.counting_phrases(concept, self.label_limit)),
             },
         }
     }
@@ -287,7 +310,7 @@ impl KbTaxonomy<'_> {
 }
 
 fn push_new(steps: &mut Vec<Step>, step: Step) {
-    if !step.counting.alternatives.is_empty()
+    if !step.counting.is_empty()
         && !steps
             .iter()
             .any(|s| s.counting == step.counting || s.label == step.label)
@@ -386,6 +409,7 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
             abstract_concepts: &ABSTRACT,
             // One memo per knowledge base: concept numbers are the base's own.
             memo: Box::leak(Box::new(ConceptMemo::new(1_000))),
+            sets: None,
         }
     }
 

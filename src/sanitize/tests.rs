@@ -28,7 +28,7 @@ impl Corpus {
     }
 
     fn contains(doc: &[Vec<String>], set: &TermSet) -> bool {
-        set.alternatives.iter().any(|alt| {
+        set.alternatives().iter().any(|alt| {
             doc.iter()
                 .any(|phrase| phrase.windows(alt.len()).any(|w| w == &alt[..]))
         })

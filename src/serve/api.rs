@@ -266,7 +266,7 @@ pub async fn count(
             )));
         }
         for (j, set) in r.all_of.iter().enumerate() {
-            if set.alternatives.is_empty() || set.alternatives.iter().any(|p| p.is_empty()) {
+            if set.is_empty() || set.alternatives().iter().any(|p| p.is_empty()) {
                 return Err(ApiError::bad_request(format!(
                     "field `requests[{i}].all_of[{j}].alternatives`: empty, or an empty phrase"
                 )));

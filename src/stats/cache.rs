@@ -454,6 +454,17 @@ impl CountSource for CachedSource {
             .prepare_phrases(cache_dir, list_identity, phrases)
     }
 
+    fn keeps_documents(&self) -> bool {
+        self.inner.keeps_documents()
+    }
+
+    fn documents(
+        &self,
+        alternatives: &[crate::stats::Phrase],
+    ) -> Result<Option<roaring::RoaringBitmap>> {
+        self.inner.documents(alternatives)
+    }
+
     fn origin(&self) -> Origin {
         self.inner.origin()
     }
@@ -563,7 +574,7 @@ mod tests {
                 .map(|r| {
                     r.all_of
                         .iter()
-                        .map(|s| s.alternatives[0].len() as u64)
+                        .map(|s| s.alternatives()[0].len() as u64)
                         .sum()
                 })
                 .collect())

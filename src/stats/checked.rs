@@ -49,6 +49,17 @@ impl CountSource for CheckedSource {
             .prepare_phrases(cache_dir, list_identity, phrases)
     }
 
+    fn keeps_documents(&self) -> bool {
+        self.inner.keeps_documents()
+    }
+
+    fn documents(
+        &self,
+        alternatives: &[crate::stats::Phrase],
+    ) -> Result<Option<roaring::RoaringBitmap>> {
+        self.inner.documents(alternatives)
+    }
+
     fn origin(&self) -> Origin {
         self.inner.origin()
     }

@@ -21,6 +21,10 @@ pub struct CorpusConfig {
     /// Whether a local corpus answers the knowledge bases' label phrases from a table of
     /// their documents computed once per corpus and knowledge bases (`stats::phrase_table`).
     pub phrase_table: bool,
+    /// Whether a concept is counted from a table of every concept's documents and prior
+    /// probability computed once per corpus, prior and knowledge bases
+    /// (`stats::family`), instead of from its labels listed in every run.
+    pub concept_table: bool,
     pub remote: RemoteConfig,
     pub cache: CountCacheConfig,
 }

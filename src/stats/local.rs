@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
 use crate::stats::phrase_table::PhraseTable;
-use crate::stats::{CountRequest, CountSource, Phrase, SharedAlternatives};
+use crate::stats::{CountRequest, CountSource, Phrase, SharedSet, TermSet};
 
 /// A phrase's or term set's documents, weighed by their serialized size plus the key's,
 /// so the caches hold about `bitmap_cache_mb` megabytes each.
@@ -32,9 +32,10 @@ impl Weighter<Phrase, Arc<RoaringBitmap>> for DocsWeighter {
     }
 }
 
-impl Weighter<SharedAlternatives, Arc<RoaringBitmap>> for DocsWeighter {
-    fn weight(&self, set: &SharedAlternatives, docs: &Arc<RoaringBitmap>) -> u64 {
-        (docs.serialized_size() + 8 * set.0.len()).max(1) as u64
+impl Weighter<SharedSet, Arc<RoaringBitmap>> for DocsWeighter {
+    fn weight(&self, _set: &SharedSet, docs: &Arc<RoaringBitmap>) -> u64 {
+        // The set is held by reference: its own weight is the key's.
+        (docs.serialized_size() + 16) as u64
     }
 }
 
@@ -68,7 +69,7 @@ pub struct LocalSource {
     bitmaps: DocsCache<Phrase>,
     /// Term set of several alternatives (a concept's labels) → the union of their
     /// documents, which every count request about the concept intersects.
-    unions: DocsCache<SharedAlternatives>,
+    unions: DocsCache<SharedSet>,
     /// The knowledge bases' label phrases with their documents, computed once per corpus
     /// generation and label list ([`PhraseTable`]), when prepared.
     table: OnceLock<PhraseTable>,
@@ -112,18 +113,9 @@ impl LocalSource {
         let path = PhraseTable::path_for(cache_dir, &corpus, list_identity);
         let secret =
             crate::stats::cache::read_or_create_secret(&cache_dir.join(crate::data::SECRET_FILE))?;
-        let read = match std::fs::read(&path) {
-            Ok(bytes) => {
-                PhraseTable::from_bytes(bytes, &secret, &corpus, list_identity, path.clone())
-                    .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
-                    .ok()
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                log::warn!("{}: {e}; rebuilding it", path.display());
-                None
-            }
-        };
+        let read = crate::stats::kept::read(&path, |bytes| {
+            PhraseTable::from_bytes(bytes, &secret, &corpus, list_identity, path.clone())
+        });
         let table = match read {
             Some(table) => table,
             None => {
@@ -142,7 +134,7 @@ impl LocalSource {
                     path.clone(),
                 )?;
                 match crate::io::write_atomic(&path, table.bytes()) {
-                    Ok(()) => remove_other_tables(cache_dir, &path),
+                    Ok(()) => crate::stats::kept::remove_others(cache_dir, &path, "phrase-docs-"),
                     Err(e) => log::warn!("phrase table not kept for later runs: {e}"),
                 }
                 log::info!(
@@ -219,6 +211,39 @@ impl LocalSource {
             .union())
     }
 
+    /// The number of documents in every one of `sets`: a set of one phrase from the
+    /// batch's phrases, any other from the unions cache, else its family's table (a
+    /// concept's documents, computed once per corpus), else the union of its phrases'.
+    fn count_sets<'a>(
+        &self,
+        sets: &'a [TermSet],
+        phrases: &mut BatchPhrases<'a>,
+        identity: &str,
+        total: u64,
+    ) -> Result<u64> {
+        let mut unions = Vec::with_capacity(sets.len());
+        for set in sets {
+            if let Some(phrase) = set.single_phrase() {
+                let id = phrases.id(phrase)?;
+                unions.push(phrases.fetched[id].clone());
+                continue;
+            }
+            let key = SharedSet(set.clone());
+            if let Some(docs) = self.unions.get(&key) {
+                unions.push(docs);
+                continue;
+            }
+            let docs = match set.tabled_documents(identity)? {
+                Some(docs) => docs,
+                None => self.union_docs(set.alternatives())?,
+            };
+            let docs = Arc::new(docs);
+            self.unions.insert(key, docs.clone());
+            unions.push(docs);
+        }
+        Ok(intersection_count(unions, total))
+    }
+
     /// The documents of one phrase from the index, as the phrase table is built too.
     ///
     /// A phrase of several words is searched by position only in the documents holding
@@ -245,25 +270,6 @@ impl LocalSource {
             .collect::<Result<Vec<_>>>()?;
         words.sort_by_key(|docs| docs.len());
         Ok(intersection(&words))
-    }
-}
-
-/// Removes the phrase tables of other corpus generations or knowledge bases from
-/// `cache_dir`, so they do not pile up as either changes: a table is rebuilt in about a
-/// second when needed again.
-fn remove_other_tables(cache_dir: &Path, kept: &Path) {
-    let Ok(entries) = std::fs::read_dir(cache_dir) else {
-        return;
-    };
-    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
-        let stale = path != kept
-            && path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("phrase-docs-") && n.ends_with(".bin"));
-        if stale && std::fs::remove_file(&path).is_ok() {
-            log::info!("removed the phrase table {}", path.display());
-        }
     }
 }
 
@@ -314,8 +320,17 @@ impl CountSource for LocalSource {
         self.prepare_phrase_table(cache_dir, list_identity, phrases)
     }
 
+    fn keeps_documents(&self) -> bool {
+        true
+    }
+
+    fn documents(&self, alternatives: &[Phrase]) -> Result<Option<RoaringBitmap>> {
+        self.union_docs(alternatives).map(Some)
+    }
+
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
         let total = self.index.total_docs();
+        let identity = self.identity();
         let mut phrases = BatchPhrases {
             source: self,
             ids: FxHashMap::default(),
@@ -325,48 +340,32 @@ impl CountSource for LocalSource {
         // Each shared set is validated once per batch: a concept's label set (hundreds of
         // phrases) is part of the request of every item paired with it. `requests` is
         // borrowed for the whole call, so no address is freed and reused meanwhile.
-        let mut validated: FxHashSet<*const Phrase> = FxHashSet::default();
+        let mut validated: FxHashSet<usize> = FxHashSet::default();
         for request in requests {
             for set in &request.all_of {
-                if validated.insert(Arc::as_ptr(&set.alternatives) as *const Phrase) {
+                if validated.insert(set.identity()) {
                     set.validate()?;
                 }
             }
             let answer = match request.all_of.as_slice() {
                 // The common cases without allocation: one phrase, or a pair of phrases.
                 [] => total,
-                [one] if one.alternatives.len() == 1 => {
-                    let id = phrases.id(&one.alternatives[0])?;
-                    phrases.fetched[id].len()
-                }
-                [a, b] if a.alternatives.len() == 1 && b.alternatives.len() == 1 => {
-                    let a = phrases.id(&a.alternatives[0])?;
-                    let b = phrases.id(&b.alternatives[0])?;
-                    phrases.fetched[a].intersection_len(&phrases.fetched[b])
-                }
-                sets => {
-                    let mut unions = Vec::with_capacity(sets.len());
-                    for set in sets {
-                        let key = SharedAlternatives(set.alternatives.clone());
-                        if let Some(docs) = self.unions.get(&key) {
-                            unions.push(docs);
-                            continue;
-                        }
-                        let docs = match set.alternatives.as_ref() {
-                            [one] => {
-                                let id = phrases.id(one)?;
-                                phrases.fetched[id].clone()
-                            }
-                            many => {
-                                let docs = Arc::new(self.union_docs(many)?);
-                                self.unions.insert(key, docs.clone());
-                                docs
-                            }
-                        };
-                        unions.push(docs);
+                [one] => match one.single_phrase() {
+                    Some(phrase) => {
+                        let id = phrases.id(phrase)?;
+                        phrases.fetched[id].len()
                     }
-                    intersection_count(unions, total)
-                }
+                    None => self.count_sets(&request.all_of, &mut phrases, &identity, total)?,
+                },
+                [a, b] => match (a.single_phrase(), b.single_phrase()) {
+                    (Some(a), Some(b)) => {
+                        let a = phrases.id(a)?;
+                        let b = phrases.id(b)?;
+                        phrases.fetched[a].intersection_len(&phrases.fetched[b])
+                    }
+                    _ => self.count_sets(&request.all_of, &mut phrases, &identity, total)?,
+                },
+                sets => self.count_sets(sets, &mut phrases, &identity, total)?,
             };
             answers.push(answer);
         }
@@ -397,7 +396,6 @@ impl<'a> BatchPhrases<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::TermSet;
     use crate::stats::index::IndexBuilder;
     use crate::stats::testutil::{SAMPLE_DOCS, brute_count, tokenized};
     use crate::text::tokenize::index_terms;
@@ -459,14 +457,11 @@ mod tests {
         requests.push(CountRequest {
             all_of: vec![set("surgery"), set("radiotherapy"), set("cancer")],
         });
-        requests.push(CountRequest::single(TermSet {
-            alternatives: vec![
-                set("café").alternatives[0].clone(),
-                set("Paris").alternatives[0].clone(),
-                set("1990").alternatives[0].clone(),
-            ]
-            .into(),
-        }));
+        requests.push(CountRequest::single(TermSet::any_of([
+            set("café").alternatives()[0].clone(),
+            set("Paris").alternatives()[0].clone(),
+            set("1990").alternatives()[0].clone(),
+        ])));
         requests.push(CountRequest { all_of: vec![] });
         let counts = source.count_batch(&requests).expect("count");
         for (request, count) in requests.iter().zip(&counts) {
@@ -484,7 +479,7 @@ mod tests {
         let listed: Vec<Phrase> = phrases
             .iter()
             .step_by(2)
-            .map(|p| set(p).alternatives[0].clone())
+            .map(|p| set(p).alternatives()[0].clone())
             .collect();
         tabled
             .prepare_phrase_table(tabled_dir.path(), "every other phrase", &mut || {
@@ -522,14 +517,12 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tmp");
         let source = build(tmp.path(), SAMPLE_DOCS);
         let labels = || -> Arc<[Phrase]> {
-            TermSet::any_of([index_terms("cancer"), index_terms("radiotherapy")]).alternatives
+            TermSet::any_of([index_terms("cancer"), index_terms("radiotherapy")])
+                .alternatives()
+                .clone()
         };
-        let shared = TermSet {
-            alternatives: labels(),
-        };
-        let apart = TermSet {
-            alternatives: labels(),
-        };
+        let shared = TermSet::listed(labels());
+        let apart = TermSet::listed(labels());
         let with = |set: &TermSet| CountRequest::pair(set.clone(), TermSet::from_text("surgery"));
         let first = source.count_batch(&[with(&shared)]).expect("count");
         let again = source.count_batch(&[with(&shared)]).expect("count");

@@ -12,9 +12,11 @@ pub mod checked;
 pub mod config;
 pub mod corpora;
 pub mod defaults;
+pub mod family;
 pub mod ic;
 pub mod index;
 pub mod info;
+mod kept;
 pub mod local;
 pub mod phrase_table;
 pub mod prior;
@@ -30,6 +32,7 @@ use crate::data::DataDir;
 use crate::error::{Error, Result};
 
 pub use config::{CorpusConfig, CountSettings, CountSourceKind, PriorKind, StatsConfig};
+pub use family::SetFamily;
 pub use info::Origin;
 
 /// Normalized tokens of one phrase, from `text::tokenize::index_terms`.
@@ -38,63 +41,170 @@ pub type Phrase = Arc<[String]>;
 /// Documents containing ANY of the alternatives (a concept's labels, a term's variants).
 ///
 /// The alternatives are shared, not copied: a concept's set lists its whole label set
-/// (thousands of phrases) and is part of every count request about the concept.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub struct TermSet {
-    pub alternatives: Arc<[Phrase]>,
-}
-
-/// A term set's alternatives as a cache key by identity: the same shared list (a
-/// concept's labels, shared by the knowledge base for every count about the concept)
-/// finds what was worked out for it (its documents, its prior probability) without
-/// hashing or comparing hundreds of phrases; a list equal in content but built apart
-/// misses and has its answer worked out again, the same answer. The key holds its list,
-/// so an address cannot be reused while the entry lives.
+/// (thousands of phrases) and is part of every count request about the concept. A set
+/// may also be a member of a [`SetFamily`] (a knowledge base's concepts), named by its
+/// number and listed only when something needs its phrases: with the family's table,
+/// its documents, prior probability and equality are read by that number.
 #[derive(Clone)]
-pub(crate) struct SharedAlternatives(pub(crate) Arc<[Phrase]>);
+pub struct TermSet {
+    alternatives: Alternatives,
+}
 
-impl std::hash::Hash for SharedAlternatives {
+#[derive(Clone)]
+enum Alternatives {
+    Listed(Arc<[Phrase]>),
+    Member(Arc<family::Member>),
+}
+
+/// A term set as a cache key by identity: the same shared set (a concept's, shared by
+/// its family or the knowledge base for every count about the concept) finds what was
+/// worked out for it (its documents, its prior probability) without hashing or
+/// comparing hundreds of phrases; a set equal in content but built apart misses and has
+/// its answer worked out again, the same answer. The key holds its set, so an address
+/// cannot be reused while the entry lives.
+#[derive(Clone)]
+pub(crate) struct SharedSet(pub(crate) TermSet);
+
+impl std::hash::Hash for SharedSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        std::ptr::hash(Arc::as_ptr(&self.0).cast::<()>(), state);
+        self.0.identity().hash(state);
     }
 }
 
-impl PartialEq for SharedAlternatives {
+impl PartialEq for SharedSet {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        self.0.identity() == other.0.identity()
     }
 }
 
-impl Eq for SharedAlternatives {}
+impl Eq for SharedSet {}
 
-/// How many leading alternatives a term set's hash reads.
-const HASHED_ALTERNATIVES: usize = 4;
+/// A fixed 64-bit hash of a phrase, the same in every run and build: a family's table
+/// stores it for each member's first phrase, so a member hashes as its listed phrases
+/// would without being listed.
+pub(crate) fn phrase_fingerprint(phrase: &[String]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = siphasher::sip::SipHasher13::new_with_keys(0, 0);
+    for token in phrase {
+        hasher.write(token.as_bytes());
+        hasher.write_u8(0xFF);
+    }
+    hasher.finish()
+}
 
-/// Hashes the number of alternatives and the first few: equal sets still hash equal,
-/// and a concept's set of thousands of labels is not read in full for every lookup of a
-/// count (equality, checked on a hash match, compares the shared list by address first).
+/// Hashes the number of alternatives and the first phrase's fingerprint: equal sets
+/// hash equal, a concept's set of hundreds of labels is not read for every lookup of a
+/// count, and a family member with a table is not listed.
 impl std::hash::Hash for TermSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.alternatives.len().hash(state);
-        for phrase in self.alternatives.iter().take(HASHED_ALTERNATIVES) {
-            phrase.hash(state);
+        let (len, first) = self.hash_parts();
+        state.write_usize(len);
+        state.write_u64(first);
+    }
+}
+
+/// Equal when the alternatives are, in order. Members of one family compare by their
+/// table's canonical numbers (members listing the same phrases share one) and other
+/// pairs by their phrases, listing a member only when its table cannot tell.
+impl PartialEq for TermSet {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.alternatives, &other.alternatives) {
+            (Alternatives::Listed(a), Alternatives::Listed(b)) => a == b,
+            (Alternatives::Member(a), Alternatives::Member(b)) => a.same_phrases(b),
+            (Alternatives::Member(m), Alternatives::Listed(l))
+            | (Alternatives::Listed(l), Alternatives::Member(m)) => {
+                m.facts().is_none_or(|f| f.len as usize == l.len()) && m.listed()[..] == l[..]
+            }
         }
+    }
+}
+
+impl Eq for TermSet {}
+
+/// The order of the alternatives (phrase by phrase), as for the lists themselves.
+impl Ord for TermSet {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if self == other {
+            return std::cmp::Ordering::Equal;
+        }
+        self.alternatives()[..].cmp(&other.alternatives()[..])
+    }
+}
+
+impl PartialOrd for TermSet {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Debug for TermSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.alternatives {
+            Alternatives::Listed(list) => f
+                .debug_struct("TermSet")
+                .field("alternatives", list)
+                .finish(),
+            Alternatives::Member(m) => f
+                .debug_struct("TermSet")
+                .field("family", &m.family_identity())
+                .field("member", &m.index())
+                .finish(),
+        }
+    }
+}
+
+/// A set is written as its alternatives, `{"alternatives": [[token, ...], ...]}`,
+/// whatever it is held as (the remote count source's wire format).
+impl serde::Serialize for TermSet {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Listed<'a> {
+            alternatives: &'a [Phrase],
+        }
+        Listed {
+            alternatives: self.alternatives(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TermSet {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Listed {
+            alternatives: Arc<[Phrase]>,
+        }
+        let listed = Listed::deserialize(deserializer)?;
+        Ok(TermSet::listed(listed.alternatives))
     }
 }
 
 impl TermSet {
+    /// Documents containing any of `alternatives`, a list shared as it is.
+    pub fn listed(alternatives: Arc<[Phrase]>) -> TermSet {
+        TermSet {
+            alternatives: Alternatives::Listed(alternatives),
+        }
+    }
+
+    /// The set of no alternatives: the taxonomy's root, which every document has.
+    pub fn root() -> TermSet {
+        TermSet::listed(Arc::from([]))
+    }
+
     /// A literal phrase: the set of documents containing exactly this token sequence.
     pub fn literal(phrase: Phrase) -> TermSet {
-        TermSet {
-            alternatives: Arc::from([phrase]),
-        }
+        TermSet::listed(Arc::from([phrase]))
     }
 
     /// Documents containing any of `phrases`.
     pub fn any_of<P: Into<Phrase>>(phrases: impl IntoIterator<Item = P>) -> TermSet {
-        TermSet {
-            alternatives: phrases.into_iter().map(Into::into).collect(),
-        }
+        TermSet::listed(phrases.into_iter().map(Into::into).collect())
     }
 
     /// The phrase of `text` as the corpus index sees it (canonical tokenizer).
@@ -102,13 +212,101 @@ impl TermSet {
         TermSet::literal(crate::text::tokenize::index_terms(text).into())
     }
 
+    /// The alternatives, listing a family member's the first time they are asked for.
+    pub fn alternatives(&self) -> &Arc<[Phrase]> {
+        match &self.alternatives {
+            Alternatives::Listed(list) => list,
+            Alternatives::Member(m) => m.listed(),
+        }
+    }
+
+    /// How many alternatives the set has (a family member's from its table, when it has
+    /// one).
+    pub fn len(&self) -> usize {
+        match &self.alternatives {
+            Alternatives::Listed(list) => list.len(),
+            Alternatives::Member(m) => m
+                .facts()
+                .map_or_else(|| m.listed().len(), |f| f.len as usize),
+        }
+    }
+
+    /// No alternatives: the root.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The one phrase of a listed set of one phrase, counted as a phrase; `None` for
+    /// other sets (a family member is counted as a set, from its table when it has one).
+    pub fn single_phrase(&self) -> Option<&Phrase> {
+        match &self.alternatives {
+            Alternatives::Listed(list) if list.len() == 1 => list.first(),
+            _ => None,
+        }
+    }
+
+    /// What the set is shared as: the address of its list or of its family member. Two
+    /// clones of one set have the same identity; sets built apart do not.
+    pub fn identity(&self) -> usize {
+        match &self.alternatives {
+            Alternatives::Listed(list) => Arc::as_ptr(list) as *const Phrase as usize,
+            Alternatives::Member(m) => Arc::as_ptr(m) as usize,
+        }
+    }
+
+    /// A family member's documents from its family's table, when the table holds them
+    /// for the corpus `corpus_identity` names.
+    pub(crate) fn tabled_documents(
+        &self,
+        corpus_identity: &str,
+    ) -> Result<Option<roaring::RoaringBitmap>> {
+        match &self.alternatives {
+            Alternatives::Member(m) => m.documents(corpus_identity),
+            Alternatives::Listed(_) => Ok(None),
+        }
+    }
+
+    /// A family member's prior probability from its family's table, when the table
+    /// holds it for the prior `prior_identity` names (the inner `None`: no phrase of the
+    /// set is in the prior).
+    pub(crate) fn tabled_prior(&self, prior_identity: &str) -> Option<Option<f64>> {
+        match &self.alternatives {
+            Alternatives::Member(m) => m.prior(prior_identity),
+            Alternatives::Listed(_) => None,
+        }
+    }
+
+    /// The number of alternatives and the fingerprint of the first ([`Hash`]).
+    fn hash_parts(&self) -> (usize, u64) {
+        if let Alternatives::Member(m) = &self.alternatives
+            && let Some(facts) = m.facts()
+        {
+            return (facts.len as usize, facts.first);
+        }
+        let list = self.alternatives();
+        (
+            list.len(),
+            list.first().map_or(0, |p| phrase_fingerprint(p)),
+        )
+    }
+
     /// Refuses a set without alternatives or with a phrase without indexed tokens
-    /// (punctuation only): no count of it would mean anything.
+    /// (punctuation only): no count of it would mean anything. A family member with a
+    /// table is checked by its length: its family lists no empty phrase.
     pub fn validate(&self) -> Result<()> {
-        if self.alternatives.is_empty() {
+        if let Alternatives::Member(m) = &self.alternatives
+            && let Some(facts) = m.facts()
+        {
+            if facts.len == 0 {
+                return Err(Error::Count("a term set has no alternatives".to_string()));
+            }
+            return Ok(());
+        }
+        let alternatives = self.alternatives();
+        if alternatives.is_empty() {
             return Err(Error::Count("a term set has no alternatives".to_string()));
         }
-        if self.alternatives.iter().any(|p| p.is_empty()) {
+        if alternatives.iter().any(|p| p.is_empty()) {
             return Err(Error::Count(
                 "a phrase has no indexable tokens (punctuation only?)".to_string(),
             ));
@@ -118,7 +316,7 @@ impl TermSet {
 
     /// The alternatives as text, sorted and deduplicated (one part of a cache key).
     fn canonical_text(&self) -> String {
-        let mut alts: Vec<String> = self.alternatives.iter().map(|p| p.join(" ")).collect();
+        let mut alts: Vec<String> = self.alternatives().iter().map(|p| p.join(" ")).collect();
         alts.sort();
         alts.dedup();
         alts.join(" | ")
@@ -161,21 +359,22 @@ impl CountRequest {
     pub fn for_each_cache_key(requests: &[CountRequest], mut visit: impl FnMut(usize, &[&str])) {
         // Keyed by the address of the shared alternatives: `requests` is borrowed for
         // the whole call, so no address is freed and reused meanwhile.
-        let mut texts: FxHashMap<*const Phrase, String> = FxHashMap::default();
+        let mut texts: FxHashMap<usize, String> = FxHashMap::default();
         for set in requests.iter().flat_map(|r| &r.all_of) {
             texts
-                .entry(Arc::as_ptr(&set.alternatives) as *const Phrase)
+                .entry(set.identity())
                 .or_insert_with(|| set.canonical_text());
         }
         let mut sets: Vec<&str> = Vec::new();
         let mut parts: Vec<&str> = Vec::new();
         for (index, request) in requests.iter().enumerate() {
             sets.clear();
-            sets.extend(request.all_of.iter().map(|set| {
-                texts
-                    .get(&(Arc::as_ptr(&set.alternatives) as *const Phrase))
-                    .map_or("", String::as_str)
-            }));
+            sets.extend(
+                request
+                    .all_of
+                    .iter()
+                    .map(|set| texts.get(&set.identity()).map_or("", String::as_str)),
+            );
             sets.sort_unstable();
             sets.dedup();
             parts.clear();
@@ -221,6 +420,16 @@ pub trait CountSource: Send + Sync {
         _phrases: &mut dyn FnMut() -> Vec<Phrase>,
     ) -> Result<()> {
         Ok(())
+    }
+    /// Whether [`CountSource::documents`] answers: a source that keeps document sets
+    /// (a local index) lets a [`SetFamily`]'s table hold each member's documents.
+    fn keeps_documents(&self) -> bool {
+        false
+    }
+    /// The documents holding any of `alternatives`, from a source that keeps document
+    /// sets; `None` from one that only counts. Layers in front pass it on.
+    fn documents(&self, _alternatives: &[Phrase]) -> Result<Option<roaring::RoaringBitmap>> {
+        Ok(None)
     }
 }
 
@@ -313,18 +522,14 @@ mod tests {
     fn cache_key_ignores_order_and_duplicates() {
         let a = CountRequest {
             all_of: vec![
-                TermSet {
-                    alternatives: vec![p("breast cancer"), p("carcinoma")].into(),
-                },
+                TermSet::listed(vec![p("breast cancer"), p("carcinoma")].into()),
                 TermSet::literal(p("radiotherapy")),
             ],
         };
         let b = CountRequest {
             all_of: vec![
                 TermSet::literal(p("radiotherapy")),
-                TermSet {
-                    alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into(),
-                },
+                TermSet::listed(vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into()),
             ],
         };
         assert_eq!(a.cache_key(), b.cache_key());
@@ -338,12 +543,9 @@ mod tests {
     /// shared, copied or repeated.
     #[test]
     fn batch_cache_keys_match_single_keys() {
-        let concept = TermSet {
-            alternatives: vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into(),
-        };
-        let copy = TermSet {
-            alternatives: concept.alternatives.iter().cloned().collect(),
-        };
+        let concept =
+            TermSet::listed(vec![p("carcinoma"), p("breast cancer"), p("carcinoma")].into());
+        let copy = TermSet::listed(concept.alternatives().iter().cloned().collect());
         let requests = vec![
             CountRequest::single(concept.clone()),
             CountRequest::pair(concept.clone(), TermSet::literal(p("radiotherapy"))),

@@ -36,8 +36,8 @@ use sha2::{Digest, Sha256};
 use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::error::{Error, Result};
-use crate::stats::Phrase;
 use crate::stats::cache::keyed_digest;
+use crate::stats::{Phrase, kept};
 
 /// Bumped when the file layout or the meaning of its entries changes.
 const FORMAT: &str = "declass phrase document sets 2";
@@ -166,16 +166,9 @@ impl PhraseTable {
         };
         let (values, _) = self.bytes[self.values.clone()].as_chunks::<8>();
         let value = values.get(at).map_or(0, |v| u64::from_le_bytes(*v));
-        if value == 0 {
-            return Ok(Some(RoaringBitmap::new()));
-        }
-        let offset = usize::try_from(value - 1).unwrap_or(usize::MAX);
-        let bytes = self.bytes[self.blob.clone()]
-            .get(offset..)
-            .ok_or_else(|| self.corrupt("offset"))?;
-        RoaringBitmap::deserialize_from(bytes)
+        kept::read_bitmap(&self.bytes[self.blob.clone()], value)
             .map(Some)
-            .map_err(|e| self.corrupt(&e.to_string()))
+            .map_err(|why| self.corrupt(&why))
     }
 
     /// How many phrases the table answers for.
@@ -241,14 +234,7 @@ impl PhraseTable {
         let mut blob = Vec::new();
         let mut values = Vec::with_capacity(8 * docs.len());
         for docs in &docs {
-            let value = if docs.is_empty() {
-                0
-            } else {
-                let offset = blob.len() as u64 + 1;
-                docs.serialize_into(&mut blob)
-                    .map_err(|e| Error::io(&path, e))?;
-                offset
-            };
+            let value = kept::push_bitmap(&mut blob, docs).map_err(|e| Error::io(&path, e))?;
             values.extend_from_slice(&value.to_le_bytes());
         }
         let mut out = Vec::with_capacity(HEADER + 24 * docs.len() + 8 + blob.len() + 4);
@@ -259,11 +245,7 @@ impl PhraseTable {
             out.extend_from_slice(&hash.to_le_bytes());
         }
         out.extend_from_slice(&values);
-        out.extend_from_slice(&(blob.len() as u64).to_le_bytes());
-        out.extend_from_slice(&blob);
-        let mut crc = flate2::Crc::new();
-        crc.update(&out);
-        out.extend_from_slice(&crc.sum().to_le_bytes());
+        kept::finish(&mut out, &blob);
         PhraseTable::from_bytes(out, secret, corpus_identity, list_identity, path.clone())
             .map_err(|why| Error::Count(format!("{}: {why}", path.display())))
     }
@@ -279,45 +261,12 @@ impl PhraseTable {
         path: PathBuf,
     ) -> std::result::Result<PhraseTable, String> {
         let keys = Keys::new(secret, corpus_identity, list_identity);
-        let (body, crc) = bytes
-            .split_last_chunk::<4>()
-            .ok_or("shorter than its header")?;
-        let mut sum = flate2::Crc::new();
-        sum.update(body);
-        if sum.sum() != u32::from_le_bytes(*crc) {
-            return Err("checksum mismatch".into());
-        }
-        let rest = body.strip_prefix(MAGIC).ok_or("not a phrase table")?;
-        let (identity, rest) = rest.split_at_checked(32).ok_or("truncated identity")?;
-        if identity != keys.identity {
-            return Err("built for another corpus, phrase list or secret".into());
-        }
-        let (count, _) = rest.split_first_chunk::<8>().ok_or("truncated count")?;
-        let count = usize::try_from(u64::from_le_bytes(*count)).map_err(|e| e.to_string())?;
-        let hashes = HEADER
-            ..count
-                .checked_mul(16)
-                .and_then(|n| n.checked_add(HEADER))
-                .ok_or("impossible count")?;
-        let values = hashes.end
-            ..count
-                .checked_mul(8)
-                .and_then(|n| n.checked_add(hashes.end))
-                .ok_or("impossible count")?;
-        let blob_start = values.end.checked_add(8).ok_or("impossible count")?;
-        let blob_len = body
-            .get(values.end..blob_start)
-            .and_then(|b| <[u8; 8]>::try_from(b).ok())
-            .map(u64::from_le_bytes)
-            .ok_or("truncated bitmaps")?;
-        let blob = blob_start
-            ..usize::try_from(blob_len)
-                .ok()
-                .and_then(|n| n.checked_add(blob_start))
-                .ok_or("impossible length")?;
-        if blob.end != body.len() {
-            return Err("truncated or trailing bytes".into());
-        }
+        let (body, header) = kept::open(&bytes, MAGIC, &keys.identity, "phrase table")?;
+        let count =
+            usize::try_from(kept::u64_at(body, header, "count")?).map_err(|e| e.to_string())?;
+        let hashes = kept::entries(HEADER, count, 16)?;
+        let values = kept::entries(hashes.end, count, 8)?;
+        let blob = kept::blob(body, values.end)?;
         let (sorted, _) = body[hashes.clone()].as_chunks::<16>();
         if !sorted.is_sorted_by_key(|h| u128::from_le_bytes(*h)) {
             return Err("hashes out of order".into());

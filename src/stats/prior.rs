@@ -37,14 +37,19 @@ use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
-use crate::stats::{CountRequest, CountSource, Phrase, SharedAlternatives, TermSet};
+use crate::stats::{CountRequest, CountSource, Phrase, SharedSet, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
     freqs: FxHashMap<String, f32>,
     /// Term sets of several phrases → [`WordFreq::any_probability`]: a concept's set is
     /// asked about for every term it generalizes, and lists hundreds of phrases.
-    sets: moka::sync::Cache<SharedAlternatives, Option<f64>, rustc_hash::FxBuildHasher>,
+    sets: moka::sync::Cache<SharedSet, Option<f64>, rustc_hash::FxBuildHasher>,
+    /// The CRC-32 and length of the list's bytes: with the calibration, what every
+    /// probability depends on.
+    source: (u32, usize),
+    /// [`WordFreq::identity`], written when the list is read and when it is calibrated.
+    identity: String,
     /// Set by [`WordFreq::calibrate`]: the occurrences per document that turn a word
     /// frequency `f` into the corpus's document probability `1 - exp(-L f)`.
     occurrences_per_document: Option<f64>,
@@ -103,12 +108,15 @@ impl<'de> Deserialize<'de> for CbPack {
 impl WordFreq {
     /// Reads a gzip'd cBpack file (e.g. `wordfreq/data/large_en.msgpack.gz`).
     pub fn load(path: &Path) -> Result<WordFreq> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let compressed = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(file)
+        flate2::read::GzDecoder::new(compressed.as_slice())
             .read_to_end(&mut bytes)
             .map_err(|e| Error::model(path, format!("not gzip: {e}")))?;
-        WordFreq::from_msgpack(&bytes).map_err(|e| Error::model(path, e))
+        let mut prior = WordFreq::from_msgpack(&bytes).map_err(|e| Error::model(path, e))?;
+        prior.source = checksum(&compressed);
+        prior.identity = prior.describe_identity();
+        Ok(prior)
     }
 
     /// Decodes an uncompressed cBpack.
@@ -125,11 +133,15 @@ impl WordFreq {
                 freqs.entry(word).or_insert(freq);
             }
         }
-        Ok(WordFreq {
+        let mut prior = WordFreq {
             freqs,
             sets: set_cache(0),
+            source: checksum(bytes),
+            identity: String::new(),
             occurrences_per_document: None,
-        })
+        };
+        prior.identity = prior.describe_identity();
+        Ok(prior)
     }
 
     /// Puts the prior on the corpus's scale. A word frequency is per occurrence, a corpus
@@ -190,6 +202,7 @@ impl WordFreq {
         fitted.sort_by(f64::total_cmp);
         let median = fitted[fitted.len() / 2];
         self.occurrences_per_document = Some(median);
+        self.identity = self.describe_identity();
         self.sets.invalidate_all();
         Ok(Some(Calibration {
             words: fitted.len(),
@@ -199,6 +212,21 @@ impl WordFreq {
 
     pub fn len(&self) -> usize {
         self.freqs.len()
+    }
+
+    /// What the probabilities depend on: the list's bytes and the calibration. Figures
+    /// kept between runs (a concept table's priors) are kept under it.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    fn describe_identity(&self) -> String {
+        let (crc, len) = self.source;
+        let scale = match self.occurrences_per_document {
+            Some(l) => format!("{:016x} occurrences per document", l.to_bits()),
+            None => "word scale".to_string(),
+        };
+        format!("wordfreq list crc32 {crc:08x} of {len} bytes, {scale}")
     }
 
     pub fn is_empty(&self) -> bool {
@@ -231,16 +259,20 @@ impl WordFreq {
         self.sets = set_cache(phrases);
     }
 
-    /// [`WordFreq::any_probability`] of a term set, worked out once per set of several
-    /// phrases.
+    /// [`WordFreq::any_probability`] of a term set: a family member's from its family's
+    /// table when the table was computed from this prior, else worked out once per set
+    /// of several phrases.
     pub fn set_probability(&self, set: &TermSet) -> Option<f64> {
-        if set.alternatives.len() < 2 {
-            return self.any_probability(&set.alternatives);
+        if let Some(tabled) = set.tabled_prior(&self.identity) {
+            return tabled;
         }
-        self.sets
-            .get_with(SharedAlternatives(set.alternatives.clone()), || {
-                self.any_probability(&set.alternatives)
-            })
+        let alternatives = set.alternatives();
+        if alternatives.len() < 2 {
+            return self.any_probability(alternatives);
+        }
+        self.sets.get_with(SharedSet(set.clone()), || {
+            self.any_probability(alternatives)
+        })
     }
 
     /// Frequency of a phrase of normalized tokens (wordfreq's rule, see the module
@@ -288,12 +320,17 @@ impl WordFreq {
     }
 }
 
-fn set_cache(
-    phrases: u64,
-) -> moka::sync::Cache<SharedAlternatives, Option<f64>, rustc_hash::FxBuildHasher> {
+/// The CRC-32 and length of a word list's bytes.
+fn checksum(bytes: &[u8]) -> (u32, usize) {
+    let mut crc = flate2::Crc::new();
+    crc.update(bytes);
+    (crc.sum(), bytes.len())
+}
+
+fn set_cache(phrases: u64) -> moka::sync::Cache<SharedSet, Option<f64>, rustc_hash::FxBuildHasher> {
     moka::sync::Cache::builder()
-        .weigher(|set: &SharedAlternatives, _: &Option<f64>| {
-            u32::try_from(set.0.len()).unwrap_or(u32::MAX)
+        .weigher(|set: &SharedSet, _: &Option<f64>| {
+            u32::try_from(set.0.alternatives().len()).unwrap_or(u32::MAX)
         })
         .max_capacity(phrases)
         .build_with_hasher(rustc_hash::FxBuildHasher)
@@ -635,7 +672,7 @@ mod tests {
             Ok(requests
                 .iter()
                 .map(|r| {
-                    let word = &r.all_of[0].alternatives[0][0];
+                    let word = &r.all_of[0].alternatives()[0][0];
                     self.0.get(word).copied().unwrap_or(0)
                 })
                 .collect())

@@ -251,7 +251,7 @@ pub fn elasticsearch_query(request: &CountRequest, field: &str) -> Value {
         .iter()
         .map(|set| {
             let should: Vec<Value> = set
-                .alternatives
+                .alternatives()
                 .iter()
                 .map(|phrase| json!({"match_phrase": {field: phrase.join(" ")}}))
                 .collect();

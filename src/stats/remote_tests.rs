@@ -48,9 +48,9 @@ fn requests() -> Vec<CountRequest> {
             ));
         }
     }
-    requests.push(CountRequest::single(TermSet {
-        alternatives: vec![index_terms_of("radiotherapy"), index_terms_of("Paris")].into(),
-    }));
+    requests.push(CountRequest::single(TermSet::listed(
+        vec![index_terms_of("radiotherapy"), index_terms_of("Paris")].into(),
+    )));
     requests
 }
 

@@ -24,7 +24,7 @@ pub fn brute_count(docs: &[Vec<String>], request: &CountRequest) -> u64 {
             request
                 .all_of
                 .iter()
-                .all(|set| set.alternatives.iter().any(|p| contains(doc, p)))
+                .all(|set| set.alternatives().iter().any(|p| contains(doc, p)))
         })
         .count() as u64
 }

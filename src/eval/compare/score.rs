@@ -74,7 +74,7 @@ impl TokenWeights for Engine {
         let (texts, sets): (Vec<&String>, Vec<TermSet>) = tokens
             .iter()
             .map(|t| (t, TermSet::from_text(t)))
-            .filter(|(_, set)| set.alternatives.iter().all(|p| !p.is_empty()))
+            .filter(|(_, set)| set.alternatives().iter().all(|p| !p.is_empty()))
             .unzip();
         for (text, figure) in texts.into_iter().zip(self.information_content(&sets)?) {
             out.insert(text.clone(), figure.bits);

@@ -180,14 +180,12 @@ impl Run<'_, '_> {
         // Round 2: every item's generalizations.
         let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(self.items.len());
         for i in 0..self.items.len() {
-            let list = if treat
-                && !self.strategy.removes_correlated()
-                && !self.items[i].set.alternatives.is_empty()
-            {
-                self.candidates(i)
-            } else {
-                Vec::new()
-            };
+            let list =
+                if treat && !self.strategy.removes_correlated() && !self.items[i].set.is_empty() {
+                    self.candidates(i)
+                } else {
+                    Vec::new()
+                };
             let ts = self.targets_in(self.items[i].context);
             for c in &list {
                 self.need_risk(&ts, &[&c.set]);
@@ -221,7 +219,7 @@ impl Run<'_, '_> {
         }
         let mut choices = Vec::new();
         for (i, list) in candidates.into_iter().enumerate() {
-            if self.items[i].set.alternatives.is_empty() {
+            if self.items[i].set.is_empty() {
                 continue;
             }
             choices.push(self.choice(i, list, treat)?);
@@ -362,9 +360,7 @@ impl Run<'_, '_> {
                 options.push(Option_ {
                     candidate: None,
                     removed: true,
-                    set: TermSet {
-                        alternatives: Vec::new().into(),
-                    },
+                    set: TermSet::root(),
                     ic: 0.0,
                 });
             } else {
@@ -434,7 +430,7 @@ impl Run<'_, '_> {
     /// what its place in the sentence already says ("born in ___" is a place, "in ___" of
     /// a year a date), so only the information beyond it counts.
     fn share(&self, t: usize, option: &Option_, w: f64, floor_ic: f64) -> Result<Figure> {
-        if option.set.alternatives.is_empty() {
+        if option.set.is_empty() {
             return Ok(Figure {
                 bits: 0.0,
                 origin: self.s.counts.origin(),
@@ -507,7 +503,7 @@ impl Run<'_, '_> {
                     .as_ref()
                     .map_or(item.text.as_str(), |c| c.label.as_str());
                 let mut weights: BTreeMap<Atom<'_>, f64> = BTreeMap::new();
-                if !option.set.alternatives.is_empty() {
+                if !option.set.is_empty() {
                     for word in content_words(text) {
                         let bits = self.ic(&super::collect::phrase_set(&word))?.bits.max(0.0);
                         *weights.entry(Atom::Word(word)).or_insert(0.0) += bits;
