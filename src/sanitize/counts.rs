@@ -29,18 +29,23 @@ pub struct CountTable {
     sets: Vec<TermSet>,
     /// Copies equal to an interned set: held so their addresses are never reused.
     aliases: Vec<TermSet>,
+    /// Conjunctions of three sets or more → their request.
     index: FxHashMap<Key, usize>,
-    /// By set id: the request of the set's own count (`usize::MAX`: none), the same as
-    /// `index` for keys of one set, read without building and hashing a key: the risk
-    /// loops register a target's own count for every item, and every risk reads the
-    /// target's, the generalization's and the item's own counts.
+    /// By set id: the request of the set's own count (`usize::MAX`: none), read without
+    /// building and hashing a key: the risk loops register a target's own count for
+    /// every item, and every risk reads the target's, the generalization's and the
+    /// item's own counts.
     single_requests: Vec<usize>,
+    /// Pairs of sets ([`pair`]) → their request: every risk's joint counts (an item with
+    /// a target, an item with the target's generalization), hundreds of thousands in a
+    /// long document, hashed as one integer instead of a list.
+    pairs: FxHashMap<u64, usize>,
     requests: Vec<Key>,
     answers: Vec<u64>,
-    /// The IC of each interned set, worked out once: the risk loops ask for the same few
-    /// sets' IC for every item, and each answer reads the word-frequency prior of every
-    /// phrase of the set.
-    information: RefCell<FxHashMap<u32, Figure>>,
+    /// The IC of each interned set by id, worked out once: the risk loops ask for the
+    /// same few sets' IC for every item, and each answer reads the word-frequency prior
+    /// of every phrase of the set.
+    information: RefCell<Vec<Option<Figure>>>,
 }
 
 fn address(set: &TermSet) -> usize {
@@ -119,6 +124,10 @@ impl CountTable {
     /// count of `sets` and `set` together, where `key` is [`Self::need_key`]`(sets)`.
     pub fn need_with(&mut self, key: &Key, set: &TermSet) {
         let id = self.intern(set);
+        if let [one] = key.as_slice() {
+            self.register_ids(*one, id);
+            return;
+        }
         let mut joint = key.clone();
         if let Err(at) = joint.binary_search(&id) {
             joint.insert(at, id);
@@ -126,18 +135,42 @@ impl CountTable {
         self.register(joint);
     }
 
+    /// Registers the count of the sets interned as `a` and `b` together.
+    fn register_ids(&mut self, a: u32, b: u32) {
+        if a == b {
+            self.register_single(a);
+            return;
+        }
+        let next = self.requests.len();
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.pairs.entry(pair(a, b)) {
+            slot.insert(next);
+            self.requests.push(Key::from_slice(&[a.min(b), a.max(b)]));
+        }
+    }
+
+    fn register_single(&mut self, id: u32) {
+        let at = id as usize;
+        if self.single_requests.len() <= at {
+            self.single_requests.resize(at + 1, usize::MAX);
+        }
+        if self.single_requests[at] == usize::MAX {
+            self.single_requests[at] = self.requests.len();
+            self.requests.push(Key::from_slice(&[id]));
+        }
+    }
+
+    /// Registers a sorted, deduplicated key.
     fn register(&mut self, key: Key) {
-        if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(key) {
-            let request = self.requests.len();
-            if let [id] = slot.key().as_slice() {
-                let id = *id as usize;
-                if self.single_requests.len() <= id {
-                    self.single_requests.resize(id + 1, usize::MAX);
+        match key.as_slice() {
+            [] => {}
+            [one] => self.register_single(*one),
+            [a, b] => self.register_ids(*a, *b),
+            _ => {
+                if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(key) {
+                    self.requests.push(slot.key().clone());
+                    slot.insert(self.requests.len() - 1);
                 }
-                self.single_requests[id] = request;
             }
-            self.requests.push(slot.key().clone());
-            slot.insert(request);
         }
     }
 
@@ -183,40 +216,51 @@ impl CountTable {
 
     /// [`Self::information`] of the set interned as `id`.
     pub fn information_of(&self, id: u32, compute: impl FnOnce(u64) -> Figure) -> Result<Figure> {
-        if let Some(known) = self.information.borrow().get(&id).copied() {
+        if let Some(Some(known)) = self.information.borrow().get(id as usize).copied() {
             return Ok(known);
         }
         let figure = compute(self.get_ids(&[id])?);
-        self.information.borrow_mut().insert(id, figure);
+        let mut known = self.information.borrow_mut();
+        if known.len() <= id as usize {
+            known.resize(id as usize + 1, None);
+        }
+        known[id as usize] = Some(figure);
         Ok(figure)
     }
 
     /// [`Self::get`] of the sets interned as `ids` (any order, repeats allowed).
     pub fn get_ids(&self, ids: &[u32]) -> Result<u64> {
-        if let [id] = ids {
-            return self
-                .single_requests
-                .get(*id as usize)
-                .and_then(|&i| self.answers.get(i).copied())
-                .ok_or_else(unplanned);
-        }
-        let mut key = Key::from_slice(ids);
-        key.sort_unstable();
-        key.dedup();
-        self.index
-            .get(&key)
-            .and_then(|&i| self.answers.get(i).copied())
+        let request = match ids {
+            [id] => self.single_requests.get(*id as usize).copied(),
+            [a, b] if a == b => self.single_requests.get(*a as usize).copied(),
+            [a, b] => self.pairs.get(&pair(*a, *b)).copied(),
+            _ => {
+                let mut key = Key::from_slice(ids);
+                key.sort_unstable();
+                key.dedup();
+                match key.as_slice() {
+                    [_] | [_, _] => return self.get_ids(&key),
+                    _ => self.index.get(&key).copied(),
+                }
+            }
+        };
+        request
+            .and_then(|i| self.answers.get(i).copied())
             .ok_or_else(unplanned)
     }
 
     /// The count of documents containing every one of `sets`; an error if it was never
     /// planned or fetched (a bug in the plan, reported rather than guessed).
     pub fn get(&self, sets: &[&TermSet]) -> Result<u64> {
-        self.known_key(sets)
-            .and_then(|key| self.index.get(&key))
-            .and_then(|&i| self.answers.get(i).copied())
-            .ok_or_else(unplanned)
+        let key = self.known_key(sets).ok_or_else(unplanned)?;
+        self.get_ids(&key)
     }
+}
+
+/// Two distinct set ids as one integer, the smaller first: the pair's key whichever way
+/// round it is asked for.
+fn pair(a: u32, b: u32) -> u64 {
+    (u64::from(a.min(b)) << 32) | u64::from(a.max(b))
 }
 
 /// A count asked for but never registered: a bug in the plan, reported rather than guessed.
@@ -271,5 +315,42 @@ mod tests {
         assert!(table.get(&[&b]).is_err());
         assert!(table.get(&[&TermSet::from_text("unseen")]).is_err());
         assert_eq!(table.fetch(&KeyLength).expect("nothing new"), 0);
+    }
+
+    /// Singles, pairs and longer conjunctions are kept apart, and each is found by its
+    /// ids in any order, repeats included: a set with itself is the set alone.
+    #[test]
+    fn every_width_of_conjunction_is_found_by_its_ids() {
+        let a = TermSet::from_text("breast cancer");
+        let b = TermSet::from_text("radiotherapy");
+        let c = TermSet::from_text("surgery");
+        let mut table = CountTable::default();
+        let key = table.intern_key(&[&a]);
+        table.need_with(&key, &b);
+        table.need_with(&key, &a);
+        let pair_key = table.intern_key(&[&b, &a]);
+        table.need_with(&pair_key, &c);
+        assert_eq!(table.fetch(&KeyLength).expect("fetch"), 3);
+        let (ia, ib, ic) = (
+            table.known_id(&a).expect("a"),
+            table.known_id(&b).expect("b"),
+            table.known_id(&c).expect("c"),
+        );
+        let count = |sets: Vec<TermSet>| CountRequest { all_of: sets }.cache_key().len() as u64;
+        let pair = count(vec![a.clone(), b.clone()]);
+        assert_eq!(table.get_ids(&[ia, ib]).expect("pair"), pair);
+        assert_eq!(table.get_ids(&[ib, ia, ib]).expect("pair again"), pair);
+        assert_eq!(
+            table.get_ids(&[ia, ia]).expect("a alone"),
+            count(vec![a.clone()])
+        );
+        let triple = count(vec![a.clone(), b.clone(), c.clone()]);
+        assert_eq!(table.get_ids(&[ic, ia, ib]).expect("triple"), triple);
+        assert_eq!(table.get(&[&c, &b, &a]).expect("triple by sets"), triple);
+        assert!(table.get_ids(&[ib]).is_err(), "b alone was never planned");
+        assert!(
+            table.get_ids(&[ia, ic]).is_err(),
+            "a with c was never planned"
+        );
     }
 }

@@ -148,9 +148,10 @@ impl Run<'_, '_> {
 /// A sense looked up in one run: `None` when no knowledge base knows the term.
 type KnownSense = Option<std::rc::Rc<Sense>>;
 
-/// A risk's inputs as interned term-set ids: target, generalization (or `u32::MAX`),
-/// then the item's set or pair.
-type RiskKey = smallvec::SmallVec<[u32; 4]>;
+/// A risk's inputs as interned term-set ids, packed in one integer: target,
+/// generalization (or `u32::MAX`), the item's set, and a pair's second set (or
+/// `u32::MAX`).
+type RiskKey = u128;
 
 impl Sanitizer<'_> {
     /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned: a document

@@ -21,6 +21,15 @@ use crate::error::Result;
 use crate::stats::info::{self, Figure};
 use crate::stats::{Origin, TermSet};
 
+/// A risk's inputs as interned ids ([`Run::risk_ids`]).
+type RiskIds = [u32; 4];
+
+/// The ids as one integer, the risk memo's key: hashed as one value, not a list.
+fn risk_key(ids: &RiskIds) -> super::RiskKey {
+    ids.iter()
+        .fold(0u128, |key, &id| (key << 32) | u128::from(id))
+}
+
 impl Run<'_, '_> {
     pub(super) fn ic(&self, set: &TermSet) -> Result<Figure> {
         if set.is_empty() {
@@ -109,43 +118,50 @@ impl Run<'_, '_> {
         }
     }
 
-    /// DR(t; x) where `x` is one term set or a conjunction (pair check).
+    /// DR(t; x) where `x` is one term set or a conjunction of two (pair check).
     pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
         // A set never interned has no count planned.
-        let key = self.risk_key(t, x).ok_or_else(super::counts::unplanned)?;
+        let ids = self.risk_ids(t, x).ok_or_else(super::counts::unplanned)?;
+        let key = risk_key(&ids);
         if let Some(known) = self.risks.borrow().get(&key).copied() {
             return Ok(known);
         }
-        let risk = self.measure_risk(t, x, &key)?;
+        let risk = self.measure_risk(t, x, &ids)?;
         self.risks.borrow_mut().insert(key, risk);
         Ok(risk)
     }
 
     /// What a risk depends on, as interned ids: target, generalization (or `u32::MAX`),
-    /// then the item's set or pair; `None` when a set was never planned.
-    fn risk_key(&self, t: usize, x: &[&TermSet]) -> Option<super::RiskKey> {
-        let mut key = super::RiskKey::new();
-        key.push(self.table.known_id(&self.entries[t].set)?);
-        key.push(match self.risk_generalization(t) {
+    /// then the item's set, and the second set of a pair (else `u32::MAX`); `None` when a
+    /// set was never planned, or `x` is not one or two sets.
+    fn risk_ids(&self, t: usize, x: &[&TermSet]) -> Option<RiskIds> {
+        let t_id = self.table.known_id(&self.entries[t].set)?;
+        let g_id = match self.risk_generalization(t) {
             Some(g) => self.table.known_id(&g.set)?,
             None => u32::MAX,
-        });
-        for set in x {
-            key.push(self.table.known_id(set)?);
-        }
-        Some(key)
+        };
+        let (first, second) = match x {
+            [one] => (self.table.known_id(one)?, u32::MAX),
+            [a, b] => (self.table.known_id(a)?, self.table.known_id(b)?),
+            _ => return None,
+        };
+        Some([t_id, g_id, first, second])
     }
 
-    /// The risk's counts read by the interned ids of `key` ([`Self::risk_key`]): the risk
-    /// loops ask for hundreds of thousands of risks, and finding each set's id again for
-    /// every count was most of their time.
-    fn measure_risk(&self, t: usize, x: &[&TermSet], key: &super::RiskKey) -> Result<Risk> {
-        let (t_id, g_id, x_ids) = (key[0], key[1], &key[2..]);
+    /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops
+    /// ask for hundreds of thousands of risks, and finding each set's id again for every
+    /// count was most of their time.
+    fn measure_risk(&self, t: usize, x: &[&TermSet], ids: &RiskIds) -> Result<Risk> {
+        let [t_id, g_id, first, second] = *ids;
+        let single = second == u32::MAX;
+        let x_ids: &[u32] = if single { &ids[2..3] } else { &ids[2..4] };
         let target = &self.entries[t];
         let with = |other: u32| -> Result<u64> {
-            let mut ids = super::counts::Key::from_slice(x_ids);
-            ids.push(other);
-            self.table.get_ids(&ids)
+            if single {
+                self.table.get_ids(&[first, other])
+            } else {
+                self.table.get_ids(&[first, second, other])
+            }
         };
         let generalization = if g_id == u32::MAX {
             None
@@ -158,9 +174,9 @@ impl Run<'_, '_> {
             .table
             .information_of(t_id, |count| self.s.ic.ic(&target.set, count, self.total))?
             .bits;
-        let ic_x = if let ([set], [id]) = (x, x_ids) {
+        let ic_x = if let ([set], true) = (x, single) {
             self.table
-                .information_of(*id, |count| self.s.ic.ic(set, count, self.total))?
+                .information_of(first, |count| self.s.ic.ic(set, count, self.total))?
                 .bits
         } else {
             info::ic(count_x, self.total, self.s.counts.origin()).bits
