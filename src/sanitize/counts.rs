@@ -124,6 +124,11 @@ impl CountTable {
     /// count of `sets` and `set` together, where `key` is [`Self::need_key`]`(sets)`.
     pub fn need_with(&mut self, key: &Key, set: &TermSet) {
         let id = self.intern(set);
+        self.need_with_id(key, id);
+    }
+
+    /// [`Self::need_with`] for a set interned as `id`.
+    pub fn need_with_id(&mut self, key: &Key, id: u32) {
         if let [one] = key.as_slice() {
             self.register_ids(*one, id);
             return;
@@ -148,7 +153,8 @@ impl CountTable {
         }
     }
 
-    fn register_single(&mut self, id: u32) {
+    /// Registers the count of the set interned as `id`.
+    pub fn register_single(&mut self, id: u32) {
         let at = id as usize;
         if self.single_requests.len() <= at {
             self.single_requests.resize(at + 1, usize::MAX);

@@ -120,6 +120,12 @@ struct Run<'a, 'd> {
     /// to many items is planned against the same targets once.
     planned_risks: rustc_hash::FxHashSet<(counts::Key, u32)>,
     target_lists: rustc_hash::FxHashMap<Vec<(usize, u32)>, u32>,
+    /// The plan of each list of targets risks are registered against, while the
+    /// targets' generalizations stand ([`Run::set_generalization`]).
+    target_plans: rustc_hash::FxHashMap<Vec<usize>, std::rc::Rc<TargetPlan>>,
+    /// By entry: the interned ids of its set and of the generalization its risks count
+    /// in, while the generalization stands.
+    target_ids: std::cell::RefCell<Vec<Option<(u32, u32)>>>,
     /// Senses already looked up in this document, by term and whether it is a proper name:
     /// the same word is resolved for the term itself, for the heads and cues of the names
     /// around it and again for every option of the items it generalizes. The context (the
@@ -143,6 +149,14 @@ impl Run<'_, '_> {
         self.senses.borrow_mut().insert(key, sense.clone());
         sense
     }
+}
+
+/// A list of targets risks are registered against: each target's set id and its
+/// generalization's (`u32::MAX`: none), and the number of the list of (target,
+/// generalization) in [`Run::target_lists`].
+struct TargetPlan {
+    list: u32,
+    ids: Vec<(u32, u32)>,
 }
 
 /// A sense looked up in one run: `None` when no knowledge base knows the term.
@@ -214,6 +228,8 @@ impl Sanitizer<'_> {
             risks: Default::default(),
             planned_risks: Default::default(),
             target_lists: Default::default(),
+            target_plans: Default::default(),
+            target_ids: Default::default(),
             senses: Default::default(),
         };
         run.collect(persons);

@@ -66,31 +66,61 @@ impl Run<'_, '_> {
     /// concept is offered to many items) registers nothing new and is skipped whole.
     pub(super) fn need_risk(&mut self, ts: &[usize], x: &[&TermSet]) {
         let x_key = self.table.intern_key(x);
-        let targets: Vec<(usize, u32)> = ts
-            .iter()
-            .map(|&t| {
-                let g = self.risk_generalization(t).map(|g| g.set.clone());
-                (t, g.map_or(u32::MAX, |g| self.table.intern(&g)))
-            })
-            .collect();
-        let next = self.target_lists.len() as u32;
-        let list = *self.target_lists.entry(targets).or_insert(next);
-        if !self.planned_risks.insert((x_key.clone(), list)) {
+        let plan = match self.target_plans.get(ts) {
+            Some(plan) => std::rc::Rc::clone(plan),
+            None => {
+                let plan = std::rc::Rc::new(self.plan_targets(ts));
+                self.target_plans
+                    .insert(ts.to_vec(), std::rc::Rc::clone(&plan));
+                plan
+            }
+        };
+        if !self.planned_risks.insert((x_key.clone(), plan.list)) {
             return;
         }
         self.table.need_key(&x_key);
         for &x1 in x {
             self.table.need(&[x1]);
         }
-        for &t in ts {
-            let t_set = self.entries[t].set.clone();
-            self.table.need(&[&t_set]);
-            self.table.need_with(&x_key, &t_set);
-            if let Some(g) = self.risk_generalization(t).map(|g| g.set.clone()) {
-                self.table.need(&[&g]);
-                self.table.need_with(&x_key, &g);
+        for &(t_id, g_id) in &plan.ids {
+            self.table.need_with_id(&x_key, t_id);
+            if g_id != u32::MAX {
+                self.table.need_with_id(&x_key, g_id);
             }
         }
+    }
+
+    /// The targets `ts` interned, with their own counts (and their generalizations')
+    /// registered, and the number of the list of (target, generalization) they make.
+    fn plan_targets(&mut self, ts: &[usize]) -> super::TargetPlan {
+        let s5 = self.strategy == super::Strategy::S5;
+        let mut listed = Vec::with_capacity(ts.len());
+        let mut ids = Vec::with_capacity(ts.len());
+        for &t in ts {
+            let t_id = self.table.intern(&self.entries[t].set);
+            self.table.register_single(t_id);
+            let g_id = match &self.entries[t].generalization {
+                Some(g) if s5 && !g.set.is_empty() => {
+                    let id = self.table.intern(&g.set);
+                    self.table.register_single(id);
+                    id
+                }
+                _ => u32::MAX,
+            };
+            listed.push((t, g_id));
+            ids.push((t_id, g_id));
+        }
+        let next = self.target_lists.len() as u32;
+        let list = *self.target_lists.entry(listed).or_insert(next);
+        super::TargetPlan { list, ids }
+    }
+
+    /// Replaces entry `e`'s published generalization; what was worked out of the old
+    /// one (the targets' ids, their planned lists) is forgotten.
+    pub(super) fn set_generalization(&mut self, e: usize, generalization: Generalization) {
+        self.entries[e].generalization = Some(generalization);
+        self.target_plans.clear();
+        self.target_ids.borrow_mut().clear();
     }
 
     /// The counts every item's IC and its risk towards the targets of its context need.
@@ -135,17 +165,33 @@ impl Run<'_, '_> {
     /// then the item's set, and the second set of a pair (else `u32::MAX`); `None` when a
     /// set was never planned, or `x` is not one or two sets.
     fn risk_ids(&self, t: usize, x: &[&TermSet]) -> Option<RiskIds> {
-        let t_id = self.table.known_id(&self.entries[t].set)?;
-        let g_id = match self.risk_generalization(t) {
-            Some(g) => self.table.known_id(&g.set)?,
-            None => u32::MAX,
-        };
+        let (t_id, g_id) = self.target_ids(t)?;
         let (first, second) = match x {
             [one] => (self.table.known_id(one)?, u32::MAX),
             [a, b] => (self.table.known_id(a)?, self.table.known_id(b)?),
             _ => return None,
         };
         Some([t_id, g_id, first, second])
+    }
+
+    /// The interned ids of target `t`'s set and of the generalization its risks count in
+    /// (`u32::MAX`: none), found once while the generalization stands: every risk towards
+    /// the target asks for them.
+    fn target_ids(&self, t: usize) -> Option<(u32, u32)> {
+        if let Some(Some(known)) = self.target_ids.borrow().get(t).copied() {
+            return Some(known);
+        }
+        let t_id = self.table.known_id(&self.entries[t].set)?;
+        let g_id = match self.risk_generalization(t) {
+            Some(g) => self.table.known_id(&g.set)?,
+            None => u32::MAX,
+        };
+        let mut known = self.target_ids.borrow_mut();
+        if known.len() <= t {
+            known.resize(t + 1, None);
+        }
+        known[t] = Some((t_id, g_id));
+        Some((t_id, g_id))
     }
 
     /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops
@@ -386,7 +432,7 @@ impl Run<'_, '_> {
             if self.entries[owner].generalization.as_ref() != Some(&new) {
                 self.items[i].set = new.set.clone();
                 self.items[i].text = new.label.clone();
-                self.entries[owner].generalization = Some(new);
+                self.set_generalization(owner, new);
                 changed = true;
             }
         }

@@ -302,7 +302,7 @@ impl Run<'_, '_> {
                         }
                     }
                 };
-                self.entries[owner].generalization = Some(g);
+                self.set_generalization(owner, g);
                 decisions.insert(
                     i,
                     Decision {
