@@ -161,21 +161,48 @@ pub(super) fn best_move(
 pub(super) struct Ledger {
     /// Per (target, atom), its parts as a sorted set without repeats, largest last. The
     /// groups are only ever looked up, never listed, so they are hashed; a group holds
-    /// a few parts, so a sorted vector is cheaper than a tree.
-    groups: rustc_hash::FxHashMap<(usize, usize), Vec<(TotalBits, usize)>>,
-    pub(super) totals: BTreeMap<usize, f64>,
+    /// a part or two, kept inline, so a sorted vector is cheaper than a tree.
+    groups: rustc_hash::FxHashMap<(usize, usize), Group>,
+    /// By target (an entry's number): its disclosure, `None` for a target no option
+    /// has a share towards.
+    totals: Vec<Option<f64>>,
 }
+
+/// The parts a (target, atom) is given, largest last.
+type Group = smallvec::SmallVec<[(TotalBits, usize); 2]>;
 
 impl Ledger {
     pub(super) fn new(choices: &[Choice], atoms: &[Vec<Parts>], state: &[usize]) -> Ledger {
+        let groups: usize = choices
+            .iter()
+            .zip(atoms)
+            .zip(state)
+            .map(|((c, a), &o)| c.shares[o].len() * a[o].len())
+            .sum();
         let mut ledger = Ledger {
-            groups: Default::default(),
-            totals: BTreeMap::new(),
+            groups: rustc_hash::FxHashMap::with_capacity_and_hasher(groups, Default::default()),
+            totals: Vec::new(),
         };
         for (k, choice) in choices.iter().enumerate() {
             ledger.enter(choice, atoms, k, state[k]);
         }
         ledger
+    }
+
+    /// Each target's disclosure.
+    pub(super) fn totals(&self) -> BTreeMap<usize, f64> {
+        self.totals
+            .iter()
+            .enumerate()
+            .filter_map(|(t, total)| total.map(|total| (t, total)))
+            .collect()
+    }
+
+    fn total(&mut self, t: usize) -> &mut f64 {
+        if self.totals.len() <= t {
+            self.totals.resize(t + 1, None);
+        }
+        self.totals[t].get_or_insert(0.0)
     }
 
     pub(super) fn shift(
@@ -194,7 +221,7 @@ impl Ledger {
                     group.remove(at);
                 }
                 let after = group.last().map_or(0.0, |(b, _)| b.0);
-                *self.totals.entry(t).or_insert(0.0) += after - before;
+                *self.total(t) += after - before;
             }
         }
         self.enter(choice, atoms, k, to);
@@ -210,7 +237,7 @@ impl Ledger {
                     group.insert(at, part);
                 }
                 let after = group.last().map_or(0.0, |(b, _)| b.0);
-                *self.totals.entry(t).or_insert(0.0) += after - before;
+                *self.total(t) += after - before;
             }
         }
     }
@@ -218,7 +245,7 @@ impl Ledger {
     pub(super) fn over(&self, budgets: &BTreeMap<usize, f64>) -> BTreeSet<usize> {
         budgets
             .iter()
-            .filter(|(t, b)| self.totals.get(t).copied().unwrap_or(0.0) > **b + 1e-9)
+            .filter(|(t, b)| self.totals.get(**t).copied().flatten().unwrap_or(0.0) > **b + 1e-9)
             .map(|(&t, _)| t)
             .collect()
     }

@@ -532,5 +532,5 @@ impl Run<'_, '_> {
 /// Each target's disclosure in state `state`, from the options' `atoms` (see the module's
 /// note on shared words).
 fn disclosures(choices: &[Choice], atoms: &[Vec<Parts>], state: &[usize]) -> BTreeMap<usize, f64> {
-    Ledger::new(choices, atoms, state).totals
+    Ledger::new(choices, atoms, state).totals()
 }
