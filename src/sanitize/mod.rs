@@ -103,7 +103,7 @@ struct Run<'a, 'd> {
     entries: Vec<Entry>,
     items: Vec<Item>,
     /// The document's words, for choosing word senses.
-    words: BTreeSet<String>,
+    words: taxonomy::Context,
     /// The name typer's classes, per sentence of the document, each asked once when
     /// first needed.
     name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,

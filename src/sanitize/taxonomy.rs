@@ -47,13 +47,17 @@ pub struct Sense {
     pub fits_document: bool,
 }
 
+/// A document's words (lowercase, normalized), which a sense's neighbourhood is compared
+/// with: hashed, as each of a sense's words is looked up in it.
+pub type Context = rustc_hash::FxHashSet<String>;
+
 /// What the sanitizer needs from the knowledge bases.
 pub trait Taxonomy {
     /// The sense of `term` that fits a document whose words are `context` (lowercase,
     /// normalized); `proper` when the term is a proper name, which is looked up by its
     /// exact spelling and takes an instance sense only when it fits. `None` when no
     /// knowledge base knows it.
-    fn sense(&self, term: &str, proper: bool, context: &BTreeSet<String>) -> Option<Sense>;
+    fn sense(&self, term: &str, proper: bool, context: &Context) -> Option<Sense>;
     /// The concept a label names ("person", "date"), when a knowledge base has it, so its
     /// count is monotone too.
     fn concept(&self, label: &str) -> Option<Step>;
@@ -149,16 +153,11 @@ impl KbTaxonomy<'_> {
     /// of its nearest ancestors on every chain, a Lesk-style overlap over the taxonomy
     /// instead of dictionary glosses. The term's own words do not count: every sense has
     /// them.
-    fn overlap(
-        &self,
-        sense: ConceptRef,
-        own: &BTreeSet<String>,
-        context: &BTreeSet<String>,
-    ) -> usize {
+    fn overlap(&self, sense: ConceptRef, own: &[String], context: &Context) -> usize {
         self.described(sense)
             .neighbourhood
             .iter()
-            .filter(|w| !own.contains(&***w) && context.contains(&***w))
+            .filter(|w| !own.iter().any(|o| o.as_str() == &***w) && context.contains(&***w))
             .count()
     }
 
@@ -197,9 +196,9 @@ impl KbTaxonomy<'_> {
         &self,
         term: &str,
         senses: &[ConceptRef],
-        context: &BTreeSet<String>,
+        context: &Context,
     ) -> Option<(ConceptRef, usize)> {
-        let own: BTreeSet<String> = index_terms(term).into_iter().collect();
+        let own = index_terms(term);
         let mut best: Option<(usize, usize, ConceptRef)> = None;
         for &sense in senses {
             let overlap = self.overlap(sense, &own, context);
@@ -343,7 +342,7 @@ fn place_name(label: &str) -> String {
 }
 
 impl Taxonomy for KbTaxonomy<'_> {
-    fn sense(&self, term: &str, proper: bool, context: &BTreeSet<String>) -> Option<Sense> {
+    fn sense(&self, term: &str, proper: bool, context: &Context) -> Option<Sense> {
         let senses = if proper {
             self.kb.lookup_exact(term)
         } else {
@@ -413,7 +412,7 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
         }
     }
 
-    fn words(list: &[&str]) -> BTreeSet<String> {
+    fn words(list: &[&str]) -> Context {
         list.iter().map(|w| w.to_string()).collect()
     }
 
@@ -465,12 +464,14 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
         let tmp = tempfile::tempdir().expect("tmp");
         let kb = kb(tmp.path());
         let t = taxonomy(&kb);
-        let miami = t.sense("Miami", true, &BTreeSet::new()).expect("known");
+        let miami = t.sense("Miami", true, &Context::default()).expect("known");
         assert_eq!(
             labels(&miami),
             vec!["city", "city in Florida", "city in the United States"]
         );
-        let florida = t.sense("Florida", true, &BTreeSet::new()).expect("known");
+        let florida = t
+            .sense("Florida", true, &Context::default())
+            .expect("known");
         assert_eq!(labels(&florida), vec!["American state"]);
         assert!(!labels(&florida).contains(&"North American country"));
         assert!(florida.categories.contains("American state"));
@@ -483,14 +484,14 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
         let kb = kb(tmp.path());
         let t = taxonomy(&kb);
         // A title is not the common noun it spells.
-        assert!(t.sense("Entourage", true, &BTreeSet::new()).is_none());
-        assert!(t.sense("entourage", false, &BTreeSet::new()).is_some());
+        assert!(t.sense("Entourage", true, &Context::default()).is_none());
+        assert!(t.sense("entourage", false, &Context::default()).is_some());
         // A surname alone is not the songwriter, unless the document is about songs.
         assert!(t.sense("Williams", true, &words(&["football"])).is_none());
         assert!(t.sense("Williams", true, &words(&["songwriter"])).is_some());
         // The full name is.
         let full = t
-            .sense("Hank Williams", true, &BTreeSet::new())
+            .sense("Hank Williams", true, &Context::default())
             .expect("fits");
         assert!(full.instance);
         assert_eq!(labels(&full), vec!["songwriter"]);

@@ -1,8 +1,6 @@
 //! The sanitizer end to end on small corpora counted by brute force, with a hand-made
 //! taxonomy: both risk models, the strategies, thresholds and budgets.
 
-use std::collections::BTreeSet;
-
 use super::*;
 use crate::config::Config;
 use crate::detect::{Finding, Proposal, protect};
@@ -105,7 +103,12 @@ fn step(label: &str, below: &[&str]) -> Step {
 }
 
 impl Taxonomy for Kb {
-    fn sense(&self, term: &str, _proper: bool, _context: &BTreeSet<String>) -> Option<Sense> {
+    fn sense(
+        &self,
+        term: &str,
+        _proper: bool,
+        _context: &super::taxonomy::Context,
+    ) -> Option<Sense> {
         match term {
             "radiotherapy" => Some(Sense {
                 steps: vec![
