@@ -181,30 +181,73 @@ impl CountTable {
     }
 
     /// Fetches every registered count not yet answered, in one batch.
+    ///
+    /// The sets' own counts are fetched first: a conjunction with a set no document has
+    /// is in no document, so it is answered 0 without asking. Most targets of a long
+    /// document (a date, a name, a case number) are in no document of the corpus, and
+    /// their joint counts with every item and candidate were most of the requests.
     pub fn fetch(&mut self, source: &dyn CountSource) -> Result<usize> {
-        let pending: Vec<CountRequest> = self.requests[self.answers.len()..]
+        let start = self.answers.len();
+        let end = self.requests.len();
+        if start == end {
+            return Ok(0);
+        }
+        let (singles, joint): (Vec<usize>, Vec<usize>) =
+            (start..end).partition(|&r| self.requests[r].len() == 1);
+        let mut answers: Vec<Option<u64>> = vec![None; end - start];
+        for (r, count) in singles.iter().zip(self.count(source, &singles)?) {
+            answers[r - start] = Some(count);
+        }
+        let in_no_document = |id: u32| {
+            let request = self.single_requests.get(id as usize).copied();
+            let count = match request {
+                Some(r) if r < start => self.answers.get(r).copied(),
+                Some(r) if r < end => answers[r - start],
+                _ => None,
+            };
+            count == Some(0)
+        };
+        let (empty, asked): (Vec<usize>, Vec<usize>) = joint
+            .into_iter()
+            .partition(|&r| self.requests[r].iter().any(|&id| in_no_document(id)));
+        for r in empty {
+            answers[r - start] = Some(0);
+        }
+        for (r, count) in asked.iter().zip(self.count(source, &asked)?) {
+            answers[r - start] = Some(count);
+        }
+        let answers: Vec<u64> = answers
+            .into_iter()
+            .map(|count| count.ok_or_else(unplanned))
+            .collect::<Result<_>>()?;
+        self.answers.extend(answers);
+        Ok(end - start)
+    }
+
+    /// The counts of the registered requests numbered `requests`, in one batch.
+    fn count(&self, source: &dyn CountSource, requests: &[usize]) -> Result<Vec<u64>> {
+        if requests.is_empty() {
+            return Ok(Vec::new());
+        }
+        let batch: Vec<CountRequest> = requests
             .iter()
-            .map(|key| CountRequest {
-                all_of: key
+            .map(|&r| CountRequest {
+                all_of: self.requests[r]
                     .iter()
                     .map(|&id| self.sets[id as usize].clone())
                     .collect(),
             })
             .collect();
-        if pending.is_empty() {
-            return Ok(0);
-        }
-        let answers = source.count_batch(&pending)?;
-        if answers.len() != pending.len() {
+        let answers = source.count_batch(&batch)?;
+        if answers.len() != batch.len() {
             return Err(Error::Count(format!(
                 "count source {} answered {} of {} requests",
                 source.identity(),
                 answers.len(),
-                pending.len()
+                batch.len()
             )));
         }
-        self.answers.extend(answers);
-        Ok(pending.len())
+        Ok(answers)
     }
 
     /// The IC of `set` from its planned count: `compute(count)` the first time, the same
@@ -321,6 +364,85 @@ mod tests {
         assert!(table.get(&[&b]).is_err());
         assert!(table.get(&[&TermSet::from_text("unseen")]).is_err());
         assert_eq!(table.fetch(&KeyLength).expect("nothing new"), 0);
+    }
+
+    /// Answers by scanning a few documents, and records every request it is asked.
+    struct Scanning {
+        docs: Vec<Vec<String>>,
+        asked: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl CountSource for Scanning {
+        fn identity(&self) -> String {
+            "scanning".to_string()
+        }
+        fn total_docs(&self) -> Result<u64> {
+            Ok(self.docs.len() as u64)
+        }
+        fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+            if let Ok(mut asked) = self.asked.lock() {
+                asked.extend(requests.iter().map(CountRequest::cache_key));
+            }
+            Ok(requests
+                .iter()
+                .map(|r| crate::stats::testutil::brute_count(&self.docs, r))
+                .collect())
+        }
+    }
+
+    /// A conjunction with a set no document has is answered 0 without being asked; the
+    /// others are counted, and every answer is the scan's.
+    #[test]
+    fn a_conjunction_with_a_set_in_no_document_is_not_asked() {
+        let source = Scanning {
+            docs: crate::stats::testutil::tokenized(&[
+                "breast cancer treated with radiotherapy",
+                "radiotherapy and surgery",
+                "surgery alone",
+            ]),
+            asked: Default::default(),
+        };
+        let sets: Vec<TermSet> = ["radiotherapy", "surgery", "nowhere to be found", "cancer"]
+            .iter()
+            .map(|t| TermSet::from_text(t))
+            .collect();
+        let mut table = CountTable::default();
+        for set in &sets {
+            table.need(&[set]);
+        }
+        for a in &sets {
+            for b in &sets {
+                table.need(&[a, b]);
+            }
+        }
+        table.need(&[&sets[0], &sets[1], &sets[2]]);
+        table.need(&[&sets[0], &sets[1], &sets[3]]);
+        assert_eq!(table.fetch(&source).expect("fetch"), 4 + 6 + 2);
+        let asked = source.asked.lock().expect("asked").clone();
+        assert!(
+            asked
+                .iter()
+                .all(|key| key == "nowhere to be found" || !key.contains("nowhere")),
+            "{asked:?}"
+        );
+        assert_eq!(asked.len(), 4 + 3 + 1);
+        for a in &sets {
+            for b in &sets {
+                let request = CountRequest::pair(a.clone(), b.clone());
+                assert_eq!(
+                    table.get(&[a, b]).expect("planned"),
+                    crate::stats::testutil::brute_count(&source.docs, &request)
+                );
+            }
+        }
+        assert_eq!(
+            table.get(&[&sets[2], &sets[0], &sets[1]]).expect("triple"),
+            0
+        );
+        assert_eq!(
+            table.get(&[&sets[3], &sets[0], &sets[1]]).expect("triple"),
+            0
+        );
     }
 
     /// Singles, pairs and longer conjunctions are kept apart, and each is found by its
