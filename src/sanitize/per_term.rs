@@ -177,7 +177,7 @@ impl Run<'_, '_> {
     /// The interned ids of target `t`'s set and of the generalization its risks count in
     /// (`u32::MAX`: none), found once while the generalization stands: every risk towards
     /// the target asks for them.
-    fn target_ids(&self, t: usize) -> Option<(u32, u32)> {
+    pub(super) fn target_ids(&self, t: usize) -> Option<(u32, u32)> {
         if let Some(Some(known)) = self.target_ids.borrow().get(t).copied() {
             return Some(known);
         }
@@ -192,6 +192,20 @@ impl Run<'_, '_> {
         }
         known[t] = Some((t_id, g_id));
         Some((t_id, g_id))
+    }
+
+    /// Whether the corpus cannot measure target `t` with `x`: one of them is in no
+    /// document, so DR(t; x) is the unseen bound ([`disclosure_risk`]).
+    pub(super) fn unmeasurable(&self, t: usize, x: &TermSet) -> Result<bool> {
+        let (t_id, _) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
+        if self.table.get_ids(&[t_id])? == 0 {
+            return Ok(true);
+        }
+        let x_id = self
+            .table
+            .known_id(x)
+            .ok_or_else(super::counts::unplanned)?;
+        Ok(self.table.get_ids(&[x_id])? == 0)
     }
 
     /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops

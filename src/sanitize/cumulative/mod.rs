@@ -48,6 +48,7 @@ use super::config::Knapsack;
 use super::finish::Decision;
 use super::identifying::TermFacts;
 use super::plan::{Disclosure, Plan, Reason, Rule};
+use super::risk::Risk;
 use crate::error::Result;
 use crate::stats::info::Figure;
 use crate::stats::{Origin, TermSet};
@@ -440,7 +441,17 @@ impl Run<'_, '_> {
             bits: w * (option.ic - floor_ic).max(0.0),
             origin: Origin::AssertionBound,
         };
-        let measured = self.risk(t, &[&option.set])?;
+        // With the target or the term in no document, eq. 3/16 is only the unseen bound
+        // (`risk::disclosure_risk`) whatever its value, and is not worked out: most targets
+        // of a long document are in no document of the corpus.
+        let measured = if self.unmeasurable(t, &option.set)? {
+            Risk {
+                bits: 0.0,
+                origin: Origin::UnseenBound,
+            }
+        } else {
+            self.risk(t, &[&option.set])?
+        };
         if !self.entries[t].protected {
             // A confidential attribute (a disease, a term given by hand) is not what the
             // document's terms are asserted about, so the assertion bound does not apply:
