@@ -140,10 +140,14 @@ impl CountTable {
         self.register(joint);
     }
 
-    /// Registers the count of the sets interned as `a` and `b` together.
+    /// Registers the count of the sets interned as `a` and `b` together, unless one is
+    /// known to be in no document (then so is the pair: [`Self::get_ids`] answers 0).
     fn register_ids(&mut self, a: u32, b: u32) {
         if a == b {
             self.register_single(a);
+            return;
+        }
+        if self.in_no_document(a) || self.in_no_document(b) {
             return;
         }
         let next = self.requests.len();
@@ -171,6 +175,7 @@ impl CountTable {
             [] => {}
             [one] => self.register_single(*one),
             [a, b] => self.register_ids(*a, *b),
+            many if many.iter().any(|&id| self.in_no_document(id)) => {}
             _ => {
                 if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(key) {
                     self.requests.push(slot.key().clone());
@@ -198,7 +203,8 @@ impl CountTable {
         for (r, count) in singles.iter().zip(self.count(source, &singles)?) {
             answers[r - start] = Some(count);
         }
-        let in_no_document = |id: u32| {
+        // Known to be in no document, by an earlier batch or by this one's first.
+        let counted_in_none = |id: u32| {
             let request = self.single_requests.get(id as usize).copied();
             let count = match request {
                 Some(r) if r < start => self.answers.get(r).copied(),
@@ -209,7 +215,7 @@ impl CountTable {
         };
         let (empty, asked): (Vec<usize>, Vec<usize>) = joint
             .into_iter()
-            .partition(|&r| self.requests[r].iter().any(|&id| in_no_document(id)));
+            .partition(|&r| self.requests[r].iter().any(|&id| counted_in_none(id)));
         for r in empty {
             answers[r - start] = Some(0);
         }
@@ -293,9 +299,21 @@ impl CountTable {
                 }
             }
         };
-        request
-            .and_then(|i| self.answers.get(i).copied())
-            .ok_or_else(unplanned)
+        match request.and_then(|i| self.answers.get(i).copied()) {
+            Some(count) => Ok(count),
+            // A conjunction with a set in no document is in no document, and is neither
+            // registered nor asked once that is known.
+            None if ids.iter().any(|&id| self.in_no_document(id)) => Ok(0),
+            None => Err(unplanned()),
+        }
+    }
+
+    /// Whether the set interned as `id` is known (counted) to be in no document.
+    fn in_no_document(&self, id: u32) -> bool {
+        self.single_requests
+            .get(id as usize)
+            .and_then(|&r| self.answers.get(r))
+            == Some(&0)
     }
 
     /// The count of documents containing every one of `sets`; an error if it was never
@@ -443,6 +461,15 @@ mod tests {
             table.get(&[&sets[3], &sets[0], &sets[1]]).expect("triple"),
             0
         );
+        // Once known, such a conjunction is not even registered, and still answered 0.
+        let other = TermSet::from_text("alone");
+        table.need(&[&other]);
+        table.need(&[&other, &sets[2]]);
+        table.need(&[&other, &sets[2], &sets[3]]);
+        assert_eq!(table.fetch(&source).expect("fetch"), 1);
+        assert_eq!(table.get(&[&sets[2], &other]).expect("pair"), 0);
+        assert_eq!(table.get(&[&sets[3], &other, &sets[2]]).expect("triple"), 0);
+        assert!(table.get(&[&sets[3], &other]).is_err(), "never planned");
     }
 
     /// Singles, pairs and longer conjunctions are kept apart, and each is found by its
