@@ -320,8 +320,9 @@ impl Engine {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
             _ => {
                 let (doc, mut findings, classes) = self.detect_typed(text, inputs)?;
-                let mut plan = self
-                    .with_sanitizer(classes.as_ref(), |s| s.sanitize(&doc, &findings, strategy))?;
+                let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
+                    s.sanitize(&doc, &findings, strategy)
+                })?;
                 detail.trim(&mut findings, &mut plan);
                 progress(doc.text.len(), doc.text.len());
                 return Ok(Processed {
@@ -360,7 +361,7 @@ impl Engine {
                     && !mention.chars().any(char::is_uppercase)
                     && mention.chars().any(char::is_lowercase)
             });
-            let mut plan = self.with_sanitizer(classes.as_ref(), |s| {
+            let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                 s.sanitize_window(&doc, &findings, strategy, &carried)
             })?;
             carried.bits += plan
@@ -455,7 +456,9 @@ impl Engine {
 
     /// Sanitizes an analysed document with given findings.
     pub fn plan(&self, doc: &Document, findings: &[Finding], strategy: Strategy) -> Result<Plan> {
-        self.with_sanitizer(None, |s| s.sanitize(doc, findings, strategy))
+        self.with_sanitizer(None, Detail::Assessments, |s| {
+            s.sanitize(doc, findings, strategy)
+        })
     }
 
     /// The identifying-term model's features of every term of a document, for training.
@@ -465,15 +468,19 @@ impl Engine {
         protect: &[String],
     ) -> Result<(Document, Vec<TermFeatures>)> {
         let (doc, findings) = self.detect(text, protect)?;
-        let features = self.with_sanitizer(None, |s| s.term_features(&doc, &findings))?;
+        let features = self.with_sanitizer(None, Detail::Assessments, |s| {
+            s.term_features(&doc, &findings)
+        })?;
         Ok((doc, features))
     }
 
     /// Runs `f` with a sanitizer over the engine's resources; `classes` are the names the
-    /// document's detection already typed, else the engine's own labeller types them.
+    /// document's detection already typed, else the engine's own labeller types them;
+    /// each term's assessment is worked out only when `detail` keeps it.
     fn with_sanitizer<T>(
         &self,
         classes: Option<&KnownClasses>,
+        detail: Detail,
         f: impl FnOnce(&Sanitizer) -> Result<T>,
     ) -> Result<T> {
         let ic = self.ic_source();
@@ -496,6 +503,7 @@ impl Engine {
                 None => &self.name_typer,
             }),
             operators: &self.operators,
+            assessments: detail >= Detail::Assessments,
         })
     }
 }

@@ -263,10 +263,12 @@ impl Run<'_, '_> {
             };
             // Max risk for the assessment table.
             let mut max: Option<(Risk, String)> = None;
-            for t in self.targets_in(item.context) {
-                let r = self.risk(t, &[&item.set])?;
-                if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
-                    max = Some((r, self.entries[t].text.clone()));
+            if self.s.assessments {
+                for t in self.targets_in(item.context) {
+                    let r = self.risk(t, &[&item.set])?;
+                    if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
+                        max = Some((r, self.entries[t].text.clone()));
+                    }
                 }
             }
             let decision_text = match decision {
@@ -281,15 +283,17 @@ impl Run<'_, '_> {
             for &(start, end) in &item.spans {
                 original_bits += ic.bits;
                 kept_bits += kept;
-                assessments.push(Assessment {
-                    start,
-                    end,
-                    term: self.doc.text[start..end].to_string(),
-                    ic,
-                    max_dr: max.as_ref().map(|(r, _)| *r),
-                    behind: max.as_ref().map(|(_, s)| s.clone()),
-                    decision: decision_text.clone(),
-                });
+                if self.s.assessments {
+                    assessments.push(Assessment {
+                        start,
+                        end,
+                        term: self.doc.text[start..end].to_string(),
+                        ic,
+                        max_dr: max.as_ref().map(|(r, _)| *r),
+                        behind: max.as_ref().map(|(_, s)| s.clone()),
+                        decision: decision_text.clone(),
+                    });
+                }
                 if let Some(d) = decision {
                     replacements.push(Replacement {
                         start,

@@ -70,6 +70,10 @@ pub struct Sanitizer<'a> {
     pub name_typer: Option<&'a dyn NameTyper>,
     /// How sensitive terms are rendered (`[detect.operators]`).
     pub operators: &'a crate::detect::operators::Operators,
+    /// Whether the plan lists every term's assessment (its IC, its highest risk and the
+    /// target behind it), which only an assessment report shows: working out each
+    /// term's risk towards every target costs as much as a long document's search.
+    pub assessments: bool,
 }
 
 /// One term's features for the identifying-term model, with its spans (byte offsets):

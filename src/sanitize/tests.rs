@@ -208,6 +208,7 @@ fn plan_for(
         person_titles: &[],
         name_typer: None,
         operators: &operators(),
+        assessments: true,
     }
     .sanitize(doc, findings, strategy)
 }
