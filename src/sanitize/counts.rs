@@ -309,7 +309,7 @@ impl CountTable {
     }
 
     /// Whether the set interned as `id` is known (counted) to be in no document.
-    fn in_no_document(&self, id: u32) -> bool {
+    pub fn in_no_document(&self, id: u32) -> bool {
         self.single_requests
             .get(id as usize)
             .and_then(|&r| self.answers.get(r))

@@ -82,12 +82,25 @@ impl Run<'_, '_> {
         for &x1 in x {
             self.table.need(&[x1]);
         }
+        let unseen_is_bound = self.unseen_targets_are_bounds();
         for &(t_id, g_id) in &plan.ids {
+            if unseen_is_bound && self.table.in_no_document(t_id) {
+                continue;
+            }
             self.table.need_with_id(&x_key, t_id);
             if g_id != u32::MAX {
                 self.table.need_with_id(&x_key, g_id);
             }
         }
+    }
+
+    /// Whether no risk towards a target in no document is worked out in this run: the
+    /// cumulative model reads only that such a risk is the unseen bound (its shares),
+    /// unless the plan lists every term's assessment, which states each risk's value.
+    /// Then a term's joint counts with such a target, and with its generalization, are
+    /// not planned.
+    fn unseen_targets_are_bounds(&self) -> bool {
+        self.s.config.risk_model == super::RiskModel::Cumulative && !self.s.assessments
     }
 
     /// The targets `ts` interned, with their own counts (and their generalizations')

@@ -175,6 +175,16 @@ impl Run<'_, '_> {
 
     /// The cumulative model over the document.
     pub(super) fn cumulative(mut self) -> Result<Plan> {
+        // The targets' own counts first: towards a target in no document a share is the
+        // unseen bound whatever the term, so its joint counts are not planned
+        // ([`Run::need_risk`]).
+        for t in 0..self.entries.len() {
+            if self.entries[t].target {
+                let set = self.entries[t].set.clone();
+                self.table.need(&[&set]);
+            }
+        }
+        self.table.fetch(self.s.counts)?;
         self.plan_item_counts();
         self.table.fetch(self.s.counts)?;
         let treat = self.strategy.treats_correlated();
