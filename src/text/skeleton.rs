@@ -167,6 +167,11 @@ impl Skeleton {
 /// form given strings and document words are compared in, so "ＥＬＬＩＳＯＮ", "Еllison"
 /// (Cyrillic Е) and "Ellison" are equal.
 pub fn fold_for_matching(word: &str) -> String {
+    // ASCII is its own matching form and decomposition, and folds to its lowercase: the
+    // common case, without the Unicode tables.
+    if word.is_ascii() {
+        return word.to_ascii_lowercase();
+    }
     let form: String = matching_form(word)
         .nfd()
         .filter(|c| !is_combining_mark(*c))
@@ -195,6 +200,33 @@ mod tests {
         assert_eq!(matching_form("Huáng Zoë"), "Huáng Zoë");
         assert_eq!(matching_form("a\u{A0}b"), "a b");
         assert_eq!(matching_form("北京 ’s"), "北京 ’s");
+    }
+
+    /// The ASCII shortcut folds as the Unicode path does.
+    #[test]
+    fn ascii_folds_as_unicode_does() {
+        let unicode = |word: &str| -> String {
+            let form: String = matching_form(word)
+                .nfd()
+                .filter(|c| !is_combining_mark(*c))
+                .collect();
+            caseless::default_case_fold_str(&form)
+                .chars()
+                .map(|c| if c == '’' { '\'' } else { c })
+                .collect()
+        };
+        let every_ascii: String = (0u8..128).map(char::from).collect();
+        for word in [
+            "Ellison",
+            "O'NEILL",
+            "McDonald-Smith",
+            "Dr.",
+            "x86_64",
+            "",
+            every_ascii.as_str(),
+        ] {
+            assert_eq!(fold_for_matching(word), unicode(word), "{word:?}");
+        }
     }
 
     #[test]
