@@ -1,10 +1,14 @@
 //! The pipeline's stages on one real document: analysis (segmentation, tokens, POS, terms),
 //! detection (the default detectors plus `protect` for the document's person), planning
-//! (the sanitizer with its counts, strategy S5) and one end-to-end `Engine::process`.
+//! (the sanitizer with its counts, strategy S5) and one end-to-end `Engine::process`; and
+//! planning a long document (`plan_s5_court_case`), where the risk search dominates.
 //!
 //! Document: `bernie-brennan` of wiki-bios-dev (the development data of
 //! `dev_data::dev_data`), protecting its task's person; without the development data, the
-//! example article protecting "Margaret Ellison".
+//! example article protecting "Margaret Ellison". Long document: the court case with the
+//! smallest id in the Text Anonymization Benchmark's test split (`001-61807` of
+//! `TAB_test_BK=Original.json`, 491 words, no person protected: every finding is a
+//! target), when the development data is there.
 //!
 //! Data: the data directory `declass setup` prepares (knowledge bases, the `wiki` corpus,
 //! the wordfreq prior), from `DECLASS_BENCH_DATA` or the per-user default; it is built
@@ -51,6 +55,15 @@ fn bench_document() -> (String, String) {
         include_str!("../examples/article.txt").to_string(),
         "Margaret Ellison".to_string(),
     )
+}
+
+/// The court case with the smallest id of the benchmark's test split (the map's first),
+/// when the development data has it.
+fn court_case() -> Option<String> {
+    let path = dev_data::dev_data().join("TAB/tae_derived/TAB_test_BK=Original.json");
+    let texts: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    texts.into_iter().next()?.1.as_str().map(str::to_string)
 }
 
 fn bench(c: &mut Criterion) {
@@ -108,6 +121,16 @@ fn bench(c: &mut Criterion) {
                 .expect("process")
         })
     });
+    if let Some(case) = court_case() {
+        let (doc, findings) = engine.detect(case, &[]).expect("detect the court case");
+        group.bench_function("plan_s5_court_case", |b| {
+            b.iter(|| {
+                engine
+                    .plan(black_box(&doc), &findings, Strategy::S5)
+                    .expect("plan")
+            })
+        });
+    }
     group.finish();
 }
 
