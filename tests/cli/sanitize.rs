@@ -785,15 +785,15 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
     assert!(!out.exists(), "no partial output");
 }
 
-/// The label phrase tables in the data directory's cache.
-fn phrase_tables(s: &Setup) -> Vec<PathBuf> {
+/// The tables in the data directory's cache whose file names start with `prefix`.
+fn cache_tables(s: &Setup, prefix: &str) -> Vec<PathBuf> {
     let mut tables: Vec<PathBuf> = std::fs::read_dir(s.data.join("cache"))
         .expect("cache directory")
         .map(|entry| entry.expect("entry").path())
         .filter(|path| {
             path.file_name()
                 .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("phrase-docs-"))
+                .is_some_and(|name| name.starts_with(prefix))
         })
         .collect();
     tables.sort();
@@ -809,7 +809,7 @@ fn label_phrase_table_is_kept_and_rebuilt_when_damaged() {
     let text = "Margaret Ellison, a physician, moved to Miami with her roses.\n";
     let args = ["--protect", "Margaret Ellison"];
     let first = sanitize_stdin(&s, text, &args);
-    let tables = phrase_tables(&s);
+    let tables = cache_tables(&s, "phrase-docs-");
     assert_eq!(tables.len(), 1, "{tables:?}");
     let built = std::fs::read(&tables[0]).expect("table");
     let mut damaged = built.clone();
@@ -817,8 +817,32 @@ fn label_phrase_table_is_kept_and_rebuilt_when_damaged() {
     damaged[middle] ^= 0xFF;
     std::fs::write(&tables[0], &damaged).expect("damage");
     assert_eq!(sanitize_stdin(&s, text, &args), first);
-    assert_eq!(phrase_tables(&s), tables);
+    assert_eq!(cache_tables(&s, "phrase-docs-"), tables);
     assert_eq!(std::fs::read(&tables[0]).expect("table"), built, "rebuilt");
     let off = s.config_with("off.toml", "[corpus]\nphrase_table = false");
+    assert_eq!(sanitize_stdin_with(&s, &off, text, &args), first);
+}
+
+/// Every concept's documents and prior come from a table built by the first run and read
+/// by later ones; a damaged table is rebuilt, never read, and no output depends on
+/// whether the table is used.
+#[test]
+fn concept_table_is_kept_and_rebuilt_when_damaged() {
+    let s = setup();
+    let text = "Margaret Ellison, a physician, moved to Miami with her roses. She was treated \
+                for breast cancer at a hospital in Florida.\n";
+    let args = ["--protect", "Margaret Ellison", "--format", "json"];
+    let first = sanitize_stdin(&s, text, &args);
+    let tables = cache_tables(&s, "concept-sets-");
+    assert_eq!(tables.len(), 1, "{tables:?}");
+    let built = std::fs::read(&tables[0]).expect("table");
+    let mut damaged = built.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0xFF;
+    std::fs::write(&tables[0], &damaged).expect("damage");
+    assert_eq!(sanitize_stdin(&s, text, &args), first);
+    assert_eq!(cache_tables(&s, "concept-sets-"), tables);
+    assert_eq!(std::fs::read(&tables[0]).expect("table"), built, "rebuilt");
+    let off = s.config_with("off.toml", "[corpus]\nconcept_table = false");
     assert_eq!(sanitize_stdin_with(&s, &off, text, &args), first);
 }
