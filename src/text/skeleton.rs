@@ -172,6 +172,11 @@ pub fn fold_for_matching(word: &str) -> String {
     if word.is_ascii() {
         return word.to_ascii_lowercase();
     }
+    fold_through_unicode(word)
+}
+
+/// [`fold_for_matching`] through the Unicode tables, for any word.
+fn fold_through_unicode(word: &str) -> String {
     let form: String = matching_form(word)
         .nfd()
         .filter(|c| !is_combining_mark(*c))
@@ -205,16 +210,6 @@ mod tests {
     /// The ASCII shortcut folds as the Unicode path does.
     #[test]
     fn ascii_folds_as_unicode_does() {
-        let unicode = |word: &str| -> String {
-            let form: String = matching_form(word)
-                .nfd()
-                .filter(|c| !is_combining_mark(*c))
-                .collect();
-            caseless::default_case_fold_str(&form)
-                .chars()
-                .map(|c| if c == '’' { '\'' } else { c })
-                .collect()
-        };
         let every_ascii: String = (0u8..128).map(char::from).collect();
         for word in [
             "Ellison",
@@ -225,7 +220,11 @@ mod tests {
             "",
             every_ascii.as_str(),
         ] {
-            assert_eq!(fold_for_matching(word), unicode(word), "{word:?}");
+            assert_eq!(
+                fold_for_matching(word),
+                fold_through_unicode(word),
+                "{word:?}"
+            );
         }
     }
 

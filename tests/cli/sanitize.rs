@@ -800,49 +800,45 @@ fn cache_tables(s: &Setup, prefix: &str) -> Vec<PathBuf> {
     tables
 }
 
-/// The knowledge bases' label phrases are answered from a table built by the first run and
-/// read by later ones; a damaged table is rebuilt, never read, and no output depends on
-/// whether the table is used.
-#[test]
-fn label_phrase_table_is_kept_and_rebuilt_when_damaged() {
+/// The table whose file names start with `prefix` is built by the first run and read by
+/// later ones; a damaged one is rebuilt, never read, and `switch = false` (not using it)
+/// gives the same output.
+fn assert_table_kept_and_rebuilt(prefix: &str, switch: &str, text: &str, args: &[&str]) {
     let s = setup();
-    let text = "Margaret Ellison, a physician, moved to Miami with her roses.\n";
-    let args = ["--protect", "Margaret Ellison"];
-    let first = sanitize_stdin(&s, text, &args);
-    let tables = cache_tables(&s, "phrase-docs-");
+    let first = sanitize_stdin(&s, text, args);
+    let tables = cache_tables(&s, prefix);
     assert_eq!(tables.len(), 1, "{tables:?}");
     let built = std::fs::read(&tables[0]).expect("table");
     let mut damaged = built.clone();
     let middle = damaged.len() / 2;
     damaged[middle] ^= 0xFF;
     std::fs::write(&tables[0], &damaged).expect("damage");
-    assert_eq!(sanitize_stdin(&s, text, &args), first);
-    assert_eq!(cache_tables(&s, "phrase-docs-"), tables);
+    assert_eq!(sanitize_stdin(&s, text, args), first);
+    assert_eq!(cache_tables(&s, prefix), tables);
     assert_eq!(std::fs::read(&tables[0]).expect("table"), built, "rebuilt");
-    let off = s.config_with("off.toml", "[corpus]\nphrase_table = false");
-    assert_eq!(sanitize_stdin_with(&s, &off, text, &args), first);
+    let off = s.config_with("off.toml", &format!("[corpus]\n{switch} = false"));
+    assert_eq!(sanitize_stdin_with(&s, &off, text, args), first);
 }
 
-/// Every concept's documents and prior come from a table built by the first run and read
-/// by later ones; a damaged table is rebuilt, never read, and no output depends on
-/// whether the table is used.
+/// The knowledge bases' label phrases are answered from a kept table.
+#[test]
+fn label_phrase_table_is_kept_and_rebuilt_when_damaged() {
+    assert_table_kept_and_rebuilt(
+        "phrase-docs-",
+        "phrase_table",
+        "Margaret Ellison, a physician, moved to Miami with her roses.\n",
+        &["--protect", "Margaret Ellison"],
+    );
+}
+
+/// Every concept's documents and prior come from a kept table.
 #[test]
 fn concept_table_is_kept_and_rebuilt_when_damaged() {
-    let s = setup();
-    let text = "Margaret Ellison, a physician, moved to Miami with her roses. She was treated \
-                for breast cancer at a hospital in Florida.\n";
-    let args = ["--protect", "Margaret Ellison", "--format", "json"];
-    let first = sanitize_stdin(&s, text, &args);
-    let tables = cache_tables(&s, "concept-sets-");
-    assert_eq!(tables.len(), 1, "{tables:?}");
-    let built = std::fs::read(&tables[0]).expect("table");
-    let mut damaged = built.clone();
-    let middle = damaged.len() / 2;
-    damaged[middle] ^= 0xFF;
-    std::fs::write(&tables[0], &damaged).expect("damage");
-    assert_eq!(sanitize_stdin(&s, text, &args), first);
-    assert_eq!(cache_tables(&s, "concept-sets-"), tables);
-    assert_eq!(std::fs::read(&tables[0]).expect("table"), built, "rebuilt");
-    let off = s.config_with("off.toml", "[corpus]\nconcept_table = false");
-    assert_eq!(sanitize_stdin_with(&s, &off, text, &args), first);
+    assert_table_kept_and_rebuilt(
+        "concept-sets-",
+        "concept_table",
+        "Margaret Ellison, a physician, moved to Miami with her roses. She was treated \
+         for breast cancer at a hospital in Florida.\n",
+        &["--protect", "Margaret Ellison", "--format", "json"],
+    );
 }
