@@ -264,6 +264,13 @@ fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>,
                 patterns.push((p.name.clone(), regex, p.score));
             }
             if !r.deny_list.is_empty() {
+                // A term without a letter or digit ("." or a blank) would mark punctuation
+                // as an entity and protect nothing: refused as the CLI refuses it.
+                crate::detect::check_words(
+                    &format!("field `ad_hoc_recognizers[{i}].deny_list`: term"),
+                    &r.deny_list,
+                )
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
                 let alternatives: Vec<String> =
                     r.deny_list.iter().map(|w| regex::escape(w)).collect();
                 let regex = regex::Regex::new(&format!(r"(?i)\b(?:{})\b", alternatives.join("|")))
