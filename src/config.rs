@@ -267,9 +267,28 @@ impl Config {
             0,
             3,
         );
+        check.range(
+            "detect.protect.alias_max_words",
+            protect.alias_max_words,
+            1,
+            32,
+        );
+        check.unit_interval(
+            "detect.protect.transliteration_max_edit_ratio",
+            protect.transliteration_max_edit_ratio,
+            true,
+        );
+        check.range(
+            "detect.protect.identifier_min_part_chars",
+            protect.identifier_min_part_chars,
+            2,
+            64,
+        );
         for (key, words) in [
             ("detect.protect.titles", &protect.titles),
             ("detect.protect.suffixes", &protect.suffixes),
+            ("detect.protect.alias_cues", &protect.alias_cues),
+            ("detect.protect.epithet_verbs", &protect.epithet_verbs),
         ] {
             if words.iter().any(|w| w.trim().is_empty()) {
                 check.fail(key, "must not hold an empty word");

@@ -2,13 +2,14 @@
 //! per run (tagger, knowledge bases, count source, detectors), then applied to each
 //! document; the commands `sanitize`, `assess` and `compare` all go through it.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::data::DataDir;
 use crate::detect::manual::ManualDetector;
 use crate::detect::operators::Operators;
-use crate::detect::protect::ProtectDetector;
+use crate::detect::protect::{Learnt, ProtectDetector};
 use crate::detect::{
     Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
 };
@@ -137,6 +138,7 @@ impl Detail {
                 r.original = String::new();
                 r.reasons = Vec::new();
                 r.source = String::new();
+                r.detected = String::new();
             }
         }
     }
@@ -323,6 +325,12 @@ impl Engine {
                 let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                     s.sanitize(&doc, &findings, strategy)
                 })?;
+                let persons = if protect.is_empty() {
+                    &self.protected
+                } else {
+                    protect
+                };
+                plan.protected_not_found = not_found(persons.len(), &mentioned_persons(&findings));
                 detail.trim(&mut findings, &mut plan);
                 progress(doc.text.len(), doc.text.len());
                 return Ok(Processed {
@@ -344,23 +352,33 @@ impl Engine {
             persons: persons.to_vec(),
         };
         // A window that writes a protected name in lowercase ("margaret ellison") makes
-        // every later window read its lowercase parts as mentions ("later ellison").
-        let lowercase_detector =
-            ProtectDetector::new(persons, &self.config.detect.protect).assuming_lowercase_names();
+        // every later window read its lowercase parts as mentions ("later ellison"); the
+        // names and aliases a window used are mentions in every later window too.
         let mut lowercase_names = false;
+        let mut learnt = Learnt::default();
+        let mut mentioned = BTreeSet::new();
         let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
             let (doc, mut findings, classes) =
                 self.detect_typed(text[range.clone()].to_string(), inputs)?;
-            if lowercase_names && !persons.is_empty() {
-                findings.extend(lowercase_detector.detect(&doc)?);
+            if (lowercase_names || !learnt.is_empty()) && !persons.is_empty() {
+                let mut earlier =
+                    ProtectDetector::new(persons, &self.config.detect.protect).knowing(&learnt);
+                if lowercase_names {
+                    earlier = earlier.assuming_lowercase_names();
+                }
+                findings.extend(earlier.detect(&doc)?);
                 findings = merge_findings(findings);
             }
             lowercase_names |= findings.iter().any(|f| {
                 let mention = &doc.text[f.start..f.end];
                 f.detector == crate::detect::protect::NAME
+                    && f.reason
+                        .ends_with(crate::detect::protect::Tie::Name.describe())
                     && !mention.chars().any(char::is_uppercase)
                     && mention.chars().any(char::is_lowercase)
             });
+            learnt.learn(&doc.text, &findings, &self.config.detect.protect);
+            mentioned.extend(mentioned_persons(&findings));
             let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                 s.sanitize_window(&doc, &findings, strategy, &carried)
             })?;
@@ -380,6 +398,7 @@ impl Engine {
             let (findings, plan) = window(range)?;
             merged.push(range.start, findings, plan);
         }
+        merged.plan.protected_not_found = not_found(persons.len(), &mentioned);
         Ok(merged.finish(text))
     }
 
@@ -409,6 +428,8 @@ impl Engine {
         text: String,
         inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
+        crate::detect::check_words(crate::detect::PROTECTED_PERSON, &inputs.protect)?;
+        crate::detect::check_words(crate::detect::SENSITIVE_TERM, &inputs.sensitive)?;
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
         let (mut findings, labelled) = self
             .detectors
@@ -541,6 +562,23 @@ pub fn windows(text: &str, max_chars: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// A long document's result so far: its first window's, each later window merged in.
+/// The protected persons (0-based) some finding of `findings` is a mention of.
+fn mentioned_persons(findings: &[Finding]) -> BTreeSet<usize> {
+    findings
+        .iter()
+        .filter(|f| f.detector == crate::detect::protect::NAME)
+        .filter_map(|f| crate::detect::protect::person_index(&f.reason))
+        .collect()
+}
+
+/// Of `persons` protected persons, those (1-based) not in `mentioned`.
+fn not_found(persons: usize, mentioned: &BTreeSet<usize>) -> Vec<usize> {
+    (0..persons)
+        .filter(|i| !mentioned.contains(i))
+        .map(|i| i + 1)
+        .collect()
+}
+
 struct Windowed {
     findings: Vec<Finding>,
     plan: Plan,

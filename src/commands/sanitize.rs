@@ -82,6 +82,11 @@ pub struct SanitizeArgs {
     /// Output order and bytes are the same for every value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// A protected person of whom a document holds no recognised mention is an error for
+    /// that document (by default a warning on stderr and `protected_not_found` in the JSON
+    /// report): a misspelt or disguised name would otherwise pass unnoticed.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Args)]
@@ -302,7 +307,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             todo.par_iter()
                 .map(|&position| {
                     let input = &inputs[position];
-                    let result = process_one(&engine, input, strategy, args.format)
+                    let result = process_one(&engine, input, strategy, args.format, args.strict)
                         .and_then(|done| {
                             rendering
                                 .document(&sanitized(input, &done, position + 1))
@@ -350,7 +355,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         inputs
             .par_iter()
             .map(|input| {
-                let processed = process_one(&engine, input, strategy, args.format);
+                let processed = process_one(&engine, input, strategy, args.format, args.strict);
                 progress.inc(1);
                 processed
             })
@@ -526,8 +531,8 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             batch
                 .par_iter()
                 .map(|(position, input)| {
-                    let done =
-                        process_one(&engine, input, strategy, args.format).with_context(|| {
+                    let done = process_one(&engine, input, strategy, args.format, args.strict)
+                        .with_context(|| {
                             format!("{}: cannot sanitize (the stream stops here)", input.id)
                         })?;
                     Ok(rendering.json_line(&sanitized(input, &done, *position))?)
@@ -594,6 +599,7 @@ fn process_one(
     input: &Input,
     strategy: Strategy,
     format: Format,
+    strict: bool,
 ) -> declass::Result<Processed> {
     let long = input.text.chars().count() > engine.config().pipeline.window_chars;
     let bar = if long {
@@ -616,5 +622,17 @@ fn process_one(
         &mut |bytes, _| bar.set_position(bytes as u64),
     );
     bar.finish_and_clear();
-    done
+    let done = done?;
+    for person in &done.plan.protected_not_found {
+        // The person by number only: a protected name is never printed.
+        let message = format!(
+            "protected person {person} has no mention the matcher recognised: \
+             check the name's spelling (an unrecognised mention is published)"
+        );
+        if strict {
+            return Err(declass::Error::input(&input.id, message));
+        }
+        eprintln!("declass: warning: {}: {message}", input.id);
+    }
+    Ok(done)
 }

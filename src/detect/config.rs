@@ -41,6 +41,19 @@ pub struct ProtectConfig {
     pub fuzzy_min_chars: usize,
     /// Largest edit distance for such misspellings (0 turns fuzzy matching off).
     pub fuzzy_max_edits: usize,
+    /// Phrases that introduce another name of the person ("known as", "stage name").
+    pub alias_cues: Vec<String>,
+    /// Verbs that predicate a title of the person ("was the Empress of …").
+    pub epithet_verbs: Vec<String>,
+    /// Longest alias, in words, the alias finder accepts.
+    pub alias_max_words: usize,
+    /// A word in the bracket after a mention is a transliteration of a name part when,
+    /// both folded to Latin letters, their edit distance is at most this share of the
+    /// longer one's length (at least one edit).
+    pub transliteration_max_edit_ratio: f64,
+    /// Inside an identifier (URL, path, handle, hashtag), a single name part this long
+    /// is a mention; shorter ones need a second part or an initial beside them.
+    pub identifier_min_part_chars: usize,
 }
 
 /// How a date is generalized (`detect.patterns.date_generalization`).

@@ -298,7 +298,7 @@ impl Run<'_, '_> {
                 continue;
             }
             let key = if finding.detector == protect::NAME {
-                EntryKey::Person(finding.reason.clone())
+                EntryKey::Person(protect::person_key(&finding.reason).to_string())
             } else {
                 EntryKey::Phrase(set.clone())
             };
@@ -361,12 +361,14 @@ impl Run<'_, '_> {
             .findings
             .iter()
             .filter(|f| f.detector == protect::NAME)
-            .map(|f| f.reason.clone())
+            .map(|f| protect::person_key(&f.reason).to_string())
             .collect();
         persons
             .iter()
             .enumerate()
-            .filter(|(i, _)| !mentioned.contains(&protect::protected_reason(*i)))
+            .filter(|(i, _)| {
+                !mentioned.contains(protect::person_key(&protect::protected_reason(*i)))
+            })
             .map(|(_, name)| name.clone())
             .filter(|name| !phrase_set(name).alternatives()[0].is_empty())
             .collect()

@@ -17,6 +17,7 @@ mod kb;
 mod krepeat_kanon;
 mod operators;
 mod parsers_never_panic;
+mod protect;
 mod robustness;
 mod sanitize;
 mod serve_api;
