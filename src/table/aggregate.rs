@@ -69,6 +69,7 @@ pub(super) fn run(
                     None => {
                         let problem = RowProblem {
                             row,
+                            line: None,
                             column: Some(plan.header[i].clone()),
                             problem: "not a number".into(),
                         };

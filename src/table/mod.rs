@@ -317,7 +317,11 @@ impl Job<'_> {
             let problem = match outcome {
                 RowOutcome::Bad(p) => Some(p),
                 RowOutcome::Ok => visit(reader.row_number(), &fields)?.err(),
-            };
+            }
+            .map(|p| RowProblem {
+                line: p.line.or(reader.row_line()),
+                ..p
+            });
             match problem {
                 None => {}
                 Some(p) if self.skip_bad_rows => bad.add(p),
@@ -679,6 +683,7 @@ impl Plan<'_> {
     fn problem(&self, row: usize, column: usize, problem: String) -> RowProblem {
         RowProblem {
             row,
+            line: None,
             column: Some(self.header[column].clone()),
             problem,
         }

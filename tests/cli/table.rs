@@ -748,3 +748,105 @@ fn nested_parquet_columns_are_refused_by_name() {
     crate::common::assert_clean_failure(&output, &["cut.parquet", "Parquet"]);
     assert!(!out.exists());
 }
+
+/// A register whose `name` column the schema drops, and whose date of birth and postcode
+/// are released only coarsened.
+const REGISTER_SCHEMA: &str = r#"
+[[column]]
+name = "id"
+role = "insensitive"
+
+[[column]]
+name = "name"
+role = "identifier"
+
+[[column]]
+name = "dob"
+role = "quasi"
+kind = "date"
+format = "%Y-%m-%d"
+precision = "year"
+
+[[column]]
+name = "postcode"
+role = "quasi"
+kind = "postcode"
+precision = "outward"
+
+[[column]]
+name = "status"
+role = "insensitive"
+"#;
+
+/// An attack on the CSV reader: a quote left open in a released column (or one closed on a
+/// later line with text after it) must not fold the rows after it into that column, where
+/// the dropped name and the exact date and postcode would be published as-is. By default
+/// the run fails naming the row and its line; with `--skip-bad-rows` the row is left out
+/// and counted, and nothing of it reaches the output.
+#[test]
+fn a_hostile_quote_never_publishes_a_dropped_column() {
+    let d = dir();
+    let schema = write(&d, "schema.toml", REGISTER_SCHEMA);
+    let header = "id,name,dob,postcode,status\n1,Ann Smith,1950-01-02,EC1V 3EE,active\n";
+    let secret =
+        "2,Margaret Ellison,1956-03-14,SW1A 1AB,active\n3,Bob Jones,1960-05-06,N8 7TA,ok\n";
+    let attacks = [
+        (
+            "unclosed",
+            format!("{header}9,Cy Doe,1970-01-01,N1 9GU,\"retired\n{secret}"),
+        ),
+        (
+            "reopened",
+            format!(
+                "{header}9,Cy Doe,1970-01-01,N1 9GU,\"retired\n{secret}4,Di Roe,1980-02-03,E1 6AN,\"x\"y\n"
+            ),
+        ),
+    ];
+    for (name, table) in attacks {
+        let input = write(&d, &format!("{name}.csv"), &table);
+        let out = d.root.join(format!("{name}.out.csv"));
+        let failed = release(&d, "k", &input, &schema, &out)
+            .output()
+            .expect("runs");
+        crate::common::assert_clean_failure(&failed, &[&format!("{name}.csv"), "row 2 (line 3)"]);
+        assert!(!out.exists(), "{name}: written despite the error");
+        let report = d.root.join(format!("{name}.report.json"));
+        release(&d, "k", &input, &schema, &out)
+            .arg("--skip-bad-rows")
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        let released = std::fs::read_to_string(&out).expect("output");
+        for leaked in [
+            "Margaret",
+            "Ellison",
+            "1956-03-14",
+            "SW1A 1AB",
+            "Bob Jones",
+            "N8 7TA",
+        ] {
+            assert!(
+                !released.contains(leaked),
+                "{name}: `{leaked}` released: {released}"
+            );
+        }
+        let (header, rows) = read_csv(&out);
+        assert_eq!(header, ["id", "dob", "postcode", "status"]);
+        assert!(
+            rows.iter().all(|r| r.len() == 4 && !r[3].contains('\n')),
+            "{rows:?}"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+        assert_eq!(
+            report["bad_rows"]["listed"][0]["row"], 2,
+            "{name}: {report}"
+        );
+        assert_eq!(
+            report["bad_rows"]["listed"][0]["line"], 3,
+            "{name}: {report}"
+        );
+        assert_eq!(report["rows_written"], rows.len(), "{name}: {report}");
+    }
+}
