@@ -190,10 +190,11 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
         write_atomic(path, json.as_bytes())?;
     }
     log::info!(
-        "{} rows read, {} written, {} bad rows left out",
+        "{} rows read, {} written, {} bad rows left out, {} formula cells escaped",
         report.rows_read,
         report.rows_written,
-        report.bad_rows.count
+        report.bad_rows.count,
+        report.formula_cells_escaped
     );
     Ok(())
 }

@@ -37,7 +37,7 @@ use hierarchy::Ladder;
 use lattice::{Lattice, PrivacyModel, SearchLimits};
 use parquet_file::ParquetSettings;
 use report::{BadRows, ColumnReport, Report};
-use rows::{Format, RowOutcome, RowProblem, RowReader, RowWriter};
+use rows::{Format, Formulas, RowOutcome, RowProblem, RowReader, RowWriter};
 use schema::{ColumnSpec, IdentifierAction, Role, Schema};
 
 /// `[table]` in config.toml.
@@ -77,6 +77,8 @@ pub struct TableConfig {
     pub parquet_row_group_rows: usize,
     /// Rows decoded per column at a time from a Parquet input.
     pub parquet_read_batch_rows: usize,
+    /// CSV output cells a spreadsheet would run as a formula get a leading `'`.
+    pub formula_escape: bool,
 }
 
 impl TableConfig {
@@ -112,6 +114,15 @@ impl TableConfig {
         ParquetSettings {
             row_group_rows: self.parquet_row_group_rows,
             read_batch_rows: self.parquet_read_batch_rows,
+        }
+    }
+
+    /// What CSV outputs do with cells a spreadsheet would read as formulas.
+    pub fn formulas(&self) -> Formulas {
+        if self.formula_escape {
+            Formulas::Escape
+        } else {
+            Formulas::Keep
         }
     }
 
@@ -373,6 +384,7 @@ impl Job<'_> {
             Format::for_output(self.output, plan.format),
             plan.output_header(),
             &self.config.parquet(),
+            self.config.formulas(),
         )
     }
 
@@ -395,6 +407,7 @@ impl Job<'_> {
         })?;
         report.finish_rows(written, bad);
         report.set_levels(plan.ladders.iter().map(|l| l.start).collect());
+        report.formula_cells_escaped = writer.escaped_cells();
         writer.commit()
     }
 
@@ -517,6 +530,7 @@ impl Job<'_> {
             Ok(Ok(()))
         })?;
         report.finish_rows(written, bad);
+        report.formula_cells_escaped = writer.escaped_cells();
         writer.commit()
     }
 

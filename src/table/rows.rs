@@ -554,18 +554,79 @@ fn json_field(value: &serde_json::Value) -> Option<String> {
     }
 }
 
+/// Whether CSV cells that a spreadsheet would read as a formula are neutralized
+/// (`table.formula_escape`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formulas {
+    /// A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading
+    /// `'` (OWASP, "CSV Injection"), unless it is a plain number such as `-5` or `+1.5e3`,
+    /// which a spreadsheet reads as that number.
+    Escape,
+    /// Cells are written as they are.
+    Keep,
+}
+
+/// Whether a spreadsheet opening a CSV would evaluate `cell`: it starts with one of
+/// OWASP's formula characters and is not a plain number.
+pub fn is_formula(cell: &str) -> bool {
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_plain_number(cell)
+}
+
+/// An optional sign, digits with at most one decimal point, and an optional exponent:
+/// `-5`, `+0.25`, `-1.5e-3`; not `-inf`, `-2+3` or `-1,000`.
+fn is_plain_number(cell: &str) -> bool {
+    let unsigned = cell.strip_prefix(['+', '-']).unwrap_or(cell);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (unsigned, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            (digits(whole) || whole.is_empty())
+                && (digits(fraction) || fraction.is_empty())
+                && !(whole.is_empty() && fraction.is_empty())
+        }
+        None => digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(digits)
+}
+
 /// An output table written atomically: nothing at the target until [`RowWriter::commit`].
 pub struct RowWriter {
     path: PathBuf,
     out: Output,
     header: Vec<String>,
     line: String,
+    formulas: Formulas,
+    /// CSV cells given a leading `'` so far, the header's included.
+    escaped: u64,
 }
 
 enum Output {
     Csv(Box<csv::Writer<Sink>>),
     Lines(AtomicWriter),
     Parquet(Box<ParquetTableWriter<Sink>>),
+}
+
+/// One CSV record, each cell a formula would start neutralized when `formulas` says so
+/// (counted in `escaped`).
+fn write_csv_record<S: AsRef<str>>(
+    csv: &mut csv::Writer<Sink>,
+    fields: &[S],
+    formulas: Formulas,
+    escaped: &mut u64,
+) -> csv::Result<()> {
+    for field in fields {
+        let field = field.as_ref();
+        if formulas == Formulas::Escape && is_formula(field) {
+            *escaped += 1;
+            csv.write_field(format!("'{field}"))?;
+        } else {
+            csv.write_field(field)?;
+        }
+    }
+    csv.write_record(None::<&[u8]>)
 }
 
 /// [`AtomicWriter`] as an [`std::io::Write`] for the CSV and Parquet writers.
@@ -585,19 +646,23 @@ impl std::io::Write for Sink {
 }
 
 impl RowWriter {
+    /// A writer of `header` and then rows to `path`; `formulas` applies to CSV output
+    /// only: JSON Lines and Parquet values are data for programs, kept exact.
     pub fn create(
         path: &Path,
         format: Format,
         header: Vec<String>,
         parquet: &ParquetSettings,
+        formulas: Formulas,
     ) -> Result<RowWriter> {
         let file = AtomicWriter::create(path)?;
+        let mut escaped = 0;
         let out = match format {
             Format::Csv { delimiter } => {
                 let mut csv = csv::WriterBuilder::new()
                     .delimiter(delimiter)
                     .from_writer(Sink(file));
-                csv.write_record(&header)
+                write_csv_record(&mut csv, &header, formulas, &mut escaped)
                     .map_err(|e| Error::input(path, e.to_string()))?;
                 Output::Csv(Box::new(csv))
             }
@@ -612,18 +677,20 @@ impl RowWriter {
             out,
             header,
             line: String::new(),
+            formulas,
+            escaped,
         })
+    }
+
+    /// CSV cells neutralized as formulas so far, the header's included.
+    pub fn escaped_cells(&self) -> u64 {
+        self.escaped
     }
 
     pub fn write<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<()> {
         match &mut self.out {
-            Output::Csv(csv) => csv
-                .write_record(
-                    fields
-                        .iter()
-                        .map(|f| <S as AsRef<str>>::as_ref(f).as_bytes()),
-                )
-                .map_err(|e| Error::input("<output>", e.to_string())),
+            Output::Csv(csv) => write_csv_record(csv, fields, self.formulas, &mut self.escaped)
+                .map_err(|e| Error::input(&self.path, e.to_string())),
             Output::Lines(out) => {
                 self.line.clear();
                 self.line.push('{');
@@ -669,6 +736,32 @@ impl RowWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formulas_are_told_from_plain_numbers() {
+        for formula in [
+            "=HYPERLINK(\"http://x\",\"y\")",
+            "+cmd|' /C calc'!A0",
+            "@SUM(A1:A2)",
+            "-2+3",
+            "\t=1",
+            "\r=1",
+            "-",
+            "+",
+            "-inf",
+            "-1,000",
+            "-.",
+            "-1e",
+            "- 5",
+        ] {
+            assert!(is_formula(formula), "{formula:?}");
+        }
+        for plain in [
+            "-5", "+5", "-0.25", "-.5", "-5.", "+1.5e3", "-1E-3", "5", "a=b", " =1", "",
+        ] {
+            assert!(!is_formula(plain), "{plain:?}");
+        }
+    }
 
     /// Each row of `csv` as its fields, or its problem's line and text.
     fn read(csv: &[u8]) -> Vec<std::result::Result<Vec<String>, (Option<u64>, String)>> {

