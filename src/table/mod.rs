@@ -82,29 +82,33 @@ pub struct TableConfig {
 }
 
 impl TableConfig {
-    /// Range checks, naming the key.
+    /// Range checks, naming the key (the configuration's loader adds the file).
     pub fn validate(&self) -> Result<()> {
-        let bad = |key: &str, m: &str| Err(Error::parameter(format!("table.{key}"), m));
+        let bad = |key: &str, m: &str| {
+            Err(Error::Config {
+                path: format!("table.{key}").into(),
+                message: m.to_string(),
+            })
+        };
         if !(0.0..=1.0).contains(&self.suppression_limit) {
             return bad("suppression_limit", "must be between 0 and 1");
         }
         if !(8..=64).contains(&self.pseudonym_hex_chars) {
             return bad("pseudonym_hex_chars", "must be between 8 and 64");
         }
-        if self.kb_levels == 0 || self.max_lattice_nodes == 0 || self.suggest_sample_rows == 0 {
-            return bad(
-                "kb_levels",
-                "kb_levels, max_lattice_nodes and suggest_sample_rows must be at least 1",
-            );
+        for (key, value) in [
+            ("kb_levels", self.kb_levels),
+            ("max_lattice_nodes", self.max_lattice_nodes),
+            ("suggest_sample_rows", self.suggest_sample_rows),
+            ("parquet_row_group_rows", self.parquet_row_group_rows),
+            ("parquet_read_batch_rows", self.parquet_read_batch_rows),
+        ] {
+            if value == 0 {
+                return bad(key, "must be at least 1");
+            }
         }
         if self.min_group_rows == 0 {
             return bad("min_group_rows", "must be at least 1");
-        }
-        if self.parquet_row_group_rows == 0 {
-            return bad("parquet_row_group_rows", "must be at least 1");
-        }
-        if self.parquet_read_batch_rows == 0 {
-            return bad("parquet_read_batch_rows", "must be at least 1");
         }
         Ok(())
     }
