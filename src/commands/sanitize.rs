@@ -549,6 +549,11 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             }
         }
     }
+    if position == 0 {
+        eprintln!(
+            "declass: warning: {name}: no documents (empty JSON Lines input), the output is empty"
+        );
+    }
     if let Some(w) = file {
         w.commit()?;
     }

@@ -194,6 +194,12 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
         let json = serde_json::to_string_pretty(&report)? + "\n";
         write_atomic(path, json.as_bytes())?;
     }
+    if report.rows_read == 0 {
+        eprintln!(
+            "declass: warning: {}: no rows (a header only), the output has none",
+            args.input.display()
+        );
+    }
     log::info!(
         "{} rows read, {} written, {} bad rows left out, {} formula cells escaped",
         report.rows_read,

@@ -229,3 +229,40 @@ fn out_naming_a_fifo_is_refused_not_replaced() {
     assert_clean_failure(&out, &["doc.txt", "a FIFO, not a regular file"]);
     assert!(is_fifo(&out_dir.join("doc.txt")));
 }
+
+/// Empty inputs are said so: an empty document or JSON Lines input warns and gives an
+/// empty output, a directory without documents is an error.
+#[test]
+fn empty_inputs_are_reported() {
+    let s = setup();
+    let empty = write(&s.root, "empty.txt", "");
+    let out = s
+        .declass()
+        .arg("sanitize")
+        .arg(&empty)
+        .output()
+        .expect("runs");
+    assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("empty.txt: empty document"), "{stderr}");
+    let lines = write(&s.root, "empty.jsonl", "\n\n");
+    let out = s
+        .declass()
+        .arg("sanitize")
+        .arg("--jsonl")
+        .arg(&lines)
+        .output()
+        .expect("runs");
+    assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("empty.jsonl: no documents"), "{stderr}");
+    let nothing = s.root.join("nothing");
+    std::fs::create_dir_all(nothing.join("sub")).expect("mkdir");
+    let out = s
+        .declass()
+        .arg("sanitize")
+        .arg(&nothing)
+        .output()
+        .expect("runs");
+    assert_clean_failure(&out, &["nothing", "no documents in this directory"]);
+}

@@ -942,3 +942,42 @@ fn spreadsheet_formulas_in_released_cells_are_neutralized() {
     assert_eq!(rows[0][3], formulas[0]);
     assert_eq!(rows[2][4], "\t=1+2");
 }
+
+/// A bad `[table]` value is refused naming the configuration file and the key, and a table
+/// with a header but no rows is released with a warning saying so.
+#[test]
+fn bad_table_settings_name_their_file_and_an_empty_table_warns() {
+    let d = dir();
+    let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
+    let input = write(&d, "customers.csv", CUSTOMERS);
+    let out = d.root.join("out.csv");
+    let config = d.root.join("config.toml");
+    for setting in [
+        "suppression_limit = 2.0",
+        "pseudonym_hex_chars = 4",
+        "max_lattice_nodes = 0",
+    ] {
+        std::fs::write(
+            &config,
+            format!("[setup]\nauto = false\n[table]\n{setting}\n"),
+        )
+        .expect("config");
+        let failed = release(&d, "k", &input, &schema, &out)
+            .output()
+            .expect("runs");
+        let key = setting.split(' ').next().expect("key");
+        crate::common::assert_clean_failure(
+            &failed,
+            &[&config.display().to_string(), &format!("table.{key}")],
+        );
+    }
+    std::fs::write(&config, "[setup]\nauto = false\n").expect("config");
+    let header_only = write(&d, "header.csv", CUSTOMERS.lines().next().expect("header"));
+    let ran = release(&d, "k", &header_only, &schema, &out)
+        .output()
+        .expect("runs");
+    crate::common::assert_success(&ran);
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(stderr.contains("header.csv: no rows"), "{stderr}");
+    assert_eq!(read_csv(&out).1.len(), 0);
+}
