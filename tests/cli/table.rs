@@ -222,7 +222,9 @@ fn bad_input_names_row_and_column_and_writes_nothing() {
     let assert = release(&d, "k", &bad, &schema, &out)
         .assert()
         .failure()
-        .stderr(predicates::str::contains("row 2, column `dob`: not a date"));
+        .stderr(predicates::str::contains(
+            "row 2 (line 3), column `dob`: not a date",
+        ));
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
     assert!(!stderr.contains("19461302"), "the value leaked: {stderr}");
     assert!(!out.exists());
@@ -416,7 +418,7 @@ fn k_anonymity_skips_the_same_bad_rows_in_both_passes() {
         .assert()
         .failure()
         .stderr(predicates::str::contains(
-            "row 201, column `age`: not a number",
+            "row 201 (line 202), column `age`: not a number",
         ));
     assert!(!d.root.join("failed.csv").exists());
 }
