@@ -632,6 +632,19 @@ mod tests {
             ),
             ("[table]\nalgorithm = \"flash\"\n", "table.algorithm"),
             ("[table]\nsmall_groups = \"drop\"\n", "table.small_groups"),
+            (
+                "[table]\nsuppression_limit = 2.0\n",
+                "table.suppression_limit",
+            ),
+            (
+                "[table]\npseudonym_hex_chars = 4\n",
+                "table.pseudonym_hex_chars",
+            ),
+            (
+                "[table]\nmax_lattice_nodes = 0\n",
+                "table.max_lattice_nodes",
+            ),
+            ("[table]\nmin_group_rows = 0\n", "table.min_group_rows"),
         ] {
             let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
             let message = err.to_string();

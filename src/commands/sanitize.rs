@@ -260,6 +260,12 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         return run_sanitize_jsonl(ctx, &args, path);
     }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
+    // A wrong `--out` is refused before any document is sanitized.
+    match (&args.out, several) {
+        (Some(dir), true) => declass::io::ensure_output_dir(dir)?,
+        (Some(file), false) => declass::io::check_output_file(file)?,
+        (None, _) => {}
+    }
     let Prepared {
         strategy,
         rendering,
@@ -278,8 +284,6 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     );
     // Several plain inputs with --out: one output file per input, in a directory.
     if let (true, Some(dir)) = (several, &args.out) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create", dir.display()))?;
         let names = output_names(&inputs, args.format)?;
         let secret = declass::stats::cache::data_secret(&ctx.data)?;
         let settings = settings_hash(ctx, &args, strategy, &secret)?;
@@ -483,6 +487,9 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?,
         ))
     };
+    if let Some(out) = &args.out {
+        declass::io::check_output_file(out)?;
+    }
     let Prepared {
         strategy,
         rendering,
@@ -546,6 +553,11 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                 None => out!("{line}")?,
             }
         }
+    }
+    if position == 0 {
+        eprintln!(
+            "declass: warning: {name}: no documents (empty JSON Lines input), the output is empty"
+        );
     }
     if let Some(w) = file {
         w.commit()?;

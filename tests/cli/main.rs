@@ -16,6 +16,7 @@ mod eval_tab;
 mod kb;
 mod krepeat_kanon;
 mod operators;
+mod outputs;
 mod parsers_never_panic;
 mod protect;
 mod robustness;
