@@ -418,8 +418,9 @@ pub struct AnonymizeResponse {
 
 /// `POST /anonymize`: the given spans replaced by their operators (by entity type, else
 /// `DEFAULT`, else `replace` with `<ENTITY_TYPE>`), Presidio's way: overlapping results
-/// of one type merged, a result inside another dropped, spans of one type separated by
-/// whitespace only joined, and the items listed from the end of the text to its start.
+/// of one type merged, a result inside another dropped, results of different types that
+/// partly overlap both replaced (never one dropped), spans of one type separated by
+/// spaces only joined, and the items listed from the end of the text to its start.
 pub async fn anonymize(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnonymizeRequest>,
@@ -437,7 +438,7 @@ pub async fn anonymize(
         validate_operator(key, op)?;
     }
     let results = resolve_conflicts(request.analyzer_results);
-    let results = merge_across_whitespace(&request.text, results);
+    let results = merge_across_spaces(&request.text, results);
     // `generalize` reads the knowledge bases, an unsalted `hash` the configured key.
     let needs_engine = results.iter().any(|r| {
         operator_for(&request.anonymizers, &r.entity_type)
@@ -494,71 +495,107 @@ fn validate_operator(key: &str, op: &OperatorConfig) -> Result<(), ApiError> {
     }
 }
 
-/// Presidio's conflict resolution: overlapping results of one entity type merge into
-/// their union (the higher score), then a result contained in another (or on the same
-/// span with a lower score) is dropped; of two results that only partly overlap the
-/// higher score is kept (the earlier on a tie).
+/// Presidio's conflict resolution (`AnonymizerEngine`'s
+/// `_remove_conflicts_and_get_text_manipulation_data` with its default strategy,
+/// `MERGE_SIMILAR_OR_CONTAINED`), step for step: results
+/// sorted by (start, end); a result overlapping one of its own entity type merges into
+/// it (their union, the higher score); then a result contained in another, or on the
+/// same span with a score no higher, is dropped. Results of different types that only
+/// partly overlap are both kept: [`apply`] replaces each, so no requested character is
+/// left in clear. Python's list semantics are kept (the merge target is the first listed
+/// result of the type that overlaps; `list.remove` takes the first equal result), so the
+/// same request gives the same spans as Presidio.
 fn resolve_conflicts(mut results: Vec<InputResult>) -> Vec<InputResult> {
     results.sort_by_key(|r| (r.start, r.end));
-    let mut merged: Vec<InputResult> = Vec::new();
-    for r in results {
-        match merged
-            .iter_mut()
-            .find(|m| m.entity_type == r.entity_type && m.start < r.end && r.start < m.end)
-        {
-            Some(m) => {
-                m.start = m.start.min(r.start);
-                m.end = m.end.max(r.end);
-                m.score = m.score.max(r.score);
-            }
-            None => merged.push(r),
-        }
-    }
-    let contained = |r: &InputResult, o: &InputResult| {
-        o.start <= r.start
-            && r.end <= o.end
-            && (o.end - o.start > r.end - r.start || o.score > r.score)
+    let same = |a: &InputResult, b: &InputResult| {
+        a.start == b.start && a.end == b.end && a.entity_type == b.entity_type && a.score == b.score
     };
-    let mut kept: Vec<InputResult> = Vec::new();
-    for (i, r) in merged.iter().enumerate() {
-        let dominated = merged.iter().enumerate().any(|(j, o)| {
-            j != i
-                && (contained(r, o)
-                    || (o.start == r.start && o.end == r.end && o.score == r.score && j < i))
+    // Indices into `results`, which merges change in place as Presidio changes its
+    // result objects.
+    let remove_first_equal = |list: &mut Vec<usize>, results: &[InputResult], target: usize| {
+        if let Some(at) = list
+            .iter()
+            .position(|&i| same(&results[i], &results[target]))
+        {
+            list.remove(at);
+        }
+    };
+    let mut unmerged: Vec<usize> = Vec::new();
+    let mut others: Vec<usize> = (0..results.len()).collect();
+    for i in 0..results.len() {
+        remove_first_equal(&mut others, &results, i);
+        let target = others.iter().copied().find(|&o| {
+            results[o].entity_type == results[i].entity_type
+                && overlap(&results[i], &results[o]) > 0
         });
-        if !dominated {
-            kept.push(r.clone());
-        }
-    }
-    kept.sort_by_key(|r| (r.start, r.end));
-    let mut out: Vec<InputResult> = Vec::new();
-    for r in kept {
-        match out.last_mut() {
-            Some(last) if r.start < last.end => {
-                if r.score > last.score {
-                    *last = r;
-                }
+        match target {
+            Some(o) => {
+                let (start, end, score) = (results[i].start, results[i].end, results[i].score);
+                let merged = &mut results[o];
+                merged.start = merged.start.min(start);
+                merged.end = merged.end.max(end);
+                merged.score = merged.score.max(score);
             }
-            _ => out.push(r),
+            None => {
+                others.push(i);
+                unmerged.push(i);
+            }
         }
     }
-    out
+    let conflicts = |r: &InputResult, o: &InputResult| {
+        if r.start == o.start && r.end == o.end {
+            r.score <= o.score
+        } else {
+            o.start <= r.start && r.end <= o.end
+        }
+    };
+    let mut kept = Vec::new();
+    let mut others = unmerged.clone();
+    for &i in &unmerged {
+        remove_first_equal(&mut others, &results, i);
+        if !others.iter().any(|&o| conflicts(&results[i], &results[o])) {
+            others.push(i);
+            kept.push(i);
+        }
+    }
+    kept.into_iter().map(|i| results[i].clone()).collect()
 }
 
-/// Results of one type separated by whitespace only become one (Presidio's
-/// `merge_entities_with_spaces`).
-fn merge_across_whitespace(text: &str, results: Vec<InputResult>) -> Vec<InputResult> {
+/// Presidio's `RecognizerResult.intersects`: the characters two results share.
+fn overlap(a: &InputResult, b: &InputResult) -> usize {
+    if a.end < b.start || b.end < a.start {
+        0
+    } else {
+        a.end.min(b.end).saturating_sub(a.start.max(b.start))
+    }
+}
+
+/// Results of one type separated by spaces only become one (Presidio's
+/// `_merge_entities_with_spaces_between`: the gap matches `^( )+$`, which, as Python's
+/// `$` does, also takes one final line feed).
+fn merge_across_spaces(text: &str, results: Vec<InputResult>) -> Vec<InputResult> {
     let chars: Vec<char> = text.chars().collect();
+    let spaces_only = |from: usize, to: usize| {
+        let gap = chars.get(from..to).unwrap_or(&[]);
+        let gap = gap.strip_suffix(&['\n']).unwrap_or(gap);
+        !gap.is_empty() && gap.iter().all(|&c| c == ' ')
+    };
     let mut out: Vec<InputResult> = Vec::new();
-    for r in results {
-        if let Some(last) = out.last_mut()
-            && last.entity_type == r.entity_type
-            && last.end <= r.start
-            && chars[last.end..r.start].iter().all(|c| c.is_whitespace())
+    for mut r in results {
+        if let Some(previous) = out.last().cloned()
+            && previous.entity_type == r.entity_type
+            && previous.end < r.start
+            && spaces_only(previous.end, r.start)
         {
-            last.end = r.end;
-            last.score = last.score.max(r.score);
-            continue;
+            if let Some(at) = out.iter().position(|o| {
+                o.start == previous.start
+                    && o.end == previous.end
+                    && o.entity_type == previous.entity_type
+                    && o.score == previous.score
+            }) {
+                out.remove(at);
+            }
+            r.start = previous.start;
         }
         out.push(r);
     }
@@ -574,10 +611,17 @@ fn apply(
 ) -> Result<AnonymizeResponse, ApiError> {
     let chars: Vec<char> = text.chars().collect();
     let mut output: Vec<char> = chars.clone();
-    // From the end of the text to its start, so earlier offsets stay valid; each item's
-    // distance from the end of the output is fixed once it is written.
+    // Presidio's `TextReplaceBuilder`: from the last result to the first (by start, then
+    // end; a stable sort as Python's), each operator applied to its whole original span;
+    // its replacement covers the output from its start up to the start of the result
+    // replaced before it, so of two partly overlapping results both are replaced and
+    // the shared characters go with the later one. An item's distance from the end of
+    // the output is fixed once it is written.
+    let mut order: Vec<&InputResult> = results.iter().collect();
+    order.sort_by_key(|r| std::cmp::Reverse((r.start, r.end)));
+    let mut replaced_from = chars.len();
     let mut from_end = Vec::with_capacity(results.len());
-    for r in results.iter().rev() {
+    for r in order {
         let original: String = chars[r.start..r.end].iter().collect();
         let default = OperatorConfig {
             kind: "replace".into(),
@@ -590,18 +634,25 @@ fn apply(
         };
         let op = operator_for(anonymizers, &r.entity_type).unwrap_or(&default);
         let replaced = operate(engine, config, op, &r.entity_type, &original)?;
-        let tail = output.len() - r.end;
-        output.splice(r.start..r.end, replaced.chars());
-        from_end.push((tail, replaced, r.entity_type.clone(), op.kind.clone()));
+        let until = r.end.min(replaced_from);
+        replaced_from = r.start;
+        let tail = output.len() - until;
+        output.splice(r.start..until, replaced.chars());
+        from_end.push((
+            tail + replaced.chars().count(),
+            replaced,
+            r.entity_type.clone(),
+            op.kind.clone(),
+        ));
     }
     let length = output.len();
     let items = from_end
         .into_iter()
-        .map(|(tail, replaced, entity_type, operator)| {
-            let end = length - tail;
+        .map(|(from_end, replaced, entity_type, operator)| {
+            let start = length - from_end;
             OperatorResult {
-                start: end - replaced.chars().count(),
-                end,
+                start,
+                end: start + replaced.chars().count(),
                 entity_type,
                 text: replaced,
                 operator,
@@ -751,6 +802,144 @@ mod tests {
             spans(&merged),
             vec![(0, 9, "PERSON"), (20, 25, "EMAIL_ADDRESS")]
         );
+    }
+
+    /// The whole of `/anonymize` after validation, without an engine.
+    fn anonymize_offline(
+        text: &str,
+        results: Vec<InputResult>,
+        operators: &[(&str, &str)],
+    ) -> AnonymizeResponse {
+        let anonymizers = operators
+            .iter()
+            .map(|(entity, kind)| {
+                let op = OperatorConfig {
+                    kind: (*kind).into(),
+                    new_value: None,
+                    masking_char: None,
+                    chars_to_mask: None,
+                    from_end: false,
+                    hash_type: None,
+                    salt: None,
+                };
+                ((*entity).to_string(), op)
+            })
+            .collect();
+        let config = crate::Config::load(None).expect("config").serve;
+        let results = merge_across_spaces(text, resolve_conflicts(results));
+        apply(None, &config, text, &results, &anonymizers).expect("apply")
+    }
+
+    fn items(response: &AnonymizeResponse) -> Vec<(usize, usize, &str, &str, &str)> {
+        response
+            .items
+            .iter()
+            .map(|i| {
+                let (entity, text, op) = (&i.entity_type, &i.text, &i.operator);
+                (i.start, i.end, entity.as_str(), text.as_str(), op.as_str())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn partly_overlapping_results_of_two_types_are_both_replaced() {
+        // Presidio's e2e tests `test_overlapping_*` (e2e-tests/tests/test_api_anonymizer.py).
+        let text = "I'm George Washington Square Park";
+        let results = || vec![result(4, 21, 0.8, "NAME"), result(11, 33, 0.8, "LOCATION")];
+        let both = anonymize_offline(text, results(), &[]);
+        assert_eq!(both.text, "I'm <NAME><LOCATION>");
+        assert_eq!(
+            items(&both),
+            vec![
+                (10, 20, "LOCATION", "<LOCATION>", "replace"),
+                (4, 10, "NAME", "<NAME>", "replace"),
+            ]
+        );
+        let keep_first = anonymize_offline(text, results(), &[("NAME", "keep")]);
+        assert_eq!(keep_first.text, "I'm George Washington<LOCATION>");
+        assert_eq!(
+            items(&keep_first),
+            vec![
+                (21, 31, "LOCATION", "<LOCATION>", "replace"),
+                (4, 21, "NAME", "George Washington", "keep"),
+            ]
+        );
+        let keep_second = anonymize_offline(text, results(), &[("LOCATION", "keep")]);
+        assert_eq!(keep_second.text, "I'm <NAME>Washington Square Park");
+        assert_eq!(
+            items(&keep_second),
+            vec![
+                (10, 32, "LOCATION", "Washington Square Park", "keep"),
+                (4, 10, "NAME", "<NAME>", "replace"),
+            ]
+        );
+        let keep_both = anonymize_offline(text, results(), &[("DEFAULT", "keep")]);
+        assert_eq!(
+            keep_both.text,
+            "I'm George WashingtonWashington Square Park"
+        );
+    }
+
+    #[test]
+    fn intersecting_results_resolve_as_presidio_resolves_them() {
+        // Presidio's `test_given_intersecting_entities_then_we_anonymize_correctly`
+        // (presidio-anonymizer/tests/integration/test_anonymize_engine.py): contained
+        // results go, partly overlapping ones are all replaced.
+        let text = "hello world, my name is Jane Doe. My number is: 03-4453334";
+        let out = anonymize_offline(
+            text,
+            vec![
+                result(24, 32, 0.6, "FULL_NAME"),
+                result(48, 56, 0.95, "PHONE_NUMBER"),
+                result(54, 57, 0.8, "SSN"),
+                result(24, 28, 0.9, "FIRST_NAME"),
+                result(29, 33, 0.6, "LAST_NAME"),
+                result(24, 30, 0.8, "NAME"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            out.text,
+            "hello world, my name is <FULL_NAME><LAST_NAME> My number is: <PHONE_NUMBER><SSN>4"
+        );
+        assert_eq!(
+            items(&out),
+            vec![
+                (75, 80, "SSN", "<SSN>", "replace"),
+                (61, 75, "PHONE_NUMBER", "<PHONE_NUMBER>", "replace"),
+                (35, 46, "LAST_NAME", "<LAST_NAME>", "replace"),
+                (24, 35, "FULL_NAME", "<FULL_NAME>", "replace"),
+            ]
+        );
+        // `..._the_same_entities_...`: one type's overlapping results become one.
+        let same = anonymize_offline(
+            text,
+            vec![
+                result(24, 32, 0.6, "FULL_NAME"),
+                result(29, 33, 0.6, "FULL_NAME"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            same.text,
+            "hello world, my name is <FULL_NAME> My number is: 03-4453334"
+        );
+    }
+
+    #[test]
+    fn results_of_one_type_join_across_spaces_only() {
+        let text = "Jane  Doe\tSmith, Ann";
+        let out = anonymize_offline(
+            text,
+            vec![
+                result(0, 4, 0.8, "PERSON"),
+                result(6, 9, 0.8, "PERSON"),
+                result(10, 15, 0.8, "PERSON"),
+                result(17, 20, 0.8, "PERSON"),
+            ],
+            &[],
+        );
+        assert_eq!(out.text, "<PERSON>\t<PERSON>, <PERSON>");
     }
 
     #[test]

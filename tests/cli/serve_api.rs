@@ -229,6 +229,42 @@ async fn presidio_documentation_requests_work_unchanged() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partly_overlapping_results_are_both_replaced() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let (status, body) = post(
+        &server,
+        "/anonymize",
+        &json!({
+            "text": "I'm George Washington Square Park",
+            "anonymizers": {"NAME": {"type": "replace"}, "LOCATION": {"type": "replace"}},
+            "analyzer_results": [
+                {"start": 4, "end": 21, "score": 0.8, "entity_type": "NAME"},
+                {"start": 11, "end": 33, "score": 0.8, "entity_type": "LOCATION"}
+            ]
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let answer = parse(&body);
+    let text = answer["text"].as_str().expect("text");
+    for word in ["George", "Washington", "Square", "Park"] {
+        assert!(!text.contains(word), "{word} published: {text}");
+    }
+    // Presidio's answer to the same request, items from the end of the text.
+    assert_eq!(
+        answer,
+        json!({
+            "text": "I'm <NAME><LOCATION>",
+            "items": [
+                {"start": 10, "end": 20, "entity_type": "LOCATION", "text": "<LOCATION>", "operator": "replace"},
+                {"start": 4, "end": 10, "entity_type": "NAME", "text": "<NAME>", "operator": "replace"}
+            ]
+        })
+    );
+}
+
 /// What the CLI prints for `sanitize FILE ARGS…` with the tests' detectors.
 fn cli(s: &Setup, config: &Path, file: &Path, args: &[&str]) -> String {
     let out = s
