@@ -77,6 +77,10 @@ pub struct ServeConfig {
     /// Connections open at once; one more is answered 503 and closed, so a flood of
     /// sockets cannot use up the process's file descriptors.
     pub max_connections: usize,
+    /// Detectors `/analyze` (and Python's `Engine.analyze`) run besides `[detect] default`
+    /// when no detectors are named: an analysis, as Presidio's, lists persons, places and
+    /// organizations (`ner`), which sanitizing by default does not type.
+    pub analyze_extra_detectors: Vec<String>,
     /// Presidio entity type → the declass finding categories it stands for (`/analyze`,
     /// `/anonymize`, `/supportedentities`). A category no entry names is reported in
     /// upper case with `_` for spaces.

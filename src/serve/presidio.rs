@@ -211,7 +211,7 @@ fn detect(
     text: &str,
     filter: &ResultFilter,
 ) -> Result<Vec<AnalyzerResult>, ApiError> {
-    let (doc, findings) = engine.detect(text.to_string(), &[])?;
+    let (doc, findings) = engine.analyze_document(text.to_string(), &Default::default())?;
     let offsets = CharOffsets::new(&doc.text);
     Ok(findings
         .iter()

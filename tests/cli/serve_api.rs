@@ -265,6 +265,54 @@ async fn partly_overlapping_results_are_both_replaced() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_named_detectors_analyze_finds_persons_and_places() {
+    let s = setup();
+    let text = "My name is David Johnson and my phone number is 212-555-1234. I live in Seattle.";
+    let found = |body: &str| -> Vec<(String, String)> {
+        let chars: Vec<char> = text.chars().collect();
+        parse(body)
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|r| {
+                let (start, end) = (r["start"].as_u64(), r["end"].as_u64());
+                let (start, end) = (start.expect("start") as usize, end.expect("end") as usize);
+                let entity = r["entity_type"].as_str().expect("type").to_string();
+                (entity, chars[start..end].iter().collect())
+            })
+            .collect()
+    };
+    // Presidio's first example, against `declass serve` with no flags.
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let (status, body) = post(
+        &server,
+        "/analyze",
+        &json!({"text": text, "language": "en"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let results = found(&body);
+    for expected in [("PERSON", "David Johnson"), ("LOCATION", "Seattle")] {
+        assert!(
+            results
+                .iter()
+                .any(|(t, s)| (t.as_str(), s.as_str()) == expected),
+            "{expected:?} not in {results:?}"
+        );
+    }
+    // Named detectors are exactly what runs.
+    let named = Server::start(&s.data, &s.config, &["--detect", "patterns"], &[]);
+    let (status, body) = post(&named, "/analyze", &json!({"text": text, "language": "en"})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        found(&body)
+            .iter()
+            .all(|(t, _)| t != "PERSON" && t != "LOCATION"),
+        "{body}"
+    );
+}
+
 /// What the CLI prints for `sanitize FILE ARGS…` with the tests' detectors.
 fn cli(s: &Setup, config: &Path, file: &Path, args: &[&str]) -> String {
     let out = s
