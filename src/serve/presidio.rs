@@ -39,13 +39,17 @@ pub enum OneOrMany {
 pub struct AnalyzeRequest {
     pub text: OneOrMany,
     pub language: String,
+    /// Passed through to Presidio's logs, whatever its JSON type; declass logs no request
+    /// content, so it is taken and not used.
     #[serde(default)]
-    pub correlation_id: Option<String>,
+    pub correlation_id: Option<serde_json::Value>,
     #[serde(default)]
     pub score_threshold: Option<f64>,
     #[serde(default)]
     pub entities: Option<Vec<String>>,
-    #[serde(default)]
+    /// Any JSON value, read as Python reads it in Presidio's `if`: `null`, `false`, `0`,
+    /// `""`, `[]` and `{}` are false, anything else true.
+    #[serde(default, deserialize_with = "python_truth")]
     pub return_decision_process: bool,
     #[serde(default)]
     pub ad_hoc_recognizers: Vec<AdHocRecognizer>,
@@ -54,6 +58,18 @@ pub struct AnalyzeRequest {
     /// "exact" (default) or "regex".
     #[serde(default)]
     pub allow_list_match: Option<String>,
+}
+
+fn python_truth<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    use serde_json::Value;
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => false,
+        Value::Bool(b) => b,
+        Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    })
 }
 
 /// A pattern or deny-list recognizer given with the request.
@@ -115,16 +131,36 @@ pub fn entity_type(config: &ServeConfig, category: &str) -> String {
         )
 }
 
-/// `GET /supportedentities`: the mapped types and those of the categories the running
-/// detectors report outside the table.
+/// `GET /supportedentities`: the mapped types and the type of every category the
+/// configured detectors can report, so a client that asks `/analyze` for these
+/// `entities` loses none of its findings.
 pub async fn supported_entities(State(state): State<AppState>) -> Json<Vec<String>> {
     let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
-    for extra in ["sensitive", "listed", crate::detect::ic::CATEGORY] {
-        names.push(entity_type(&state.config, extra));
+    for category in reported_categories(&state.engine.config().detect) {
+        names.push(entity_type(&state.config, &category));
     }
     names.sort();
     names.dedup();
     Json(names)
+}
+
+/// Every finding category the detectors of `config` can report: the patterns', each
+/// sequence model's (its one category, else its reported types'), the lists', the
+/// per-request persons' and terms', and the IC detector's.
+fn reported_categories(config: &crate::detect::DetectConfig) -> Vec<String> {
+    let mut categories: Vec<String> = config.patterns.enabled.clone();
+    categories.extend(config.patterns.custom.iter().map(|p| p.name.clone()));
+    for model in [&config.disease, &config.ner] {
+        if model.category.is_empty() {
+            let reported = model.types.values().filter(|t| t.report);
+            categories.extend(reported.map(|t| t.category.clone()));
+        } else {
+            categories.push(model.category.clone());
+        }
+    }
+    categories.push(config.lists.category.clone());
+    categories.extend(["person", "sensitive", crate::detect::ic::CATEGORY].map(String::from));
+    categories
 }
 
 /// `GET /anonymizers`: the operators `/anonymize` applies.
@@ -172,9 +208,7 @@ pub async fn analyze(
                 let mut results = detect(engine, &config, &text, &filter)?;
                 results.extend(ad_hoc_results(&ad_hoc, &text, &filter));
                 results.retain(|r| !allow.allows(&text, r));
-                results.sort_by(|a, b| {
-                    (a.start, a.end, &a.entity_type).cmp(&(b.start, b.end, &b.entity_type))
-                });
+                results.sort_by(presidio_order);
                 Ok(results)
             })
             .collect::<Result<Vec<_>, ApiError>>()
@@ -187,6 +221,17 @@ pub async fn analyze(
     }
     .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Json(value))
+}
+
+/// The order of Presidio's analyzer (`EntityRecognizer.remove_duplicates`): higher score
+/// first, then earlier start, then longer span; the entity type last, so that equal keys
+/// (which Presidio leaves in set order) come out the same on every call.
+fn presidio_order(a: &AnalyzerResult, b: &AnalyzerResult) -> std::cmp::Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then(a.start.cmp(&b.start))
+        .then((b.end - b.start).cmp(&(a.end - a.start)))
+        .then(a.entity_type.cmp(&b.entity_type))
 }
 
 struct ResultFilter {
@@ -985,6 +1030,82 @@ mod tests {
         op.chars_to_mask = Some(40);
         let all = operate(None, &config, &op, "PHONE_NUMBER", "12ab").expect("mask");
         assert_eq!(all, "####");
+    }
+
+    #[test]
+    fn decision_process_and_correlation_id_take_any_json_value() {
+        for (value, explain) in [
+            ("0", false),
+            ("0.0", false),
+            ("null", false),
+            ("\"\"", false),
+            ("[]", false),
+            ("{}", false),
+            ("false", false),
+            ("1", true),
+            ("\"yes\"", true),
+            ("[0]", true),
+            ("true", true),
+        ] {
+            let body = format!(
+                r#"{{"text": "a", "language": "en", "return_decision_process": {value}, "correlation_id": 42}}"#
+            );
+            let request: AnalyzeRequest = super::super::parse_json(body.as_bytes())
+                .unwrap_or_else(|e| panic!("{body}: {}", e.message));
+            assert_eq!(request.return_decision_process, explain, "{value}");
+        }
+        let request: AnalyzeRequest =
+            super::super::parse_json(br#"{"text": "a", "language": "en"}"#).expect("minimal");
+        assert!(!request.return_decision_process);
+    }
+
+    #[test]
+    fn results_come_in_presidios_order() {
+        let found = |start: usize, end: usize, score: f64, entity: &str| AnalyzerResult {
+            analysis_explanation: None,
+            start,
+            end,
+            entity_type: entity.into(),
+            score,
+        };
+        let mut results = [
+            found(0, 4, 0.5, "PERSON"),
+            found(10, 12, 0.85, "LOCATION"),
+            found(10, 20, 0.85, "URL"),
+            found(2, 3, 0.85, "DATE_TIME"),
+            found(30, 31, 1.0, "EMAIL_ADDRESS"),
+        ];
+        results.sort_by(presidio_order);
+        let order: Vec<&str> = results.iter().map(|r| r.entity_type.as_str()).collect();
+        assert_eq!(
+            order,
+            vec!["EMAIL_ADDRESS", "DATE_TIME", "URL", "LOCATION", "PERSON"]
+        );
+    }
+
+    #[test]
+    fn supported_entities_cover_every_reported_category() {
+        let config = crate::Config::load(None).expect("config");
+        let types: Vec<String> = reported_categories(&config.detect)
+            .iter()
+            .map(|c| entity_type(&config.serve, c))
+            .collect();
+        for expected in [
+            "PERSON",
+            "LOCATION",
+            "ORGANIZATION",
+            "DATE_TIME",
+            "QUANTITY",
+            "MISC",
+            "NRP",
+            "MEDICAL_CONDITION",
+            "EMAIL_ADDRESS",
+            "PHONE_NUMBER",
+            "SENSITIVE",
+            "SPECIFIC_TERM",
+        ] {
+            assert!(types.iter().any(|t| t == expected), "{expected}: {types:?}");
+        }
     }
 
     #[test]

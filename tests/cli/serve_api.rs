@@ -116,6 +116,13 @@ async fn presidio_documentation_requests_work_unchanged() {
         "Zip code Recognizer"
     );
 
+    // Presidio reads `return_decision_process` by truth and passes any `correlation_id`.
+    let mut loose = enhanced.clone();
+    loose["return_decision_process"] = json!(0);
+    loose["correlation_id"] = json!(7);
+    let (status, body) = post(&server, "/analyze", &loose).await;
+    assert_eq!(status, 200, "{body}");
+
     // Anonymizer, "Replace and Redact Anonymizers".
     let (status, body) = post(
         &server,
@@ -185,7 +192,14 @@ async fn presidio_documentation_requests_work_unchanged() {
 
     let (status, body) = get(&server, "/supportedentities?language=en").await;
     assert_eq!(status, 200);
-    for entity in ["PERSON", "LOCATION", "EMAIL_ADDRESS", "DATE_TIME"] {
+    for entity in [
+        "PERSON",
+        "LOCATION",
+        "EMAIL_ADDRESS",
+        "DATE_TIME",
+        "MISC",
+        "QUANTITY",
+    ] {
         assert!(
             parse(&body)
                 .as_array()
