@@ -68,6 +68,19 @@ pub struct ServeConfig {
     pub request_timeout_ms: u64,
     /// Requests the engine works on at once; one more is refused with 503 at once.
     pub max_concurrent: usize,
+    /// A connection must deliver a request's head within this many milliseconds of
+    /// opening or of its previous response, or it is closed: silent, slow and idle
+    /// clients do not hold a socket.
+    pub header_read_timeout_ms: u64,
+    /// A request body must arrive whole within this many milliseconds (else 408).
+    pub body_read_timeout_ms: u64,
+    /// Connections open at once; one more is answered 503 and closed, so a flood of
+    /// sockets cannot use up the process's file descriptors.
+    pub max_connections: usize,
+    /// Detectors `/analyze` (and Python's `Engine.analyze`) run besides `[detect] default`
+    /// when no detectors are named: an analysis, as Presidio's, lists persons, places and
+    /// organizations (`ner`), which sanitizing by default does not type.
+    pub analyze_extra_detectors: Vec<String>,
     /// Presidio entity type → the declass finding categories it stands for (`/analyze`,
     /// `/anonymize`, `/supportedentities`). A category no entry names is reported in
     /// upper case with `_` for spaces.
@@ -234,6 +247,19 @@ impl Config {
             3_600_000,
         );
         check.range("serve.max_concurrent", serve.max_concurrent, 1, 4096);
+        check.range(
+            "serve.header_read_timeout_ms",
+            serve.header_read_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range(
+            "serve.body_read_timeout_ms",
+            serve.body_read_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range("serve.max_connections", serve.max_connections, 1, 1 << 20);
         check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);
         check.range("krepeat.min_len", self.krepeat.min_len, 1, usize::MAX);
         check.unit_interval(

@@ -50,6 +50,9 @@ pub struct Engine {
     concept_sets: Option<SetFamily>,
     /// How sensitive terms are rendered (`[detect.operators]`).
     operators: Operators,
+    /// Detectors [`Engine::analyze_document`] runs besides `detectors`
+    /// ([`Engine::with_analysis_detectors`]).
+    analysis: Option<DetectorSet>,
 }
 
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
@@ -255,7 +258,56 @@ impl Engine {
             name_typer,
             concepts: ConceptMemo::new(config.sanitize.described_concepts as u64),
             concept_sets,
+            analysis: None,
         })
+    }
+
+    /// The engine whose [`Engine::analyze_document`] also runs the detectors of `names`
+    /// it does not run already. An analysis (Presidio's `/analyze`, Python's
+    /// `Engine.analyze`) is read as a list of what is identifying, persons, places and
+    /// organizations first (`ner`), while sanitizing finds the persons it protects by
+    /// name and need not type every other name; the sanitizing routes keep the engine's
+    /// own detectors.
+    pub fn with_analysis_detectors(mut self, names: &[String]) -> Result<Engine> {
+        let running = self.detectors.names();
+        let extra: Vec<String> = names
+            .iter()
+            .filter(|name| !running.contains(&name.as_str()))
+            .cloned()
+            .collect();
+        if extra.is_empty() {
+            return Ok(self);
+        }
+        let resources = DetectorResources::new(
+            &self.config.stats,
+            self.config.sanitize.concept_label_limit,
+            &self.config.sanitize.root_label,
+            Some(Arc::clone(&self.knowledge)),
+            Some(Arc::clone(&self.counts)),
+            self.prior.clone(),
+        );
+        self.analysis = Some(DetectorSet::build_with(
+            &extra,
+            &self.name_typer.inputs,
+            &self.config.detect,
+            &resources,
+        )?);
+        Ok(self)
+    }
+
+    /// [`Engine::detect_document`] with the analysis detectors too
+    /// ([`Engine::with_analysis_detectors`]), their findings merged with the others.
+    pub fn analyze_document(
+        &self,
+        text: String,
+        inputs: &DocumentInputs,
+    ) -> Result<(Document, Vec<Finding>)> {
+        let (doc, mut findings) = self.detect_document(text, inputs)?;
+        if let Some(analysis) = &self.analysis {
+            findings.extend(analysis.detect(&doc)?);
+            findings = merge_findings(findings);
+        }
+        Ok((doc, findings))
     }
 
     pub fn config(&self) -> &Config {
