@@ -4,6 +4,7 @@
 //! types, so new detectors plug in without changing it.
 
 pub mod config;
+pub mod context;
 pub mod ic;
 pub mod lists;
 pub mod manual;
