@@ -1,6 +1,7 @@
 //! `patterns`: identifiers found by regular expression and then validated (Sedar, "Approaches to Data Anonymisation"): a
 //! candidate is a finding only when its check passes (Luhn for cards, mod 97 for IBANs,
-//! mod 11 for NHS numbers, the ABA routing checksum, the phone-number metadata of libphonenumber, std's IP parsers, calendar
+//! mod 11 for NHS numbers, the ABA routing checksum, Base58Check and bech32 for Bitcoin
+//! addresses, the phone-number metadata of libphonenumber, std's IP parsers, calendar
 //! checks for dates), so "a card number that fails Luhn is not a card".
 //!
 //! Each match is scored as Presidio's pattern recognizers score theirs: a pattern's
@@ -40,6 +41,7 @@ pub const BUILTIN: &[&str] = &[
     "driver_license",
     "bank_account",
     "aba_routing",
+    "crypto",
     "itin",
     "nino",
 ];
@@ -222,6 +224,9 @@ impl PatternsDetector {
                 hits.extend(weak(candidates(&NINE_DIGITS, text, label)));
                 hits
             }
+            "crypto" => candidates(&CRYPTO, text, |s| {
+                valid_bitcoin_address(s).then(|| "cryptocurrency address".into())
+            }),
             "itin" => {
                 let label = || Some("taxpayer identification number".to_string());
                 let mut hits = candidates(&ITIN, text, |_| label());
@@ -873,6 +878,10 @@ static BANK_ACCOUNT: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{8,17}(?-u:\b)"));
 static ABA_ROUTING: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?-u:\b)[0123678][0-9]{3}-[0-9]{4}-[0-9](?-u:\b)"));
+/// Bitcoin addresses: Base58 (P2PKH "1…", P2SH "3…") or bech32 ("bc1…").
+static CRYPTO: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(r"(?-u:\b)(?:bc1|BC1|[13])[a-zA-HJ-NP-Z0-9]{25,59}(?-u:\b)")
+});
 /// The ITIN's group: 50–65, 70–88, 90–92, 94–99.
 const ITIN_GROUP: &str = "(?:5[0-9]|6[0-5]|7[0-9]|8[0-8]|9[0-24-9])";
 static ITIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -1077,6 +1086,19 @@ fn valid_aba(s: &str) -> bool {
             .map(|(x, w)| x * w)
             .sum::<u32>()
             .is_multiple_of(10)
+}
+
+/// A Bitcoin address whose checksum holds: Base58Check (four bytes of a double SHA-256)
+/// over a version byte and a 20-byte hash, or a bech32/bech32m segwit address of the
+/// main network.
+fn valid_bitcoin_address(s: &str) -> bool {
+    if s.len() > 3 && s[..3].eq_ignore_ascii_case("bc1") {
+        return bech32::segwit::decode(s).is_ok_and(|(hrp, _, _)| hrp == bech32::hrp::BC);
+    }
+    bs58::decode(s)
+        .with_check(None)
+        .into_vec()
+        .is_ok_and(|payload| payload.len() == 21 && matches!(payload[0], 0x00 | 0x05))
 }
 
 /// UK National Insurance number: prefixes BG, GB, NK, KN, NT, TN and ZZ are never issued.
@@ -1339,6 +1361,26 @@ mod tests {
             builtin("NHS number: 401 023 2137"),
             pairs(&[("nhs", "401 023 2137")])
         );
+    }
+
+    #[test]
+    fn bitcoin_addresses_need_their_checksums() {
+        for address in [
+            "1BoatSLRHtKNngkdXEeobR76b53LETtpyT",
+            "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+            "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297",
+        ] {
+            let text = format!("Wallet {address} funded.");
+            assert_eq!(builtin(&text), pairs(&[("crypto", address)]), "{address}");
+        }
+        for wrong in [
+            "1BoatSLRHtKNngkdXEeobR76b53LETtpyU",
+            "16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ2",
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr",
+        ] {
+            assert!(builtin(&format!("Wallet {wrong} funded.")).is_empty(), "{wrong}");
+        }
     }
 
     #[test]
