@@ -11,6 +11,7 @@ pub mod manual;
 pub mod ner;
 pub mod operators;
 pub mod patterns;
+pub mod precedence;
 pub mod protect;
 pub mod registry;
 pub mod sequence;
@@ -256,7 +257,8 @@ impl DetectorSet {
         self.detectors.iter().map(|d| d.name()).collect()
     }
 
-    /// Runs every detector, drops allow-listed findings, and merges overlaps
+    /// Runs every detector, drops allow-listed findings, keeps validated identifiers and
+    /// numbers from the models' misreadings ([`precedence`]) and merges overlaps
     /// ([`merge_findings`]).
     pub fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         Ok(self.detect_keeping(doc, None)?.0)
@@ -304,7 +306,7 @@ impl DetectorSet {
             findings.retain(|f| !allow.allows(doc, f.start, f.end));
             log::info!("allow lists vetoed {} finding(s)", before - findings.len());
         }
-        merge_findings(findings)
+        merge_findings(precedence::apply(&doc.text, findings))
     }
 }
 
