@@ -76,10 +76,7 @@ impl Window {
         }
         words_before.reverse();
         let line = text[end..].split('\n').next().unwrap_or("");
-        let words_after = words_of(line)
-            .take(after)
-            .map(str::to_lowercase)
-            .collect();
+        let words_after = words_of(line).take(after).map(str::to_lowercase).collect();
         Window {
             before: words_before,
             after: words_after,
@@ -112,13 +109,25 @@ mod tests {
 
     #[test]
     fn words_before_and_after_on_the_line() {
-        assert!(found(&["passport#"], "Her Passport no. is 912803456.", "912803456"));
-        assert!(found(&["account"], "Accounts: 12345678 (closed)", "12345678"));
+        assert!(found(
+            &["passport#"],
+            "Her Passport no. is 912803456.",
+            "912803456"
+        ));
+        assert!(found(
+            &["account"],
+            "Accounts: 12345678 (closed)",
+            "12345678"
+        ));
         assert!(found(&["license"], "AC432223, her license.", "AC432223"));
         // Three words after: out of the window.
         assert!(!found(&["license"], "AC432223 is her license.", "AC432223"));
         // Six tokens before: out of the window.
-        assert!(!found(&["passport"], "passport a b c d e 912803456", "912803456"));
+        assert!(!found(
+            &["passport"],
+            "passport a b c d e 912803456",
+            "912803456"
+        ));
         // Another line.
         assert!(!found(&["passport"], "passport\n912803456", "912803456"));
     }

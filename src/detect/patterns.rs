@@ -319,7 +319,6 @@ impl PatternsDetector {
         }
     }
 
-
     fn dates(&self, text: &str) -> Vec<Hit> {
         let mut hits = Vec::new();
         for regex in [
@@ -407,7 +406,8 @@ impl PatternsDetector {
         for caps in DATE_MONTH_YEAR_NUMERIC.captures_iter(text) {
             let (Some(whole), Some(month), Some(year)) = (
                 caps.get(0),
-                caps.name("month").and_then(|m| m.as_str().parse::<u32>().ok()),
+                caps.name("month")
+                    .and_then(|m| m.as_str().parse::<u32>().ok()),
                 caps.name("year").and_then(|y| full_year(y.as_str())),
             ) else {
                 continue;
@@ -429,7 +429,9 @@ impl PatternsDetector {
                 .name("year")
                 .or(caps.name("year2"))
                 .and_then(|y| full_year(y.as_str()));
-            let day = caps.name("day").and_then(|d| d.as_str().parse::<u32>().ok());
+            let day = caps
+                .name("day")
+                .and_then(|d| d.as_str().parse::<u32>().ok());
             let Some(month) = month else { continue };
             // Without a year, the day must exist in some year (29 February does).
             if !day.is_none_or(|d| valid_day(year.unwrap_or(2000), month, d)) {
@@ -655,19 +657,20 @@ fn national_prefix_present_if_required(
         f.leading_digits()
             .last()
             .is_none_or(|leading| starts_here(leading.find(&national)))
-            && f
-                .pattern()
+            && f.pattern()
                 .find(&national)
                 .is_some_and(|m| m.start() == 0 && m.end() == national.len())
     });
     match format {
-        Some(f) if !f.is_national_prefix_optional()
-            && f.national_prefix().is_some_and(|rule| rule.contains("$NP")) =>
+        Some(f)
+            if !f.is_national_prefix_optional()
+                && f.national_prefix().is_some_and(|rule| rule.contains("$NP")) =>
         {
             // Written with its country code ("91-415-555-0132"), the number needs no prefix.
             let digits: String = candidate.chars().filter(char::is_ascii_digit).collect();
             let code = meta.country_code().to_string();
-            let with_code = digits.len() == code.len() + national.len() && digits.starts_with(&code);
+            let with_code =
+                digits.len() == code.len() + national.len() && digits.starts_with(&code);
             with_code || (digits.len() > national.len() && digits.starts_with(prefix))
         }
         _ => true,
@@ -724,8 +727,7 @@ fn ip_addresses(text: &str) -> Vec<Hit> {
     }
     for m in IPV6.find_iter(text) {
         let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if glued(text[..m.start()].chars().next_back()) || glued(text[m.end()..].chars().next())
-        {
+        if glued(text[..m.start()].chars().next_back()) || glued(text[m.end()..].chars().next()) {
             continue;
         }
         let (with_zone, prefix) = split_prefix(m.as_str());
@@ -826,9 +828,8 @@ static PHONE_NATIONAL: LazyLock<Regex> = LazyLock::new(|| {
 static CARD: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?-u:\b)[0-9](?:[ \-]?[0-9]){12,18}(?-u:\b)"));
 /// Country, check digits, then up to 30 characters, grouped by spaces or dashes.
-static IBAN: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?:[ \-]?[A-Z0-9]{1,4}){3,8}(?-u:\b)")
-});
+static IBAN: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?:[ \-]?[A-Z0-9]{1,4}){3,8}(?-u:\b)"));
 /// An IPv4 address, maybe with a CIDR prefix length.
 static IPV4: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(r"(?-u:\b)[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,4})?(?-u:\b)")
@@ -860,11 +861,9 @@ static SSN: LazyLock<Regex> = LazyLock::new(|| {
 static SSN_WEAK: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(r"(?-u:\b)(?:[0-9]{9}|[0-9]{3}-[0-9]{6}|[0-9]{5}-[0-9]{4})(?-u:\b)")
 });
-static NINE_DIGITS: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{9}(?-u:\b)"));
+static NINE_DIGITS: LazyLock<Regex> = LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{9}(?-u:\b)"));
 /// A US passport of the next generation: a letter and eight digits.
-static PASSPORT: LazyLock<Regex> =
-    LazyLock::new(|| static_regex(r"(?-u:\b)[A-Z][0-9]{8}(?-u:\b)"));
+static PASSPORT: LazyLock<Regex> = LazyLock::new(|| static_regex(r"(?-u:\b)[A-Z][0-9]{8}(?-u:\b)"));
 /// The layouts of the US states' driving licence numbers (Presidio's
 /// `UsLicenseRecognizer`).
 static DRIVER_LICENSE: LazyLock<Regex> = LazyLock::new(|| {
@@ -879,9 +878,8 @@ static BANK_ACCOUNT: LazyLock<Regex> =
 static ABA_ROUTING: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?-u:\b)[0123678][0-9]{3}-[0-9]{4}-[0-9](?-u:\b)"));
 /// Bitcoin addresses: Base58 (P2PKH "1…", P2SH "3…") or bech32 ("bc1…").
-static CRYPTO: LazyLock<Regex> = LazyLock::new(|| {
-    static_regex(r"(?-u:\b)(?:bc1|BC1|[13])[a-zA-HJ-NP-Z0-9]{25,59}(?-u:\b)")
-});
+static CRYPTO: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)(?:bc1|BC1|[13])[a-zA-HJ-NP-Z0-9]{25,59}(?-u:\b)"));
 /// The ITIN's group: 50–65, 70–88, 90–92, 94–99.
 const ITIN_GROUP: &str = "(?:5[0-9]|6[0-5]|7[0-9]|8[0-8]|9[0-24-9])";
 static ITIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -1321,8 +1319,11 @@ mod tests {
             builtin("Born 1985 212-555-1234"),
             pairs(&[("phone", "212-555-1234")])
         );
-        // A German number needs its trunk prefix; an invalid US area code is no number.
-        assert!(builtin("Ring 301 2345 678 or 123-456-7890.").is_empty());
+        // A Hamburg number needs its trunk prefix.
+        assert_eq!(
+            builtin("Ring 40 1234567 or 040 1234567."),
+            pairs(&[("phone", "040 1234567")])
+        );
     }
 
     #[test]
@@ -1343,7 +1344,10 @@ mod tests {
         assert!(builtin("Code AC432223 applies.").is_empty());
         assert_eq!(
             builtin("Routing number 121000358, account 945456787654."),
-            pairs(&[("aba_routing", "121000358"), ("bank_account", "945456787654")])
+            pairs(&[
+                ("aba_routing", "121000358"),
+                ("bank_account", "945456787654")
+            ])
         );
         // Fails the ABA checksum: no routing number, and "routing" is no bank account's
         // context.
@@ -1379,13 +1383,19 @@ mod tests {
             "16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ2",
             "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr",
         ] {
-            assert!(builtin(&format!("Wallet {wrong} funded.")).is_empty(), "{wrong}");
+            assert!(
+                builtin(&format!("Wallet {wrong} funded.")).is_empty(),
+                "{wrong}"
+            );
         }
     }
 
     #[test]
     fn taxpayer_and_insurance_numbers() {
-        assert_eq!(builtin("ITIN 911-70-1234."), pairs(&[("itin", "911-70-1234")]));
+        assert_eq!(
+            builtin("ITIN 911-70-1234."),
+            pairs(&[("itin", "911-70-1234")])
+        );
         assert!(builtin("ITIN 911-89-1234.").is_empty());
         assert_eq!(
             builtin("nino: PR 123612C"),
@@ -1398,7 +1408,10 @@ mod tests {
         );
         assert_eq!(builtin("SSN: 078051121"), pairs(&[("ssn", "078051121")]));
         let void = builtin("SSN 078-05-1120 or 111-11-1111");
-        assert!(!void.iter().any(|(category, _)| category == "ssn"), "{void:?}");
+        assert!(
+            !void.iter().any(|(category, _)| category == "ssn"),
+            "{void:?}"
+        );
     }
 
     #[test]

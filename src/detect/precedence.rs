@@ -61,7 +61,10 @@ fn outside(text: &str, finding: &Finding, identifiers: &[(usize, usize)]) -> Vec
     for (s, e) in cuts.into_iter().chain([(finding.end, finding.end)]) {
         if s > from {
             let piece = &text[from..s.min(finding.end)];
-            let lead = piece.len() - piece.trim_start_matches(|c: char| !c.is_alphanumeric()).len();
+            let lead = piece.len()
+                - piece
+                    .trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .len();
             let trimmed = piece.trim_matches(|c: char| !c.is_alphanumeric());
             if !trimmed.is_empty() {
                 let start = from + lead;
@@ -108,8 +111,18 @@ mod tests {
         let findings = vec![
             finding(text, "425-882-8080 today", sequence::NER, "datetime"),
             finding(text, "425-882-8080", patterns::NAME, "phone"),
-            finding(text, "Wallet 16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ", sequence::NER, "person"),
-            finding(text, "16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ", patterns::NAME, "crypto"),
+            finding(
+                text,
+                "Wallet 16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ",
+                sequence::NER,
+                "person",
+            ),
+            finding(
+                text,
+                "16Yeky6GMjeNkAiNcBY7ZhrLoMSgg1BoyZ",
+                patterns::NAME,
+                "crypto",
+            ),
         ];
         assert_eq!(
             texts(text, &apply(text, findings)),
@@ -146,12 +159,27 @@ mod tests {
     #[test]
     fn numbers_are_dates_only_in_a_date_shape() {
         for date in [
-            "1957", "1990-95", "1990 – 1995", "24.09.1957", "5/21", "2021-05-21", "05/2021",
-            "10:30", "9.45", "May", "today",
+            "1957",
+            "1990-95",
+            "1990 – 1995",
+            "24.09.1957",
+            "5/21",
+            "2021-05-21",
+            "05/2021",
+            "10:30",
+            "9.45",
+            "May",
+            "today",
         ] {
             assert!(reads_as_date(date), "{date}");
         }
-        for number in ["912803456", "121000358", "4010232137", "12345", "3222-7162-7"] {
+        for number in [
+            "912803456",
+            "121000358",
+            "4010232137",
+            "12345",
+            "3222-7162-7",
+        ] {
             assert!(!reads_as_date(number), "{number}");
         }
         let text = "Passport 912803456 issued 1999.";

@@ -319,17 +319,27 @@ fn five_us_phone_layouts_are_five_phone_numbers_and_no_date() {
         .into_iter()
         .chain(of_category(&found, "date"))
     {
-        assert!(date.chars().any(char::is_alphabetic), "{date} as a date: {found:?}");
+        assert!(
+            date.chars().any(char::is_alphabetic),
+            "{date} as a date: {found:?}"
+        );
     }
 }
 
 #[test]
 fn a_driving_licence_after_its_context_word() {
     let found = identifiers_found("Her driver's license is AC432223.\n");
-    assert_eq!(of_category(&found, "driver_license"), vec!["AC432223"], "{found:?}");
+    assert_eq!(
+        of_category(&found, "driver_license"),
+        vec!["AC432223"],
+        "{found:?}"
+    );
     // Without a context word the same shape is too weak to report.
     let found = identifiers_found("The code AC432223 was printed.\n");
-    assert!(of_category(&found, "driver_license").is_empty(), "{found:?}");
+    assert!(
+        of_category(&found, "driver_license").is_empty(),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -337,14 +347,26 @@ fn passport_and_routing_numbers_need_context_and_are_no_dates() {
     let found = identifiers_found(
         "His passport number is 912803456.\nThe bank routing number is 121000358.\n",
     );
-    assert_eq!(of_category(&found, "passport"), vec!["912803456"], "{found:?}");
-    assert_eq!(of_category(&found, "aba_routing"), vec!["121000358"], "{found:?}");
-    assert!(
-        !found.iter().any(|f| f.ends_with("912803456") && f.contains("date")),
+    assert_eq!(
+        of_category(&found, "passport"),
+        vec!["912803456"],
+        "{found:?}"
+    );
+    assert_eq!(
+        of_category(&found, "aba_routing"),
+        vec!["121000358"],
         "{found:?}"
     );
     assert!(
-        !found.iter().any(|f| f.ends_with("121000358") && f.contains("date")),
+        !found
+            .iter()
+            .any(|f| f.ends_with("912803456") && f.contains("date")),
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.ends_with("121000358") && f.contains("date")),
         "{found:?}"
     );
 }
@@ -358,7 +380,9 @@ fn a_bitcoin_address_needs_its_checksum() {
         "{found:?}"
     );
     assert!(
-        !found.iter().any(|f| f.contains("BoatSLR") && !f.starts_with("crypto:")),
+        !found
+            .iter()
+            .any(|f| f.contains("BoatSLR") && !f.starts_with("crypto:")),
         "{found:?}"
     );
     // One character changed: the Base58Check checksum fails.
@@ -370,6 +394,10 @@ fn a_bitcoin_address_needs_its_checksum() {
 fn a_ten_digit_bank_account_is_no_nhs_number() {
     // 4010232137 passes the NHS mod 11 check.
     let found = identifiers_found("Please pay into account number 4010232137.\n");
-    assert_eq!(of_category(&found, "bank_account"), vec!["4010232137"], "{found:?}");
+    assert_eq!(
+        of_category(&found, "bank_account"),
+        vec!["4010232137"],
+        "{found:?}"
+    );
     assert!(of_category(&found, "nhs").is_empty(), "{found:?}");
 }
