@@ -4,12 +4,14 @@
 //! types, so new detectors plug in without changing it.
 
 pub mod config;
+pub mod context;
 pub mod ic;
 pub mod lists;
 pub mod manual;
 pub mod ner;
 pub mod operators;
 pub mod patterns;
+pub mod precedence;
 pub mod protect;
 pub mod registry;
 pub mod sequence;
@@ -289,7 +291,8 @@ impl DetectorSet {
         self.detectors.iter().map(|d| d.name()).collect()
     }
 
-    /// Runs every detector, drops allow-listed findings, and merges overlaps
+    /// Runs every detector, drops allow-listed findings, keeps validated identifiers and
+    /// numbers from the models' misreadings ([`precedence`]) and merges overlaps
     /// ([`merge_findings`]).
     pub fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         Ok(self.detect_keeping(doc, None)?.0)
@@ -337,7 +340,7 @@ impl DetectorSet {
             findings.retain(|f| !allow.allows(doc, f.start, f.end));
             log::info!("allow lists vetoed {} finding(s)", before - findings.len());
         }
-        merge_findings(findings)
+        merge_findings(precedence::apply(&doc.text, findings))
     }
 }
 
