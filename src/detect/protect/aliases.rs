@@ -8,7 +8,7 @@
 //! Devanagari, or an IPA transcription ("zlǎtan bǎjramoʋitɕ") that reads as the name once
 //! folded to Latin letters (any-ascii transliteration) within an edit bound.
 
-use super::view::TokenView;
+use super::view::{TokenView, is_outside_latin};
 use crate::detect::config::ProtectConfig;
 use crate::text::skeleton::fold_for_matching;
 use crate::text::tokenize::tokenize;
@@ -659,16 +659,6 @@ fn starts_with_at(view: &TokenView, k: usize, phrase: &[String]) -> bool {
             .iter()
             .enumerate()
             .all(|(i, w)| view.folded[k + i] == *w)
-}
-
-/// A letter of a script other than Latin (IPA and Latin's extensions count as Latin).
-fn is_outside_latin(c: char) -> bool {
-    use unicode_script::{Script, UnicodeScript};
-    c.is_alphabetic()
-        && !matches!(
-            c.script(),
-            Script::Latin | Script::Common | Script::Inherited
-        )
 }
 
 /// A word's letters in lowercase ASCII: accents dropped, IPA symbols and other scripts

@@ -38,7 +38,12 @@ impl TokenView {
             let folded = fold(text);
             let word = token.kind == TokenKind::Word;
             let first = text.chars().next().unwrap_or(' ');
-            let uncased = first.is_alphabetic() && !first.is_lowercase() && !first.is_uppercase();
+            // A letter of a script without case (Hebrew, Devanagari, CJK…); a modifier
+            // letter such as IPA's stress mark is no name.
+            let uncased = first.is_alphabetic()
+                && !first.is_lowercase()
+                && !first.is_uppercase()
+                && is_outside_latin(first);
             let name_like = word && (first.is_uppercase() || uncased || !any_upper);
             let initial = word && folded.chars().count() == 1 && first.is_alphabetic();
             let quote = is_quote_token(token, &doc.text);
@@ -90,4 +95,14 @@ impl TokenView {
 
 fn is_quote_token(token: &Token, text: &str) -> bool {
     matches!(token.text(text), "\"" | "“" | "”" | "'" | "‘" | "’")
+}
+
+/// A letter of a script other than Latin (IPA and Latin's extensions count as Latin).
+pub(super) fn is_outside_latin(c: char) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    c.is_alphabetic()
+        && !matches!(
+            c.script(),
+            Script::Latin | Script::Common | Script::Inherited
+        )
 }
