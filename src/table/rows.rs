@@ -763,8 +763,11 @@ mod tests {
         }
     }
 
-    /// Each row of `csv` as its fields, or its problem's line and text.
-    fn read(csv: &[u8]) -> Vec<std::result::Result<Vec<String>, (Option<u64>, String)>> {
+    /// A row's fields, or its problem's line and text.
+    type ReadRow = std::result::Result<Vec<String>, (Option<u64>, String)>;
+
+    /// Each row of `csv`.
+    fn read(csv: &[u8]) -> Vec<ReadRow> {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("t.csv");
         std::fs::write(&path, csv).expect("write");
