@@ -6,7 +6,8 @@
 
 The cases are the parametrized cases of `presidio-analyzer/tests/test_*_recognizer.py`
 in Presidio's repository (Microsoft Presidio, MIT licence), transcribed into
-`scripts/presidio_recognizer_cases.json` by `--extract` (Python's `ast` reads the
+`scripts/presidio_recognizer_cases.json` by `--extract` from a checkout of Presidio (the
+file is third-party text, so it is generated, not committed; Python's `ast` reads the
 `@pytest.mark.parametrize` lists; only literal rows are kept; phone rows that set a
 leniency other than Presidio's default, 1, are left out). A case is a text, how many
 entities Presidio's recognizer finds in it, and (mostly) their character spans.
@@ -207,6 +208,10 @@ def main():
     if args.extract:
         extract(args.extract)
         return 0
+    if not CASES.exists():
+        print(f"{CASES}: missing; make it first with --extract PRESIDIO_CHECKOUT "
+              "(a clone of Presidio's repository)", file=sys.stderr)
+        return 2
     data = json.loads(CASES.read_text(encoding="utf-8"))
     rows = []
     short = False
