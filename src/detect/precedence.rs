@@ -8,10 +8,14 @@
 //!   identifier, and dropped when none are left;
 //! - a number is a date only when it reads as one. A model's date or time finding
 //!   written in digits and punctuation only must have a date's shape ("1957",
-//!   "24.09.1957", "1990-95", "10:30"); a 9-digit passport or routing number has none.
+//!   "24.09.1957", "1990-95", "10:30"); a 9-digit passport or routing number has none;
+//! - a protected person's finding that lies inside a validated identifier gives way to it:
+//!   "jane.roe@example.org" is an e-mail address that names Jane Roe, reported as the
+//!   e-mail address (as Presidio reports it) and replaced whole by that type's label, so
+//!   nothing of the name survives either way.
 
 use super::patterns::reads_as_date;
-use super::{Finding, patterns, sequence};
+use super::{Finding, patterns, protect, sequence};
 
 /// The categories of date findings: the `patterns` dates and the named-entity model's.
 const DATE_CATEGORIES: &[&str] = &["date", "datetime"];
@@ -25,6 +29,14 @@ pub fn apply(text: &str, findings: Vec<Finding>) -> Vec<Finding> {
         .collect();
     let mut kept = Vec::with_capacity(findings.len());
     for finding in findings {
+        let within_identifier = || {
+            identifiers
+                .iter()
+                .any(|&(s, e)| s <= finding.start && finding.end <= e)
+        };
+        if finding.detector == protect::NAME && within_identifier() {
+            continue;
+        }
         if !from_model(&finding) {
             kept.push(finding);
             continue;
@@ -152,6 +164,27 @@ mod tests {
                 "date:24 May 1991",
                 "datetime:May 1991",
                 "listed:Routing"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_protected_name_inside_an_identifier_is_reported_as_the_identifier() {
+        let text = "Write to jane.roe@example.org about Jane Roe, born 1970.";
+        let findings = vec![
+            finding(text, "jane.roe@example.org", protect::NAME, "person"),
+            finding(text, "jane.roe@example.org", patterns::NAME, "email"),
+            finding(text, "Jane Roe", protect::NAME, "person"),
+            finding(text, "1970", patterns::NAME, "date"),
+            finding(text, "Roe, born 1970", protect::NAME, "person"),
+        ];
+        assert_eq!(
+            texts(text, &apply(text, findings)),
+            vec![
+                "email:jane.roe@example.org",
+                "person:Jane Roe",
+                "date:1970",
+                "person:Roe, born 1970"
             ]
         );
     }
