@@ -22,6 +22,7 @@ use crate::sanitize::{
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
+use crate::stats::shared::SharedTerms;
 use crate::stats::{
     CountRequest, CountSource, SetFamily, TermSet, defaults, open_configured_source,
 };
@@ -53,6 +54,29 @@ pub struct Engine {
     /// Detectors [`Engine::analyze_document`] runs besides `detectors`
     /// ([`Engine::with_analysis_detectors`]).
     analysis: Option<DetectorSet>,
+    /// What the reference collection (`sanitize.shared.collection`) and, while a batch
+    /// runs ([`Engine::share_batch`]), the batch's documents share.
+    shared: std::sync::RwLock<Arc<SharedTerms>>,
+    /// The reference collection's alone, restored when a batch ends.
+    collection: Arc<SharedTerms>,
+    /// Where a batch's temporary index is written (inside the data directory).
+    scratch: std::path::PathBuf,
+}
+
+/// A batch's shared terms in force on an [`Engine`]; dropping it ends the batch and
+/// removes its temporary index, on every path out of the caller.
+pub struct SharedBatch<'e> {
+    engine: &'e Engine,
+}
+
+impl Drop for SharedBatch<'_> {
+    fn drop(&mut self) {
+        let collection = Arc::clone(&self.engine.collection);
+        match self.engine.shared.write() {
+            Ok(mut shared) => *shared = collection,
+            Err(poisoned) => *poisoned.into_inner() = collection,
+        }
+    }
 }
 
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
@@ -245,7 +269,20 @@ impl Engine {
             },
             labeller: std::sync::OnceLock::new(),
         };
+        let shared = &config.sanitize.shared;
+        let mut collection = SharedTerms::default();
+        if !shared.collection.is_empty() {
+            collection.add_collection(
+                &crate::stats::corpora::corpus_dir(data, &shared.collection)?,
+                shared.min_documents,
+                shared.min_share,
+            )?;
+        }
+        let collection = Arc::new(collection);
         Ok(Engine {
+            shared: std::sync::RwLock::new(Arc::clone(&collection)),
+            collection,
+            scratch: data.root().join("tmp"),
             operators: Operators::from_config(&config.detect.operators)?,
             protected: inputs.protect.clone(),
             config: config.clone(),
@@ -547,6 +584,34 @@ impl Engine {
         Ok((doc, features))
     }
 
+    /// Measures what the documents of a batch share (`[sanitize.shared]`, when `batch`
+    /// is on): each document is its text with the persons it protects besides the
+    /// engine's. Documents linked by a protected person are one document of the
+    /// collection, so what a batch about one person repeats stays theirs. In force until
+    /// the returned value is dropped.
+    pub fn share_batch(&self, documents: &[(&str, &[String])]) -> Result<SharedBatch<'_>> {
+        let batch = SharedBatch { engine: self };
+        let config = &self.config.sanitize.shared;
+        if !config.batch || documents.len() < 2 {
+            return Ok(batch);
+        }
+        let groups = person_groups(documents, &self.protected);
+        let mut shared = (*self.collection).clone();
+        shared.add_batch(
+            &groups,
+            &self.scratch,
+            config.min_documents,
+            config.min_share,
+            self.config.corpus.writer_memory_mb,
+        )?;
+        let shared = Arc::new(shared);
+        match self.shared.write() {
+            Ok(mut slot) => *slot = shared,
+            Err(poisoned) => *poisoned.into_inner() = shared,
+        }
+        Ok(batch)
+    }
+
     /// Runs `f` with a sanitizer over the engine's resources; `classes` are the names the
     /// document's detection already typed, else the engine's own labeller types them;
     /// each term's assessment is worked out only when `detail` keeps it.
@@ -557,6 +622,10 @@ impl Engine {
         f: impl FnOnce(&Sanitizer) -> Result<T>,
     ) -> Result<T> {
         let ic = self.ic_source();
+        let shared = match self.shared.read() {
+            Ok(shared) => Arc::clone(&shared),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        };
         let taxonomy = KbTaxonomy {
             kb: &self.knowledge,
             label_limit: self.config.sanitize.concept_label_limit,
@@ -577,8 +646,51 @@ impl Engine {
             }),
             operators: &self.operators,
             assessments: detail >= Detail::Assessments,
+            shared: Some(&shared),
         })
     }
+}
+
+/// The texts of `documents` grouped so that documents protecting a common person (their
+/// own or one of `everywhere`) are one group; a document protecting no one is a group of
+/// its own. Groups in the order of their first document.
+fn person_groups<'t>(
+    documents: &[(&'t str, &[String])],
+    everywhere: &[String],
+) -> Vec<Vec<&'t str>> {
+    let key = |name: &str| crate::text::tokenize::index_terms(name).join(" ");
+    // Union-find over documents, joined through the first document naming each person.
+    let mut parent: Vec<usize> = (0..documents.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_with: std::collections::HashMap<String, usize> = Default::default();
+    for (position, (_, persons)) in documents.iter().enumerate() {
+        for person in persons.iter().chain(everywhere) {
+            let name = key(person);
+            if name.is_empty() {
+                continue;
+            }
+            let other = *first_with.entry(name).or_insert(position);
+            let (a, b) = (root(&mut parent, position), root(&mut parent, other));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    let mut group_of: std::collections::HashMap<usize, usize> = Default::default();
+    for (position, (text, _)) in documents.iter().enumerate() {
+        let r = root(&mut parent, position);
+        let g = *group_of.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(text);
+    }
+    groups
 }
 
 /// Byte ranges of the windows of `text`, each at most `max_chars` characters, cut after
@@ -698,6 +810,28 @@ impl Windowed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_linked_by_a_protected_person_are_one_group() {
+        let ann = ["Ann Roe".to_string()];
+        let both = ["ann roe".to_string(), "Bo Lee".to_string()];
+        let bo = ["Bo  Lee".to_string()];
+        let none: [String; 0] = [];
+        let documents: Vec<(&str, &[String])> = vec![
+            ("a", &ann),
+            ("b", &none),
+            ("c", &bo),
+            ("d", &none),
+            ("e", &both),
+        ];
+        assert_eq!(
+            person_groups(&documents, &[]),
+            vec![vec!["a", "c", "e"], vec!["b"], vec!["d"]]
+        );
+        // A person every document protects makes the batch one group.
+        let everywhere = ["Cy Dunn".to_string()];
+        assert_eq!(person_groups(&documents, &everywhere).len(), 1);
+    }
 
     #[test]
     fn short_text_is_one_window() {

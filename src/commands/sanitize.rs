@@ -69,6 +69,12 @@ pub struct SanitizeArgs {
     /// what each was made from.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// A reference collection (a corpus built with `declass corpus build` over the user's
+    /// own archive): a term at least k of its documents hold is no quasi-identifier by
+    /// itself (`[sanitize.shared]`), so one document gets the decision it would get
+    /// sanitized in a batch with the archive. Overrides `sanitize.shared.collection`.
+    #[arg(long, value_name = "CORPUS")]
+    pub collection: Option<String>,
     /// Redo every input, even those whose output in the output directory is up to date
     /// (same input, configuration and arguments, as its manifest records).
     #[arg(long)]
@@ -229,6 +235,7 @@ fn settings_hash(
     args: &SanitizeArgs,
     strategy: Strategy,
     secret: &[u8],
+    batch: Option<String>,
 ) -> Result<String> {
     let detectors = &args.sensitive.detectors;
     let spans = match &detectors.spans {
@@ -238,6 +245,7 @@ fn settings_hash(
         None => None,
     };
     let settings = serde_json::json!({
+        "batch": batch,
         "version": env!("CARGO_PKG_VERSION"),
         "config": format!("{:?}", ctx.config),
         "protect": detectors.protect,
@@ -253,6 +261,21 @@ fn settings_hash(
 }
 
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
+    let with_collection;
+    let ctx = match &args.collection {
+        Some(name) => {
+            let mut config = ctx.config.clone();
+            config.sanitize.shared.collection = name.clone();
+            with_collection = Ctx {
+                config,
+                config_path: ctx.config_path.clone(),
+                data: ctx.data.clone(),
+                auto_setup: ctx.auto_setup,
+            };
+            &with_collection
+        }
+        None => ctx,
+    };
     if args.redact_report && args.format != Format::Json {
         bail!("--redact-report applies to JSON reports: add --format json");
     }
@@ -273,6 +296,15 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         pool,
         ..
     } = prepare(ctx, &args)?;
+    // What the documents share is measured once, before any is sanitized; the batch's
+    // index is removed when `_batch` goes, on every way out of this function.
+    let documents: Vec<(&str, &[String])> = inputs
+        .iter()
+        .map(|input| (input.text.as_str(), input.protect.as_slice()))
+        .collect();
+    let _batch = engine
+        .share_batch(&documents)
+        .context("cannot measure what the documents share (nothing was written)")?;
     let progress = if inputs.len() > 1 {
         ProgressBar::new(inputs.len() as u64)
     } else {
@@ -286,13 +318,24 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     if let (true, Some(dir)) = (several, &args.out) {
         let names = output_names(&inputs, args.format)?;
         let secret = declass::stats::cache::data_secret(&ctx.data)?;
-        let settings = settings_hash(ctx, &args, strategy, &secret)?;
+        let hashes: Vec<String> = inputs
+            .iter()
+            .map(|input| keyed_hex(&secret, input.text.as_bytes()))
+            .collect();
+        // With the batch measured, a document's output depends on every other input.
+        let batch = ctx
+            .config
+            .sanitize
+            .shared
+            .batch
+            .then(|| keyed_hex(&secret, hashes.concat().as_bytes()));
+        let settings = settings_hash(ctx, &args, strategy, &secret, batch)?;
         let mut manifest = Manifest::read(dir)?;
         let mut failed = 0;
-        let entries: Vec<ManifestEntry> = inputs
-            .iter()
+        let entries: Vec<ManifestEntry> = hashes
+            .into_iter()
             .map(|input| ManifestEntry {
-                input: keyed_hex(&secret, input.text.as_bytes()),
+                input,
                 settings: settings.clone(),
             })
             .collect();

@@ -8,6 +8,7 @@
 mod common;
 mod serve_support;
 
+mod collections;
 mod compare;
 mod corpus;
 mod detect;
