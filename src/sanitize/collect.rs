@@ -412,8 +412,8 @@ impl Run<'_, '_> {
     /// A capitalized common noun every mention of which follows a determiner ("the
     /// Court", "that Section", "the Government"): a text's short name for an institution
     /// or a role it names in full elsewhere, as legal and official writing capitalizes
-    /// them. One word, a common noun the knowledge bases know and no name of theirs;
-    /// persons' names take no determiner, so "Baker" alone stays a name.
+    /// them. One word in the singular, a common noun the knowledge bases know and no name
+    /// of theirs; persons' names take no determiner, so "Baker" alone stays a name.
     fn is_defined_common_noun(&self, item: &Item) -> bool {
         let doc = self.doc;
         let one_word = !item.text.contains(char::is_whitespace);
@@ -421,7 +421,12 @@ impl Run<'_, '_> {
             let first = doc.tokens.partition_point(|t| t.end <= start);
             first > 0 && matches!(doc.tags[first - 1], Upos::Det | Upos::Pron)
         };
+        // Teams and bands are named by plural common nouns ("the Riders", "the Athletics").
+        let lower = item.text.to_lowercase();
+        let plural =
+            lower.ends_with('s') && !["ss", "us", "is"].iter().any(|end| lower.ends_with(end));
         one_word
+            && !plural
             && item.text.starts_with(char::is_uppercase)
             && !item.spans.is_empty()
             && item.spans.iter().all(|&(start, _)| after_determiner(start))
