@@ -342,7 +342,7 @@ impl Engine {
         let (doc, mut findings) = self.detect_document(text, inputs)?;
         if let Some(analysis) = &self.analysis {
             findings.extend(analysis.detect(&doc)?);
-            findings = merge_findings(findings);
+            findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
         }
         Ok((doc, findings))
     }
@@ -456,7 +456,7 @@ impl Engine {
                     earlier = earlier.assuming_lowercase_names();
                 }
                 findings.extend(earlier.detect(&doc)?);
-                findings = merge_findings(findings);
+                findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
             }
             lowercase_names |= findings.iter().any(|f| {
                 let mention = &doc.text[f.start..f.end];
@@ -532,7 +532,7 @@ impl Engine {
             findings.extend(ManualDetector::new(&inputs.sensitive, None)?.detect(&doc)?);
         }
         if !inputs.protect.is_empty() || !inputs.sensitive.is_empty() {
-            findings = merge_findings(findings);
+            findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
         }
         Ok((
             doc,

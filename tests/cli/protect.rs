@@ -344,3 +344,45 @@ async fn the_service_refuses_names_without_a_letter_or_digit() {
         assert!(body.contains("deny_list"), "{body}");
     }
 }
+
+/// An e-mail address that holds the protected name is reported and replaced as the e-mail
+/// address it is, whether the person is protected for the run (`--protect`) or by the
+/// document itself (a benchmark task, as the service and Python take them).
+#[test]
+fn an_identifier_holding_the_name_is_that_identifier() {
+    let s = setup();
+    let text = "Write to jane.roe@example.org about Jane Roe.";
+    let tab = write(
+        &s.root,
+        "doc.json",
+        &serde_json::json!([{"doc_id": "a", "text": text, "task": "person: Jane Roe"}])
+            .to_string(),
+    );
+    let file = write(&s.root, "doc.txt", text);
+    let by_task = stdout_json(
+        s.declass()
+            .args(["sanitize", "--format", "json", "--tab"])
+            .arg(&tab),
+    );
+    let by_flag = stdout_json(
+        s.declass()
+            .args(["sanitize", "--format", "json", "--protect", "Jane Roe"])
+            .arg(&file),
+    );
+    for report in [&by_task[0], &by_flag] {
+        let email = report["replacements"]
+            .as_array()
+            .expect("replacements")
+            .iter()
+            .find(|r| r["original"] == "jane.roe@example.org")
+            .expect("the address is replaced");
+        assert!(
+            email["detected"]
+                .as_str()
+                .is_some_and(|d| d.contains("`email`")),
+            "{email}"
+        );
+        let published = report["sanitized_text"].as_str().expect("text");
+        assert!(!published.to_lowercase().contains("roe"), "{published}");
+    }
+}
