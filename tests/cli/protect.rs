@@ -355,8 +355,7 @@ fn an_identifier_holding_the_name_is_that_identifier() {
     let tab = write(
         &s.root,
         "doc.json",
-        &serde_json::json!([{"doc_id": "a", "text": text, "task": "person: Jane Roe"}])
-            .to_string(),
+        &serde_json::json!([{"doc_id": "a", "text": text, "task": "person: Jane Roe"}]).to_string(),
     );
     let file = write(&s.root, "doc.txt", text);
     let by_task = stdout_json(
