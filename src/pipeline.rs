@@ -652,13 +652,22 @@ impl Engine {
 }
 
 /// The texts of `documents` grouped so that documents protecting a common person (their
-/// own or one of `everywhere`) are one group; a document protecting no one is a group of
+/// own or one of `everywhere`, by full name or surname) are one group; a document protecting no one is a group of
 /// its own. Groups in the order of their first document.
 fn person_groups<'t>(
     documents: &[(&'t str, &[String])],
     everywhere: &[String],
 ) -> Vec<Vec<&'t str>> {
-    let key = |name: &str| crate::text::tokenize::index_terms(name).join(" ");
+    // A person is known by the whole name and by its last word, so "Mr John Smith" and
+    // "John Smith" join; two people of one surname joining only shares less.
+    let keys = |name: &str| {
+        let words = crate::text::tokenize::index_terms(name);
+        let last = words.last().cloned();
+        std::iter::once(words.join(" "))
+            .chain(last)
+            .filter(|key| !key.is_empty())
+            .collect::<Vec<String>>()
+    };
     // Union-find over documents, joined through the first document naming each person.
     let mut parent: Vec<usize> = (0..documents.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -670,11 +679,7 @@ fn person_groups<'t>(
     }
     let mut first_with: std::collections::HashMap<String, usize> = Default::default();
     for (position, (_, persons)) in documents.iter().enumerate() {
-        for person in persons.iter().chain(everywhere) {
-            let name = key(person);
-            if name.is_empty() {
-                continue;
-            }
+        for name in persons.iter().chain(everywhere).flat_map(|p| keys(p)) {
             let other = *first_with.entry(name).or_insert(position);
             let (a, b) = (root(&mut parent, position), root(&mut parent, other));
             parent[a.max(b)] = a.min(b);
@@ -815,7 +820,7 @@ mod tests {
     fn documents_linked_by_a_protected_person_are_one_group() {
         let ann = ["Ann Roe".to_string()];
         let both = ["ann roe".to_string(), "Bo Lee".to_string()];
-        let bo = ["Bo  Lee".to_string()];
+        let bo = ["Mr Bo  Lee".to_string()];
         let none: [String; 0] = [];
         let documents: Vec<(&str, &[String])> = vec![
             ("a", &ann),
@@ -827,6 +832,13 @@ mod tests {
         assert_eq!(
             person_groups(&documents, &[]),
             vec![vec!["a", "c", "e"], vec!["b"], vec!["d"]]
+        );
+        // One surname is one person here: "Lee" alone joins the Lees.
+        let lee = ["Lee".to_string()];
+        let documents_lee: Vec<(&str, &[String])> = vec![("a", &ann), ("f", &lee), ("c", &bo)];
+        assert_eq!(
+            person_groups(&documents_lee, &[]),
+            vec![vec!["a"], vec!["f", "c"]]
         );
         // A person every document protects makes the batch one group.
         let everywhere = ["Cy Dunn".to_string()];

@@ -440,13 +440,10 @@ impl Run<'_, '_> {
     /// and no lowercase letter.
     fn in_heading(&self, start: usize) -> bool {
         let doc = self.doc;
-        let Some(sentence) = doc
-            .sentences
-            .iter()
-            .position(|s| s.start <= start && start < s.end)
-        else {
+        let sentence = doc.sentences.partition_point(|s| s.end <= start);
+        if sentence == doc.sentences.len() || doc.sentences[sentence].start > start {
             return false;
-        };
+        }
         let paragraph = &doc.paragraphs[doc.sentences[sentence].paragraph];
         let text = &doc.text[doc.sentences[sentence].start..doc.sentences[sentence].end];
         paragraph.sentences.len() == 1
