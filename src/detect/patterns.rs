@@ -273,9 +273,11 @@ impl PatternsDetector {
     }
 
     /// The valid national numbers in a candidate run of digit groups, as byte spans: the
-    /// longest run of whole groups that is one in the first region (in config order) that
-    /// has one, then the same in the rest after it. So "1985 212-555-1234" gives its last
-    /// three groups, and two numbers separated by a space are two.
+    /// longest run of whole groups that is one in any configured region (of runs as long,
+    /// the one of the first region in config order), then the same in the rest after it.
+    /// So "1985 212-555-1234" gives its last three groups,
+    /// "91-415-555-0132" is one Indian number rather than a US one after "91", and two
+    /// numbers separated by a space are two.
     fn national_phones(&self, candidate: &str) -> Vec<(usize, usize)> {
         let bytes = candidate.as_bytes();
         let starts: Vec<usize> = (0..bytes.len())
@@ -303,12 +305,16 @@ impl PatternsDetector {
                 })
                 .collect();
             spans.sort_by_key(|&(s, e)| (std::cmp::Reverse(e - s), s));
-            let valid = self.phone_regions.iter().find_map(|region| {
-                spans
-                    .iter()
-                    .copied()
-                    .find(|&(s, e)| valid_national_phone(*region, &candidate[s..e]))
-            });
+            let valid = spans
+                .chunk_by(|a, b| a.1 - a.0 == b.1 - b.0)
+                .find_map(|same_length| {
+                    self.phone_regions.iter().find_map(|region| {
+                        same_length
+                            .iter()
+                            .copied()
+                            .find(|&(s, e)| valid_national_phone(*region, &candidate[s..e]))
+                    })
+                });
             match valid {
                 Some((s, e)) => {
                     found.push((s, e));
@@ -622,14 +628,37 @@ pub fn reads_as_date(text: &str) -> bool {
     text.chars().any(char::is_alphabetic) || SHAPE.is_match(text)
 }
 
-/// Whether `candidate` is a valid number of `region` written nationally.
+/// Whether `candidate` is a valid number of `region` written nationally, or written with
+/// the region's country code but no `+` ("91-415-555-0132" in India): libphonenumber's
+/// `maybeExtractCountryCode` strips a leading country code of the default region when
+/// the rest is a valid number, which the `phonenumber` crate's parser does not do.
 fn valid_national_phone(region: phonenumber::country::Id, candidate: &str) -> bool {
-    phonenumber::parse(Some(region), candidate)
+    let national = phonenumber::parse(Some(region), candidate)
         .ok()
         .is_some_and(|number| {
             phonenumber::is_valid(&number)
                 && national_prefix_present_if_required(region, candidate, &number)
-        })
+        });
+    national || valid_with_bare_country_code(region, candidate)
+}
+
+/// Whether `candidate`'s digits are the region's country code followed by a valid number
+/// of the region.
+fn valid_with_bare_country_code(region: phonenumber::country::Id, candidate: &str) -> bool {
+    let Some(meta) = phonenumber::metadata::DATABASE.by_id(region.as_ref()) else {
+        return false;
+    };
+    let code = meta.country_code().to_string();
+    let digits: String = candidate.chars().filter(char::is_ascii_digit).collect();
+    let Some(rest) = digits.strip_prefix(&code) else {
+        return false;
+    };
+    !rest.is_empty()
+        && phonenumber::parse(None, format!("+{code}{rest}"))
+            .ok()
+            .is_some_and(|number| {
+                number.code().value() == meta.country_code() && phonenumber::is_valid(&number)
+            })
 }
 
 /// libphonenumber's `isNationalPrefixPresentIfRequired`, part of its "valid" leniency: a
@@ -727,12 +756,20 @@ fn ip_addresses(text: &str) -> Vec<Hit> {
     }
     for m in IPV6.find_iter(text) {
         let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if glued(text[..m.start()].chars().next_back()) || glued(text[m.end()..].chars().next()) {
+        // Followed by ".digit", the address's IPv4 part was cut short: "::ffff:192.168.1".
+        let rest = &text.as_bytes()[m.end()..];
+        let cut_short = rest.len() > 1 && rest[0] == b'.' && rest[1].is_ascii_digit();
+        if glued(text[..m.start()].chars().next_back())
+            || glued(text[m.end()..].chars().next())
+            || cut_short
+        {
             continue;
         }
         let (with_zone, prefix) = split_prefix(m.as_str());
         let address = with_zone.split('%').next().unwrap_or(with_zone);
-        let shaped = address.contains("::") || address.matches(':').count() >= 7;
+        // Eight groups, or six and an IPv4 address standing for the last two.
+        let groups = if address.contains('.') { 6 } else { 7 };
+        let shaped = address.contains("::") || address.matches(':').count() >= groups;
         if !shaped || address.parse::<Ipv6Addr>().is_err() {
             continue;
         }
@@ -813,7 +850,7 @@ fn static_regex(pattern: &str) -> Regex {
 
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(
-        r"(?-u:\b)[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.(?:[A-Za-z]{2,}|xn--[A-Za-z0-9\-]+)(?-u:\b)",
+        r"(?-u:\b)[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.(?:xn--[A-Za-z0-9\-]+|[A-Za-z]{2,})(?-u:\b)",
     )
 });
 static PHONE_INTERNATIONAL: LazyLock<Regex> =
@@ -1163,11 +1200,23 @@ mod tests {
             .collect()
     }
 
+    fn found_text(text: &str) -> Vec<String> {
+        found(&detector("decade", ""), text)
+            .into_iter()
+            .map(|f| f.1)
+            .collect()
+    }
+
     #[test]
     fn email_valid_and_near_misses() {
         assert_eq!(
             categories("Write to jane.doe@example.co.uk today."),
             vec!["email"]
+        );
+        // A punycode top-level domain is the address's end, not "xn".
+        assert_eq!(
+            found_text("a@xn--d1acufc.xn--p1ai"),
+            vec!["a@xn--d1acufc.xn--p1ai".to_string()]
         );
         // Their domains may be web addresses; none is an e-mail address.
         assert!(
@@ -1202,6 +1251,17 @@ mod tests {
             vec!["ip", "ip"]
         );
         assert!(categories("Version 300.1.2.3 and time 10:30:45.").is_empty());
+        // Six groups and an IPv4 address for the last two.
+        for full in [
+            "0:0:0:0:0:FFFF:129.144.52.38",
+            "2001:db8:0:0:0:0:192.168.1.1",
+        ] {
+            assert_eq!(found_text(full), vec![full.to_string()]);
+        }
+        // An IPv4 part of three numbers is no IPv4 part, and "::ffff:192" not the address.
+        assert!(categories("Odd ::ffff:192.168.1 shape.").is_empty());
+        // Five groups before the IPv4 address: no IPv6 address, the IPv4 one alone.
+        assert_eq!(found_text("Odd 1:2:3:4:5:1.2.3.4 shape."), vec!["1.2.3.4"]);
     }
 
     #[test]
@@ -1323,6 +1383,11 @@ mod tests {
         assert_eq!(
             builtin("Ring 40 1234567 or 040 1234567."),
             pairs(&[("phone", "040 1234567")])
+        );
+        // India's country code without a "+", then a valid Indian number.
+        assert_eq!(
+            builtin("My international one is 91-415-555-0132"),
+            pairs(&[("phone", "91-415-555-0132")])
         );
     }
 
