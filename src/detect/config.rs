@@ -223,6 +223,12 @@ pub struct SequenceModelConfig {
     /// mistake and is dropped. Empty: no check.
     #[serde(default)]
     pub veto_under: Vec<String>,
+    /// A mention that up to this many following words complete into a common noun of the
+    /// knowledge bases (a class, not an individual: "driver" in "driver's license",
+    /// "Parkinson" in "Parkinson's disease") names part of a thing and is dropped. 0: no
+    /// check.
+    #[serde(default)]
+    pub compound_reach: usize,
 }
 
 /// One entity type of a sequence model: what training data calls it and what it becomes.

@@ -377,6 +377,12 @@ fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence
     })
 }
 
+/// Whether a phrase names a class of the knowledge bases (a common noun, not an
+/// individual such as a place or a person).
+fn common_noun(kb: Arc<KnowledgeBase>) -> sequence::CommonNoun {
+    Box::new(move |phrase: &str| kb.lookup(phrase).into_iter().any(|c| !kb.is_instance(c)))
+}
+
 /// The disease detector's proposal: the first concept the mention maps to in
 /// the MeSH knowledge base, generalized one step (its first broader heading, or WordNet's
 /// disease at the top of a MeSH branch); `None`, meaning the configured label, when MeSH

@@ -90,7 +90,7 @@ pub const REGISTRY: &[Registered] = &[
     },
     Registered {
         name: sequence::NER,
-        knowledge: false,
+        knowledge: true,
         counts: false,
         model: Some(NER_MODEL),
         build: build_ner,
@@ -223,12 +223,16 @@ fn build_disease(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
     }))
 }
 
+/// The named-entity labeller; with the knowledge bases it drops a mention the next words
+/// complete into a common noun (`[detect.ner] compound_reach`).
 fn build_ner(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
-    Ok(Box::new(sequence_detector(
-        sequence::NER,
-        &NER_MODEL,
-        with,
-    )?))
+    let detector = sequence_detector(sequence::NER, &NER_MODEL, with)?;
+    Ok(Box::new(match &with.resources.knowledge {
+        Some(kb) if with.config.ner.compound_reach > 0 => {
+            detector.with_common_nouns(super::common_noun(Arc::clone(kb)))
+        }
+        _ => detector,
+    }))
 }
 
 fn build_ic(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
@@ -264,12 +268,21 @@ mod tests {
             ResourceNeeds::of(&names, &config)
         };
         assert_eq!(
-            needs(&["patterns", "ner"]),
+            needs(&["patterns", "lists"]),
             ResourceNeeds {
                 knowledge: false,
                 counts: false
             }
         );
+        for labeller in ["ner", "disease"] {
+            assert_eq!(
+                needs(&[labeller]),
+                ResourceNeeds {
+                    knowledge: true,
+                    counts: false
+                }
+            );
+        }
         assert_eq!(
             needs(&["disease"]),
             ResourceNeeds {

@@ -56,6 +56,11 @@ pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
 /// one).
 pub type Confirmer = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
+/// Whether a normalized phrase is a common noun of the knowledge bases (a class, not an
+/// individual): the check that a mention the next words complete into one ("driver" in
+/// "driver's license", "Parkinson" in "Parkinson's disease") is part of a thing's name.
+pub type CommonNoun = Box<dyn Fn(&str) -> bool + Send + Sync>;
+
 /// Runs a trained model over a document's sentences.
 pub struct SequenceDetector {
     name: String,
@@ -71,6 +76,10 @@ pub struct SequenceDetector {
     generalizer: Option<Generalizer>,
     /// Seam for a knowledge base's veto of a mention; without one, every mention stands.
     confirmer: Option<Confirmer>,
+    /// Seam for the knowledge bases' common nouns, and how many following words may
+    /// complete a mention into one (`compound_reach`); without it, no mention is dropped so.
+    common_noun: Option<CommonNoun>,
+    compound_reach: usize,
     /// The model's features of the words met so far (`remembered_words` of them).
     known_words: KnownWords,
 }
@@ -124,6 +133,8 @@ impl SequenceDetector {
                 .collect(),
             generalizer: None,
             confirmer: None,
+            common_noun: None,
+            compound_reach: config.compound_reach,
             known_words: KnownWords::new(config.remembered_words),
         })
     }
@@ -138,6 +149,26 @@ impl SequenceDetector {
     pub fn with_confirmer(mut self, c: Confirmer) -> Self {
         self.confirmer = Some(c);
         self
+    }
+
+    /// Supplies the knowledge bases' common nouns (see the field's doc).
+    pub fn with_common_nouns(mut self, c: CommonNoun) -> Self {
+        self.common_noun = Some(c);
+        self
+    }
+
+    /// Whether the words after the mention's tokens `start..end` (up to `compound_reach`
+    /// of them, within the sentence ending at token `limit`) complete it into a common
+    /// noun of the knowledge bases.
+    fn inside_compound(&self, doc: &Document, start: usize, end: usize, limit: usize) -> bool {
+        let Some(common_noun) = &self.common_noun else {
+            return false;
+        };
+        let from = doc.tokens[start].start;
+        (end..limit.min(end + self.compound_reach)).any(|last| {
+            let phrase = crate::text::tokenize::normalize(&doc.text[from..doc.tokens[last].end]);
+            common_noun(&phrase)
+        })
     }
 }
 
@@ -190,7 +221,9 @@ impl Detector for SequenceDetector {
                     doc.tokens[range.start + end - 1].end,
                 );
                 let norm = crate::text::tokenize::normalize(&doc.text[s..e]);
-                if self.confirmer.as_ref().is_some_and(|c| !c(&norm)) {
+                if self.confirmer.as_ref().is_some_and(|c| !c(&norm))
+                    || self.inside_compound(doc, range.start + start, range.start + end, range.end)
+                {
                     vetoed += 1;
                     continue;
                 }

@@ -358,6 +358,44 @@ fn readers_report_file_and_line() {
     assert_eq!(sentences[0].words, vec!["Tampa", "bay"]);
 }
 
+/// A mention that the next words complete into a common noun of the knowledge bases is
+/// part of a thing's name and is dropped; the same words not followed so stay a mention.
+#[test]
+fn a_mention_inside_a_common_noun_is_dropped() {
+    let config = crate::Config::builtin().expect("config");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kb")
+        .join(&config.detect.ner.model);
+    let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+    let text = "Mr Galip Yalman has Parkinson's disease. Mr Galip Yalman lives in Ankara.";
+    let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+    let detector = SequenceDetector::load(NER, &path, &config.detect.ner).expect("model");
+    let found = |detector: &SequenceDetector| -> Vec<String> {
+        detector
+            .detect(&doc)
+            .expect("detect")
+            .iter()
+            .map(|f| text[f.start..f.end].to_string())
+            .collect()
+    };
+    let plain = found(&detector);
+    assert!(plain.iter().any(|m| m == "Ankara"), "{plain:?}");
+    // The model is free to call "Parkinson" a person; with the common nouns it may not.
+    let detector = detector.with_common_nouns(Box::new(|phrase: &str| {
+        ["parkinson's disease", "parkinson 's disease"].contains(&phrase)
+    }));
+    let checked = found(&detector);
+    assert!(
+        !checked.iter().any(|m| m.starts_with("Parkinson")),
+        "{checked:?}"
+    );
+    let kept: Vec<&String> = plain
+        .iter()
+        .filter(|m| !m.starts_with("Parkinson"))
+        .collect();
+    assert_eq!(checked.iter().collect::<Vec<_>>(), kept);
+}
+
 /// Labelling a document a sentence at a time finds, in each sentence, exactly what
 /// labelling the whole document finds there; a range of no sentences finds nothing.
 #[test]
