@@ -538,6 +538,8 @@ impl Ctx<'_> {
     fn title_run(&self, i: usize, end: usize, minor: MinorWords) -> (usize, usize) {
         let mut stop = i;
         let mut words = 0;
+        // After "of" the run names what its head belongs to.
+        let mut after_of = false;
         loop {
             if stop < end && self.is_capitalized(stop) && !self.is_month(stop) {
                 words += 1;
@@ -559,6 +561,9 @@ impl Ctx<'_> {
                 && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
             {
                 // The connector; the capitalized word after it counts on the next turn.
+                after_of |= self.tokens[stop].norm == "of";
+                stop += 1;
+            } else if words > 0 && self.is_coordinated_part(i, stop, end, after_of) {
                 stop += 1;
             } else if words > 0
                 && stop + 1 < end
@@ -579,12 +584,29 @@ impl Ctx<'_> {
                 && self.tags[stop + 2] != Upos::Adj
             {
                 // "Speaker of the Parliament" ("Friday the 13th" is not: no capital).
+                after_of |= self.tokens[stop].norm == "of";
                 stop += 2;
             } else {
                 break;
             }
         }
         (stop, words)
+    }
+
+    /// Whether the "and" at token `and` joins two parts of one name that started at
+    /// `start`, rather than two names of a list: the part before it is one capitalized
+    /// adjective, which names nothing alone and modifies the head that follows ("Foreign
+    /// and Commonwealth Office", "Social and Economic Council"), or the run has passed its
+    /// "of" and says what the head belongs to ("United Kingdom of Great Britain and
+    /// Northern Ireland", "Ministry of Labour and Social Policy"). A title of address
+    /// after it starts a person's name: "the Ministry of Justice and Mr Smith" are two.
+    fn is_coordinated_part(&self, start: usize, and: usize, end: usize, after_of: bool) -> bool {
+        and + 1 < end
+            && self.tokens[and].norm == "and"
+            && self.is_capitalized(and + 1)
+            && !self.is_month(and + 1)
+            && !HONORIFICS.contains(&self.tokens[and + 1].norm.trim_end_matches('.'))
+            && (after_of || (and == start + 1 && self.tags[start] == Upos::Adj))
     }
 
     fn noun_phrase_at(&mut self, i: usize, end: usize) -> usize {

@@ -142,6 +142,60 @@ fn proper_name_with_connector_and_compound_with_common_noun() {
 }
 
 #[test]
+fn and_joins_parts_of_one_name_but_not_a_list_of_names() {
+    // A capitalized adjective before "and" modifies the head that follows.
+    assert_eq!(
+        terms(
+            "an Agent of the Foreign and Commonwealth Office",
+            &[
+                "DET", "NOUN", "ADP", "DET", "ADJ", "CCONJ", "PROPN", "PROPN"
+            ]
+        ),
+        vec![
+            ("Agent".to_string(), TermKind::NounPhrase),
+            (
+                "Foreign and Commonwealth Office".to_string(),
+                TermKind::ProperName
+            )
+        ]
+    );
+    // Past its "of", a name says what its head belongs to.
+    assert_eq!(
+        terms(
+            "against the United Kingdom of Great Britain and Northern Ireland",
+            &[
+                "ADP", "DET", "PROPN", "PROPN", "ADP", "PROPN", "PROPN", "CCONJ", "PROPN", "PROPN"
+            ]
+        ),
+        vec![(
+            "United Kingdom of Great Britain and Northern Ireland".to_string(),
+            TermKind::ProperName
+        )]
+    );
+    // Two names of a list, and a person after an institution, stay apart.
+    assert_eq!(
+        terms(
+            "met Roseanne Barr and Melrose Place",
+            &["VERB", "PROPN", "PROPN", "CCONJ", "PROPN", "PROPN"]
+        ),
+        vec![
+            ("Roseanne Barr".to_string(), TermKind::ProperName),
+            ("Melrose Place".to_string(), TermKind::ProperName)
+        ]
+    );
+    assert_eq!(
+        terms(
+            "the Ministry of Justice and Mr Smith",
+            &["DET", "PROPN", "ADP", "PROPN", "CCONJ", "PROPN", "PROPN"]
+        ),
+        vec![
+            ("Ministry of Justice".to_string(), TermKind::ProperName),
+            ("Mr Smith".to_string(), TermKind::ProperName)
+        ]
+    );
+}
+
+#[test]
 fn dates_and_numbers() {
     assert_eq!(
         terms(

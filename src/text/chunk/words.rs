@@ -76,6 +76,11 @@ pub(super) const NAME_CONNECTORS: &[&str] = &[
     "for", "on", "upon",
 ];
 
+/// Titles of address that start a person's name. Language data.
+pub(super) const HONORIFICS: &[&str] = &[
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord", "lady",
+];
+
 /// Cardinal numbers written as words, and the adverbs that count ("twice"). Language data.
 pub(super) const NUMBER_WORDS: &[&str] = &[
     "two",
