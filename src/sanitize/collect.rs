@@ -106,6 +106,16 @@ impl Item {
     }
 }
 
+/// The head noun of a title of office, the last word before the "of" or "for" that says
+/// what the office is of ("President" of "Acting President of the Fourth Section"). A
+/// title without one has none: "the first Indian President" names its country in an
+/// adjective.
+pub(super) fn role_head(text: &str) -> Option<&str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let of = words.iter().position(|w| matches!(*w, "of" | "for"))?;
+    of.checked_sub(1).map(|head| words[head])
+}
+
 pub(super) fn phrase_set(text: &str) -> TermSet {
     TermSet::literal(index_terms(text).into())
 }
@@ -312,6 +322,17 @@ impl Run<'_, '_> {
             if self.is_reference(&self.items[i]) {
                 self.items[i].reference = true;
             }
+            if self.is_role_title(&self.items[i]) {
+                // Read as the role its head noun names ("president"), which the collection
+                // or the corpus may still measure.
+                let head = role_head(&self.items[i].text).map(str::to_lowercase);
+                let sense = head.and_then(|head| self.sense(&head, false));
+                let item = &mut self.items[i];
+                item.proper = false;
+                item.quasi = false;
+                item.naming_words.clear();
+                item.sense = sense;
+            }
             if self.is_heading_words(&self.items[i]) || self.is_defined_common_noun(&self.items[i])
             {
                 // Capitals a heading gives every word, or a text gives the common noun it
@@ -434,6 +455,43 @@ impl Run<'_, '_> {
             && self
                 .sense(&item.text.to_lowercase(), false)
                 .is_some_and(|s| !s.instance)
+    }
+
+    /// The title of an office, not a name: a capitalized phrase of several words whose
+    /// head (the last word before "of" or "for", which must be there) usually names a kind
+    /// of person (its first sense: "president", not "authority") and whose every
+    /// other word is a common word of the knowledge bases and no name of theirs ("President
+    /// of the Chamber", "Secretary of State for the Home Department", "Delegate of the
+    /// Commission"). Official writing capitalizes offices; the words say what the office
+    /// is, and no place, body or person in them narrows it down ("Mayor of Ankara" has a
+    /// name in it and stays one). Predicated of someone ("she became Secretary of State")
+    /// it is an occupation and stays a quasi-identifier.
+    fn is_role_title(&self, item: &Item) -> bool {
+        let Some(head) = role_head(&item.text) else {
+            return false;
+        };
+        let words: Vec<&str> = item
+            .text
+            .split_whitespace()
+            .filter(|w| !crate::text::is_function_word(&w.to_lowercase()))
+            .collect();
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        item.kind() == Some(TermKind::ProperName)
+            && words.len() >= 2
+            && !item
+                .spans
+                .iter()
+                .any(|&(s, _)| self.predicated(s) && self.about_a_person(s))
+            && self
+                .s
+                .taxonomy
+                .usual_sense_under(&head.to_lowercase(), person)
+            && words.iter().all(|word| {
+                !self.sense(word, true).is_some_and(|s| s.instance)
+                    && self
+                        .sense(&word.to_lowercase(), false)
+                        .is_some_and(|s| !s.instance)
+            })
     }
 
     /// Whether byte `start` lies in a heading: a paragraph of one sentence with letters

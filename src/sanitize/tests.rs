@@ -135,6 +135,9 @@ impl Taxonomy for Kb {
         self.sense(term, false, &Default::default())
             .is_some_and(|s| s.categories.iter().any(|c| labels.contains(c)))
     }
+    fn usual_sense_under(&self, term: &str, labels: &[String]) -> bool {
+        self.some_sense_under(term, labels)
+    }
     fn concept(&self, label: &str) -> Option<Step> {
         match label {
             "disease" => Some(step("disease", &["breast cancer"])),
@@ -807,4 +810,21 @@ mod disguised_names {
             );
         }
     }
+}
+
+/// An office's head noun is the word before the "of" or "for" that says what it is of; a
+/// title without one names no office.
+#[test]
+fn the_head_of_a_title_of_office() {
+    use super::collect::role_head;
+    assert_eq!(
+        role_head("Acting President of the Fourth Section"),
+        Some("President")
+    );
+    assert_eq!(
+        role_head("Secretary of State for the Home Department"),
+        Some("Secretary")
+    );
+    assert_eq!(role_head("Indian President"), None);
+    assert_eq!(role_head("of the Court"), None);
 }

@@ -1,7 +1,7 @@
 //! What the documents of a collection share identifies no one (`[sanitize.shared]`): a
 //! batch of made-up judgments keeps its boilerplate and generalizes each applicant's
 //! details; one judgment alone gets the same with `--collection`; a batch about one person
-//! shares nothing.
+//! shares nothing. The titles of offices a judgment names are roles, not names.
 
 use crate::common::*;
 
@@ -165,4 +165,35 @@ fn a_term_shared_by_one_document_is_refused_as_a_setting() {
         .output()
         .expect("runs");
     assert_clean_failure(&output, &["sanitize.shared.min_documents", "at least 2"]);
+}
+
+/// The title of an office is read as the role it names, in one judgment alone: no
+/// collection needed. An office with a name in it, or one predicated of the protected
+/// person, stays a quasi-identifier.
+#[test]
+fn titles_of_offices_are_roles_unless_a_name_is_in_them() {
+    let s = setup();
+    let person = "Anton Veller";
+    let doc = write(
+        &s.root,
+        "judgment.txt",
+        "The President of the Chamber decided to give notice of the application. Mr Anton \
+         Veller complained to the Mayor of Quarnby. In 1994 Mr Anton Veller became \
+         Minister of Defence.\n",
+    );
+    let output = s
+        .declass()
+        .args(["sanitize", "--protect", person])
+        .arg(&doc)
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("The President of the Chamber decided"),
+        "{text}"
+    );
+    for gone in ["Veller", "Quarnby", "Minister"] {
+        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    }
 }
