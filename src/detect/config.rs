@@ -249,7 +249,7 @@ pub struct ClusterConfig {
     pub depth: usize,
     /// 2-means passes per split.
     pub iterations: usize,
-    /// Path prefix lengths that become features.
+    /// Path prefix lengths that become features; empty: no clusters are learned.
     pub prefixes: Vec<usize>,
 }
 

@@ -46,7 +46,8 @@ pub fn train_options(
     }
 }
 
-/// The word clusters `config` asks for (none without a `clusters` section): learned from
+/// The word clusters `config` asks for (none without a `clusters` section or with no
+/// prefixes to use): learned from
 /// the source texts of the local corpus it names, the files of `texts` (CoNLL-U
 /// treebanks by their words, other files as a corpus build reads them) and the training
 /// sentences' words, the number of words clustered told to `progress`.
@@ -57,7 +58,7 @@ pub fn learn_clusters(
     train: &[LabelledSentence],
     progress: &mut dyn FnMut(&str),
 ) -> Result<WordClusters> {
-    let Some(settings) = &config.clusters else {
+    let Some(settings) = config.clusters.as_ref().filter(|c| !c.prefixes.is_empty()) else {
         return Ok(WordClusters::default());
     };
     let mut files = Vec::new();
