@@ -47,10 +47,10 @@ pub fn train_options(
 }
 
 /// The word clusters `config` asks for (none without a `clusters` section or with no
-/// prefixes to use): learned from
-/// the source texts of the local corpus it names, the files of `texts` (CoNLL-U
-/// treebanks by their words, other files as a corpus build reads them) and the training
-/// sentences' words, the number of words clustered told to `progress`.
+/// prefixes to use): learned from the source texts of the local corpus it names, the
+/// files of `texts` (CoNLL-U treebanks by their words, other files as a corpus build
+/// reads them) and the training sentences' words, the number of words clustered told to
+/// `progress`. A corpus that cannot be read is left out with a warning.
 pub fn learn_clusters(
     config: &SequenceModelConfig,
     data: &DataDir,
