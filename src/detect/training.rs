@@ -503,11 +503,23 @@ mod tests {
             .split(' ')
             .map(String::from)
             .collect();
-        use Upos::*;
-        let tags = [
-            Propn, Propn, Verb, Propn, Propn, Adp, Propn, Adp, Propn, Punct, Propn, Cconj, Propn,
-            Noun,
-        ];
+        let tags: Vec<Upos> = [
+            Upos::Propn,
+            Upos::Propn,
+            Upos::Verb,
+            Upos::Propn,
+            Upos::Propn,
+            Upos::Adp,
+            Upos::Propn,
+            Upos::Adp,
+            Upos::Propn,
+            Upos::Punct,
+            Upos::Propn,
+            Upos::Cconj,
+            Upos::Propn,
+            Upos::Noun,
+        ]
+        .to_vec();
         let labels = distant_labels(&words, &tags, &silver_config(), &gazetteers);
         assert_eq!(
             labels,
