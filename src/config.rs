@@ -68,6 +68,19 @@ pub struct ServeConfig {
     pub request_timeout_ms: u64,
     /// Requests the engine works on at once; one more is refused with 503 at once.
     pub max_concurrent: usize,
+    /// A connection must deliver a request's head within this many milliseconds of
+    /// opening or of its previous response, or it is closed: silent, slow and idle
+    /// clients do not hold a socket.
+    pub header_read_timeout_ms: u64,
+    /// A request body must arrive whole within this many milliseconds (else 408).
+    pub body_read_timeout_ms: u64,
+    /// Connections open at once; one more is answered 503 and closed, so a flood of
+    /// sockets cannot use up the process's file descriptors.
+    pub max_connections: usize,
+    /// Detectors `/analyze` (and Python's `Engine.analyze`) run besides `[detect] default`
+    /// when no detectors are named: an analysis, as Presidio's, lists persons, places and
+    /// organizations (`ner`), which sanitizing by default does not type.
+    pub analyze_extra_detectors: Vec<String>,
     /// Presidio entity type → the declass finding categories it stands for (`/analyze`,
     /// `/anonymize`, `/supportedentities`). A category no entry names is reported in
     /// upper case with `_` for spaces.
@@ -234,6 +247,19 @@ impl Config {
             3_600_000,
         );
         check.range("serve.max_concurrent", serve.max_concurrent, 1, 4096);
+        check.range(
+            "serve.header_read_timeout_ms",
+            serve.header_read_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range(
+            "serve.body_read_timeout_ms",
+            serve.body_read_timeout_ms as usize,
+            1,
+            3_600_000,
+        );
+        check.range("serve.max_connections", serve.max_connections, 1, 1 << 20);
         check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);
         check.range("krepeat.min_len", self.krepeat.min_len, 1, usize::MAX);
         check.unit_interval(
@@ -267,9 +293,28 @@ impl Config {
             0,
             3,
         );
+        check.range(
+            "detect.protect.alias_max_words",
+            protect.alias_max_words,
+            1,
+            32,
+        );
+        check.unit_interval(
+            "detect.protect.transliteration_max_edit_ratio",
+            protect.transliteration_max_edit_ratio,
+            true,
+        );
+        check.range(
+            "detect.protect.identifier_min_part_chars",
+            protect.identifier_min_part_chars,
+            2,
+            64,
+        );
         for (key, words) in [
             ("detect.protect.titles", &protect.titles),
             ("detect.protect.suffixes", &protect.suffixes),
+            ("detect.protect.alias_cues", &protect.alias_cues),
+            ("detect.protect.epithet_verbs", &protect.epithet_verbs),
         ] {
             if words.iter().any(|w| w.trim().is_empty()) {
                 check.fail(key, "must not hold an empty word");
@@ -613,6 +658,19 @@ mod tests {
             ),
             ("[table]\nalgorithm = \"flash\"\n", "table.algorithm"),
             ("[table]\nsmall_groups = \"drop\"\n", "table.small_groups"),
+            (
+                "[table]\nsuppression_limit = 2.0\n",
+                "table.suppression_limit",
+            ),
+            (
+                "[table]\npseudonym_hex_chars = 4\n",
+                "table.pseudonym_hex_chars",
+            ),
+            (
+                "[table]\nmax_lattice_nodes = 0\n",
+                "table.max_lattice_nodes",
+            ),
+            ("[table]\nmin_group_rows = 0\n", "table.min_group_rows"),
         ] {
             let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
             let message = err.to_string();

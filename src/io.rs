@@ -65,9 +65,159 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     writer.commit()
 }
 
+/// How temporary outputs are named (`.declass-tmp-` and random characters), so that one
+/// left by a killed run is recognised and removed by the next run writing beside it.
+pub const TEMP_PREFIX: &str = ".declass-tmp-";
+
+/// How often creating a temporary output is retried when another run's clean-up removed
+/// it between its creation and its lock.
+const TEMP_ATTEMPTS: usize = 8;
+
+/// Refuses an output path that exists and is not a regular file (following symbolic
+/// links): a FIFO, a socket, a device or a directory would otherwise be replaced by the
+/// renamed file, or a device like `/dev/null` by a file holding the document.
+pub fn check_output_file(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(Error::input(
+            path,
+            format!(
+                "exists and is {}, not a regular file: refusing to replace it with the output",
+                describe_file_type(&meta.file_type())
+            ),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Creates the output directory `dir` (and its parents) if missing; refuses a path that
+/// exists and is not a directory.
+pub fn ensure_output_dir(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) => Err(Error::input(
+            dir,
+            format!(
+                "exists and is {}, not a directory: cannot write outputs into it",
+                describe_file_type(&meta.file_type())
+            ),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+        }
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+fn describe_file_type(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+/// Removes the temporary outputs a killed run left in `dir`, once per directory and
+/// process. A run holds an exclusive lock on each temporary file it writes, which the
+/// operating system releases when the process ends, however it ends: a file with the
+/// prefix that can be locked belongs to no live run. Best effort: what cannot be read or
+/// removed is left, and the run goes on.
+fn remove_stale_temporaries(dir: &Path) {
+    static CLEANED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    {
+        let mut cleaned = CLEANED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cleaned.contains(&key) {
+            return;
+        }
+        cleaned.push(key);
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(TEMP_PREFIX))
+            && entry.file_type().is_ok_and(|t| t.is_file());
+        if !stale {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            log::info!(
+                "{}: removed a temporary output left by an interrupted run",
+                path.display()
+            );
+        }
+    }
+}
+
+/// A temporary file to be renamed to `path` when complete: `path` must be a regular
+/// file or not exist ([`check_output_file`]); the file is created in its directory
+/// (made if missing), mode 0600, named [`TEMP_PREFIX`]…, and locked for as long as it is
+/// open, after the temporary files killed runs left there are removed.
+pub fn temp_file_for(path: &Path) -> Result<tempfile::NamedTempFile> {
+    check_output_file(path)?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    remove_stale_temporaries(dir);
+    locked_temp_file(dir)
+}
+
+/// A new temporary file in `dir`, readable by its owner only while it is partial, locked
+/// for as long as it is open (see [`remove_stale_temporaries`]).
+fn locked_temp_file(dir: &Path) -> Result<tempfile::NamedTempFile> {
+    for _ in 0..TEMP_ATTEMPTS {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(TEMP_PREFIX);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o600));
+        }
+        let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        tmp.as_file().lock().map_err(|e| Error::io(tmp.path(), e))?;
+        // Another run's clean-up may have taken it between its creation and the lock.
+        if tmp.path().exists() {
+            return Ok(tmp);
+        }
+    }
+    Err(Error::input(
+        dir,
+        "cannot keep a temporary output file here (each one was removed as it was created)",
+    ))
+}
+
 /// An output file written as a stream: the bytes go to a temporary file in the target's
-/// directory, which becomes the target only at [`AtomicWriter::commit`]. Dropped without a
-/// commit (an error on the way), the temporary file is deleted and the target untouched.
+/// directory (mode 0600, named [`TEMP_PREFIX`]…), which becomes the target only at
+/// [`AtomicWriter::commit`]. Dropped without a commit (an error on the way), the temporary
+/// file is deleted and the target untouched; left by a killed process, it is removed by
+/// the next run writing into that directory. The target must be a regular file or not
+/// exist ([`check_output_file`]).
 pub struct AtomicWriter {
     path: std::path::PathBuf,
     out: std::io::BufWriter<tempfile::NamedTempFile>,
@@ -75,18 +225,7 @@ pub struct AtomicWriter {
 
 impl AtomicWriter {
     pub fn create(path: &Path) -> Result<AtomicWriter> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let mut builder = tempfile::Builder::new();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o644));
-        }
-        let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        let tmp = temp_file_for(path)?;
         Ok(AtomicWriter {
             path: path.to_path_buf(),
             out: std::io::BufWriter::new(tmp),
@@ -99,7 +238,9 @@ impl AtomicWriter {
             .map_err(|e| Error::io(&self.path, e))
     }
 
-    /// Flushes, syncs and renames the temporary file to the target.
+    /// Flushes and syncs the temporary file, makes it readable as outputs are (mode 0644)
+    /// now that it is complete, and renames it to the target, which is checked again: it
+    /// may have been replaced since [`AtomicWriter::create`].
     pub fn commit(self) -> Result<()> {
         let path = self.path;
         let tmp = self
@@ -107,6 +248,14 @@ impl AtomicWriter {
             .into_inner()
             .map_err(|e| Error::io(&path, e.into_error()))?;
         tmp.as_file().sync_all().map_err(|e| Error::io(&path, e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        check_output_file(&path)?;
         tmp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
         Ok(())
     }
@@ -143,6 +292,89 @@ mod tests {
         drop(w);
         assert_eq!(std::fs::read_to_string(&target).expect("read"), "one\n");
         assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+    }
+
+    /// The temporary files in `dir`.
+    fn temporaries(dir: &Path) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(TEMP_PREFIX))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_partial_output_is_private_and_a_dead_runs_is_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // Left by a killed run: nobody holds its lock.
+        let dead = dir.path().join(format!("{TEMP_PREFIX}dead"));
+        std::fs::write(&dead, "half a document").expect("write");
+        // Being written by a live run: locked.
+        let live = dir.path().join(format!("{TEMP_PREFIX}live"));
+        let held = std::fs::File::create(&live).expect("create");
+        held.lock().expect("lock");
+        let mut w = AtomicWriter::create(&dir.path().join("out.txt")).expect("create");
+        w.write_all(b"partial").expect("write");
+        assert!(!dead.exists(), "the dead run's temporary file is removed");
+        assert!(live.exists(), "a live run's temporary file is kept");
+        let mine: Vec<_> = temporaries(dir.path())
+            .into_iter()
+            .filter(|p| *p != live)
+            .collect();
+        assert_eq!(mine.len(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&mine[0])
+                .expect("meta")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        w.commit().expect("commit");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let out = std::fs::metadata(dir.path().join("out.txt")).expect("meta");
+            assert_eq!(out.permissions().mode() & 0o777, 0o644);
+        }
+        assert_eq!(temporaries(dir.path()), vec![live]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_to_replace_a_fifo_or_a_directory() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let err = write_atomic(&fifo, b"doc").expect_err("a FIFO");
+        assert!(
+            err.to_string().contains("a FIFO, not a regular file"),
+            "{err}"
+        );
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).expect("mkdir");
+        let err = write_atomic(&sub, b"doc").expect_err("a directory");
+        assert!(err.to_string().contains("a directory"), "{err}");
+        let err = ensure_output_dir(&fifo).expect_err("not a directory");
+        assert!(err.to_string().contains("not a directory"), "{err}");
+        ensure_output_dir(&dir.path().join("new/deeper")).expect("created");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::metadata(&fifo)
+                .expect("meta")
+                .file_type()
+                .is_fifo()
+        );
+        assert!(temporaries(dir.path()).is_empty());
     }
 
     #[test]

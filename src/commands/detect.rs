@@ -35,11 +35,10 @@ pub struct DetectorArgs {
     pub spans: Option<PathBuf>,
 }
 
-/// Refuses a name or term without a letter or digit: it would match nothing (or, left to
-/// later stages, everything), and the user believes something is protected.
+/// Refuses a name or term without a letter or digit ([`declass::detect::has_a_word`], the
+/// rule every entry point applies) while parsing, so the message names the flag.
 fn has_a_word(value: &str) -> std::result::Result<String, String> {
-    let form = declass::text::skeleton::matching_form(value);
-    if form.chars().any(char::is_alphanumeric) {
+    if declass::detect::has_a_word(value) {
         Ok(value.to_string())
     } else {
         Err("must contain a letter or digit (an empty name protects nothing)".to_string())

@@ -116,7 +116,14 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
         } else if input.is_dir() {
             several = true;
             roots.push(canonical(input)?);
+            let before = paths.len();
             files_under(input, &mut paths)?;
+            if paths.len() == before {
+                bail!(
+                    "{}: no documents in this directory (no regular files under it)",
+                    input.display()
+                );
+            }
         } else {
             if let Some(parent) = canonical(input)?.parent() {
                 roots.push(parent.to_path_buf());
@@ -138,6 +145,9 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
         };
         let text = read_text(&path)?;
         let id = path.display().to_string();
+        if text.trim().is_empty() {
+            eprintln!("declass: warning: {id}: empty document, its output is empty");
+        }
         if let Some(other) = seen.insert(relative.clone(), id.clone()) {
             bail!(
                 "{other} and {id} would both be written as {}: give them once, or in separate runs",

@@ -69,6 +69,12 @@ pub struct SanitizeArgs {
     /// what each was made from.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// A reference collection (a corpus built with `declass corpus build` over the user's
+    /// own archive): a term at least k of its documents hold is no quasi-identifier by
+    /// itself (`[sanitize.shared]`), so one document gets the decision it would get
+    /// sanitized in a batch with the archive. Overrides `sanitize.shared.collection`.
+    #[arg(long, value_name = "CORPUS")]
+    pub collection: Option<String>,
     /// Redo every input, even those whose output in the output directory is up to date
     /// (same input, configuration and arguments, as its manifest records).
     #[arg(long)]
@@ -82,6 +88,11 @@ pub struct SanitizeArgs {
     /// Output order and bytes are the same for every value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// A protected person of whom a document holds no recognised mention is an error for
+    /// that document (by default a warning on stderr and `protected_not_found` in the JSON
+    /// report): a misspelt or disguised name would otherwise pass unnoticed.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Args)]
@@ -224,6 +235,7 @@ fn settings_hash(
     args: &SanitizeArgs,
     strategy: Strategy,
     secret: &[u8],
+    batch: Option<String>,
 ) -> Result<String> {
     let detectors = &args.sensitive.detectors;
     let spans = match &detectors.spans {
@@ -233,6 +245,7 @@ fn settings_hash(
         None => None,
     };
     let settings = serde_json::json!({
+        "batch": batch,
         "version": env!("CARGO_PKG_VERSION"),
         "config": format!("{:?}", ctx.config),
         "protect": detectors.protect,
@@ -248,6 +261,21 @@ fn settings_hash(
 }
 
 pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
+    let with_collection;
+    let ctx = match &args.collection {
+        Some(name) => {
+            let mut config = ctx.config.clone();
+            config.sanitize.shared.collection = name.clone();
+            with_collection = Ctx {
+                config,
+                config_path: ctx.config_path.clone(),
+                data: ctx.data.clone(),
+                auto_setup: ctx.auto_setup,
+            };
+            &with_collection
+        }
+        None => ctx,
+    };
     if args.redact_report && args.format != Format::Json {
         bail!("--redact-report applies to JSON reports: add --format json");
     }
@@ -255,6 +283,12 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         return run_sanitize_jsonl(ctx, &args, path);
     }
     let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
+    // A wrong `--out` is refused before any document is sanitized.
+    match (&args.out, several) {
+        (Some(dir), true) => declass::io::ensure_output_dir(dir)?,
+        (Some(file), false) => declass::io::check_output_file(file)?,
+        (None, _) => {}
+    }
     let Prepared {
         strategy,
         rendering,
@@ -262,6 +296,15 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         pool,
         ..
     } = prepare(ctx, &args)?;
+    // What the documents share is measured once, before any is sanitized; the batch's
+    // index is removed when `_batch` goes, on every way out of this function.
+    let documents: Vec<(&str, &[String])> = inputs
+        .iter()
+        .map(|input| (input.text.as_str(), input.protect.as_slice()))
+        .collect();
+    let _batch = engine
+        .share_batch(&documents)
+        .context("cannot measure what the documents share (nothing was written)")?;
     let progress = if inputs.len() > 1 {
         ProgressBar::new(inputs.len() as u64)
     } else {
@@ -273,17 +316,26 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     );
     // Several plain inputs with --out: one output file per input, in a directory.
     if let (true, Some(dir)) = (several, &args.out) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create", dir.display()))?;
         let names = output_names(&inputs, args.format)?;
         let secret = declass::stats::cache::data_secret(&ctx.data)?;
-        let settings = settings_hash(ctx, &args, strategy, &secret)?;
+        let hashes: Vec<String> = inputs
+            .iter()
+            .map(|input| keyed_hex(&secret, input.text.as_bytes()))
+            .collect();
+        // With the batch measured, a document's output depends on every other input.
+        let batch = ctx
+            .config
+            .sanitize
+            .shared
+            .batch
+            .then(|| keyed_hex(&secret, hashes.concat().as_bytes()));
+        let settings = settings_hash(ctx, &args, strategy, &secret, batch)?;
         let mut manifest = Manifest::read(dir)?;
         let mut failed = 0;
-        let entries: Vec<ManifestEntry> = inputs
-            .iter()
+        let entries: Vec<ManifestEntry> = hashes
+            .into_iter()
             .map(|input| ManifestEntry {
-                input: keyed_hex(&secret, input.text.as_bytes()),
+                input,
                 settings: settings.clone(),
             })
             .collect();
@@ -302,7 +354,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             todo.par_iter()
                 .map(|&position| {
                     let input = &inputs[position];
-                    let result = process_one(&engine, input, strategy, args.format)
+                    let result = process_one(&engine, input, strategy, args.format, args.strict)
                         .and_then(|done| {
                             rendering
                                 .document(&sanitized(input, &done, position + 1))
@@ -350,7 +402,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         inputs
             .par_iter()
             .map(|input| {
-                let processed = process_one(&engine, input, strategy, args.format);
+                let processed = process_one(&engine, input, strategy, args.format, args.strict);
                 progress.inc(1);
                 processed
             })
@@ -478,6 +530,9 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?,
         ))
     };
+    if let Some(out) = &args.out {
+        declass::io::check_output_file(out)?;
+    }
     let Prepared {
         strategy,
         rendering,
@@ -526,8 +581,8 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             batch
                 .par_iter()
                 .map(|(position, input)| {
-                    let done =
-                        process_one(&engine, input, strategy, args.format).with_context(|| {
+                    let done = process_one(&engine, input, strategy, args.format, args.strict)
+                        .with_context(|| {
                             format!("{}: cannot sanitize (the stream stops here)", input.id)
                         })?;
                     Ok(rendering.json_line(&sanitized(input, &done, *position))?)
@@ -541,6 +596,11 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                 None => out!("{line}")?,
             }
         }
+    }
+    if position == 0 {
+        eprintln!(
+            "declass: warning: {name}: no documents (empty JSON Lines input), the output is empty"
+        );
     }
     if let Some(w) = file {
         w.commit()?;
@@ -594,6 +654,7 @@ fn process_one(
     input: &Input,
     strategy: Strategy,
     format: Format,
+    strict: bool,
 ) -> declass::Result<Processed> {
     let long = input.text.chars().count() > engine.config().pipeline.window_chars;
     let bar = if long {
@@ -616,5 +677,17 @@ fn process_one(
         &mut |bytes, _| bar.set_position(bytes as u64),
     );
     bar.finish_and_clear();
-    done
+    let done = done?;
+    for person in &done.plan.protected_not_found {
+        // The person by number only: a protected name is never printed.
+        let message = format!(
+            "protected person {person} has no mention the matcher recognised: \
+             check the name's spelling (an unrecognised mention is published)"
+        );
+        if strict {
+            return Err(declass::Error::input(&input.id, message));
+        }
+        eprintln!("declass: warning: {}: {message}", input.id);
+    }
+    Ok(done)
 }

@@ -16,8 +16,9 @@ pub struct ServeArgs {
     /// (`serve.token` or DECLASS_SERVE_TOKEN).
     #[arg(long, value_name = "IP:PORT")]
     pub addr: Option<String>,
-    /// Detectors to run, comma-separated (patterns, lists, disease, ner, ic); default:
-    /// `[detect] default`. Persons and terms are named per request.
+    /// Detectors to run, comma-separated (patterns, lists, disease, ner, ic), on every
+    /// route; default: `[detect] default`, and for `/analyze` also
+    /// `serve.analyze_extra_detectors` (`ner`). Persons and terms are named per request.
     #[arg(long, value_delimiter = ',')]
     pub detect: Vec<String>,
 }
@@ -36,6 +37,14 @@ pub fn run_serve(ctx: &Ctx, args: ServeArgs) -> Result<()> {
         ctx.auto_setup,
     )
     .context("cannot open the engine (nothing is served)")?;
+    // Named detectors are what every route runs; else `/analyze` adds its own.
+    let engine = if args.detect.is_empty() {
+        engine
+            .with_analysis_detectors(&ctx.config.serve.analyze_extra_detectors)
+            .context("cannot open serve.analyze_extra_detectors (nothing is served)")?
+    } else {
+        engine
+    };
     let token = options.token.is_some();
     run(engine, options, |addr| {
         // The one line a supervisor (or a test) waits for; the port is the bound one.

@@ -8,7 +8,7 @@ use clap::Args;
 
 use declass::detect::Detector;
 use declass::detect::patterns::PatternsDetector;
-use declass::io::write_atomic;
+use declass::io::{check_output_file, write_atomic};
 use declass::kb::KnowledgeBase;
 use declass::pipeline::{Detail, Engine};
 use declass::sanitize::render::{RenderOptions, sanitized_text};
@@ -110,6 +110,11 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
     let (Some(schema_path), Some(out)) = (&args.schema, &args.out) else {
         bail!("--schema and --out are required");
     };
+    // A wrong `--out` or `--report` is refused before the table is read.
+    check_output_file(out)?;
+    if let Some(report) = &args.report {
+        check_output_file(report)?;
+    }
     let schema = Schema::load(schema_path)?;
     let uses = |role: Role| schema.columns.iter().any(|c| c.role == role);
     let text = if uses(Role::Text) {
@@ -189,11 +194,18 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
         let json = serde_json::to_string_pretty(&report)? + "\n";
         write_atomic(path, json.as_bytes())?;
     }
+    if report.rows_read == 0 {
+        eprintln!(
+            "declass: warning: {}: no rows (a header only), the output has none",
+            args.input.display()
+        );
+    }
     log::info!(
-        "{} rows read, {} written, {} bad rows left out",
+        "{} rows read, {} written, {} bad rows left out, {} formula cells escaped",
         report.rows_read,
         report.rows_written,
-        report.bad_rows.count
+        report.bad_rows.count,
+        report.formula_cells_escaped
     );
     Ok(())
 }

@@ -41,6 +41,19 @@ pub struct ProtectConfig {
     pub fuzzy_min_chars: usize,
     /// Largest edit distance for such misspellings (0 turns fuzzy matching off).
     pub fuzzy_max_edits: usize,
+    /// Phrases that introduce another name of the person ("known as", "stage name").
+    pub alias_cues: Vec<String>,
+    /// Verbs that predicate a title of the person ("was the Empress of …").
+    pub epithet_verbs: Vec<String>,
+    /// Longest alias, in words, the alias finder accepts.
+    pub alias_max_words: usize,
+    /// A word in the bracket after a mention is a transliteration of a name part when,
+    /// both folded to Latin letters, their edit distance is at most this share of the
+    /// longer one's length (at least one edit).
+    pub transliteration_max_edit_ratio: f64,
+    /// Inside an identifier (URL, path, handle, hashtag), a single name part this long
+    /// is a mention; shorter ones need a second part or an initial beside them.
+    pub identifier_min_part_chars: usize,
 }
 
 /// How a date is generalized (`detect.patterns.date_generalization`).
@@ -58,15 +71,47 @@ pub enum DateGranularity {
 pub struct PatternsConfig {
     /// Built-in validated patterns to run.
     pub enabled: Vec<String>,
-    /// Region (ISO 3166 alpha-2) for phone numbers written without a `+` country code;
-    /// empty: only international numbers are recognised.
-    pub phone_region: String,
+    /// Regions (ISO 3166 alpha-2) whose national phone numbers (written without a `+`
+    /// country code) are recognised, tried in order; empty: only international numbers.
+    pub phone_regions: Vec<String>,
     /// What a date is generalized to: "month", "year" or "decade".
     pub date_generalization: DateGranularity,
     /// Whether a year standing alone ("in 1938") is a date finding too.
     pub bare_years: bool,
     /// User-defined patterns.
     pub custom: Vec<CustomPattern>,
+    /// A built-in pattern's match is a finding when its score, after context, reaches
+    /// this (Presidio's `score_threshold`).
+    pub min_score: f32,
+    /// Words before and after a match (on its line) searched for context words.
+    pub context_words_before: usize,
+    pub context_words_after: usize,
+    /// Added to the score of a match with one of its context words nearby; the result is
+    /// at least `context_min_score` (Presidio's context enhancer: 0.35 and 0.4).
+    pub context_boost: f32,
+    pub context_min_score: f32,
+    /// Taken from the score of a match without context words of its own when an
+    /// overlapping match of another pattern has some: the context tells which reading of
+    /// an ambiguous number is meant ("account 4010232137" is no NHS number).
+    pub rival_context_penalty: f32,
+    /// Score and context words of every built-in pattern.
+    pub recognizers: std::collections::BTreeMap<String, RecognizerConfig>,
+}
+
+/// How much one built-in pattern's match is trusted (`[detect.patterns.recognizers]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecognizerConfig {
+    /// Score of a match in the pattern's distinctive form (formatted, checksummed).
+    pub score: f32,
+    /// Score of a match in its weak form (a bare run of digits that many identifiers
+    /// share); the pattern has none when absent.
+    #[serde(default)]
+    pub weak_score: Option<f32>,
+    /// Words that raise the score when near the match (lowercase; a phrase matches
+    /// consecutive words; a plural "s" on the text's word is ignored).
+    #[serde(default)]
+    pub context: Vec<String>,
 }
 
 /// A user-defined pattern: every match of `regex` is sensitive and becomes `generalization`.

@@ -4,12 +4,14 @@
 //! types, so new detectors plug in without changing it.
 
 pub mod config;
+pub mod context;
 pub mod ic;
 pub mod lists;
 pub mod manual;
 pub mod ner;
 pub mod operators;
 pub mod patterns;
+pub mod precedence;
 pub mod protect;
 pub mod registry;
 pub mod sequence;
@@ -184,6 +186,38 @@ pub struct DetectorInputs {
     pub model_dirs: Vec<PathBuf>,
 }
 
+/// Whether a protected name or sensitive term holds a letter or digit once disguises are
+/// undone (its matching form): one without protects nothing, while the user believes
+/// something is protected.
+pub fn has_a_word(value: &str) -> bool {
+    crate::text::skeleton::matching_form(value)
+        .chars()
+        .any(char::is_alphanumeric)
+}
+
+/// Refuses protected persons (`what` = "protected person") or sensitive terms without a
+/// letter or digit ([`has_a_word`]). Every entry point reaches it: the detectors of a run
+/// are built through [`DetectorSet::build_with`], and a document's own persons and terms
+/// pass through the engine's detection, so the CLI's flags, JSON Lines, benchmark tasks,
+/// the service and Python refuse the same values the same way.
+pub fn check_words(what: &str, values: &[String]) -> Result<()> {
+    match values.iter().position(|v| !has_a_word(v)) {
+        None => Ok(()),
+        Some(i) => Err(Error::Parameter {
+            what: format!("{what} {}", i + 1),
+            message: format!(
+                "{:?} must contain a letter or digit (a name without one protects nothing)",
+                values[i]
+            ),
+        }),
+    }
+}
+
+/// What a protected person is called in errors.
+pub const PROTECTED_PERSON: &str = "protected person";
+/// What a sensitive term is called in errors.
+pub const SENSITIVE_TERM: &str = "sensitive term";
+
 /// The detectors chosen for a run, plus the allow lists that veto their findings.
 pub struct DetectorSet {
     detectors: Vec<Box<dyn Detector>>,
@@ -214,6 +248,8 @@ impl DetectorSet {
         config: &DetectConfig,
         resources: &DetectorResources,
     ) -> Result<Self> {
+        check_words(PROTECTED_PERSON, &inputs.protect)?;
+        check_words(SENSITIVE_TERM, &inputs.sensitive)?;
         let mut chosen: Vec<String> = if names.is_empty() {
             config.default.clone()
         } else {
@@ -255,7 +291,8 @@ impl DetectorSet {
         self.detectors.iter().map(|d| d.name()).collect()
     }
 
-    /// Runs every detector, drops allow-listed findings, and merges overlaps
+    /// Runs every detector, drops allow-listed findings, keeps validated identifiers and
+    /// numbers from the models' misreadings ([`precedence`]) and merges overlaps
     /// ([`merge_findings`]).
     pub fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         Ok(self.detect_keeping(doc, None)?.0)
@@ -303,7 +340,7 @@ impl DetectorSet {
             findings.retain(|f| !allow.allows(doc, f.start, f.end));
             log::info!("allow lists vetoed {} finding(s)", before - findings.len());
         }
-        merge_findings(findings)
+        merge_findings(precedence::apply(&doc.text, findings))
     }
 }
 

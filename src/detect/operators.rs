@@ -166,7 +166,7 @@ impl Pseudonyms {
 /// (their reason names the person); otherwise mentions with the same normalized text.
 pub fn entity_key(finding: &Finding, text: &str) -> String {
     if finding.detector == super::protect::NAME {
-        return finding.reason.clone();
+        return super::protect::person_key(&finding.reason).to_string();
     }
     normalize(&text[finding.start..finding.end])
 }

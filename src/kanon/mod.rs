@@ -34,12 +34,7 @@ const SCHEMA_VERSION: &str = "1";
 /// file in the same directory, renamed when complete).
 pub fn build_db(list: &[String], min_k: usize, budget: usize, path: &Path) -> Result<BuildStats> {
     let entries = dictionary::build(list, min_k, budget)?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| Error::io(&dir, e))?;
+    let tmp = crate::io::temp_file_for(path)?;
     let db_error = |e: rusqlite::Error| Error::model(path, format!("writing dictionary: {e}"));
     {
         let mut conn = Connection::open(tmp.path()).map_err(db_error)?;

@@ -79,11 +79,23 @@ pub(super) struct Item {
     pub naming_words: Vec<String>,
     /// Its sense in the knowledge bases, found once.
     pub sense: Option<std::rc::Rc<Sense>>,
+    /// Held by at least k documents of the batch or the reference collection
+    /// (`[sanitize.shared]`): no quasi-identifier by kind, and priced only by measured
+    /// evidence.
+    pub shared: bool,
+    /// A reference to a text ("Article 6 § 1", `reference_concepts`).
+    pub reference: bool,
 }
 
 impl Item {
     pub fn is_term(&self) -> bool {
         matches!(self.origin, ItemOrigin::Term(_))
+    }
+
+    /// Whether only measured evidence may price it: the collection shares it, or it
+    /// refers to a text. Neither is a quasi-identifier by kind.
+    pub fn priced_by_measurement_only(&self) -> bool {
+        self.shared || self.reference
     }
 
     pub fn kind(&self) -> Option<TermKind> {
@@ -258,6 +270,8 @@ impl Run<'_, '_> {
                             proper: false,
                             naming_words: Vec::new(),
                             sense: None,
+                            shared: false,
+                            reference: false,
                         });
                     }
                 }
@@ -278,6 +292,163 @@ impl Run<'_, '_> {
                 }
             }
         }
+        for i in 0..self.items.len() {
+            if self.is_name_in_another_language(&self.items[i]) {
+                // Assessed as the name it glosses is: a name, a quasi-identifier by kind.
+                let words: Vec<String> = self.items[i]
+                    .text
+                    .split_whitespace()
+                    .map(crate::text::tokenize::normalize)
+                    .collect();
+                let item = &mut self.items[i];
+                item.proper = true;
+                item.quasi |= self
+                    .s
+                    .config
+                    .quasi_identifier_kinds
+                    .contains(&TermKind::ProperName);
+                item.naming_words = words;
+            }
+            if self.is_reference(&self.items[i]) {
+                self.items[i].reference = true;
+            }
+            if self.is_heading_words(&self.items[i]) || self.is_defined_common_noun(&self.items[i])
+            {
+                // Capitals a heading gives every word, or a text gives the common noun it
+                // stands for a name with ("the Court", "the Government"), say nothing: the
+                // words are read as the common nouns they are.
+                let common = self.items[i].text.to_lowercase();
+                let sense = self.sense(&common, false);
+                let item = &mut self.items[i];
+                item.proper = false;
+                item.quasi = false;
+                item.naming_words.clear();
+                item.sense = sense;
+            }
+        }
+    }
+
+    /// A name's gloss in another language: a common phrase that fills the brackets right
+    /// after a proper name ("the Erzincan Martial Law Court (sıkıyönetim askeri
+    /// mahkemesi)", "the County Administrative Court (länsrätten)") and of whose words no
+    /// knowledge base knows one. An English gloss ("(deceased)") has known words.
+    fn is_name_in_another_language(&self, item: &Item) -> bool {
+        let doc = self.doc;
+        let (Some(&(start, end)), Some(TermKind::NounPhrase)) = (item.spans.first(), item.kind())
+        else {
+            return false;
+        };
+        let first = doc.tokens.partition_point(|t| t.end <= start);
+        let last = doc.tokens.partition_point(|t| t.end < end);
+        let bracketed = first >= 2
+            && doc.token_text(first - 1) == "("
+            && last + 1 < doc.tokens.len()
+            && doc.token_text(last + 1) == ")";
+        if !bracketed {
+            return false;
+        }
+        let name_end = doc.tokens[first - 2].end;
+        let after_name = doc
+            .terms
+            .iter()
+            .any(|t| t.end == name_end && t.kind == TermKind::ProperName);
+        after_name
+            && item.text.split_whitespace().all(|word| {
+                self.sense(&word.to_lowercase(), false).is_none()
+                    && self.sense(word, true).is_none()
+            })
+    }
+
+    /// A reference to a text: a numbered designation (a name with a digit, "Article 6 §
+    /// 1") whose first word can name a part of a text or a rule (`reference_concepts`).
+    /// Names of texts without a number are left to what the collection shares: "Helsinki
+    /// Accords" may be what a biography's subject signed.
+    fn is_reference(&self, item: &Item) -> bool {
+        let Some(noun) = item.text.split_whitespace().next() else {
+            return false;
+        };
+        item.kind() == Some(TermKind::ProperName)
+            && item.text.chars().any(|c| c.is_ascii_digit())
+            && self
+                .s
+                .taxonomy
+                .some_sense_under(&noun.to_lowercase(), &self.s.config.reference_concepts)
+    }
+
+    /// An all-capitals term of a heading (a paragraph of one sentence without a lowercase
+    /// letter: "PROCEDURE", "THE FACTS") whose every word is a common noun the knowledge
+    /// bases know and no name of theirs: "TURKEY" in "CASE OF X v. TURKEY" stays a name.
+    fn is_heading_words(&self, item: &Item) -> bool {
+        let Some(&(start, _)) = item.spans.first() else {
+            return false;
+        };
+        if !matches!(
+            item.kind(),
+            Some(TermKind::ProperName | TermKind::NounPhrase)
+        ) || !self.in_heading(start)
+        {
+            return false;
+        }
+        let words: Vec<&str> = item
+            .text
+            .split_whitespace()
+            .filter(|w| !crate::text::is_function_word(&w.to_lowercase()))
+            .collect();
+        !words.is_empty()
+            && words.iter().all(|word| {
+                let mut letters = word.chars();
+                let title: String = letters
+                    .next()
+                    .into_iter()
+                    .chain(letters.flat_map(char::to_lowercase))
+                    .collect();
+                let lower = word.to_lowercase();
+                word.chars().all(|c| !c.is_lowercase())
+                    && !self.sense(&title, true).is_some_and(|s| s.instance)
+                    && self.sense(&lower, false).is_some_and(|s| !s.instance)
+            })
+    }
+
+    /// A capitalized common noun every mention of which follows a determiner ("the
+    /// Court", "that Section", "the Government"): a text's short name for an institution
+    /// or a role it names in full elsewhere, as legal and official writing capitalizes
+    /// them. One word in the singular, a common noun the knowledge bases know and no name
+    /// of theirs; persons' names take no determiner, so "Baker" alone stays a name.
+    fn is_defined_common_noun(&self, item: &Item) -> bool {
+        let doc = self.doc;
+        let one_word = !item.text.contains(char::is_whitespace);
+        let after_determiner = |start: usize| {
+            let first = doc.tokens.partition_point(|t| t.end <= start);
+            first > 0 && matches!(doc.tags[first - 1], Upos::Det | Upos::Pron)
+        };
+        // Teams and bands are named by plural common nouns ("the Riders", "the Athletics").
+        let lower = item.text.to_lowercase();
+        let plural =
+            lower.ends_with('s') && !["ss", "us", "is"].iter().any(|end| lower.ends_with(end));
+        one_word
+            && !plural
+            && item.text.starts_with(char::is_uppercase)
+            && !item.spans.is_empty()
+            && item.spans.iter().all(|&(start, _)| after_determiner(start))
+            && !self.sense(&item.text, true).is_some_and(|s| s.instance)
+            && self
+                .sense(&item.text.to_lowercase(), false)
+                .is_some_and(|s| !s.instance)
+    }
+
+    /// Whether byte `start` lies in a heading: a paragraph of one sentence with letters
+    /// and no lowercase letter.
+    fn in_heading(&self, start: usize) -> bool {
+        let doc = self.doc;
+        let sentence = doc.sentences.partition_point(|s| s.end <= start);
+        if sentence == doc.sentences.len() || doc.sentences[sentence].start > start {
+            return false;
+        }
+        let paragraph = &doc.paragraphs[doc.sentences[sentence].paragraph];
+        let text = &doc.text[doc.sentences[sentence].start..doc.sentences[sentence].end];
+        paragraph.sentences.len() == 1
+            && text.chars().any(char::is_alphabetic)
+            && !text.chars().any(char::is_lowercase)
     }
 
     fn collect_entries(&mut self, persons: &[String]) {
@@ -298,7 +469,7 @@ impl Run<'_, '_> {
                 continue;
             }
             let key = if finding.detector == protect::NAME {
-                EntryKey::Person(finding.reason.clone())
+                EntryKey::Person(protect::person_key(&finding.reason).to_string())
             } else {
                 EntryKey::Phrase(set.clone())
             };
@@ -361,12 +532,14 @@ impl Run<'_, '_> {
             .findings
             .iter()
             .filter(|f| f.detector == protect::NAME)
-            .map(|f| f.reason.clone())
+            .map(|f| protect::person_key(&f.reason).to_string())
             .collect();
         persons
             .iter()
             .enumerate()
-            .filter(|(i, _)| !mentioned.contains(&protect::protected_reason(*i)))
+            .filter(|(i, _)| {
+                !mentioned.contains(protect::person_key(&protect::protected_reason(*i)))
+            })
             .map(|(_, name)| name.clone())
             .filter(|name| !phrase_set(name).alternatives()[0].is_empty())
             .collect()
@@ -425,6 +598,8 @@ impl Run<'_, '_> {
                                 TermKind::Number | TermKind::Date => Vec::new(),
                             },
                             sense: None,
+                            shared: false,
+                            reference: false,
                         });
                     }
                 }

@@ -141,6 +141,9 @@ pub struct SanitizeConfig {
     /// A kind of person the document predicates of someone (an occupation, a role) is a
     /// quasi-identifier like a name or a date.
     pub occupations_are_quasi_identifiers: bool,
+    /// A numbered designation whose noun can name a part of a text or a rule (a sense
+    /// under one of these concepts) is a reference, not a quantity or a name.
+    pub reference_concepts: Vec<String>,
     /// The concept a number generalizes to at the end of its ladder.
     pub number_concept: String,
     /// The concept a date generalizes to at the end of its ladder.
@@ -157,6 +160,27 @@ pub struct SanitizeConfig {
     /// incidental: its bound is 0 (PMI of a term independent of the target).
     pub incidental_below: f64,
     pub identifying_training: IdentifyingTraining,
+    pub shared: SharedConfig,
+}
+
+/// `[sanitize.shared]`: what the documents of a collection share identifies no one — the
+/// k-repeating substrings of Matsubara & Hasida (2014) applied to terms. A term of Q that
+/// occurs in at least k documents of the run's batch or of a reference collection (the
+/// documents of one protected person counting once) is no quasi-identifier by kind, and
+/// bounds do not price it: only a measured co-occurrence with a target does.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedConfig {
+    /// Measure what the documents sanitized together in one run share.
+    pub batch: bool,
+    /// k: a term is shared when at least this many documents hold it…
+    pub min_documents: u64,
+    /// …and at least this share of the batch's or the collection's documents.
+    pub min_share: f64,
+    /// A reference collection (a corpus built with `declass corpus build`) whose shared
+    /// terms count as the batch's do, so one document alone gets the decision it would
+    /// get in a batch; empty: none.
+    pub collection: String,
 }
 
 /// `[sanitize.identifying_training]`: how `declass train identifying` fits the model.
@@ -221,6 +245,13 @@ impl SanitizeConfig {
             if value == 0 {
                 return bad(key, "must be at least 1");
             }
+        }
+        if self.shared.min_documents < 2 {
+            // One document sharing a term with itself would publish every term.
+            return bad("shared.min_documents", "must be at least 2");
+        }
+        if !(0.0..=1.0).contains(&self.shared.min_share) {
+            return bad("shared.min_share", "must be a share in [0, 1]");
         }
         for (key, value) in [
             ("root_label", &self.root_label),

@@ -160,6 +160,7 @@ fn sensitive_replacement(
         role: Role::Sensitive,
         reasons: Vec::new(),
         source: finding.detector.clone(),
+        detected: finding.reason.clone(),
         information: Information::default(),
     }
 }
@@ -189,6 +190,7 @@ fn operated_replacement(
         role: Role::Sensitive,
         reasons: Vec::new(),
         source: finding.detector.clone(),
+        detected: finding.reason.clone(),
         information: Information::default(),
     }
 }
@@ -309,6 +311,7 @@ impl Run<'_, '_> {
                         role: Role::Correlated,
                         reasons: d.reasons.clone(),
                         source: label.map_or_else(|| "removed".to_string(), |c| c.source.clone()),
+                        detected: String::new(),
                         information: Information {
                             original_bits: ic.bits,
                             kept_bits: kept,
@@ -336,6 +339,7 @@ impl Run<'_, '_> {
             },
             assessments,
             counts_from: self.s.counts.identity(),
+            protected_not_found: Vec::new(),
         })
     }
 }

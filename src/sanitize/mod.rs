@@ -52,6 +52,7 @@ use crate::detect::Finding;
 use crate::error::Result;
 use crate::stats::CountSource;
 use crate::stats::ic::IcSource;
+use crate::stats::shared::SharedTerms;
 use crate::text::Document;
 use collect::{Entry, Item};
 use counts::CountTable;
@@ -74,6 +75,9 @@ pub struct Sanitizer<'a> {
     /// target behind it), which only an assessment report shows: working out each
     /// term's risk towards every target costs as much as a long document's search.
     pub assessments: bool,
+    /// What the documents sanitized together, or a reference collection, share
+    /// (`[sanitize.shared]`): a term they share is no quasi-identifier by itself.
+    pub shared: Option<&'a SharedTerms>,
 }
 
 /// One term's features for the identifying-term model, with its spans (byte offsets):
@@ -237,6 +241,11 @@ impl Sanitizer<'_> {
             senses: Default::default(),
         };
         run.collect(persons);
+        if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {
+            for item in run.items.iter_mut().filter(|i| i.is_term()) {
+                item.shared = shared.is_shared(&item.set)?;
+            }
+        }
         Ok(run)
     }
 

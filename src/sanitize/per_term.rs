@@ -336,6 +336,10 @@ impl Run<'_, '_> {
             }
             let set = &self.items[i].set;
             let r = self.risk(target, &[set])?;
+            if self.items[i].priced_by_measurement_only() && r.origin.is_bound() {
+                // Shared by the collection, or a reference: only a measured risk counts.
+                continue;
+            }
             let quasi =
                 self.items[i].quasi && self.entries[target].protected && r.origin.is_bound();
             if r.bits >= t || quasi {

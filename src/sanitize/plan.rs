@@ -111,6 +111,10 @@ pub struct Replacement {
     /// knowledge base, "simplified", "date", "number", "type" (the term's class when no
     /// knowledge base knows it) or "root".
     pub source: String,
+    /// Why the detector flagged a sensitive span (its finding's reason, which never
+    /// repeats the text): for a protected person, why the span was tied to them. Empty for
+    /// correlated terms, whose `reasons` say why.
+    pub detected: String,
     /// What this occurrence costs in utility (eq. 20): the IC of the original and of
     /// what is published instead, so a reader sees where the kept information went.
     pub information: Information,
@@ -160,4 +164,9 @@ pub struct Plan {
     pub assessments: Vec<Assessment>,
     /// Count source identity, for the report.
     pub counts_from: String,
+    /// The protected persons (1-based, in the order they were given) of whom the document
+    /// holds no mention the matcher recognised: nothing tied to them could be found, so a
+    /// misspelt or disguised name may have been published. Numbers, not names: the report
+    /// and the warning never repeat a protected name.
+    pub protected_not_found: Vec<usize>,
 }

@@ -106,6 +106,8 @@ pub struct ReportReplacement<'a> {
     pub action: Action,
     pub role: Role,
     pub source: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub detected: &'a str,
     pub reasons: &'a [Reason],
     pub information: super::plan::Information,
 }
@@ -122,6 +124,8 @@ pub struct Report<'a> {
     pub disclosure: &'a [super::Disclosure],
     pub utility: Utility,
     pub counts_from: &'a str,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    pub protected_not_found: &'a [usize],
     pub replacements: Vec<ReportReplacement<'a>>,
 }
 
@@ -142,6 +146,7 @@ pub fn report<'a>(
         disclosure: &plan.disclosure,
         utility: plan.utility,
         counts_from: &plan.counts_from,
+        protected_not_found: &plan.protected_not_found,
         replacements: plan
             .replacements
             .iter()
@@ -153,6 +158,7 @@ pub fn report<'a>(
                 action: r.action,
                 role: r.role,
                 source: &r.source,
+                detected: &r.detected,
                 reasons: &r.reasons,
                 information: r.information,
             })
@@ -371,6 +377,7 @@ mod tests {
             },
             assessments: Vec::new(),
             counts_from: "test".into(),
+            protected_not_found: Vec::new(),
         }
     }
 
@@ -388,6 +395,7 @@ mod tests {
             role: Role::Correlated,
             reasons: Vec::new(),
             source: "t".into(),
+            detected: String::new(),
             information: Default::default(),
         }
     }

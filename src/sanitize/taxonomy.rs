@@ -61,6 +61,10 @@ pub trait Taxonomy {
     /// The concept a label names ("person", "date"), when a knowledge base has it, so its
     /// count is monotone too.
     fn concept(&self, label: &str) -> Option<Step>;
+    /// Whether one of `term`'s senses as a common noun, any of them, lies under a concept
+    /// labelled with one of `labels` (or is one): what a word can mean, whichever sense
+    /// the document uses.
+    fn some_sense_under(&self, term: &str, labels: &[String]) -> bool;
 }
 
 /// Classes of the names a sequence labeller finds in a document, for the names no
@@ -364,6 +368,14 @@ impl Taxonomy for KbTaxonomy<'_> {
 
     fn concept(&self, label: &str) -> Option<Step> {
         self.kb.lookup(label).first().map(|&c| self.step(c))
+    }
+
+    fn some_sense_under(&self, term: &str, labels: &[String]) -> bool {
+        self.kb.lookup(term).into_iter().any(|concept| {
+            let described = self.described(concept);
+            let sense = described.sense.get_or_init(|| self.describe(concept));
+            !sense.instance && sense.categories.iter().any(|c| labels.contains(c))
+        })
     }
 }
 

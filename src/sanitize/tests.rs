@@ -131,6 +131,10 @@ impl Taxonomy for Kb {
             _ => None,
         }
     }
+    fn some_sense_under(&self, term: &str, labels: &[String]) -> bool {
+        self.sense(term, false, &Default::default())
+            .is_some_and(|s| s.categories.iter().any(|c| labels.contains(c)))
+    }
     fn concept(&self, label: &str) -> Option<Step> {
         match label {
             "disease" => Some(step("disease", &["breast cancer"])),
@@ -209,6 +213,7 @@ fn plan_for(
         name_typer: None,
         operators: &operators(),
         assessments: true,
+        shared: None,
     }
     .sanitize(doc, findings, strategy)
 }

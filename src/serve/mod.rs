@@ -11,7 +11,11 @@
 //! - `GET /health`, `GET /openapi.json` (an OpenAPI 3 document of these routes) and the
 //!   review page at `GET /` ([`page`]).
 //!
-//! Limits (`[serve]`): loopback only unless a bearer token is set; a body limit (413); a
+//! Limits (`[serve]`): loopback only unless a bearer token is set, and then only requests
+//! whose `Host` (and `Origin`, if sent) is a loopback name (421, 403); JSON routes take
+//! `Content-Type: application/json` only (415); a body limit (413); deadlines for a
+//! request's head (the connection is closed: silent, slow and idle clients hold no
+//! socket) and its body (408); a bound on open connections (503 and closed); a
 //! per-request timeout and a bound on requests in work, refusing one more at once (503)
 //! rather than queueing it. Failure is closed: a request whose counts or knowledge-base
 //! answers cannot be had gets 503 and no text. The access log (info level) holds method,
@@ -131,16 +135,96 @@ async fn serve(
         .map_err(listen_error)?;
     let local = listener.local_addr().map_err(listen_error)?;
     let app = router(engine, &options);
+    let config = &options.config;
+    let connections = Arc::new(Semaphore::new(config.max_connections));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    // hyper starts the deadline whenever it waits for a request's head: on a new
+    // connection and after each response, so idle keep-alive connections close too.
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(Duration::from_millis(config.header_read_timeout_ms));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let refusal = too_many_connections(config.max_connections);
+    // Without a signal handler the server runs until killed, which is as good.
+    let mut interrupted = std::pin::pin!(async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    });
     ready(local);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            // Without a signal handler the server runs until killed, which is as good.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
+    // Whether the last connection was refused: one warning per flood, not one a socket.
+    let mut saturated = false;
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    accept_failed(e).await;
+                    continue;
+                }
+            },
+            () = &mut interrupted => break,
+        };
+        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+            // Best effort: a client whose socket cannot take these bytes at once
+            // sees the connection closed.
+            let _ = stream.try_write(&refusal);
+            if !saturated {
+                log::warn!(
+                    target: "declass::access",
+                    "refusing connections: {} are open (serve.max_connections)",
+                    config.max_connections
+                );
             }
-        })
-        .await
-        .map_err(listen_error)
+            saturated = true;
+            continue;
+        };
+        saturated = false;
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection =
+            graceful.watch(http.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A connection closed by its client or by a timeout is no error of the
+            // service's.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+    // Requests in work may finish; connections still open after that are dropped.
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(Duration::from_secs(5)) => {}
+    }
+    Ok(())
+}
+
+/// The answer to a connection over `serve.max_connections`, written before closing it.
+fn too_many_connections(limit: usize) -> Vec<u8> {
+    let body = serde_json::json!({
+        "error": format!("{limit} connections are open (serve.max_connections); try again")
+    })
+    .to_string();
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: \
+         application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// A failed `accept`: a connection reset before it was taken is skipped; anything else
+/// (out of file descriptors) is logged and waited out for a moment, as hyper 0.14's
+/// server did, instead of spinning.
+async fn accept_failed(e: std::io::Error) {
+    use std::io::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) {
+        return;
+    }
+    log::error!(target: "declass::access", "cannot accept a connection: {e}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
 }
 
 /// Every route, with its limits and the access log.
@@ -179,7 +263,84 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         .route_layer(middleware::from_fn(access_log))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .layer(middleware::from_fn_with_state(state.clone(), local_only))
         .with_state(state)
+}
+
+/// Without a token, only requests addressed to this machine by a browser on it are
+/// answered: `Host` must name a loopback address or `localhost` (else 421 Misdirected
+/// Request), and `Origin`, when sent, too (else 403). A web page elsewhere can then
+/// neither read the service through a name it rebinds to 127.0.0.1 (DNS rebinding: its
+/// requests carry its own name in `Host`) nor post to it from the browser (its
+/// `Origin`). Without a token the service listens on loopback only
+/// ([`ServeOptions::resolve`]), so the loopback names are the listen address's names.
+/// With a token the token is the defence: a browser does not add it to a cross-site
+/// request.
+async fn local_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if state.token.is_some() {
+        return next.run(request).await;
+    }
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| request.uri().authority().map(|a| a.as_str()));
+    let refused = if !host.is_some_and(is_loopback_authority) {
+        Some(ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            "without a token this service answers requests addressed to localhost or a \
+             loopback address only (the Host header); set serve.token to serve other names",
+        ))
+    } else if let Some(origin) = request.headers().get(header::ORIGIN)
+        && !origin.to_str().is_ok_and(is_loopback_origin)
+    {
+        Some(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "without a token this service answers pages served from this machine only \
+             (the Origin header)",
+        ))
+    } else {
+        None
+    };
+    match refused {
+        Some(error) => {
+            let response = error.into_response();
+            log::info!(
+                target: "declass::access",
+                "{} (refused: not addressed locally) {}",
+                request.method(),
+                response.status().as_u16()
+            );
+            response
+        }
+        None => next.run(request).await,
+    }
+}
+
+/// `localhost`, a name under `.localhost` (resolved to loopback by RFC 6761 §6.3, which
+/// no one else can own) or a loopback IP address, with or without a port.
+fn is_loopback_authority(authority: &str) -> bool {
+    let Ok(authority) = authority.parse::<axum::http::uri::Authority>() else {
+        return false;
+    };
+    !authority.as_str().contains('@') && is_loopback_host(authority.host())
+}
+
+fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.to_canonical().is_loopback(),
+        Err(_) => host == "localhost" || host.ends_with(".localhost"),
+    }
+}
+
+/// An `Origin` (`http://127.0.0.1:8000`) whose host is a loopback one; `null` (a sandboxed
+/// page, a local file) is not.
+fn is_loopback_origin(origin: &str) -> bool {
+    url::Url::parse(origin).is_ok_and(|url| {
+        matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(is_loopback_host)
+    })
 }
 
 /// The OpenAPI 3 document of the routes, compiled in.
@@ -330,27 +491,65 @@ impl IntoResponse for ApiError {
 
 /// A JSON body whose errors name what is wrong: a malformed body or a field of the
 /// wrong type is 400 with the field's path (`entities[2]: invalid type…`), a body over
-/// `serve.max_body_bytes` 413. The content type is not insisted on (curl's default is
-/// form data).
+/// `serve.max_body_bytes` 413, one not arrived within `serve.body_read_timeout_ms` 408.
+/// `Content-Type: application/json` (or `application/…+json`) is required, else 415: a
+/// browser sends a cross-site POST without asking first only as form data or plain
+/// text, so such a request never reaches a route.
 pub struct ApiJson<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> std::result::Result<Self, ApiError> {
-        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
-            let status = e.status();
-            if status == StatusCode::PAYLOAD_TOO_LARGE {
+    async fn from_request(
+        request: Request,
+        state: &AppState,
+    ) -> std::result::Result<Self, ApiError> {
+        let content_type = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        if !content_type.is_some_and(is_json_media_type) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the request body must be JSON sent with `Content-Type: application/json`",
+            ));
+        }
+        let limit = Duration::from_millis(state.config.body_read_timeout_ms);
+        let read = tokio::time::timeout(limit, Bytes::from_request(request, state)).await;
+        let bytes = read
+            .map_err(|_| {
                 ApiError::new(
-                    status,
-                    "the request body is larger than serve.max_body_bytes",
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body did not arrive within serve.body_read_timeout_ms",
                 )
-            } else {
-                ApiError::new(status, format!("cannot read the request body: {e}"))
-            }
-        })?;
+            })?
+            .map_err(|e| {
+                let status = e.status();
+                if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        status,
+                        "the request body is larger than serve.max_body_bytes",
+                    )
+                } else {
+                    ApiError::new(status, format!("cannot read the request body: {e}"))
+                }
+            })?;
         parse_json(&bytes).map(ApiJson)
     }
+}
+
+/// `application/json` or `application/<anything>+json`, with any parameters
+/// (`; charset=utf-8`), as axum's own JSON extractor accepts.
+fn is_json_media_type(value: &str) -> bool {
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence
+        .strip_prefix("application/")
+        .is_some_and(|subtype| subtype == "json" || subtype.ends_with("+json"))
 }
 
 /// Parses a JSON body, naming the field an error is at.

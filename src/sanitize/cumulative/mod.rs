@@ -348,6 +348,7 @@ impl Run<'_, '_> {
     fn starts_generalized(&self, choice: &Choice) -> bool {
         let item = &self.items[choice.item];
         item.quasi
+            && !item.priced_by_measurement_only()
             && choice.options.len() > 1
             && matches!(item.origin, ItemOrigin::Term(_))
             && self
@@ -423,7 +424,10 @@ impl Run<'_, '_> {
                 if self.is_own_generalization(i, t) {
                     continue;
                 }
-                by_target.insert(t, self.share(t, option, w, floor_ic)?);
+                by_target.insert(
+                    t,
+                    self.share(t, option, w, floor_ic, item.priced_by_measurement_only())?,
+                );
             }
             shares.push(by_target);
         }
@@ -439,8 +443,18 @@ impl Run<'_, '_> {
     /// corpus has seen the two together, else (and at least) the assertion bound
     /// `w · (IC − IC(class))`. The item's class (its broadest readable generalization) is
     /// what its place in the sentence already says ("born in ___" is a place, "in ___" of
-    /// a year a date), so only the information beyond it counts.
-    fn share(&self, t: usize, option: &Option_, w: f64, floor_ic: f64) -> Result<Figure> {
+    /// a year a date), so only the information beyond it counts. A term the collection
+    /// shares, or a reference to a text (`measured_only`), is priced by the measured risk
+    /// alone: that k documents hold it is evidence enough that it singles no one out,
+    /// unless the corpus measures it with the target.
+    fn share(
+        &self,
+        t: usize,
+        option: &Option_,
+        w: f64,
+        floor_ic: f64,
+        measured_only: bool,
+    ) -> Result<Figure> {
         if option.set.is_empty() {
             return Ok(Figure {
                 bits: 0.0,
@@ -478,9 +492,22 @@ impl Run<'_, '_> {
             });
         }
         if measured.origin.is_bound() {
-            return Ok(bound);
+            return Ok(if measured_only {
+                Figure {
+                    bits: 0.0,
+                    origin: measured.origin,
+                }
+            } else {
+                bound
+            });
         }
         let bits = measured.bits * self.identity_scale(t)?;
+        if measured_only {
+            return Ok(Figure {
+                bits,
+                origin: measured.origin,
+            });
+        }
         Ok(if bits > bound.bits {
             Figure {
                 bits,

@@ -194,6 +194,11 @@ impl Ctx<'_> {
                 i = next;
                 continue;
             }
+            if let Some(stop) = self.designation_at(i, range.end) {
+                self.push(i..stop, TermKind::ProperName);
+                i = stop;
+                continue;
+            }
             if let Some(stop) = self.title_case_name_at(i, range.start, range.end) {
                 i = self.push_name(i..stop, range.end);
                 continue;
@@ -246,6 +251,58 @@ impl Ctx<'_> {
         let stop = stop?;
         self.push(i..stop, TermKind::Date);
         Some(stop)
+    }
+
+    /// A numbered designation, one name however many numbers it holds: a capitalized noun,
+    /// a number sign if any ("No.", "no."), a number, then subdivisions ("§ 1", "§§ 1 and
+    /// 3", "para. 2", "(c)") and further numbers joined by "and", "to", "-" or commas:
+    /// "Article 6 § 1 (c)", "Rule 26 § 1", "Protocol No. 11", "Law no. 466", "Articles 6
+    /// and 13", "Room 12". What it designates (a part of a text, a room) is for later
+    /// stages to say; here it is kept whole, not split into a name and quantities.
+    fn designation_at(&self, i: usize, end: usize) -> Option<usize> {
+        let is_number = |k: usize| k < end && self.tokens[k].kind == TokenKind::Number;
+        // The tagger may read a capitalized noun before a number as a verb ("Rule 52").
+        if !self.is_capitalized(i) || is_function_word(&self.tokens[i].norm) {
+            return None;
+        }
+        let mut k = i + 1;
+        if k < end && NUMBER_SIGNS.contains(&self.tokens[k].norm.as_str()) {
+            k += 1;
+        }
+        if !is_number(k) {
+            return None;
+        }
+        k += 1;
+        loop {
+            let word = if k < end { self.word(k) } else { "" };
+            let norm = if k < end {
+                self.tokens[k].norm.as_str()
+            } else {
+                ""
+            };
+            let next = if SUBDIVISION_SIGNS.contains(&norm)
+                || word.starts_with('§')
+                || matches!(norm, "and" | "to" | "or")
+                || matches!(word, "," | "-" | "–")
+            {
+                k + 1
+            } else if word == "(" && k + 2 < end && self.word(k + 2) == ")" {
+                // "(c)", "(iii)": a lettered subdivision.
+                let inner = self.word(k + 1);
+                if inner.len() <= 4 && inner.chars().all(|c| c.is_ascii_lowercase()) {
+                    k += 3;
+                    continue;
+                }
+                break;
+            } else {
+                break;
+            };
+            if !is_number(next) {
+                break;
+            }
+            k = next + 1;
+        }
+        Some(k)
     }
 
     /// A number in digits ("289", "1,200"), a cardinal or ordinal in words ("five",
@@ -535,11 +592,12 @@ impl Ctx<'_> {
         let mut last_noun = None;
         while stop < end {
             if stop > i
-                && self
+                && (self
                     .title_case_name_at(stop, self.sentence_start, end)
                     .is_some()
+                    || self.designation_at(stop, end).is_some())
             {
-                // "eastern Big Four": the name is a term of its own.
+                // "eastern Big Four", "former Article 25": the name is a term of its own.
                 break;
             }
             match self.tags[stop] {

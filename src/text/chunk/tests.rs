@@ -311,3 +311,44 @@ fn possessives_inside_names() {
     let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(names, ["Maxine Elliott 's Theatre", "Ford", "presidency"]);
 }
+
+#[test]
+fn numbered_designations_are_one_name() {
+    let text = "It cites Article 6 § 1 (c), Protocol No. 11, Articles 6 and 13 and Rule 21 para. 1 in 1990.";
+    let tags = [
+        "PRON", "VERB", "NOUN", "NUM", "NOUN", "NUM", "PUNCT", "NOUN", "PUNCT", "PUNCT", "NOUN",
+        "NOUN", "NUM", "PUNCT", "NOUN", "NUM", "CCONJ", "NUM", "CCONJ", "NOUN", "NUM", "NOUN",
+        "NUM", "ADP", "NUM", "PUNCT",
+    ];
+    assert_eq!(
+        terms(text, &tags),
+        vec![
+            ("Article 6 § 1 (c)".to_string(), TermKind::ProperName),
+            ("Protocol No. 11".to_string(), TermKind::ProperName),
+            ("Articles 6 and 13".to_string(), TermKind::ProperName),
+            ("Rule 21 para. 1".to_string(), TermKind::ProperName),
+            ("1990".to_string(), TermKind::Date),
+        ]
+    );
+    assert_eq!(
+        terms(
+            "under former Article 25 and Rule 52",
+            &["ADP", "ADJ", "NOUN", "NUM", "CCONJ", "VERB", "NUM"]
+        ),
+        vec![
+            ("Article 25".to_string(), TermKind::ProperName),
+            ("Rule 52".to_string(), TermKind::ProperName),
+        ]
+    );
+    // A number after a lowercase noun, or with nothing after the sign, is no designation.
+    assert_eq!(
+        terms(
+            "the application no. 36110/97",
+            &["DET", "NOUN", "NOUN", "NUM"]
+        ),
+        vec![
+            ("application no.".to_string(), TermKind::NounPhrase),
+            ("36110/97".to_string(), TermKind::Number),
+        ]
+    );
+}

@@ -243,3 +243,19 @@ pub fn is_function_word(norm: &str) -> bool {
         || TITLE_MINOR_WORDS.contains(&norm)
         || LIST_INTRODUCERS.contains(&norm)
 }
+
+/// Number signs between a designation's noun and its number ("Protocol No. 11", "Law no.
+/// 466"), as the canonical tokenizer normalizes them. Language data.
+pub(super) const NUMBER_SIGNS: &[&str] = &["no.", "no", "nos.", "nos", "nr.", "nr", "№"];
+
+/// Words that introduce a subdivision of a designation ("para. 2", "paragraph 3"), besides
+/// the section signs "§" and "§§". Language data.
+pub(super) const SUBDIVISION_SIGNS: &[&str] = &[
+    "para.",
+    "para",
+    "paras.",
+    "paragraph",
+    "paragraphs",
+    "sub-paragraph",
+    "subparagraph",
+];

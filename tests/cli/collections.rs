@@ -1,0 +1,168 @@
+//! What the documents of a collection share identifies no one (`[sanitize.shared]`): a
+//! batch of made-up judgments keeps its boilerplate and generalizes each applicant's
+//! details; one judgment alone gets the same with `--collection`; a batch about one person
+//! shares nothing.
+
+use crate::common::*;
+
+const APPLICANTS: &[(&str, &str, &str)] = &[
+    ("Anton Veller", "Quarnby", "12 March 1994"),
+    ("Brisk Olafsen", "Dunmarrow", "3 June 1995"),
+    ("Cato Rimsky", "Fellhaven", "21 July 1996"),
+    ("Dario Pelkonen", "Westrick", "9 May 1997"),
+    ("Emil Yarrowby", "Oakhurst", "30 April 1998"),
+    ("Fenn Kastrati", "Tollbridge", "14 August 1999"),
+];
+
+/// A judgment of the made-up Court about one applicant: the genre's boilerplate around
+/// the applicant's name, town and dates.
+fn judgment(name: &str, town: &str, date: &str) -> String {
+    format!(
+        "PROCEDURE\n\nThe case originated in an application against the Republic of Ruritania \
+         lodged with the Court under Article 34 § 1 of the Convention by Mr {name} (“the \
+         applicant”) on {date}.\n\nThe Government were represented by their Agent. The \
+         hearing was held in Strasbourg.\n\nTHE FACTS\n\nThe applicant was arrested in {town} on {date}. Mr {name} complained to the \
+         Court.\n"
+    )
+}
+
+/// The judgments in the benchmark's JSON format, each protecting its applicant (or all
+/// about the one applicant `everyone`).
+fn tab_file(s: &Setup, name: &str, everyone: Option<&str>) -> std::path::PathBuf {
+    let docs: Vec<serde_json::Value> = APPLICANTS
+        .iter()
+        .enumerate()
+        .map(|(i, (person, town, date))| {
+            let person = everyone.unwrap_or(person);
+            serde_json::json!({
+                "doc_id": format!("case-{i}"),
+                "text": judgment(person, town, date),
+                "task": format!("person: {person}"),
+            })
+        })
+        .collect();
+    write(&s.root, name, &serde_json::Value::Array(docs).to_string())
+}
+
+fn sanitized_texts(report: &serde_json::Value) -> Vec<String> {
+    report
+        .as_array()
+        .expect("one report per document")
+        .iter()
+        .map(|d| d["sanitized_text"].as_str().expect("text").to_string())
+        .collect()
+}
+
+#[test]
+fn a_batch_keeps_its_boilerplate_and_generalizes_each_applicant() {
+    let s = setup();
+    let cases = tab_file(&s, "cases.json", None);
+    let report = stdout_json(
+        s.declass()
+            .args(["sanitize", "--format", "json", "--tab"])
+            .arg(&cases),
+    );
+    let texts = sanitized_texts(&report);
+    assert_eq!(texts.len(), APPLICANTS.len());
+    for (text, (person, town, date)) in texts.iter().zip(APPLICANTS) {
+        for kept in [
+            "PROCEDURE",
+            "THE FACTS",
+            "the Republic of Ruritania",
+            "the Court under Article 34 § 1 of the Convention",
+            "The Government were represented by their Agent.",
+            "held in Strasbourg",
+        ] {
+            assert!(text.contains(kept), "{kept:?} lost in {text}");
+        }
+        let surname = person.split(' ').nth(1).expect("surname");
+        for gone in [surname, town, date] {
+            assert!(!text.contains(gone), "{gone:?} published in {text}");
+        }
+    }
+
+    // The same judgments all about one person share nothing: what recurs is about them.
+    let about_one = tab_file(&s, "one.json", Some("Anton Veller"));
+    let report = stdout_json(
+        s.declass()
+            .args(["sanitize", "--format", "json", "--tab"])
+            .arg(&about_one),
+    );
+    for text in sanitized_texts(&report) {
+        assert!(!text.contains("Strasbourg"), "{text}");
+    }
+
+    // The batch's frequencies are measured once and never left behind.
+    let leftovers = std::fs::read_dir(s.data.join("tmp"))
+        .map(|entries| entries.count())
+        .unwrap_or(0);
+    assert_eq!(leftovers, 0, "a batch index was left in the data directory");
+}
+
+#[test]
+fn one_judgment_with_a_reference_collection_gets_the_batch_decision() {
+    let s = setup();
+    let archive = write(
+        &s.root,
+        "archive.jsonl",
+        &APPLICANTS
+            .iter()
+            .enumerate()
+            .map(|(i, (person, town, date))| {
+                serde_json::json!({"id": i.to_string(), "text": judgment(person, town, date)})
+                    .to_string()
+                    + "\n"
+            })
+            .collect::<String>(),
+    );
+    s.declass()
+        .args(["corpus", "build", "--name", "judgments"])
+        .arg(&archive)
+        .assert()
+        .success();
+    let (person, town, date) = ("Gaia Moravec", "Lindqvarn", "2 October 2001");
+    let doc = write(&s.root, "new.txt", &judgment(person, town, date));
+    let alone = |extra: &[&str]| {
+        let output = s
+            .declass()
+            .args(["sanitize", "--protect", person])
+            .args(extra)
+            .arg(&doc)
+            .output()
+            .expect("runs");
+        assert_success(&output);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let with_collection = alone(&["--collection", "judgments"]);
+    assert!(
+        with_collection.contains("held in Strasbourg"),
+        "{with_collection}"
+    );
+    for gone in ["Moravec", town, date] {
+        assert!(!with_collection.contains(gone), "{with_collection}");
+    }
+    let without = alone(&[]);
+    assert!(!without.contains("Strasbourg"), "{without}");
+
+    let output = s
+        .declass()
+        .args(["sanitize", "--protect", person, "--collection", "nowhere"])
+        .arg(&doc)
+        .output()
+        .expect("runs");
+    assert_clean_failure(&output, &["nowhere", "corpus build"]);
+}
+
+#[test]
+fn a_term_shared_by_one_document_is_refused_as_a_setting() {
+    let s = setup();
+    let config = s.config_with("one.toml", "[sanitize.shared]\nmin_documents = 1");
+    let doc = write(&s.root, "doc.txt", "Mr Anton Veller lives in Quarnby.\n");
+    let output = s
+        .declass_with_config(&config)
+        .args(["sanitize", "--protect", "Anton Veller"])
+        .arg(&doc)
+        .output()
+        .expect("runs");
+    assert_clean_failure(&output, &["sanitize.shared.min_documents", "at least 2"]);
+}
