@@ -9,7 +9,7 @@ use clap::Args;
 
 use declass::detect::config::SequenceModelConfig;
 use declass::detect::ner::{EntityTypes, read_span_documents};
-use declass::detect::sequence::{self, Gazetteers, SequenceModel, TrainOptions};
+use declass::detect::sequence::{self, Gazetteers, SequenceModel, TrainOptions, WordClusters};
 use declass::detect::training::{
     self, detector_for_labels, document_sentences, split_holdout, tag_sentences,
 };
@@ -56,12 +56,22 @@ pub struct TrainingArgs {
     /// Folds for the training-mention lexicon, 0 for none (default from config).
     #[arg(long)]
     pub lexicon_folds: Option<usize>,
+    /// Unlabelled text the word clusters learn from besides the configured corpus
+    /// (`clusters.corpus`) and the training sentences; repeatable. CoNLL-U files are read
+    /// by their words, others as `corpus build` reads them.
+    #[arg(long)]
+    pub cluster_text: Vec<PathBuf>,
 }
 
 impl TrainingArgs {
     /// The options of `config` with these overrides, shipping `embedded`.
-    fn options(&self, config: &SequenceModelConfig, embedded: Gazetteers) -> TrainOptions {
-        training::train_options(config, self.epochs, self.lexicon_folds, embedded)
+    fn options(
+        &self,
+        config: &SequenceModelConfig,
+        embedded: Gazetteers,
+        clusters: WordClusters,
+    ) -> TrainOptions {
+        training::train_options(config, self.epochs, self.lexicon_folds, embedded, clusters)
     }
 
     /// `--out`, else the configured model path in the data directory, where detection
@@ -156,6 +166,9 @@ pub struct TrainSequenceArgs {
     pub dev: Option<PathBuf>,
     #[command(flatten)]
     pub training: TrainingArgs,
+    /// Train without the gazetteers of `[detect.<detector>.gazetteers]`.
+    #[arg(long)]
+    pub no_gazetteers: bool,
 }
 
 fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
@@ -184,8 +197,27 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
         (Some(p), _) | (None, Some(p)) => p.clone(),
         (None, None) => anyhow::bail!("give --train FILE or --iob2 FILE"),
     };
-    let (train, held_out) = split_holdout(read(&train_path)?, args.holdout_every);
-    let options = args.training.options(config, Gazetteers::default());
+    // Tagged as the detector's documents are, so the model learns the POS features.
+    let tagger = ctx.tagger()?;
+    let read_tagged = |p: &Path| -> Result<Vec<sequence::LabelledSentence>> {
+        let mut sentences = read(p)?;
+        tag_sentences(&mut sentences, tagger.as_ref());
+        Ok(sentences)
+    };
+    let (train, held_out) = split_holdout(read_tagged(&train_path)?, args.holdout_every);
+    let clusters = training::learn_clusters(
+        config,
+        &ctx.data,
+        &args.training.cluster_text,
+        &train,
+        &mut progress_to_stderr,
+    )?;
+    let embedded = if args.no_gazetteers {
+        Gazetteers::default()
+    } else {
+        configured_gazetteers(ctx, config)?
+    };
+    let options = args.training.options(config, embedded, clusters);
     let out = args.training.out(ctx, config);
     let model = training::train_and_save(&train, &options, &out, &mut progress_to_stderr)?;
     let mut report = serde_json::Map::new();
@@ -198,7 +230,7 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
     if let Some(dev) = &args.dev {
         report.insert(
             "dev".into(),
-            serde_json::to_value(score_model(&model, &read(dev)?).overall)?,
+            serde_json::to_value(score_model(&model, &read_tagged(dev)?).overall)?,
         );
     }
     outln!("{}", serde_json::to_string_pretty(&report)?)?;
@@ -223,6 +255,28 @@ pub struct TrainNerArgs {
     /// Train without the gazetteers of `[detect.ner.gazetteers]`.
     #[arg(long)]
     pub no_gazetteers: bool,
+    /// An unlabelled CoNLL-U treebank labelled by distant supervision from the gazetteers
+    /// (`[detect.ner.silver]`) and added to the training data; repeatable. Never held out.
+    #[arg(long)]
+    pub silver: Vec<PathBuf>,
+}
+
+/// The phrase lists `config`'s `gazetteers` section asks for (none without one), from the
+/// knowledge bases and the census lists.
+fn configured_gazetteers(ctx: &Ctx, config: &SequenceModelConfig) -> Result<Gazetteers> {
+    let Some(gazetteer_config) = &config.gazetteers else {
+        return Ok(Gazetteers::default());
+    };
+    let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
+        .context("loading the knowledge bases for the gazetteers")?;
+    Ok(training::ner_gazetteers(
+        &kb,
+        gazetteer_config,
+        &ctx.data,
+        &ctx.config.setup.packages.names,
+        &ctx.config.setup.tools(),
+        &mut progress_to_stderr,
+    ))
 }
 
 /// Trains the named-entity model and prints the held-out scores of each source as JSON.
@@ -240,22 +294,33 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
         tagger.as_ref(),
         &mut progress_to_stderr,
     )?;
-    let embedded = match config.gazetteers.as_ref().filter(|_| !args.no_gazetteers) {
-        Some(gazetteer_config) => {
-            let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
-                .context("loading the knowledge bases for the gazetteers")?;
-            training::ner_gazetteers(
-                &kb,
-                gazetteer_config,
-                &ctx.data,
-                &ctx.config.setup.packages.names,
-                &ctx.config.setup.tools(),
-                &mut progress_to_stderr,
-            )
-        }
-        None => Gazetteers::default(),
+    let embedded = if args.no_gazetteers {
+        Gazetteers::default()
+    } else {
+        configured_gazetteers(ctx, config)?
     };
-    let options = args.training.options(config, embedded);
+    let mut set = set;
+    if !args.silver.is_empty() {
+        let silver_config = config
+            .silver
+            .as_ref()
+            .context("--silver needs a [detect.ner.silver] section in the configuration")?;
+        set.train.extend(training::silver_sentences(
+            &args.silver,
+            silver_config,
+            &embedded,
+            tagger.as_ref(),
+            &mut progress_to_stderr,
+        )?);
+    }
+    let clusters = training::learn_clusters(
+        config,
+        &ctx.data,
+        &args.training.cluster_text,
+        &set.train,
+        &mut progress_to_stderr,
+    )?;
+    let options = args.training.options(config, embedded, clusters);
     let out = args.training.out(ctx, config);
     let model = training::train_and_save(&set.train, &options, &out, &mut progress_to_stderr)?;
     let mut report = serde_json::Map::new();

@@ -218,6 +218,13 @@ pub struct SequenceModelConfig {
     /// Phrase lists built when the model is trained and shipped inside it.
     #[serde(default)]
     pub gazetteers: Option<GazetteerConfig>,
+    /// Word clusters learned when the model is trained and shipped inside it.
+    #[serde(default)]
+    pub clusters: Option<ClusterConfig>,
+    /// Distant supervision: how training labels an unlabelled treebank's proper names
+    /// from the gazetteers.
+    #[serde(default)]
+    pub silver: Option<SilverConfig>,
     /// Knowledge-base concepts (labels) that contradict a finding: a mention whose phrase
     /// and head word the knowledge bases know only as classes under these is the model's
     /// mistake and is dropped. Empty: no check.
@@ -252,6 +259,51 @@ pub struct EntityTypeConfig {
     pub strip_leading: Vec<String>,
 }
 
+/// Distant supervision of the named-entity model (`declass train ner --silver`): in an
+/// unlabelled treebank, a run of proper nouns (its gold parts of speech) that is exactly
+/// a phrase of gazetteer lists of one type gets that type, a first name followed by a
+/// surname is a person, every other run and capitalized word is left unknown (any label)
+/// and every other word is outside.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SilverConfig {
+    /// Gazetteer list → the entity type its phrases get.
+    pub lists: std::collections::BTreeMap<String, String>,
+    /// The lists of first names and surnames (empty: no name rule) and the type of a
+    /// first name followed by a surname.
+    pub first_names: String,
+    pub surnames: String,
+    pub person_type: String,
+    /// Words joining proper nouns inside one name ("Bank of America").
+    pub joiners: Vec<String>,
+}
+
+/// Word clusters of a sequence model (`sequence::WordClusters`): learned when the model is
+/// trained from a local corpus's texts and the training sentences, then shipped inside it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// The local corpus whose source texts are read (its build's sources, which must
+    /// still be where the build found them); empty: the training sentences only.
+    pub corpus: String,
+    /// Words seen fewer times get no cluster.
+    pub min_count: u64,
+    /// At most this many words (the most frequent) get a cluster.
+    pub max_words: usize,
+    /// The most frequent words serve as contexts (before and after a word).
+    pub context_words: usize,
+    /// Context positions on each side of a word (1: the words just before and after).
+    pub window: usize,
+    /// Dimensions of the random projection of the context vectors.
+    pub dimensions: usize,
+    /// Depth of the binary tree of clusters (the longest path).
+    pub depth: usize,
+    /// 2-means passes per split.
+    pub iterations: usize,
+    /// Path prefix lengths that become features; empty: no clusters are learned.
+    pub prefixes: Vec<usize>,
+}
+
 /// Gazetteers of a sequence model: built from the knowledge bases, the first-name lists
 /// and the suffix words below when the model is trained, then shipped inside it, so
 /// detection needs no knowledge base and sees the features training saw.
@@ -273,4 +325,8 @@ pub struct GazetteerConfig {
     pub org_suffixes: Vec<String>,
     /// Longest listed phrase, in words; longer names are left out.
     pub max_words: usize,
+    /// Knowledge bases every concept label (preferred and alternative) of which becomes
+    /// one list (`{kb}-label`): MeSH's disease names for the disease model.
+    #[serde(default)]
+    pub every_label: Vec<String>,
 }

@@ -554,6 +554,7 @@ mod tests {
             min_feature_count: 1,
             lexicon_folds: 0,
             embedded: sequence::Gazetteers::default(),
+            clusters: sequence::WordClusters::default(),
         };
         let trained = sequence::SequenceModel::train(
             &[sentence],

@@ -8,15 +8,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::data::DataDir;
-use crate::detect::config::{GazetteerConfig, SequenceModelConfig};
+use crate::detect::config::{GazetteerConfig, SequenceModelConfig, SilverConfig};
 use crate::detect::ner::{self, EntityTypes, SpanDocument};
 use crate::detect::sequence::{
-    self, DISEASE, Gazetteers, LabelledSentence, NER, SequenceModel, TrainOptions,
+    self, ClusterOptions, DISEASE, Gazetteers, LabelledSentence, NER, SequenceModel, TrainOptions,
+    UNKNOWN, WordClusters,
 };
 use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
 use crate::setup::{Tools, fetch_package};
-use crate::text::{Analyzer, Tagger};
+use crate::stats::corpora::corpus_path;
+use crate::stats::index::CorpusMeta;
+use crate::stats::sources::{expand_sources, read_documents};
+use crate::text::tokenize::{normalize, tokenize};
+use crate::text::{Analyzer, Tagger, Upos};
 
 /// The gazetteer category whose capitalized classes count as named entities
 /// ([`KnowledgeBase::entity_names`]).
@@ -29,6 +34,7 @@ pub fn train_options(
     epochs: Option<usize>,
     lexicon_folds: Option<usize>,
     embedded: Gazetteers,
+    clusters: WordClusters,
 ) -> TrainOptions {
     TrainOptions {
         epochs: epochs.unwrap_or(config.epochs),
@@ -36,7 +42,80 @@ pub fn train_options(
         min_feature_count: config.min_feature_count,
         lexicon_folds: lexicon_folds.unwrap_or(config.lexicon_folds),
         embedded,
+        clusters,
     }
+}
+
+/// The word clusters `config` asks for (none without a `clusters` section or with no
+/// prefixes to use): learned from the source texts of the local corpus it names, the
+/// files of `texts` (CoNLL-U treebanks by their words, other files as a corpus build
+/// reads them) and the training sentences' words, the number of words clustered told to
+/// `progress`. A corpus that cannot be read is left out with a warning.
+pub fn learn_clusters(
+    config: &SequenceModelConfig,
+    data: &DataDir,
+    texts: &[PathBuf],
+    train: &[LabelledSentence],
+    progress: &mut dyn FnMut(&str),
+) -> Result<WordClusters> {
+    let Some(settings) = config.clusters.as_ref().filter(|c| !c.prefixes.is_empty()) else {
+        return Ok(WordClusters::default());
+    };
+    let mut files = Vec::new();
+    if !settings.corpus.is_empty() {
+        match corpus_sources(data, &settings.corpus) {
+            Ok(found) => files = found,
+            Err(e) => log::warn!(
+                "word clusters without corpus `{}`, which cannot be read ({e}); `declass setup` builds the default corpus",
+                settings.corpus
+            ),
+        }
+    }
+    files.extend(texts.iter().cloned());
+    let mut tokenized: Vec<Vec<String>> = Vec::new();
+    for file in files {
+        if file.extension().is_some_and(|e| e == "conllu") {
+            tokenized.extend(
+                crate::text::conllu::read(&file)?
+                    .into_iter()
+                    .map(|s| s.words.iter().map(|w| normalize(w)).collect()),
+            );
+            continue;
+        }
+        let opened = std::fs::File::open(&file).map_err(|e| Error::io(&file, e))?;
+        let mut emit = |text: &str| {
+            tokenized.push(tokenize(text).into_iter().map(|t| t.norm).collect());
+            Ok(())
+        };
+        read_documents(&file, Box::new(opened), &mut emit, &mut |e| {
+            log::warn!("word clusters: skipped {e}");
+        })?;
+    }
+    let mut texts = tokenized;
+    texts.extend(
+        train
+            .iter()
+            .map(|s| s.words.iter().map(|w| normalize(w)).collect()),
+    );
+    let options = ClusterOptions {
+        min_count: settings.min_count,
+        max_words: settings.max_words,
+        context_words: settings.context_words,
+        window: settings.window,
+        dimensions: settings.dimensions,
+        depth: settings.depth,
+        iterations: settings.iterations,
+        prefixes: settings.prefixes.clone(),
+        seed: config.seed,
+    };
+    let clusters = WordClusters::learn(texts.iter().map(Vec::as_slice), &options);
+    progress(&format!(
+        "clusters: {} words from {} texts ({} tokens)",
+        clusters.len(),
+        texts.len(),
+        texts.iter().map(Vec::len).sum::<usize>()
+    ));
+    Ok(clusters)
 }
 
 /// Trains on `train`, writes the model to `out` and tells `progress` each epoch's token
@@ -185,6 +264,138 @@ pub fn ner_training_set(
     Ok(TrainingSet { train, held_out })
 }
 
+/// Silver training sentences from the CoNLL-U treebanks `paths` by distant supervision
+/// (`config`, see [`SilverConfig`]) from `gazetteers`, tagged by `tagger` as the
+/// detector's documents are; only sentences with at least one labelled name are kept.
+/// They annotate the types `config` gives, so their outside words may take the other
+/// types in training.
+pub fn silver_sentences(
+    paths: &[PathBuf],
+    config: &SilverConfig,
+    gazetteers: &Gazetteers,
+    tagger: &dyn Tagger,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<LabelledSentence>> {
+    let types: Vec<String> = config
+        .lists
+        .values()
+        .chain(std::iter::once(&config.person_type))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .cloned()
+        .collect();
+    let mut out = Vec::new();
+    for path in paths {
+        let before = out.len();
+        for sentence in crate::text::conllu::read(path)? {
+            let labels = distant_labels(&sentence.words, &sentence.tags, config, gazetteers);
+            if labels.iter().any(|l| l.starts_with("B-")) {
+                out.push(LabelledSentence {
+                    words: sentence.words,
+                    tags: None,
+                    labels,
+                    annotated_types: Some(types.clone()),
+                });
+            }
+        }
+        let names: usize = out[before..]
+            .iter()
+            .flat_map(|s| &s.labels)
+            .filter(|l| l.starts_with("B-"))
+            .count();
+        progress(&format!(
+            "{}: {} silver sentences, {names} names labelled",
+            path.display(),
+            out.len() - before
+        ));
+    }
+    tag_sentences(&mut out, tagger);
+    Ok(out)
+}
+
+/// The distant labels of one sentence (see [`SilverConfig`]).
+fn distant_labels(
+    words: &[String],
+    tags: &[Upos],
+    config: &SilverConfig,
+    gazetteers: &Gazetteers,
+) -> Vec<String> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let proper = |i: usize| tags.get(i) == Some(&Upos::Propn);
+    let mut labels: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let capitalized = w.chars().next().is_some_and(char::is_uppercase);
+            if proper(i) || (capitalized && i > 0) {
+                UNKNOWN.to_string()
+            } else {
+                "O".to_string()
+            }
+        })
+        .collect();
+    let mut i = 0;
+    while i < words.len() {
+        if !proper(i) {
+            i += 1;
+            continue;
+        }
+        // The run: proper nouns, possibly joined by one joiner word each.
+        let mut end = i + 1;
+        while end < words.len() {
+            if proper(end) {
+                end += 1;
+            } else if end + 1 < words.len()
+                && proper(end + 1)
+                && config.joiners.contains(&lower[end])
+            {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        let phrase = lower[i..end].join(" ");
+        let kinds: BTreeSet<&String> = config
+            .lists
+            .iter()
+            .filter(|(list, _)| gazetteers.holds(list, &phrase))
+            .map(|(_, kind)| kind)
+            .collect();
+        let person = end - i >= 2
+            && !config.first_names.is_empty()
+            && gazetteers.holds(&config.first_names, &lower[i])
+            && gazetteers.holds(&config.surnames, &lower[end - 1]);
+        let kind = match kinds.len() {
+            1 => kinds.into_iter().next().cloned(),
+            0 if person => Some(config.person_type.clone()),
+            _ => None,
+        };
+        for (offset, label) in labels[i..end].iter_mut().enumerate() {
+            *label = match &kind {
+                Some(kind) if offset == 0 => format!("B-{kind}"),
+                Some(kind) => format!("I-{kind}"),
+                None => UNKNOWN.to_string(),
+            };
+        }
+        i = end;
+    }
+    labels
+}
+
+/// The source files the local corpus `name` was built from.
+fn corpus_sources(data: &DataDir, name: &str) -> Result<Vec<PathBuf>> {
+    let meta = CorpusMeta::read(&corpus_path(data, name)?)?;
+    let sources: Vec<PathBuf> = meta.sources.iter().map(PathBuf::from).collect();
+    let mut failure = None;
+    let files = expand_sources(&sources, &mut |e| {
+        failure.get_or_insert(e);
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(files),
+    }
+}
+
 /// The phrase lists of the named-entity gazetteers: the knowledge bases' named entities by
 /// category, and the census first names and surnames (`names`: the `setup.packages`
 /// entry of the census lists) when `config` asks for them and they can be had.
@@ -200,6 +411,9 @@ fn gazetteer_lists(
         kb.entity_names(&config.knowledge_bases, &config.anchors, ORGANIZATION)
     {
         lists.insert(format!("{kb_name}-{category}"), entities);
+    }
+    for kb_name in &config.every_label {
+        lists.insert(format!("{kb_name}-label"), kb.every_label(kb_name));
     }
     let census: [(&str, bool, &[&str]); 2] = [
         (
@@ -257,6 +471,65 @@ pub fn ner_gazetteers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn silver_config() -> SilverConfig {
+        SilverConfig {
+            lists: [
+                ("city", "LOC"),
+                ("firm", "ORG"),
+                ("both", "LOC"),
+                ("both2", "ORG"),
+            ]
+            .into_iter()
+            .map(|(l, t)| (l.to_string(), t.to_string()))
+            .collect(),
+            first_names: "first".into(),
+            surnames: "last".into(),
+            person_type: "PER".into(),
+            joiners: vec!["of".into()],
+        }
+    }
+
+    #[test]
+    fn distant_labels_name_listed_runs_and_leave_the_rest_unknown() {
+        let mut gazetteers = Gazetteers::default();
+        gazetteers.add("city", ["new york".to_string()]);
+        gazetteers.add("firm", ["bank of acme".to_string()]);
+        gazetteers.add("first", ["ann".to_string()]);
+        gazetteers.add("last", ["lee".to_string()]);
+        gazetteers.add("both", ["paris".to_string()]);
+        gazetteers.add("both2", ["paris".to_string()]);
+        let words: Vec<String> = "Ann Lee left New York for Bank of Acme , Paris and Zork Today"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let tags: Vec<Upos> = [
+            Upos::Propn,
+            Upos::Propn,
+            Upos::Verb,
+            Upos::Propn,
+            Upos::Propn,
+            Upos::Adp,
+            Upos::Propn,
+            Upos::Adp,
+            Upos::Propn,
+            Upos::Punct,
+            Upos::Propn,
+            Upos::Cconj,
+            Upos::Propn,
+            Upos::Noun,
+        ]
+        .to_vec();
+        let labels = distant_labels(&words, &tags, &silver_config(), &gazetteers);
+        assert_eq!(
+            labels,
+            [
+                "B-PER", "I-PER", "O", "B-LOC", "I-LOC", "O", "B-ORG", "I-ORG", "I-ORG", "O",
+                // Listed as two types: unknown; unlisted: unknown; a capitalized noun too.
+                "?", "O", "?", "?"
+            ]
+        );
+    }
 
     #[test]
     fn every_nth_item_is_held_out() {

@@ -51,6 +51,20 @@ impl KnowledgeBase {
         out
     }
 
+    /// Every label (preferred and alternative) of the concepts of knowledge base `kb`:
+    /// a domain's vocabulary as one phrase list (MeSH's disease names).
+    pub fn every_label(&self, kb: &str) -> BTreeSet<String> {
+        let mut labels = BTreeSet::new();
+        for id in 0..self.concept_count() {
+            let concept = ConceptRef(id as u32);
+            if self.kb_name(concept) == kb {
+                labels.insert(self.label(concept).to_string());
+                labels.extend(self.alt_labels(concept).into_iter().map(str::to_string));
+            }
+        }
+        labels
+    }
+
     /// The category whose anchor label comes nearest above `concept` on any chain.
     fn nearest_anchor(
         &self,

@@ -18,7 +18,14 @@ fn train_then_eval_ner_prints_entity_scores() {
     let train = write(dir.path(), "train.tsv", TRAIN);
     let model = dir.path().join("disease.bin.gz");
     declass(dir.path())
-        .args(["train", "disease", "--epochs", "5", "--train"])
+        .args([
+            "train",
+            "disease",
+            "--no-gazetteers",
+            "--epochs",
+            "5",
+            "--train",
+        ])
         .arg(&train)
         .arg("--out")
         .arg(&model)
@@ -244,7 +251,14 @@ fn trained_models_go_to_the_data_directory_and_are_used_from_there() {
     let train = dir.path().join("train.tsv");
     std::fs::write(&train, TRAIN).expect("write");
     declass(&data)
-        .args(["train", "disease", "--epochs", "5", "--train"])
+        .args([
+            "train",
+            "disease",
+            "--no-gazetteers",
+            "--epochs",
+            "5",
+            "--train",
+        ])
         .arg(&train)
         .assert()
         .success();

@@ -8,6 +8,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use super::WordClusters;
 use crate::text::Upos;
 
 /// One labelled sentence: words, optional POS tags, BIO labels.
@@ -96,6 +97,11 @@ impl Gazetteers {
 
     pub fn names(&self) -> Vec<String> {
         self.lists.keys().cloned().collect()
+    }
+
+    /// Whether list `name` holds `phrase` (lowercased words joined by single spaces).
+    pub fn holds(&self, name: &str, phrase: &str) -> bool {
+        self.lists.get(name).is_some_and(|set| set.contains(phrase))
     }
 
     /// Each list's name and phrase count.
@@ -220,10 +226,11 @@ pub fn sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
     gazetteers: &[&Gazetteers],
+    clusters: &WordClusters,
     stems: &mut Stems,
 ) -> Vec<Vec<String>> {
     let mut features = vec![Vec::new(); words.len()];
-    visit_sentence_features(words, tags, gazetteers, stems, |i, feature| {
+    visit_sentence_features(words, tags, gazetteers, clusters, stems, |i, feature| {
         features[i].push(feature.to_string())
     });
     features
@@ -253,10 +260,15 @@ pub(super) struct WordFeatures<F> {
     two_before: F,
     /// As the word two after: `w+2=`.
     two_after: F,
+    /// Its word cluster's path prefixes (`cl4=0110`…): own, as the previous token's
+    /// (`cl4-1=`) and as the next token's (`cl4+1=`); none for a word without a cluster.
+    clusters: Vec<F>,
+    clusters_before: Vec<F>,
+    clusters_after: Vec<F>,
 }
 
 impl WordFeatures<String> {
-    fn of(word: &str, stems: &mut Stems) -> WordFeatures<String> {
+    fn of(word: &str, stems: &mut Stems, clusters: &WordClusters) -> WordFeatures<String> {
         let lower = word.to_lowercase();
         let stem = stems.stem(&lower);
         let shape_long = shape(word, true);
@@ -306,6 +318,9 @@ impl WordFeatures<String> {
             ],
             two_before: joined(&["w-2=", &lower]),
             two_after: joined(&["w+2=", &lower]),
+            clusters: clusters.features(&lower, "cl"),
+            clusters_before: clusters.features(&lower, "cl-1:"),
+            clusters_after: clusters.features(&lower, "cl+1:"),
             lower,
             shape: shape_long,
         }
@@ -331,6 +346,9 @@ impl WordFeatures<String> {
             ],
             two_before: joined(&["w-2=", marker]),
             two_after: joined(&["w+2=", marker]),
+            clusters: Vec::new(),
+            clusters_before: Vec::new(),
+            clusters_after: Vec::new(),
             lower: marker.to_string(),
             shape: String::new(),
         }
@@ -347,6 +365,9 @@ impl WordFeatures<String> {
             after: self.after.each_ref().map(|s| f(s)),
             two_before: f(&self.two_before),
             two_after: f(&self.two_after),
+            clusters: self.clusters.iter().map(|s| f(s)).collect(),
+            clusters_before: self.clusters_before.iter().map(|s| f(s)).collect(),
+            clusters_after: self.clusters_after.iter().map(|s| f(s)).collect(),
         }
     }
 }
@@ -418,6 +439,14 @@ fn walk_sentence<F>(
         for feature in &word.affixes {
             visit(i, Feature::Held(feature));
         }
+        for feature in word
+            .clusters
+            .iter()
+            .chain(&previous.clusters_before)
+            .chain(&next.clusters_after)
+        {
+            visit(i, Feature::Held(feature));
+        }
         if let Some(tags) = tags {
             // A tag's text and its number among the tag values.
             let tag = |j: isize| -> (&str, usize) {
@@ -470,10 +499,14 @@ fn visit_sentence_features(
     words: &[String],
     tags: Option<&[Upos]>,
     gazetteers: &[&Gazetteers],
+    clusters: &WordClusters,
     stems: &mut Stems,
     mut visit: impl FnMut(usize, &str),
 ) {
-    let own: Vec<WordFeatures<String>> = words.iter().map(|w| WordFeatures::of(w, stems)).collect();
+    let own: Vec<WordFeatures<String>> = words
+        .iter()
+        .map(|w| WordFeatures::of(w, stems, clusters))
+        .collect();
     let own: Vec<&WordFeatures<String>> = own.iter().collect();
     let bounds = (
         &WordFeatures::boundary("<s>"),
@@ -530,6 +563,7 @@ impl KnownWords {
         words: &[String],
         tags: Option<&[Upos]>,
         gazetteers: &[&Gazetteers],
+        clusters: &WordClusters,
         id: impl Fn(&str) -> Option<u32>,
     ) -> Vec<Vec<u32>> {
         let mut stems = Stems::default();
@@ -538,7 +572,7 @@ impl KnownWords {
             .map(|word| match self.words.get(word.as_str()) {
                 Some(known) => known,
                 None => {
-                    let known = Arc::new(WordFeatures::of(word, &mut stems).map(&id));
+                    let known = Arc::new(WordFeatures::of(word, &mut stems, clusters).map(&id));
                     self.words.insert(word.clone(), known.clone());
                     known
                 }

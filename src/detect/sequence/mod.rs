@@ -9,6 +9,7 @@
 //! NCBI-disease in seconds on two cores, and its model is a plain table we serialize
 //! ourselves (MessagePack, gzip). Decoding forbids I-X after anything but B-X or I-X.
 
+mod clusters;
 mod features;
 mod model;
 mod readers;
@@ -16,6 +17,7 @@ mod readers;
 mod tests;
 mod train;
 
+pub use clusters::{ClusterOptions, WordClusters};
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
@@ -28,6 +30,11 @@ use super::{Detector, Finding, Proposal};
 use crate::detect::config::SequenceModelConfig;
 use crate::error::{Error, Result};
 use crate::text::Document;
+
+/// The label of a token whose label the training data does not know (distant
+/// supervision labels only the names a knowledge base lists): training lets it take any
+/// label, as partial labels do.
+pub const UNKNOWN: &str = "?";
 
 /// The registered name of the disease detector.
 pub const DISEASE: &str = "disease";
@@ -45,8 +52,12 @@ pub fn category_of_type(kind: &str) -> String {
     }
 }
 
-/// Bumped when features or the file layout change: older model files are refused.
-pub const MODEL_VERSION: u32 = 2;
+/// Bumped when features or the file layout change. Format 3 added word clusters
+/// ([`WordClusters`]); a format-2 file reads as a model without them.
+pub const MODEL_VERSION: u32 = 3;
+
+/// The oldest model format this build reads; older files are refused.
+pub const OLDEST_MODEL_VERSION: u32 = 2;
 
 /// Maps a normalized mention to a broader concept, or `None` to keep the default label.
 pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;

@@ -7,7 +7,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Gazetteers, KnownWords, MODEL_VERSION};
+use super::{Gazetteers, KnownWords, MODEL_VERSION, OLDEST_MODEL_VERSION, WordClusters};
 use crate::error::{Error, Result};
 use crate::text::Upos;
 
@@ -28,6 +28,10 @@ pub struct SequenceModel {
     pub(super) weights: Vec<f32>,
     /// `(labels.len() + 1) × labels.len()`: row `labels.len()` is the sentence start.
     pub(super) transitions: Vec<f32>,
+    /// Word clusters learned from unlabelled text ([`WordClusters`]), shipped inside the
+    /// model like the lexicon; empty in models of format 2, which had none.
+    #[serde(default)]
+    pub(super) clusters: WordClusters,
     #[serde(skip)]
     pub(super) index: FxHashMap<String, u32>,
     /// Per label, the labels that may precede it ([`Self::allowed`]), in label order:
@@ -147,7 +151,7 @@ impl SequenceModel {
         known: &KnownWords,
     ) -> Vec<String> {
         let lists = [gazetteers, &self.lexicon];
-        let encoded = known.encode(words, tags, &lists, |feature| {
+        let encoded = known.encode(words, tags, &lists, &self.clusters, |feature| {
             self.index.get(feature).copied()
         });
         self.viterbi(&encoded, None)
@@ -183,11 +187,11 @@ impl SequenceModel {
             .map_err(|e| Error::model(path, format!("not a gzip model file: {e}")))?;
         let mut model: SequenceModel = rmp_serde::from_slice(&bytes)
             .map_err(|e| Error::model(path, format!("corrupt model file: {e}")))?;
-        if model.version != MODEL_VERSION {
+        if !(OLDEST_MODEL_VERSION..=MODEL_VERSION).contains(&model.version) {
             return Err(Error::model(
                 path,
                 format!(
-                    "model version {} (expected {MODEL_VERSION}); retrain it",
+                    "model version {} (this build reads {OLDEST_MODEL_VERSION} to {MODEL_VERSION}); retrain it",
                     model.version
                 ),
             ));

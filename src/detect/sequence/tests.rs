@@ -46,6 +46,7 @@ fn learns_a_small_pattern_and_round_trips() {
         min_feature_count: 1,
         lexicon_folds: 0,
         embedded: Gazetteers::default(),
+        clusters: WordClusters::default(),
     };
     let gaz = Gazetteers::default();
     let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
@@ -78,6 +79,7 @@ fn viterbi_never_starts_with_inside() {
         min_feature_count: 1,
         lexicon_folds: 3,
         embedded: Gazetteers::default(),
+        clusters: WordClusters::default(),
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
@@ -238,7 +240,13 @@ fn sentence_features_carry_pos_and_gazetteer_windows() {
     gaz.add("org-suffix", ["corp".to_string()]);
     let sentence = words("Acme Corp grew");
     let tags = [Upos::Propn, Upos::Propn, Upos::Verb];
-    let f = sentence_features(&sentence, Some(&tags), &[&gaz], &mut Stems::default());
+    let f = sentence_features(
+        &sentence,
+        Some(&tags),
+        &[&gaz],
+        &WordClusters::default(),
+        &mut Stems::default(),
+    );
     let acme = &f[0];
     for expected in [
         "pos=PROPN",
@@ -278,6 +286,7 @@ fn partial_labels_leave_unannotated_types_open() {
             min_feature_count: 1,
             lexicon_folds: 0,
             embedded: Gazetteers::default(),
+            clusters: WordClusters::default(),
         };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         model.predict(
@@ -309,6 +318,7 @@ fn embedded_gazetteers_ship_inside_the_model() {
         min_feature_count: 1,
         lexicon_folds: 0,
         embedded: cities,
+        clusters: WordClusters::default(),
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let dir = tempfile::tempdir().expect("tempdir");
@@ -344,6 +354,71 @@ fn partial_label_mask_fixes_entities_and_opens_other_types() {
     assert_eq!(mask[2], vec![true, false, false, true, true]);
     sentence.annotated_types = Some(vec!["P".into(), "D".into()]);
     assert_eq!(partial_label_mask(&sentence, &labels), None);
+    // An unknown token may take any label, whatever the source annotates.
+    let mut sentence = s("Ann met Bo", "B-P O ?");
+    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    assert_eq!(mask[1], vec![true, false, false, false, false]);
+    assert_eq!(mask[2], vec![true; 5]);
+    sentence.annotated_types = Some(vec!["P".into()]);
+    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    assert_eq!(mask[1], vec![true, false, false, true, true]);
+}
+
+/// A model file of format 2 (before word clusters) still loads, as a model without
+/// clusters that labels as it did.
+#[test]
+fn format_two_models_load_without_clusters() {
+    #[derive(serde::Serialize)]
+    struct FormatTwo<'a> {
+        version: u32,
+        labels: &'a [String],
+        gazetteers: &'a [String],
+        lexicon: &'a Gazetteers,
+        features: &'a [String],
+        weights: &'a [f32],
+        transitions: &'a [f32],
+    }
+    let data = [
+        s("Ann came today", "B-P O O"),
+        s("Bo came today", "B-P O O"),
+    ];
+    let options = TrainOptions {
+        epochs: 5,
+        seed: 1,
+        min_feature_count: 1,
+        lexicon_folds: 0,
+        embedded: Gazetteers::default(),
+        clusters: WordClusters::default(),
+    };
+    let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
+    let old = FormatTwo {
+        version: 2,
+        labels: &model.labels,
+        gazetteers: &model.gazetteers,
+        lexicon: &model.lexicon,
+        features: &model.features,
+        weights: &model.weights,
+        transitions: &model.transitions,
+    };
+    let bytes = rmp_serde::to_vec(&old).expect("encode");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gzip, &bytes).expect("gzip");
+    let compressed = gzip.finish().expect("gzip");
+    let loaded = SequenceModel::from_gzip(&compressed, std::path::Path::new("v2")).expect("load");
+    assert!(loaded.clusters.is_empty());
+    let none = Gazetteers::default();
+    assert_eq!(
+        loaded.predict(&words("Ann came today"), None, &none),
+        model.predict(&words("Ann came today"), None, &none)
+    );
+    let mut newer = old;
+    newer.version = MODEL_VERSION + 1;
+    let bytes = rmp_serde::to_vec(&newer).expect("encode");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gzip, &bytes).expect("gzip");
+    let err = SequenceModel::from_gzip(&gzip.finish().expect("gzip"), std::path::Path::new("v9"))
+        .expect_err("too new");
+    assert!(err.to_string().contains("retrain"), "{err}");
 }
 
 #[test]
@@ -467,11 +542,28 @@ fn remembered_word_features_encode_as_listed_features() {
             .map(|(i, _)| if i % 2 == 0 { Upos::Propn } else { Upos::Verb })
             .collect()
     };
+    let options = ClusterOptions {
+        min_count: 1,
+        max_words: 100,
+        context_words: 10,
+        window: 1,
+        dimensions: 8,
+        depth: 3,
+        iterations: 4,
+        prefixes: vec![1, 3],
+        seed: 1,
+    };
+    let lowered: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| s.iter().map(|w| w.to_lowercase()).collect())
+        .collect();
+    let clusters = WordClusters::learn(lowered.iter().map(Vec::as_slice), &options);
+    assert!(!clusters.is_empty());
     // A model knowing every other feature the sentences have, plus one they lack.
     let mut all: Vec<String> = Vec::new();
     for s in &sentences {
         let tags = tagged(s);
-        for token in sentence_features(s, Some(&tags), &[&gaz], &mut Stems::default()) {
+        for token in sentence_features(s, Some(&tags), &[&gaz], &clusters, &mut Stems::default()) {
             all.extend(token);
         }
     }
@@ -488,12 +580,19 @@ fn remembered_word_features_encode_as_listed_features() {
         let known = KnownWords::new(capacity);
         for s in &sentences {
             for tags in [None, Some(tagged(s))] {
-                let listed: Vec<Vec<u32>> =
-                    sentence_features(s, tags.as_deref(), &[&gaz], &mut Stems::default())
-                        .iter()
-                        .map(|token| token.iter().filter_map(|f| index.get(f).copied()).collect())
-                        .collect();
-                let encoded = known.encode(s, tags.as_deref(), &[&gaz], |f| index.get(f).copied());
+                let listed: Vec<Vec<u32>> = sentence_features(
+                    s,
+                    tags.as_deref(),
+                    &[&gaz],
+                    &clusters,
+                    &mut Stems::default(),
+                )
+                .iter()
+                .map(|token| token.iter().filter_map(|f| index.get(f).copied()).collect())
+                .collect();
+                let encoded = known.encode(s, tags.as_deref(), &[&gaz], &clusters, |f| {
+                    index.get(f).copied()
+                });
                 assert_eq!(encoded, listed, "{s:?}, capacity {capacity}");
             }
         }

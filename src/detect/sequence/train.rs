@@ -7,7 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use rustc_hash::FxHashMap;
 
 use super::{
-    Gazetteers, LabelledSentence, MODEL_VERSION, SequenceModel, Stems, bio_spans, sentence_features,
+    Gazetteers, LabelledSentence, MODEL_VERSION, SequenceModel, Stems, UNKNOWN, WordClusters,
+    bio_spans, sentence_features,
 };
 
 const LEXICON: &str = "train";
@@ -22,6 +23,8 @@ pub struct TrainOptions {
     /// Phrase lists shipped inside the model and used alike in training and detection
     /// (e.g. knowledge-base names), so the caller need not supply them at run time.
     pub embedded: Gazetteers,
+    /// Word clusters shipped inside the model and used alike in training and detection.
+    pub clusters: WordClusters,
 }
 
 impl SequenceModel {
@@ -35,7 +38,11 @@ impl SequenceModel {
     ) -> SequenceModel {
         let mut stems = Stems::default();
         let labels: Vec<String> = {
-            let set: BTreeSet<&String> = data.iter().flat_map(|s| &s.labels).collect();
+            let set: BTreeSet<&String> = data
+                .iter()
+                .flat_map(|s| &s.labels)
+                .filter(|l| *l != UNKNOWN)
+                .collect();
             let mut l: Vec<String> = set.into_iter().cloned().collect();
             // "O" first, then B-/I- pairs in order.
             l.sort_by_key(|x| (x != "O", x.get(2..).unwrap_or("").to_string(), x.clone()));
@@ -69,7 +76,13 @@ impl SequenceModel {
             if folds > 0 {
                 lists.push(&fold_lexicons[i % folds]);
             }
-            sentence_features(&s.words, s.tags.as_deref(), &lists, &mut stems)
+            sentence_features(
+                &s.words,
+                s.tags.as_deref(),
+                &lists,
+                &options.clusters,
+                &mut stems,
+            )
         };
         let mut counts: HashMap<String, u32> = HashMap::new();
         for (i, s) in data.iter().enumerate() {
@@ -102,7 +115,13 @@ impl SequenceModel {
             .collect();
         let gold: Vec<Vec<usize>> = data
             .iter()
-            .map(|s| s.labels.iter().map(|l| label_index[l.as_str()]).collect())
+            .map(|s| {
+                // An unknown token's gold label is never read: its sentence has a mask.
+                s.labels
+                    .iter()
+                    .map(|l| label_index.get(l.as_str()).copied().unwrap_or(0))
+                    .collect()
+            })
             .collect();
         let masks: Vec<Option<Vec<Vec<bool>>>> = data
             .iter()
@@ -117,6 +136,7 @@ impl SequenceModel {
             features: names,
             weights: vec![0.0; index.len() * nl],
             transitions: vec![0.0; (nl + 1) * nl],
+            clusters: options.clusters.clone(),
             index,
             predecessors: Default::default(),
         };
@@ -217,22 +237,26 @@ impl XorShift {
     }
 }
 
-/// For a sentence whose source annotates only some types, which labels each token may
-/// take: its own when it is inside an entity, else `O` or any label of a type the
-/// source does not annotate. `None` when the labels given are the whole truth.
+/// For a sentence whose source annotates only some types, or leaves some tokens
+/// [`UNKNOWN`], which labels each token may take: its own when it is inside an entity,
+/// any for an unknown token, else `O` or any label of a type the source does not
+/// annotate. `None` when the labels given are the whole truth.
 pub(super) fn partial_label_mask(
     sentence: &LabelledSentence,
     labels: &[String],
 ) -> Option<Vec<Vec<bool>>> {
-    let annotated = sentence.annotated_types.as_ref()?;
     let open: Vec<bool> = labels
         .iter()
         .map(|l| {
-            l.get(2..)
-                .is_some_and(|t| !annotated.iter().any(|a| a == t))
+            l.get(2..).is_some_and(|t| {
+                sentence
+                    .annotated_types
+                    .as_ref()
+                    .is_some_and(|annotated| !annotated.iter().any(|a| a == t))
+            })
         })
         .collect();
-    if !open.contains(&true) {
+    if !open.contains(&true) && !sentence.labels.iter().any(|l| l == UNKNOWN) {
         return None;
     }
     Some(
@@ -243,7 +267,7 @@ pub(super) fn partial_label_mask(
                 labels
                     .iter()
                     .zip(&open)
-                    .map(|(l, &open)| l == given || (given == "O" && open))
+                    .map(|(l, &open)| given == UNKNOWN || l == given || (given == "O" && open))
                     .collect()
             })
             .collect(),
