@@ -207,12 +207,43 @@ impl Ctx<'_> {
                 i = self.number_at(i, range.end);
                 continue;
             }
+            if let Some(stop) = self.gloss_at(i, range.end) {
+                self.push(i..stop, TermKind::NounPhrase);
+                i = stop;
+                continue;
+            }
             match self.tags[i] {
                 Upos::Propn => i = self.proper_name_at(i, range.end),
                 Upos::Adj | Upos::Noun => i = self.noun_phrase_at(i, range.end),
                 _ => i += 1,
             }
         }
+    }
+
+    /// A name's gloss: the lowercase words that alone fill the brackets right after a
+    /// proper name ("the County Administrative Court (länsrätten)"), one term whatever the
+    /// tagger made of words it has never seen in English ("länsrätten" as a verb). Where
+    /// the gloss ends.
+    fn gloss_at(&self, i: usize, end: usize) -> Option<usize> {
+        let after_name = i >= 2
+            && self.word(i - 1) == "("
+            && self
+                .out
+                .last()
+                .is_some_and(|t| t.kind == TermKind::ProperName && t.end == self.tokens[i - 2].end);
+        if !after_name {
+            return None;
+        }
+        let max = self.config.max_term_words.max(1);
+        let mut stop = i;
+        while stop < end
+            && stop - i < max
+            && self.tokens[stop].kind == TokenKind::Word
+            && !self.word(stop).starts_with(char::is_uppercase)
+        {
+            stop += 1;
+        }
+        (stop > i && stop < end && self.word(stop) == ")").then_some(stop)
     }
 
     /// Dates: `24 September 1957`, `September 24, 1957`, `September 1957`, `1957`,

@@ -196,6 +196,31 @@ fn and_joins_parts_of_one_name_but_not_a_list_of_names() {
 }
 
 #[test]
+fn a_bracketed_gloss_after_a_name_is_one_term_whatever_its_tags() {
+    assert_eq!(
+        terms(
+            "to the County Court (länsrätten) of Gävleborg",
+            &[
+                "ADP", "DET", "PROPN", "PROPN", "PUNCT", "VERB", "PUNCT", "ADP", "PROPN"
+            ]
+        ),
+        vec![
+            ("County Court".to_string(), TermKind::ProperName),
+            ("länsrätten".to_string(), TermKind::NounPhrase),
+            ("Gävleborg".to_string(), TermKind::ProperName)
+        ]
+    );
+    // Not after a name, a bracketed verb stays a verb.
+    assert_eq!(
+        terms(
+            "the court (refused) it",
+            &["DET", "NOUN", "PUNCT", "VERB", "PUNCT", "PRON"]
+        ),
+        vec![("court".to_string(), TermKind::NounPhrase)]
+    );
+}
+
+#[test]
 fn dates_and_numbers() {
     assert_eq!(
         terms(
