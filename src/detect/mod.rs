@@ -377,10 +377,17 @@ fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence
     })
 }
 
-/// Whether a phrase names a class of the knowledge bases (a common noun, not an
-/// individual such as a place or a person).
+/// Whether a phrase is, as written, a label of a class of the knowledge bases (a common
+/// noun, not an individual such as a place or a person). Only a whole label counts: the
+/// lemma and stem forms `lookup` also tries would take "Smith's" for the class "smith".
 fn common_noun(kb: Arc<KnowledgeBase>) -> sequence::CommonNoun {
-    Box::new(move |phrase: &str| kb.lookup(phrase).into_iter().any(|c| !kb.is_instance(c)))
+    Box::new(move |phrase: &str| {
+        let is_label = |label: &str| crate::text::tokenize::normalize(label) == phrase;
+        kb.lookup(phrase).into_iter().any(|c| {
+            !kb.is_instance(c)
+                && (is_label(kb.label(c)) || kb.alt_labels(c).into_iter().any(is_label))
+        })
+    })
 }
 
 /// The disease detector's proposal: the first concept the mention maps to in

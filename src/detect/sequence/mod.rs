@@ -176,10 +176,18 @@ impl SequenceDetector {
             return false;
         };
         let from = doc.tokens[start].start;
-        (end..limit.min(end + self.compound_reach)).any(|last| {
-            let phrase = crate::text::tokenize::normalize(&doc.text[from..doc.tokens[last].end]);
-            common_noun(&phrase)
-        })
+        // A possessive or punctuation alone completes nothing: "Smith's" is Smith.
+        let completes = |last: usize| {
+            doc.tokens[last].kind == crate::text::tokenize::TokenKind::Word
+                && !matches!(doc.tokens[last].norm.as_str(), "'s" | "'" | "s'")
+        };
+        (end..limit.min(end + self.compound_reach))
+            .filter(|&last| completes(last))
+            .any(|last| {
+                let phrase =
+                    crate::text::tokenize::normalize(&doc.text[from..doc.tokens[last].end]);
+                common_noun(&phrase)
+            })
     }
 }
 

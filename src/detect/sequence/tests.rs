@@ -442,7 +442,8 @@ fn a_mention_inside_a_common_noun_is_dropped() {
         .join("kb")
         .join(&config.detect.ner.model);
     let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
-    let text = "Mr Galip Yalman has Parkinson's disease. Mr Galip Yalman lives in Ankara.";
+    let text = "Mr Galip Yalman has Parkinson's disease. Mr Galip Yalman lives in Ankara. \
+                Ankara's mayor spoke.";
     let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
     let detector = SequenceDetector::load(NER, &path, &config.detect.ner).expect("model");
     let found = |detector: &SequenceDetector| -> Vec<String> {
@@ -454,10 +455,16 @@ fn a_mention_inside_a_common_noun_is_dropped() {
             .collect()
     };
     let plain = found(&detector);
-    assert!(plain.iter().any(|m| m == "Ankara"), "{plain:?}");
+    assert_eq!(
+        plain.iter().filter(|m| *m == "Ankara").count(),
+        2,
+        "{plain:?}"
+    );
     // The model is free to call "Parkinson" a person; with the common nouns it may not.
+    // "ankara's" stands for a knowledge base whose lookup finds a class in it: a
+    // possessive alone completes nothing.
     let detector = detector.with_common_nouns(Box::new(|phrase: &str| {
-        ["parkinson's disease", "parkinson 's disease"].contains(&phrase)
+        ["parkinson's disease", "ankara's"].contains(&phrase)
     }));
     let checked = found(&detector);
     assert!(
