@@ -116,6 +116,13 @@ pub(super) fn role_head(text: &str) -> Option<&str> {
     of.checked_sub(1).map(|head| words[head])
 }
 
+/// The words of a term that carry its content: its function words left out.
+fn content_words(text: &str) -> Vec<&str> {
+    text.split_whitespace()
+        .filter(|w| !crate::text::is_function_word(&w.to_lowercase()))
+        .collect()
+}
+
 pub(super) fn phrase_set(text: &str) -> TermSet {
     TermSet::literal(index_terms(text).into())
 }
@@ -410,11 +417,7 @@ impl Run<'_, '_> {
         {
             return false;
         }
-        let words: Vec<&str> = item
-            .text
-            .split_whitespace()
-            .filter(|w| !crate::text::is_function_word(&w.to_lowercase()))
-            .collect();
+        let words = content_words(&item.text);
         !words.is_empty()
             && words.iter().all(|word| {
                 let mut letters = word.chars();
@@ -470,11 +473,7 @@ impl Run<'_, '_> {
         let Some(head) = role_head(&item.text) else {
             return false;
         };
-        let words: Vec<&str> = item
-            .text
-            .split_whitespace()
-            .filter(|w| !crate::text::is_function_word(&w.to_lowercase()))
-            .collect();
+        let words = content_words(&item.text);
         let person = std::slice::from_ref(&self.s.config.person_concept);
         item.kind() == Some(TermKind::ProperName)
             && words.len() >= 2
