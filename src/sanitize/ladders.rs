@@ -1,10 +1,12 @@
 //! Generalizations of dates and numbers, which no knowledge base lists: each form below
 //! says less than the one before ("24 September 1957" → "September 1957" → "1957" → "the
-//! 1950s" → "the 20th century"; "two years" → "a few years"; "1,200" → "thousands"). The
+//! 1950s" → "the 20th century"; "7.15 a.m." → "7 a.m." → "a morning hour"; "two years" →
+//! "a few years"; "1,200" → "thousands"). The
 //! sanitizer ends each ladder at the configured date or number concept.
 
 use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::chunk::ORDINAL_WORDS;
+use crate::text::time_of_day;
 
 /// A rung: the text published, and the phrase its count is taken from (without the
 /// article the text reads with).
@@ -50,6 +52,9 @@ fn ordinal_suffix(n: i32) -> &'static str {
 /// its century; a date without a year has none.
 pub fn date_ladder(text: &str) -> Vec<Rung> {
     let trimmed = text.trim();
+    if let Some((hour, minute)) = time_of_day(trimmed) {
+        return time_ladder(trimmed, hour, minute);
+    }
     let mut out = Vec::new();
     let decade_form = trimmed
         .strip_suffix('s')
@@ -85,6 +90,30 @@ pub fn date_ladder(text: &str) -> Vec<Rung> {
     let century = year / 100 + 1;
     let century = format!("{century}{} century", ordinal_suffix(century));
     out.push(rung(format!("the {century}"), century));
+    out
+}
+
+/// The broader forms of a time of day: its hour when it says the minutes ("7.15 a.m." →
+/// "7 a.m."), the part of the day, then a time of day.
+fn time_ladder(text: &str, hour: u32, minute: u32) -> Vec<Rung> {
+    let mut out = Vec::new();
+    let meridiem = text.split_whitespace().nth(1);
+    if let (Some(meridiem), true) = (meridiem, minute != 0) {
+        let twelve = match hour % 12 {
+            0 => 12,
+            h => h,
+        };
+        let hour_text = format!("{twelve} {meridiem}");
+        out.push(rung(hour_text.clone(), hour_text));
+    }
+    let part = match hour {
+        5..=11 => ("a morning hour", "morning"),
+        12..=16 => ("an afternoon hour", "afternoon"),
+        17..=20 => ("an evening hour", "evening"),
+        _ => ("a night hour", "night"),
+    };
+    out.push(rung(part.0.to_string(), part.1.to_string()));
+    out.push(rung("a time of day".to_string(), "time of day".to_string()));
     out
 }
 
@@ -287,6 +316,26 @@ mod tests {
             vec!["2020", "the 2020s", "the 21st century"]
         );
         assert!(date_ladder("yesterday").is_empty());
+    }
+
+    #[test]
+    fn times_of_day_climb_to_their_hour_and_part_of_the_day() {
+        assert_eq!(
+            texts(date_ladder("7.15 a.m.")),
+            vec!["7 a.m.", "a morning hour", "a time of day"]
+        );
+        assert_eq!(
+            texts(date_ladder("00.15 a.m.")),
+            vec!["12 a.m.", "a night hour", "a time of day"]
+        );
+        assert_eq!(
+            texts(date_ladder("2 pm")),
+            vec!["an afternoon hour", "a time of day"]
+        );
+        assert_eq!(
+            texts(date_ladder("18:40")),
+            vec!["an evening hour", "a time of day"]
+        );
     }
 
     #[test]

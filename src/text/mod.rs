@@ -34,7 +34,7 @@ pub const MONTH_NAMES: [&str; 12] = [
     "December",
 ];
 pub(crate) use chunk::list_cue;
-pub use chunk::{Term, TermKind, is_function_word};
+pub use chunk::{Term, TermKind, is_function_word, time_of_day};
 pub use config::{PosConfig, TextConfig};
 pub use tokenize::{Token, TokenKind};
 pub use upos::Upos;

@@ -12,7 +12,8 @@
 //!   kind of thing it is, and whose simplification from the left reaches that head.
 //! - Stopwords (determiners, quantifiers, pronominal adjectives) are stripped from both
 //!   ends ("the Florida State" → "Florida State", "such other measures" → "measures").
-//! - Dates ("24 September 1957", "March 2012", "1957") and other numbers are terms, in
+//! - Dates ("24 September 1957", "March 2012", "1957"), times of day ("7.15 a.m.",
+//!   "14:30") and other numbers are terms, in
 //!   digits or in words ("five", "sixty", "twice"). A number keeps the unit it measures
 //!   ("two years", "155 lb", "nine months") and an ordinal the noun it ranks ("sixth round",
 //!   "4th republic"): the pair is the fact. A number in front of a noun it merely counts
@@ -247,14 +248,26 @@ impl Ctx<'_> {
     }
 
     /// Dates: `24 September 1957`, `September 24, 1957`, `September 1957`, `1957`,
-    /// and numeric forms (`12/05/2020`, `2020-05-12`).
+    /// numeric forms (`12/05/2020`, `2020-05-12`), and times of day (`7.15 a.m.`, `10
+    /// pm`, `14:30`): when something happened, as much as the day it happened on.
     fn date_at(&mut self, i: usize, end: usize) -> Option<usize> {
         if !self.config.number_terms {
             return None;
         }
         let within = |k: usize| k < end;
         let mut stop = None;
-        if self.is_day(i) && within(i + 1) && self.is_month(i + 1) {
+        let meridiem = within(i + 1) && MERIDIEMS.contains(&self.tokens[i + 1].norm.as_str());
+        if self.tokens[i].kind == TokenKind::Number
+            && (meridiem || self.word(i).contains(':'))
+            && time_of_day(&if meridiem {
+                format!("{} {}", self.word(i), self.tokens[i + 1].norm)
+            } else {
+                self.word(i).to_string()
+            })
+            .is_some()
+        {
+            stop = Some(if meridiem { i + 2 } else { i + 1 });
+        } else if self.is_day(i) && within(i + 1) && self.is_month(i + 1) {
             stop = Some(if within(i + 2) && self.is_year(i + 2) {
                 i + 3
             } else {
@@ -745,6 +758,55 @@ impl Ctx<'_> {
 }
 
 /// `12/05/2020`, `2020-05-12`, `12.05.2020`: three digit groups, one of four digits.
+/// How a time of day says which half of the day it is in.
+const MERIDIEMS: &[&str] = &["a.m.", "p.m.", "am", "pm", "a.m", "p.m"];
+
+/// The hour (0–23) and minute of a time of day: a clock time with a colon ("14:30",
+/// "9:05"), or an hour with minutes after a point or colon or none, then "a.m."/"p.m."
+/// ("7.15 a.m.", "10 pm", "00.15 a.m."). A number with a point and no "a.m." or "p.m."
+/// is a decimal, not a time.
+pub fn time_of_day(text: &str) -> Option<(u32, u32)> {
+    let mut words = text.split_whitespace();
+    let clock = words.next()?;
+    let meridiem = match words.next() {
+        None => None,
+        Some(word) => {
+            let word = word.to_lowercase();
+            if words.next().is_some() || !MERIDIEMS.contains(&word.as_str()) {
+                return None;
+            }
+            Some(word.starts_with('p'))
+        }
+    };
+    let (hour, minute) = match clock.split_once([':', '.']) {
+        Some((hour, minute)) => {
+            if meridiem.is_none() && !clock.contains(':') {
+                return None;
+            }
+            (hour, Some(minute))
+        }
+        None => (clock, None),
+    };
+    let digits = |s: &str, most: usize| {
+        (!s.is_empty() && s.len() <= most && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().ok())
+            .flatten()
+    };
+    let hour = digits(hour, 2)?;
+    let minute = match minute {
+        Some(minute) if minute.len() == 2 => digits(minute, 2).filter(|m| *m < 60)?,
+        Some(_) => return None,
+        None if meridiem.is_some() => 0,
+        None => return None,
+    };
+    match meridiem {
+        // "12 a.m." is midnight, "12 p.m." noon; "00.15 a.m." is a quarter past midnight.
+        Some(pm) if hour <= 12 => Some(((hour % 12) + if pm { 12 } else { 0 }, minute)),
+        Some(_) => None,
+        None => (hour < 24).then_some((hour, minute)),
+    }
+}
+
 fn is_numeric_date(w: &str) -> bool {
     let groups: Vec<&str> = w.split(['/', '-', '.']).collect();
     groups.len() == 3

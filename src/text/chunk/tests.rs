@@ -238,6 +238,29 @@ fn dates_and_numbers() {
 }
 
 #[test]
+fn times_of_day_are_dates() {
+    assert_eq!(
+        terms(
+            "at 7.15 a.m. , 14:30 and 3.5 million",
+            &["ADP", "NUM", "NOUN", "PUNCT", "NUM", "CCONJ", "NUM", "NUM"]
+        ),
+        vec![
+            ("7.15 a.m.".to_string(), TermKind::Date),
+            ("14:30".to_string(), TermKind::Date),
+            ("3.5 million".to_string(), TermKind::Number)
+        ]
+    );
+    assert_eq!(time_of_day("7.15 a.m."), Some((7, 15)));
+    assert_eq!(time_of_day("12 a.m."), Some((0, 0)));
+    assert_eq!(time_of_day("12 pm"), Some((12, 0)));
+    assert_eq!(time_of_day("9:05"), Some((9, 5)));
+    assert_eq!(time_of_day("3.5"), None, "a decimal");
+    assert_eq!(time_of_day("13 p.m."), None);
+    assert_eq!(time_of_day("24:00"), None);
+    assert_eq!(time_of_day("7.5 a.m."), None);
+}
+
+#[test]
 fn numbers_in_words_keep_their_unit_and_ordinals_their_noun() {
     assert_eq!(
         terms(
