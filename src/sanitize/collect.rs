@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Run;
 use super::config::Strategy;
+use super::ladders::counted_noun;
 use super::taxonomy::Sense;
 use crate::detect::{Finding, Proposal, protect};
 use crate::stats::TermSet;
@@ -326,7 +327,7 @@ impl Run<'_, '_> {
                     .contains(&TermKind::ProperName);
                 item.naming_words = words;
             }
-            if self.is_reference(&self.items[i]) {
+            if self.is_reference(&self.items[i]) || self.is_cited_text(&self.items[i]) {
                 self.items[i].reference = true;
             }
             if self.is_role_title(&self.items[i]) {
@@ -354,6 +355,29 @@ impl Run<'_, '_> {
                 item.sense = sense;
             }
         }
+    }
+
+    /// The phrases a collection must share for `item` to be shared: the term itself,
+    /// except that a bare number is read with the noun it counts at each mention ("two
+    /// children", "two offences"). Every judgment says "two"; few say how many children
+    /// the applicant has.
+    pub(super) fn sharing_phrases(&self, item: &Item) -> Vec<TermSet> {
+        if item.kind() != Some(TermKind::Number) || counted_noun(&item.text).is_some() {
+            return vec![item.set.clone()];
+        }
+        let doc = self.doc;
+        let mut phrases: Vec<TermSet> = Vec::new();
+        for &(start, end) in &item.spans {
+            let next = doc.tokens.partition_point(|t| t.start < end);
+            let phrase = match doc.tags.get(next) {
+                Some(Upos::Noun) => TermSet::from_text(&doc.text[start..doc.tokens[next].end]),
+                _ => item.set.clone(),
+            };
+            if !phrases.contains(&phrase) {
+                phrases.push(phrase);
+            }
+        }
+        phrases
     }
 
     /// A name's gloss in another language: a common phrase that fills the brackets right
@@ -403,6 +427,54 @@ impl Run<'_, '_> {
                 .some_sense_under(&noun.to_lowercase(), &self.s.config.reference_concepts)
     }
 
+    /// The text a numbered reference cites: a name right after "<reference> of the"
+    /// ("Rule 39 of the Rules of Court", "Article 403 of the former Criminal Code", "section
+    /// 5 of the Prevention of Terrorism Act"). A citation names the instrument it applies,
+    /// which is then as much a reference as the article or rule in it; once cited, every
+    /// mention of it is.
+    fn is_cited_text(&self, item: &Item) -> bool {
+        item.kind() == Some(TermKind::ProperName)
+            && item
+                .spans
+                .iter()
+                .any(|&(start, _)| self.follows_a_citation(start))
+    }
+
+    /// Whether the tokens before byte `start` read "<reference> of [the] [adjectives]":
+    /// a word that can name a part of a text or a rule (`reference_concepts`), then a
+    /// designation with a digit ("6 § 1", "39", "2 (b)", "5 and 6"), then "of".
+    fn follows_a_citation(&self, start: usize) -> bool {
+        let doc = self.doc;
+        let mut k = doc.tokens.partition_point(|t| t.end <= start);
+        let mut modifiers = 0;
+        while k > 0 && modifiers < 3 && matches!(doc.tags[k - 1], Upos::Adj | Upos::Det) {
+            k -= 1;
+            modifiers += 1;
+        }
+        if k == 0 || doc.tokens[k - 1].norm != "of" {
+            return false;
+        }
+        k -= 1;
+        let mut numbered = false;
+        while k > 0 {
+            let norm = doc.tokens[k - 1].norm.as_str();
+            if norm.chars().any(|c| c.is_ascii_digit()) {
+                numbered = true;
+            } else if !(norm.chars().count() == 1
+                || matches!(norm, "§§" | "and" | "para" | "paras" | "no" | "nos"))
+            {
+                break;
+            }
+            k -= 1;
+        }
+        numbered
+            && k > 0
+            && self
+                .s
+                .taxonomy
+                .some_sense_under(&doc.tokens[k - 1].norm, &self.s.config.reference_concepts)
+    }
+
     /// An all-capitals term of a heading (a paragraph of one sentence without a lowercase
     /// letter: "PROCEDURE", "THE FACTS") whose every word is a common noun the knowledge
     /// bases know and no name of theirs: "TURKEY" in "CASE OF X v. TURKEY" stays a name.
@@ -436,13 +508,17 @@ impl Run<'_, '_> {
     /// A capitalized common noun every mention of which follows a determiner ("the
     /// Court", "that Section", "the Government"): a text's short name for an institution
     /// or a role it names in full elsewhere, as legal and official writing capitalizes
-    /// them. One word in the singular, a common noun the knowledge bases know and no name
-    /// of theirs; persons' names take no determiner, so "Baker" alone stays a name.
+    /// them, a year between them at most. One word in the singular, a common noun the
+    /// knowledge bases know and no name of theirs; persons' names take no determiner, so "Baker" alone stays a name.
     fn is_defined_common_noun(&self, item: &Item) -> bool {
         let doc = self.doc;
         let one_word = !item.text.contains(char::is_whitespace);
         let after_determiner = |start: usize| {
-            let first = doc.tokens.partition_point(|t| t.end <= start);
+            let mut first = doc.tokens.partition_point(|t| t.end <= start);
+            // A year between them names which one: "the 1996 Act".
+            if first > 0 && doc.tags[first - 1] == Upos::Num {
+                first -= 1;
+            }
             first > 0 && matches!(doc.tags[first - 1], Upos::Det | Upos::Pron)
         };
         // Teams and bands are named by plural common nouns ("the Riders", "the Athletics").

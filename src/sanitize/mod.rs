@@ -242,8 +242,18 @@ impl Sanitizer<'_> {
         };
         run.collect(persons);
         if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {
-            for item in run.items.iter_mut().filter(|i| i.is_term()) {
-                item.shared = shared.is_shared(&item.set)?;
+            for i in 0..run.items.len() {
+                if !run.items[i].is_term() {
+                    continue;
+                }
+                let mut held = true;
+                for phrase in run.sharing_phrases(&run.items[i]) {
+                    if !shared.is_shared(&phrase)? {
+                        held = false;
+                        break;
+                    }
+                }
+                run.items[i].shared = held;
             }
         }
         Ok(run)

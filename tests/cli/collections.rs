@@ -1,7 +1,8 @@
 //! What the documents of a collection share identifies no one (`[sanitize.shared]`): a
 //! batch of made-up judgments keeps its boilerplate and generalizes each applicant's
 //! details; one judgment alone gets the same with `--collection`; a batch about one person
-//! shares nothing. The titles of offices a judgment names are roles, not names.
+//! shares nothing. The titles of offices a judgment names are roles, not names, the texts
+//! it cites are references, and its times of day are dates.
 
 use crate::common::*;
 
@@ -15,14 +16,14 @@ const APPLICANTS: &[(&str, &str, &str)] = &[
 ];
 
 /// A judgment of the made-up Court about one applicant: the genre's boilerplate around
-/// the applicant's name, town and dates.
-fn judgment(name: &str, town: &str, date: &str) -> String {
+/// the applicant's name, town, dates and family (`family`, a sentence or nothing).
+fn judgment(name: &str, town: &str, date: &str, family: &str) -> String {
     format!(
         "PROCEDURE\n\nThe case originated in an application against the Republic of Ruritania \
          lodged with the Court under Article 34 § 1 of the Convention by Mr {name} (“the \
          applicant”) on {date}.\n\nThe Government were represented by their Agent. The \
-         hearing was held in Strasbourg.\n\nTHE FACTS\n\nThe applicant was arrested in {town} on {date}. Mr {name} complained to the \
-         Court.\n"
+         Court held two hearings in Strasbourg.\n\nTHE FACTS\n\nThe applicant was arrested in {town} on {date}. Mr {name} complained to the \
+         Court.{family}\n"
     )
 }
 
@@ -36,7 +37,9 @@ fn tab_file(s: &Setup, name: &str, everyone: Option<&str>) -> std::path::PathBuf
             let person = everyone.unwrap_or(person);
             serde_json::json!({
                 "doc_id": format!("case-{i}"),
-                "text": judgment(person, town, date),
+                // Only the first applicant's family is told of: how many sisters they have
+                // is theirs, however many judgments say "two".
+                "text": judgment(person, town, date, if i == 0 { " He has two sisters." } else { "" }),
                 "task": format!("person: {person}"),
             })
         })
@@ -55,7 +58,8 @@ fn sanitized_texts(report: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn a_batch_keeps_its_boilerplate_and_generalizes_each_applicant() {
-    let s = setup();
+    // A corpus that counts vaguely, as any general corpus does.
+    let s = setup_with(&[(10, "A few friends came, a number of them with books.")]);
     let cases = tab_file(&s, "cases.json", None);
     let report = stdout_json(
         s.declass()
@@ -71,10 +75,15 @@ fn a_batch_keeps_its_boilerplate_and_generalizes_each_applicant() {
             "the Republic of Ruritania",
             "the Court under Article 34 § 1 of the Convention",
             "The Government were represented by their Agent.",
-            "held in Strasbourg",
         ] {
             assert!(text.contains(kept), "{kept:?} lost in {text}");
         }
+        assert_eq!(
+            text.contains("two hearings in Strasbourg"),
+            !text.contains("sisters"),
+            "{text}"
+        );
+        assert!(!text.contains("two sisters"), "{text}");
         let surname = person.split(' ').nth(1).expect("surname");
         for gone in [surname, town, date] {
             assert!(!text.contains(gone), "{gone:?} published in {text}");
@@ -109,7 +118,7 @@ fn one_judgment_with_a_reference_collection_gets_the_batch_decision() {
             .iter()
             .enumerate()
             .map(|(i, (person, town, date))| {
-                serde_json::json!({"id": i.to_string(), "text": judgment(person, town, date)})
+                serde_json::json!({"id": i.to_string(), "text": judgment(person, town, date, "")})
                     .to_string()
                     + "\n"
             })
@@ -121,7 +130,7 @@ fn one_judgment_with_a_reference_collection_gets_the_batch_decision() {
         .assert()
         .success();
     let (person, town, date) = ("Gaia Moravec", "Lindqvarn", "2 October 2001");
-    let doc = write(&s.root, "new.txt", &judgment(person, town, date));
+    let doc = write(&s.root, "new.txt", &judgment(person, town, date, ""));
     let alone = |extra: &[&str]| {
         let output = s
             .declass()
@@ -135,7 +144,7 @@ fn one_judgment_with_a_reference_collection_gets_the_batch_decision() {
     };
     let with_collection = alone(&["--collection", "judgments"]);
     assert!(
-        with_collection.contains("held in Strasbourg"),
+        with_collection.contains("two hearings in Strasbourg"),
         "{with_collection}"
     );
     for gone in ["Moravec", town, date] {
@@ -194,6 +203,40 @@ fn titles_of_offices_are_roles_unless_a_name_is_in_them() {
         "{text}"
     );
     for gone in ["Veller", "Quarnby", "Minister"] {
+        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    }
+}
+
+#[test]
+fn the_texts_a_judgment_cites_are_references_and_its_times_are_dates() {
+    // A corpus that knows mornings, as any general corpus does.
+    let s = setup_with(&[(
+        10,
+        "They met in the morning, the time of day that suited them.",
+    )]);
+    let doc = write(
+        &s.root,
+        "judgment.txt",
+        "The Chamber applied Rule 39 of the Rules of Court. Mr Anton Veller was charged under \
+         Article 403 of the former Penal Code. The Penal Code was amended later. Mr Anton \
+         Veller was arrested at 7.15 a.m. in Quarnby.\n",
+    );
+    let output = s
+        .declass()
+        .args(["sanitize", "--protect", "Anton Veller"])
+        .arg(&doc)
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout);
+    for kept in [
+        "Rule 39 of the Rules of Court",
+        "Article 403 of the former Penal Code",
+        "The Penal Code was amended",
+    ] {
+        assert!(text.contains(kept), "{kept:?} lost in {text}");
+    }
+    for gone in ["Veller", "Quarnby", "7.15"] {
         assert!(!text.contains(gone), "{gone:?} published in {text}");
     }
 }
