@@ -138,6 +138,94 @@ pub fn keyed_hash(span: &str, key: &[u8], hex_chars: usize) -> String {
     hex.chars().take(hex_chars.max(1)).collect()
 }
 
+/// The key sizes AES takes, in bytes (128, 192 and 256 bits).
+const AES_KEY_BYTES: [usize; 3] = [16, 24, 32];
+
+/// Presidio's `encrypt` operator, readable by its `decrypt`: AES-CBC with PKCS#7 padding
+/// under `key` (16, 24 or 32 bytes), the 16-byte IV in front of the ciphertext, URL-safe
+/// base64. Presidio draws the IV at random; here it is the first 16 bytes of
+/// HMAC-SHA256(key, text), a synthetic IV, so the same text and key give the same output
+/// on every run (as the keyed hash does: equal texts stay linkable under one key, and
+/// nothing is learned without it).
+pub fn encrypt(key: &[u8], text: &str) -> Result<String> {
+    use aes::cipher::{BlockModeEncrypt, KeyIvInit, block_padding::Pkcs7};
+    use base64::Engine;
+    check_aes_key(key)?;
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
+        return Err(bad_key());
+    };
+    mac.update(text.as_bytes());
+    let digest = mac.finalize().into_bytes();
+    let iv = &digest[..16];
+    let ciphertext = match key.len() {
+        16 => cbc::Encryptor::<aes::Aes128>::new_from_slices(key, iv)
+            .map(|c| c.encrypt_padded_vec::<Pkcs7>(text.as_bytes())),
+        24 => cbc::Encryptor::<aes::Aes192>::new_from_slices(key, iv)
+            .map(|c| c.encrypt_padded_vec::<Pkcs7>(text.as_bytes())),
+        _ => cbc::Encryptor::<aes::Aes256>::new_from_slices(key, iv)
+            .map(|c| c.encrypt_padded_vec::<Pkcs7>(text.as_bytes())),
+    }
+    .map_err(|_| bad_key())?;
+    let mut out = iv.to_vec();
+    out.extend_from_slice(&ciphertext);
+    Ok(base64::engine::general_purpose::URL_SAFE.encode(out))
+}
+
+/// Presidio's `decrypt` operator: the inverse of [`encrypt`] and of Presidio's own
+/// `encrypt` (whatever IV it drew). Base64 in either alphabet, as Python's
+/// `urlsafe_b64decode` reads it.
+pub fn decrypt(key: &[u8], text: &str) -> Result<String> {
+    use aes::cipher::{BlockModeDecrypt, KeyIvInit, block_padding::Pkcs7};
+    use base64::Engine;
+    check_aes_key(key)?;
+    let not_ours = |message: &str| Error::Parameter {
+        what: "decrypt".into(),
+        message: message.into(),
+    };
+    let standard: String = text
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(standard)
+        .map_err(|_| not_ours("the text is not base64"))?;
+    if bytes.len() < 32 || bytes.len() % 16 != 0 {
+        return Err(not_ours("the text is not an IV and AES blocks"));
+    }
+    let (iv, ciphertext) = bytes.split_at(16);
+    let plain = match key.len() {
+        16 => cbc::Decryptor::<aes::Aes128>::new_from_slices(key, iv)
+            .map(|c| c.decrypt_padded_vec::<Pkcs7>(ciphertext)),
+        24 => cbc::Decryptor::<aes::Aes192>::new_from_slices(key, iv)
+            .map(|c| c.decrypt_padded_vec::<Pkcs7>(ciphertext)),
+        _ => cbc::Decryptor::<aes::Aes256>::new_from_slices(key, iv)
+            .map(|c| c.decrypt_padded_vec::<Pkcs7>(ciphertext)),
+    }
+    .map_err(|_| bad_key())?
+    .map_err(|_| not_ours("wrong key, or not a text encrypted with one"))?;
+    String::from_utf8(plain).map_err(|_| not_ours("wrong key, or not a text encrypted with one"))
+}
+
+fn check_aes_key(key: &[u8]) -> Result<()> {
+    if AES_KEY_BYTES.contains(&key.len()) {
+        Ok(())
+    } else {
+        Err(bad_key())
+    }
+}
+
+fn bad_key() -> Error {
+    Error::Parameter {
+        what: "key".into(),
+        message: "must be of length 128, 192 or 256 bits".into(),
+    }
+}
+
 /// Consistent pseudonyms within one document: the n-th distinct entity of a category
 /// becomes "CATEGORY n". Create one per document.
 #[derive(Debug, Default)]
@@ -266,5 +354,41 @@ mod tests {
         b.reason = super::super::protect::protected_reason(0);
         let mut pseudonyms = Pseudonyms::new();
         assert_eq!(pseudonyms.label(&a, text), pseudonyms.label(&b, text));
+    }
+
+    /// Presidio's own end-to-end test: this text, encrypted by Presidio under this key,
+    /// decrypts to "text_for_encryption".
+    #[test]
+    fn decrypts_what_presidio_encrypted() {
+        let key = b"1111111111111111";
+        let presidio = "e6HnOMnIxbd4a8Qea44LshQDnjvxwzBIaAz+YqHNnMW2mC5r3AWoay8Spsoajyyy";
+        assert_eq!(decrypt(key, presidio).unwrap(), "text_for_encryption");
+    }
+
+    #[test]
+    fn encryption_round_trips_deterministically_under_each_key_size() {
+        for key in [&b"1111111111111111"[..], &[7u8; 24][..], &[9u8; 32][..]] {
+            let secret = encrypt(key, "Lorem Ipsum ünïcode").unwrap();
+            assert_eq!(secret, encrypt(key, "Lorem Ipsum ünïcode").unwrap());
+            assert_ne!(secret, encrypt(key, "Lorem Ipsum").unwrap());
+            assert_eq!(decrypt(key, &secret).unwrap(), "Lorem Ipsum ünïcode");
+        }
+        // IV and two blocks, in URL-safe base64: 64 characters, as Presidio's.
+        assert_eq!(
+            encrypt(b"2222222222222222", "Software Engineer")
+                .unwrap()
+                .len(),
+            64
+        );
+    }
+
+    #[test]
+    fn bad_keys_and_foreign_texts_are_errors() {
+        assert!(encrypt(b"invalidkey", "x").is_err());
+        assert!(decrypt(b"invalidkey", "x").is_err());
+        let secret = encrypt(b"1111111111111111", "text").unwrap();
+        assert!(decrypt(b"2222222222222222", &secret).is_err());
+        assert!(decrypt(b"1111111111111111", "not base64 at all!").is_err());
+        assert!(decrypt(b"1111111111111111", "").is_err());
     }
 }
