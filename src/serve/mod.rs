@@ -1,9 +1,10 @@
 //! `declass serve`: the engine behind a REST service, opened once and shared by every
 //! request. Routes:
 //!
-//! - Presidio-compatible ([`presidio`]): `POST /analyze`, `POST /anonymize`,
-//!   `GET /supportedentities`, `GET /anonymizers`, with the request and response shapes
-//!   of Presidio's analyzer and anonymizer services, so a program written for them works
+//! - Presidio-compatible ([`presidio`]): `POST /analyze`, `GET /supportedentities`,
+//!   `GET /recognizers`, `POST /anonymize`, `POST /deanonymize`, `GET /anonymizers`,
+//!   `GET /deanonymizers`, with the request and response shapes and status codes of
+//!   Presidio's analyzer and anonymizer services, so a program written for them works
 //!   unchanged; entity types map to declass categories by `[serve.entities]`.
 //! - declass's own ([`api`]): `POST /v1/sanitize` (the report `sanitize --format json`
 //!   writes), `POST /v1/assess`, `POST /v1/count` (the wire format of the remote count
@@ -241,7 +242,10 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         .route("/analyze", post(presidio::analyze))
         .route("/anonymize", post(presidio::anonymize))
         .route("/supportedentities", get(presidio::supported_entities))
+        .route("/recognizers", get(presidio::recognizers))
         .route("/anonymizers", get(presidio::anonymizers))
+        .route("/deanonymize", post(presidio::deanonymize))
+        .route("/deanonymizers", get(presidio::deanonymizers))
         .route("/v1/sanitize", post(api::sanitize))
         .route("/v1/assess", post(api::assess))
         // A batch of count requests carries every concept's label set: larger than a
@@ -453,6 +457,12 @@ impl ApiError {
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// A well-formed request whose parameters cannot be applied: Presidio's anonymizer
+    /// answers `InvalidParamError` with 422.
+    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
     fn unavailable(message: impl Into<String>) -> ApiError {

@@ -8,20 +8,24 @@
 //! their patterns and deny lists at their own score (context words do not raise it);
 //! the `hash` operator without a `salt` is declass's keyed HMAC-SHA256 (`[detect.operators]
 //! hash_key`), since Presidio's random salt would make the output differ on every call;
-//! `encrypt` is not offered. `generalize` (declass's own operator) replaces a span with
-//! its first broader concept in the knowledge bases, else its entity type's class.
+//! `encrypt` derives its IV from the key and the text instead of drawing it
+//! ([`operators::encrypt`]), for the same reason; Presidio's `decrypt` reads it.
+//! `generalize` (declass's own operator) replaces a span with its first broader concept in
+//! the knowledge bases, else its entity type's class. Status codes are Presidio's: a body
+//! that is not JSON, or an empty one, 400; a parameter Presidio's anonymizer validates (a
+//! span, a score, an operator's parameters) 422.
 
 use std::collections::BTreeMap;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use hmac::{KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256, Sha512};
 
 use super::{ApiError, ApiJson, AppState, on_engine};
 use crate::config::ServeConfig;
-use crate::detect::Finding;
+use crate::detect::{Finding, operators};
 use crate::pipeline::Engine;
 use crate::text::CharOffsets;
 
@@ -58,6 +62,33 @@ pub struct AnalyzeRequest {
     /// "exact" (default) or "regex".
     #[serde(default)]
     pub allow_list_match: Option<String>,
+    /// Python `re` flags for the `allow_list` regexes (Presidio's default: DOTALL,
+    /// MULTILINE, IGNORECASE).
+    #[serde(default)]
+    pub regex_flags: Option<i64>,
+}
+
+/// Python's `re.IGNORECASE | re.MULTILINE | re.DOTALL`, the flags Presidio compiles
+/// pattern recognizers and allow-list regexes with unless told otherwise.
+const PYTHON_DEFAULT_FLAGS: i64 = 2 | 8 | 16;
+
+/// Bound on a pattern's backtracking steps per search: a request's regex cannot hold a
+/// worker for long (Presidio bounds its regexes by a timeout instead).
+const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// A Python regular expression as Presidio compiles it: `flags` are `re`'s bits
+/// (IGNORECASE 2, MULTILINE 8, DOTALL 16, VERBOSE 64; LOCALE, UNICODE and ASCII change
+/// nothing here: classes are Unicode, as for a Python `str`). Look-around and
+/// back-references work, on a backtracking engine with [`BACKTRACK_LIMIT`].
+fn python_regex(pattern: &str, flags: i64) -> Result<fancy_regex::Regex, fancy_regex::Error> {
+    fancy_regex::RegexBuilder::new(pattern)
+        .case_insensitive(flags & 2 != 0)
+        .multi_line(flags & 8 != 0)
+        .dot_matches_new_line(flags & 16 != 0)
+        .verbose_mode(flags & 64 != 0)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .delegate_size_limit(1 << 20)
+        .build()
 }
 
 fn python_truth<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
@@ -78,6 +109,14 @@ pub struct AdHocRecognizer {
     #[serde(default)]
     pub name: Option<String>,
     pub supported_entity: String,
+    /// The language it recognizes (Presidio's default "en"); one for another language is
+    /// not run on an English request, as Presidio runs only the request language's.
+    #[serde(default)]
+    pub supported_language: Option<String>,
+    /// Python `re` flags for its patterns and deny list (default: DOTALL, MULTILINE,
+    /// IGNORECASE).
+    #[serde(default)]
+    pub global_regex_flags: Option<i64>,
     #[serde(default)]
     pub patterns: Vec<AdHocPattern>,
     #[serde(default)]
@@ -134,14 +173,60 @@ pub fn entity_type(config: &ServeConfig, category: &str) -> String {
 /// `GET /supportedentities`: the mapped types and the type of every category the
 /// configured detectors can report, so a client that asks `/analyze` for these
 /// `entities` loses none of its findings.
-pub async fn supported_entities(State(state): State<AppState>) -> Json<Vec<String>> {
+pub async fn supported_entities(
+    State(state): State<AppState>,
+    Query(query): Query<LanguageQuery>,
+) -> Result<Json<Vec<String>>, ApiError> {
+    query.check()?;
     let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
     for category in reported_categories(&state.engine.config().detect) {
         names.push(entity_type(&state.config, &category));
     }
     names.sort();
     names.dedup();
-    Json(names)
+    Ok(Json(names))
+}
+
+/// The `language` a listing route is asked about; absent means English.
+#[derive(Deserialize)]
+pub struct LanguageQuery {
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+impl LanguageQuery {
+    /// Only English is served: another language is refused (400), as `/analyze` refuses
+    /// it, rather than answered with English's list.
+    fn check(&self) -> Result<(), ApiError> {
+        match self.language.as_deref() {
+            None | Some("en") => Ok(()),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "field `language`: `{other}` is not supported (only `en`)"
+            ))),
+        }
+    }
+}
+
+/// `GET /recognizers`: the recognizers `/analyze` can run, by declass's names: each
+/// pattern recognizer enabled in `[detect.patterns]` (and each custom pattern), then the
+/// list, disease and named-entity detectors.
+pub async fn recognizers(
+    State(state): State<AppState>,
+    Query(query): Query<LanguageQuery>,
+) -> Result<Json<Vec<String>>, ApiError> {
+    query.check()?;
+    let detect = &state.engine.config().detect;
+    let mut names: Vec<String> = detect.patterns.enabled.clone();
+    names.extend(detect.patterns.custom.iter().map(|p| p.name.clone()));
+    names.extend(
+        [
+            crate::detect::lists::NAME,
+            crate::detect::sequence::DISEASE,
+            crate::detect::sequence::NER,
+        ]
+        .map(String::from),
+    );
+    Ok(Json(names))
 }
 
 /// Every finding category the detectors of `config` can report: the patterns', each
@@ -165,14 +250,23 @@ fn reported_categories(config: &crate::detect::DetectConfig) -> Vec<String> {
 
 /// `GET /anonymizers`: the operators `/anonymize` applies.
 pub async fn anonymizers() -> Json<Vec<&'static str>> {
-    Json(vec![
-        "generalize",
-        "hash",
-        "keep",
-        "mask",
-        "redact",
-        "replace",
-    ])
+    Json(ANONYMIZERS.to_vec())
+}
+
+/// The operators `/anonymize` takes.
+const ANONYMIZERS: [&str; 7] = [
+    "encrypt",
+    "generalize",
+    "hash",
+    "keep",
+    "mask",
+    "redact",
+    "replace",
+];
+
+/// `GET /deanonymizers`: the operators `/deanonymize` applies.
+pub async fn deanonymizers() -> Json<Vec<&'static str>> {
+    Json(vec!["decrypt"])
 }
 
 /// `POST /analyze`: the detectors' findings as Presidio results, one list per text.
@@ -194,7 +288,11 @@ pub async fn analyze(
         return Err(ApiError::bad_request("field `text`: no text provided"));
     }
     let ad_hoc = compile_ad_hoc(&request.ad_hoc_recognizers)?;
-    let allow = AllowList::new(&request.allow_list, request.allow_list_match.as_deref())?;
+    let allow = AllowList::new(
+        &request.allow_list,
+        request.allow_list_match.as_deref(),
+        request.regex_flags.unwrap_or(PYTHON_DEFAULT_FLAGS),
+    )?;
     let filter = ResultFilter {
         entities: request.entities,
         score_threshold: request.score_threshold.unwrap_or(0.0),
@@ -206,7 +304,7 @@ pub async fn analyze(
             .into_iter()
             .map(|text| {
                 let mut results = detect(engine, &config, &text, &filter)?;
-                results.extend(ad_hoc_results(&ad_hoc, &text, &filter));
+                results.extend(ad_hoc_results(&ad_hoc, &text, &filter)?);
                 results.retain(|r| !allow.allows(&text, r));
                 results.sort_by(presidio_order);
                 Ok(results)
@@ -288,24 +386,23 @@ fn detect(
 struct CompiledAdHoc {
     name: String,
     entity: String,
-    patterns: Vec<(Option<String>, regex::Regex, f64)>,
+    patterns: Vec<(Option<String>, fancy_regex::Regex, f64)>,
 }
 
 fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>, ApiError> {
     recognizers
         .iter()
         .enumerate()
+        .filter(|(_, r)| r.supported_language.as_deref().unwrap_or("en") == "en")
         .map(|(i, r)| {
+            let flags = r.global_regex_flags.unwrap_or(PYTHON_DEFAULT_FLAGS);
             let mut patterns = Vec::new();
             for (j, p) in r.patterns.iter().enumerate() {
-                let regex = regex::RegexBuilder::new(&p.regex)
-                    .size_limit(1 << 20)
-                    .build()
-                    .map_err(|e| {
-                        ApiError::bad_request(format!(
-                            "field `ad_hoc_recognizers[{i}].patterns[{j}].regex`: {e}"
-                        ))
-                    })?;
+                let regex = python_regex(&p.regex, flags).map_err(|e| {
+                    ApiError::bad_request(format!(
+                        "field `ad_hoc_recognizers[{i}].patterns[{j}].regex`: {e}"
+                    ))
+                })?;
                 patterns.push((p.name.clone(), regex, p.score));
             }
             if !r.deny_list.is_empty() {
@@ -316,15 +413,19 @@ fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>,
                     &r.deny_list,
                 )
                 .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                // Presidio's `_deny_list_to_regex`: a term between non-word characters or
+                // the text's ends, so "Mr." and "(555)" match where `\b` would not.
                 let alternatives: Vec<String> =
                     r.deny_list.iter().map(|w| regex::escape(w)).collect();
-                let regex = regex::Regex::new(&format!(r"(?i)\b(?:{})\b", alternatives.join("|")))
-                    .map_err(|e| {
-                        ApiError::bad_request(format!(
-                            "field `ad_hoc_recognizers[{i}].deny_list`: {e}"
-                        ))
-                    })?;
-                patterns.push((None, regex, r.deny_list_score.unwrap_or(1.0)));
+                let pattern = format!(r"(?:^|(?<=\W))({})(?:(?=\W)|$)", alternatives.join("|"));
+                let regex = python_regex(&pattern, flags).map_err(|e| {
+                    ApiError::bad_request(format!("field `ad_hoc_recognizers[{i}].deny_list`: {e}"))
+                })?;
+                patterns.push((
+                    Some("deny_list".to_string()),
+                    regex,
+                    r.deny_list_score.unwrap_or(1.0),
+                ));
             }
             Ok(CompiledAdHoc {
                 name: r
@@ -342,7 +443,7 @@ fn ad_hoc_results(
     recognizers: &[CompiledAdHoc],
     text: &str,
     filter: &ResultFilter,
-) -> Vec<AnalyzerResult> {
+) -> Result<Vec<AnalyzerResult>, ApiError> {
     let offsets = CharOffsets::new(text);
     let mut out = Vec::new();
     for r in recognizers {
@@ -350,7 +451,19 @@ fn ad_hoc_results(
             if !filter.keeps(&r.entity, *score) {
                 continue;
             }
-            for m in regex.find_iter(text).filter(|m| !m.is_empty()) {
+            for m in regex.find_iter(text) {
+                // A search over the bound finds nothing it can vouch for: the request
+                // fails rather than answering without the entity it asked for.
+                let m = m.map_err(|e| {
+                    ApiError::bad_request(format!(
+                        "ad-hoc recognizer `{}`: pattern {}: {e}",
+                        r.name,
+                        name.as_deref().unwrap_or("(unnamed)")
+                    ))
+                })?;
+                if m.start() == m.end() {
+                    continue;
+                }
                 out.push(AnalyzerResult {
                     analysis_explanation: filter.explain.then(|| Explanation {
                         recognizer: r.name.clone(),
@@ -371,36 +484,43 @@ fn ad_hoc_results(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// `allow_list` with `allow_list_match` "exact" (the span's text equals an entry) or
 /// "regex" (an entry matches the whole span).
 enum AllowList {
     Exact(Vec<String>),
-    Regex(Vec<regex::Regex>),
+    /// The entries joined by "|", searched for inside the span (Presidio's
+    /// `_remove_allow_list`); `None` when no entry is left.
+    Regex(Option<fancy_regex::Regex>),
 }
 
 impl AllowList {
-    fn new(entries: &[String], mode: Option<&str>) -> Result<AllowList, ApiError> {
+    fn new(entries: &[String], mode: Option<&str>, flags: i64) -> Result<AllowList, ApiError> {
         match mode.unwrap_or("exact") {
             "exact" => Ok(AllowList::Exact(entries.to_vec())),
-            "regex" => entries
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    regex::Regex::new(&format!("^(?:{e})$")).map_err(|err| {
-                        ApiError::bad_request(format!("field `allow_list[{i}]`: {err}"))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(AllowList::Regex),
+            "regex" => {
+                let entries: Vec<&str> = entries
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|e| !e.is_empty())
+                    .collect();
+                if entries.is_empty() {
+                    return Ok(AllowList::Regex(None));
+                }
+                python_regex(&entries.join("|"), flags)
+                    .map(|r| AllowList::Regex(Some(r)))
+                    .map_err(|err| ApiError::bad_request(format!("field `allow_list`: {err}")))
+            }
             other => Err(ApiError::bad_request(format!(
                 "field `allow_list_match`: `{other}` is neither \"exact\" nor \"regex\""
             ))),
         }
     }
 
+    /// Whether the span is allowed; a search that exceeds the backtracking bound
+    /// allows nothing (the finding is kept, as Presidio keeps it on a timeout).
     fn allows(&self, text: &str, result: &AnalyzerResult) -> bool {
         let span: String = text
             .chars()
@@ -409,7 +529,9 @@ impl AllowList {
             .collect();
         match self {
             AllowList::Exact(words) => words.contains(&span),
-            AllowList::Regex(patterns) => patterns.iter().any(|p| p.is_match(&span)),
+            AllowList::Regex(pattern) => pattern
+                .as_ref()
+                .is_some_and(|p| p.is_match(&span).unwrap_or(false)),
         }
     }
 }
@@ -417,20 +539,38 @@ impl AllowList {
 /// `POST /anonymize`'s body.
 #[derive(Deserialize)]
 pub struct AnonymizeRequest {
-    pub text: String,
-    #[serde(default)]
-    pub anonymizers: BTreeMap<String, OperatorConfig>,
-    pub analyzer_results: Vec<InputResult>,
+    pub text: Option<String>,
+    pub anonymizers: Option<BTreeMap<String, OperatorConfig>>,
+    pub analyzer_results: Option<Vec<InputResult>>,
 }
 
-/// One analyzer result as `/anonymize` takes it.
+/// `POST /deanonymize`'s body: the anonymized text, the spans to restore and their
+/// operators (`decrypt`).
+#[derive(Deserialize)]
+pub struct DeanonymizeRequest {
+    pub text: Option<String>,
+    pub deanonymizers: Option<BTreeMap<String, OperatorConfig>>,
+    pub anonymizer_results: Option<Vec<InputResult>>,
+    /// Presidio's documented form names a key at the top level too; it is not used.
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// One analyzer result as `/anonymize` takes it (an anonymizer result as `/deanonymize`
+/// takes it, without a score).
 #[derive(Debug, Clone, Deserialize)]
 pub struct InputResult {
     pub start: usize,
     pub end: usize,
     #[serde(default)]
-    pub score: f64,
+    pub score: Option<f64>,
     pub entity_type: String,
+}
+
+impl InputResult {
+    fn score(&self) -> f64 {
+        self.score.unwrap_or(0.0)
+    }
 }
 
 /// An operator and its parameters (`{"type": "mask", "masking_char": "*", …}`).
@@ -450,6 +590,9 @@ pub struct OperatorConfig {
     pub hash_type: Option<String>,
     #[serde(default)]
     pub salt: Option<String>,
+    /// The AES key of `encrypt` and `decrypt`: 16, 24 or 32 bytes of UTF-8.
+    #[serde(default)]
+    pub key: Option<String>,
 }
 
 /// One anonymized span of the output (`OperatorResult`).
@@ -477,28 +620,39 @@ pub async fn anonymize(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnonymizeRequest>,
 ) -> Result<Json<AnonymizeResponse>, ApiError> {
-    let length = request.text.chars().count();
-    for (i, r) in request.analyzer_results.iter().enumerate() {
-        if r.start > r.end || r.end > length {
-            return Err(ApiError::bad_request(format!(
-                "field `analyzer_results[{i}]`: span {}..{} is not inside the text ({length} characters)",
-                r.start, r.end
-            )));
-        }
+    if request.text.is_none() && request.anonymizers.is_none() && request.analyzer_results.is_none()
+    {
+        return Err(ApiError::bad_request("Invalid request json"));
     }
-    for (key, op) in &request.anonymizers {
-        validate_operator(key, op)?;
+    let text = request.text.unwrap_or_default();
+    let anonymizers = request.anonymizers.unwrap_or_default();
+    if anonymizers.values().any(|op| op.kind == "custom") {
+        return Err(ApiError::bad_request(
+            "Custom type anonymizer is not supported",
+        ));
     }
-    let results = resolve_conflicts(request.analyzer_results);
-    let results = merge_across_spaces(&request.text, results);
+    let Some(results) = request.analyzer_results else {
+        return Err(ApiError::unprocessable(
+            "Invalid input, request must contain analyzer results",
+        ));
+    };
+    check_spans(&text, &results, "analyzer_results")?;
+    if let Some(i) = results.iter().position(|r| r.score.is_none()) {
+        return Err(ApiError::unprocessable(format!(
+            "Invalid input, analyzer result must contain score (field `analyzer_results[{i}]`)"
+        )));
+    }
+    for (key, op) in &anonymizers {
+        validate_operator(key, op, &ANONYMIZERS)?;
+    }
+    let results = resolve_conflicts(results);
+    let results = merge_across_spaces(&text, results);
     // `generalize` reads the knowledge bases, an unsalted `hash` the configured key.
     let needs_engine = results.iter().any(|r| {
-        operator_for(&request.anonymizers, &r.entity_type)
+        operator_for(&anonymizers, &r.entity_type)
             .is_some_and(|o| o.kind == "generalize" || (o.kind == "hash" && o.salt.is_none()))
     });
     let config = state.config.clone();
-    let anonymizers = request.anonymizers;
-    let text = request.text;
     let work = move |engine: Option<&Engine>| apply(engine, &config, &text, &results, &anonymizers);
     let response = if needs_engine {
         on_engine(&state, move |engine| work(Some(engine))).await?
@@ -506,6 +660,61 @@ pub async fn anonymize(
         work(None)?
     };
     Ok(Json(response))
+}
+
+/// `POST /deanonymize`: encrypted spans of an anonymized text decrypted in place, by
+/// their entity type's operator (else `DEFAULT`'s), items listed as `/anonymize` lists
+/// them. Spans are taken as given: no conflict resolution, as Presidio.
+pub async fn deanonymize(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<DeanonymizeRequest>,
+) -> Result<Json<AnonymizeResponse>, ApiError> {
+    if request.text.is_none()
+        && request.deanonymizers.is_none()
+        && request.anonymizer_results.is_none()
+        && request.key.is_none()
+    {
+        return Err(ApiError::bad_request("Invalid request json"));
+    }
+    let text = request.text.unwrap_or_default();
+    let deanonymizers = request.deanonymizers.unwrap_or_default();
+    let results = request.anonymizer_results.unwrap_or_default();
+    check_spans(&text, &results, "anonymizer_results")?;
+    for (key, op) in &deanonymizers {
+        validate_operator(key, op, &["decrypt"])?;
+    }
+    if let Some(r) = results
+        .iter()
+        .find(|r| operator_for(&deanonymizers, &r.entity_type).is_none())
+    {
+        return Err(ApiError::unprocessable(format!(
+            "Invalid input, no deanonymizer for entity type {} and no DEFAULT",
+            r.entity_type
+        )));
+    }
+    Ok(Json(apply(
+        None,
+        &state.config,
+        &text,
+        &results,
+        &deanonymizers,
+    )?))
+}
+
+/// Every span inside the text, start before end (Presidio's `PIIEntity` and
+/// `TextReplaceBuilder` checks, 422).
+fn check_spans(text: &str, results: &[InputResult], field: &str) -> Result<(), ApiError> {
+    let length = text.chars().count();
+    for (i, r) in results.iter().enumerate() {
+        if r.start > r.end || r.end > length {
+            return Err(ApiError::unprocessable(format!(
+                "Invalid analyzer result, start: {} and end: {}, while text length is only \
+                 {length} (field `{field}[{i}]`)",
+                r.start, r.end
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn operator_for<'a>(
@@ -517,11 +726,20 @@ fn operator_for<'a>(
         .or_else(|| anonymizers.get("DEFAULT"))
 }
 
-fn validate_operator(key: &str, op: &OperatorConfig) -> Result<(), ApiError> {
-    let bad =
-        |message: String| ApiError::bad_request(format!("field `anonymizers.{key}`: {message}"));
+/// An operator's parameters checked before any span is touched (422, as Presidio's
+/// `InvalidParamError`); `known` are the operators the route applies.
+fn validate_operator(key: &str, op: &OperatorConfig, known: &[&str]) -> Result<(), ApiError> {
+    let bad = |message: String| {
+        ApiError::unprocessable(format!("Invalid input, {message} (field `{key}`)"))
+    };
+    if !known.contains(&op.kind.as_str()) {
+        return Err(bad(format!(
+            "unknown operator `{}` (known: {})",
+            op.kind,
+            known.join(", ")
+        )));
+    }
     match op.kind.as_str() {
-        "replace" | "redact" | "keep" | "generalize" => Ok(()),
         "mask" => {
             let c = op.masking_char.as_deref().unwrap_or("");
             if c.chars().count() != 1 {
@@ -541,9 +759,14 @@ fn validate_operator(key: &str, op: &OperatorConfig) -> Result<(), ApiError> {
             }
             Ok(())
         }
-        other => Err(bad(format!(
-            "unknown operator `{other}` (known: generalize, hash, keep, mask, redact, replace)"
-        ))),
+        "encrypt" | "decrypt" => match &op.key {
+            Some(key) if [16, 24, 32].contains(&key.len()) => Ok(()),
+            Some(_) => Err(ApiError::unprocessable(
+                "Invalid input, key must be of length 128, 192 or 256 bits",
+            )),
+            None => Err(bad("`key` is required".into())),
+        },
+        _ => Ok(()),
     }
 }
 
@@ -582,11 +805,11 @@ fn resolve_conflicts(mut results: Vec<InputResult>) -> Vec<InputResult> {
         });
         match target {
             Some(o) => {
-                let (start, end, score) = (results[i].start, results[i].end, results[i].score);
+                let (start, end, score) = (results[i].start, results[i].end, results[i].score());
                 let merged = &mut results[o];
                 merged.start = merged.start.min(start);
                 merged.end = merged.end.max(end);
-                merged.score = merged.score.max(score);
+                merged.score = Some(merged.score().max(score));
             }
             None => {
                 others.push(i);
@@ -596,7 +819,7 @@ fn resolve_conflicts(mut results: Vec<InputResult>) -> Vec<InputResult> {
     }
     let conflicts = |r: &InputResult, o: &InputResult| {
         if r.start == o.start && r.end == o.end {
-            r.score <= o.score
+            r.score() <= o.score()
         } else {
             o.start <= r.start && r.end <= o.end
         }
@@ -683,6 +906,7 @@ fn apply(
             from_end: false,
             hash_type: None,
             salt: None,
+            key: None,
         };
         let op = operator_for(anonymizers, &r.entity_type).unwrap_or(&default);
         let replaced = operate(engine, config, op, &r.entity_type, &original)?;
@@ -753,6 +977,10 @@ fn operate(
             }
         }
         "hash" => hash(engine, op, original)?,
+        "encrypt" => operators::encrypt(op.key.as_deref().unwrap_or("").as_bytes(), original)
+            .map_err(|e| ApiError::unprocessable(format!("Invalid input, {e}")))?,
+        "decrypt" => operators::decrypt(op.key.as_deref().unwrap_or("").as_bytes(), original)
+            .map_err(|e| ApiError::unprocessable(format!("Invalid input, {e}")))?,
         "generalize" => match engine {
             Some(engine) => generalize(engine, config, entity, original),
             None => format!("<{entity}>"),
@@ -829,7 +1057,7 @@ mod tests {
         InputResult {
             start,
             end,
-            score,
+            score: Some(score),
             entity_type: entity.into(),
         }
     }
@@ -873,6 +1101,7 @@ mod tests {
                     from_end: false,
                     hash_type: None,
                     salt: None,
+                    key: None,
                 };
                 ((*entity).to_string(), op)
             })
@@ -1009,6 +1238,7 @@ mod tests {
                 from_end: false,
                 hash_type: None,
                 salt: None,
+                key: None,
             },
         );
         let results = vec![result(11, 15, 0.8, "PERSON"), result(17, 27, 0.8, "PERSON")];
@@ -1030,6 +1260,7 @@ mod tests {
             from_end: true,
             hash_type: None,
             salt: None,
+            key: None,
         };
         let masked = operate(None, &config, &op, "PHONE_NUMBER", "0344533é4").expect("mask");
         assert_eq!(masked, "03445####");
