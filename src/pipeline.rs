@@ -180,6 +180,8 @@ pub struct DocumentInputs {
     pub protect: Vec<String>,
     /// Terms whose every whole-word occurrence is sensitive, as `--sensitive TERM`.
     pub sensitive: Vec<String>,
+    /// Context words the caller gives for the whole text ([`Document::context_words`]).
+    pub context: Vec<String>,
 }
 
 /// A document after the pipeline: its analysis, the merged findings and the plan.
@@ -392,6 +394,7 @@ impl Engine {
         let inputs = DocumentInputs {
             protect: protect.to_vec(),
             sensitive: Vec::new(),
+            context: Vec::new(),
         };
         self.process_document(text, &inputs, strategy, detail, progress)
     }
@@ -497,6 +500,7 @@ impl Engine {
         let inputs = DocumentInputs {
             protect: protect.to_vec(),
             sensitive: Vec::new(),
+            context: Vec::new(),
         };
         self.detect_document(text, &inputs)
     }
@@ -519,7 +523,8 @@ impl Engine {
     ) -> Result<(Document, Vec<Finding>, Option<KnownClasses>)> {
         crate::detect::check_words(crate::detect::PROTECTED_PERSON, &inputs.protect)?;
         crate::detect::check_words(crate::detect::SENSITIVE_TERM, &inputs.sensitive)?;
-        let doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
+        let mut doc = Analyzer::new(&self.tagger, &self.config.text).analyze(text);
+        doc.context_words = inputs.context.clone();
         let (mut findings, labelled) = self
             .detectors
             .detect_keeping(&doc, Some(crate::detect::sequence::NER))?;
@@ -805,6 +810,7 @@ impl Windowed {
                 tokens: Vec::new(),
                 tags: Vec::new(),
                 terms: Vec::new(),
+                context_words: Vec::new(),
             },
             findings: self.findings,
             plan: self.plan,

@@ -125,6 +125,7 @@ impl Engine {
             inputs: DocumentInputs {
                 protect: protect.to_vec(),
                 sensitive: sensitive.to_vec(),
+                context: Vec::new(),
             },
         };
         if item.is_instance_of::<PyString>() {
@@ -234,6 +235,7 @@ impl Engine {
             inputs: DocumentInputs {
                 protect: checked_terms("protect", protect)?,
                 sensitive: checked_terms("sensitive", sensitive)?,
+                context: Vec::new(),
             },
         };
         let done = py
@@ -339,6 +341,7 @@ impl Engine {
         let inputs = DocumentInputs {
             protect: checked_terms("protect", protect)?,
             sensitive: checked_terms("sensitive", sensitive)?,
+            context: Vec::new(),
         };
         let records = py
             .detach(|| {

@@ -41,6 +41,23 @@ impl ContextWords {
     }
 }
 
+impl ContextWords {
+    /// Whether one of the phrases is among `words` (a caller's context words, each entry
+    /// one word or phrase), compared as words of the text are.
+    pub fn found_among(&self, words: &[String]) -> bool {
+        words.iter().any(|entry| {
+            let entry: Vec<String> = words_of(entry).map(str::to_lowercase).collect();
+            self.phrases.iter().any(|phrase| {
+                entry.windows(phrase.len()).any(|run| {
+                    run.iter()
+                        .zip(phrase)
+                        .all(|(word, wanted)| same_word(word, wanted))
+                })
+            })
+        })
+    }
+}
+
 /// The words around a match on its line: up to `before` alphanumeric tokens before it and
 /// `after` after it (numbers count towards the limits, as Presidio's token windows do),
 /// lowercase, in text order.
@@ -152,5 +169,19 @@ mod tests {
     fn multibyte_text_around_the_match() {
         assert!(found(&["numéro"], "le numéro: 912803456", "912803456"));
         assert!(!found(&["passport"], "", ""));
+    }
+
+    #[test]
+    fn a_callers_words_are_compared_as_the_texts_are() {
+        let context = ContextWords::new(&["passport".into(), "bank account".into()]);
+        let words = |entries: &[&str]| entries.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+        assert!(context.found_among(&words(&["Passports"])));
+        assert!(context.found_among(&words(&["savings", "the bank account"])));
+        assert!(
+            !context.found_among(&words(&["bank", "account"])),
+            "a phrase is one entry"
+        );
+        assert!(!context.found_among(&words(&["passage"])));
+        assert!(!context.found_among(&[]));
     }
 }

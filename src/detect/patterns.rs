@@ -523,6 +523,7 @@ impl PatternsDetector {
                         self.words_after,
                     );
                     scoring.context.found_in(&window)
+                        || scoring.context.found_among(&doc.context_words)
                 };
                 let score = if context {
                     (base + self.context_boost)

@@ -124,6 +124,7 @@ fn run(engine: &Engine, job: &Job, detail: Detail) -> Result<Processed, ApiError
     let inputs = DocumentInputs {
         protect: job.protect.clone(),
         sensitive: job.sensitive.clone(),
+        context: Vec::new(),
     };
     Ok(engine.process_document(
         job.text.clone(),

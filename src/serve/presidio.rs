@@ -5,7 +5,8 @@
 //! for declass's finding categories (`[serve.entities]`).
 //!
 //! Differences, by necessity: only English (`language` "en"); ad-hoc recognizers run
-//! their patterns and deny lists at their own score (context words do not raise it);
+//! their patterns and deny lists at their own score (context words do not raise it; the
+//! request's `context` raises the scores of declass's own pattern recognizers);
 //! the `hash` operator without a `salt` is declass's keyed HMAC-SHA256 (`[detect.operators]
 //! hash_key`), since Presidio's random salt would make the output differ on every call;
 //! `encrypt` derives its IV from the key and the text instead of drawing it
@@ -66,6 +67,11 @@ pub struct AnalyzeRequest {
     /// MULTILINE, IGNORECASE).
     #[serde(default)]
     pub regex_flags: Option<i64>,
+    /// Words the text is about, read as if they stood around every match: a pattern
+    /// recognizer with one of them among its context words raises its score, as
+    /// Presidio's context enhancer adds the request's words to the surrounding ones.
+    #[serde(default)]
+    pub context: Vec<String>,
 }
 
 /// Python's `re.IGNORECASE | re.MULTILINE | re.DOTALL`, the flags Presidio compiles
@@ -299,11 +305,12 @@ pub async fn analyze(
         explain: request.return_decision_process,
     };
     let config = state.config.clone();
+    let context = request.context;
     let results = on_engine(&state, move |engine| {
         texts
             .into_iter()
             .map(|text| {
-                let mut results = detect(engine, &config, &text, &filter)?;
+                let mut results = detect(engine, &config, &text, &context, &filter)?;
                 results.extend(ad_hoc_results(&ad_hoc, &text, &filter)?);
                 results.retain(|r| !allow.allows(&text, r));
                 results.sort_by(presidio_order);
@@ -352,9 +359,14 @@ fn detect(
     engine: &Engine,
     config: &ServeConfig,
     text: &str,
+    context: &[String],
     filter: &ResultFilter,
 ) -> Result<Vec<AnalyzerResult>, ApiError> {
-    let (doc, findings) = engine.analyze_document(text.to_string(), &Default::default())?;
+    let inputs = crate::pipeline::DocumentInputs {
+        context: context.to_vec(),
+        ..Default::default()
+    };
+    let (doc, findings) = engine.analyze_document(text.to_string(), &inputs)?;
     let offsets = CharOffsets::new(&doc.text);
     Ok(findings
         .iter()

@@ -72,6 +72,11 @@ pub struct Document {
     /// One tag per token.
     pub tags: Vec<Upos>,
     pub terms: Vec<Term>,
+    /// Words its sender says it is about (Presidio's request `context`): read as if they
+    /// stood around every pattern match, so a bare number is an account number when the
+    /// caller says "account".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context_words: Vec<String>,
 }
 
 impl Document {
@@ -147,6 +152,7 @@ impl<'t> Analyzer<'t> {
             tokens,
             tags,
             terms,
+            context_words: Vec::new(),
         }
     }
 }

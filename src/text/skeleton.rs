@@ -159,6 +159,7 @@ impl Skeleton {
             tokens,
             tags: Vec::new(),
             terms: Vec::new(),
+            context_words: original.context_words.clone(),
         }
     }
 }

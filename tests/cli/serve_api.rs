@@ -460,7 +460,8 @@ async fn anonymizer_errors_encryption_and_deanonymize_as_presidio() {
 /// Ad-hoc recognizers read as Presidio compiles them: Python regexes with its default
 /// flags (case-insensitive), look-around, deny-list terms that begin or end with a
 /// non-word character, recognizers of another language left out; allow-list regexes
-/// searched inside a span; listings that refuse a language they do not serve.
+/// searched inside a span; the request's context words; listings that refuse a language
+/// they do not serve.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ad_hoc_recognizers_and_allow_lists_read_python_regexes() {
     let s = setup();
@@ -538,6 +539,24 @@ async fn ad_hoc_recognizers_and_allow_lists_read_python_regexes() {
         (200, 2),
         "case-sensitive with flags 0: {body}"
     );
+
+    // The request's context words stand around every match: a bare nine-digit number is a
+    // passport number when the caller says the text is about passports.
+    let passport = |context: Value| json!({"text": "Number on file: 912803456.", "language": "en", "context": context});
+    let types = |body: &str| -> Vec<String> {
+        parse(body)
+            .as_array()
+            .expect("list")
+            .iter()
+            .map(|r| r["entity_type"].as_str().expect("type").to_string())
+            .collect()
+    };
+    let (status, body) = post(&server, "/analyze", &passport(json!([]))).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(!types(&body).contains(&"US_PASSPORT".to_string()), "{body}");
+    let (status, body) = post(&server, "/analyze", &passport(json!(["passport"]))).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(types(&body).contains(&"US_PASSPORT".to_string()), "{body}");
 
     for route in ["/supportedentities?language=de", "/recognizers?language=de"] {
         assert_eq!(get(&server, route).await.0, 400, "{route}");
