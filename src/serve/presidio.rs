@@ -20,7 +20,6 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::{Query, State};
-use hmac::{KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256, Sha512};
 
@@ -1001,9 +1000,11 @@ fn operate(
     })
 }
 
-/// With a `salt`: Presidio's salted SHA-256/512, hex. Without: declass's keyed
-/// HMAC-SHA256 under `[detect.operators] hash_key`, since an unsalted hash of a name can
-/// be reversed by hashing guesses and a random salt would break determinism.
+/// With a `salt`: Presidio's salted SHA-256/512, hex. Without: the `hash` operator's
+/// keyed HMAC-SHA256 ([`operators::keyed_hash`] under `[detect.operators] hash_key`, as many
+/// hex digits as `hash_hex_chars`), so a name hashes here as `sanitize` hashes it: an
+/// unsalted hash of a name can be reversed by hashing guesses, and a random salt would
+/// break determinism.
 fn hash(engine: Option<&Engine>, op: &OperatorConfig, original: &str) -> Result<String, ApiError> {
     if let Some(salt) = &op.salt {
         let mut salted = original.as_bytes().to_vec();
@@ -1014,10 +1015,8 @@ fn hash(engine: Option<&Engine>, op: &OperatorConfig, original: &str) -> Result<
         });
     }
     let key = key_for_hash(engine)?;
-    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&key)
-        .map_err(|e| ApiError::bad_request(format!("hash key: {e}")))?;
-    mac.update(original.as_bytes());
-    Ok(hex(&mac.finalize().into_bytes()))
+    let hex_chars = engine.map_or(64, |e| e.config().detect.operators.hash_hex_chars);
+    Ok(operators::keyed_hash(original, &key, hex_chars))
 }
 
 fn key_for_hash(engine: Option<&Engine>) -> Result<Vec<u8>, ApiError> {

@@ -457,6 +457,61 @@ async fn anonymizer_errors_encryption_and_deanonymize_as_presidio() {
     );
 }
 
+/// One keyed hash: `/anonymize`'s `hash` without a salt gives a name the hash `sanitize`'s
+/// `hash` operator gives it under the same key, whatever the name's case.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsalted_hash_is_the_sanitizers_keyed_hash() {
+    let s = setup();
+    let config = s.config_with(
+        "hash.toml",
+        "[detect.operators]\nrules = [{ category = \"person\", operator = \"hash\" }]\nhash_key = \"k1\"",
+    );
+    let doc = write(&s.root, "left.txt", "Margaret Ellison left.\n");
+    let out = s
+        .declass_with_config(&config)
+        .args([
+            "sanitize",
+            "--format",
+            "json",
+            "--protect",
+            "Margaret Ellison",
+        ])
+        .arg(&doc)
+        .output()
+        .expect("run");
+    assert_success(&out);
+    let report = parse(&String::from_utf8_lossy(&out.stdout));
+    let report = report
+        .as_array()
+        .and_then(|a| a.first())
+        .unwrap_or(&report)
+        .clone();
+    let sanitizer_hash = report["replacements"]
+        .as_array()
+        .expect("replacements")
+        .iter()
+        .find(|r| r["original"] == "Margaret Ellison")
+        .and_then(|r| r["replacement"].as_str())
+        .expect("the name hashed")
+        .to_string();
+    let server = Server::start(&s.data, &config, &[], &[]);
+    for text in ["Margaret Ellison left.", "MARGARET ELLISON left."] {
+        let (status, body) = post(
+            &server,
+            "/anonymize",
+            &json!({"text": text, "anonymizers": {"DEFAULT": {"type": "hash"}},
+                    "analyzer_results": [{"start": 0, "end": 16, "score": 0.9, "entity_type": "PERSON"}]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            parse(&body)["text"],
+            format!("{sanitizer_hash} left."),
+            "{text}"
+        );
+    }
+}
+
 /// Ad-hoc recognizers read as Presidio compiles them: Python regexes with its default
 /// flags (case-insensitive), look-around, deny-list terms that begin or end with a
 /// non-word character, recognizers of another language left out; allow-list regexes
