@@ -11,8 +11,8 @@ use crate::data::DataDir;
 use crate::detect::config::{GazetteerConfig, SequenceModelConfig, SilverConfig};
 use crate::detect::ner::{self, EntityTypes, SpanDocument};
 use crate::detect::sequence::{
-    self, ClusterOptions, DISEASE, Gazetteers, LabelledSentence, NER, SequenceModel, TrainOptions,
-    UNKNOWN, WordClusters,
+    self, DISEASE, Gazetteers, LabelledSentence, NER, SequenceModel, TrainOptions, UNKNOWN,
+    WordClusters,
 };
 use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
@@ -97,18 +97,7 @@ pub fn learn_clusters(
             .iter()
             .map(|s| s.words.iter().map(|w| normalize(w)).collect()),
     );
-    let options = ClusterOptions {
-        min_count: settings.min_count,
-        max_words: settings.max_words,
-        context_words: settings.context_words,
-        window: settings.window,
-        dimensions: settings.dimensions,
-        depth: settings.depth,
-        iterations: settings.iterations,
-        prefixes: settings.prefixes.clone(),
-        seed: config.seed,
-    };
-    let clusters = WordClusters::learn(texts.iter().map(Vec::as_slice), &options);
+    let clusters = WordClusters::learn(texts.iter().map(Vec::as_slice), settings, config.seed);
     progress(&format!(
         "clusters: {} words from {} texts ({} tokens)",
         clusters.len(),

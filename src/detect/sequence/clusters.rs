@@ -19,27 +19,7 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-/// Settings of [`WordClusters::learn`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClusterOptions {
-    /// Words seen fewer times get no cluster.
-    pub min_count: u64,
-    /// At most this many words (the most frequent) get a cluster.
-    pub max_words: usize,
-    /// The most frequent words serve as contexts, before and after: this many of them.
-    pub context_words: usize,
-    /// Context positions on each side of a word, each its own block of columns.
-    pub window: usize,
-    /// Dimensions of the random projection.
-    pub dimensions: usize,
-    /// Depth of the binary tree: the longest path.
-    pub depth: usize,
-    /// 2-means passes per split.
-    pub iterations: usize,
-    /// Path prefix lengths used as features.
-    pub prefixes: Vec<usize>,
-    pub seed: u64,
-}
+use crate::detect::config::ClusterConfig;
 
 /// Each known word's path in the binary tree of clusters, and the path prefixes that
 /// make its features.
@@ -76,10 +56,12 @@ impl WordClusters {
     }
 
     /// Learns clusters from `texts`, each a sequence of lowercased tokens (a sentence or
-    /// a document: contexts do not cross from one to the next).
+    /// a document: contexts do not cross from one to the next), with `options` (its
+    /// `corpus` is the caller's business) and the random projection drawn from `seed`.
     pub fn learn<'a>(
         texts: impl IntoIterator<Item = &'a [String]>,
-        options: &ClusterOptions,
+        options: &ClusterConfig,
+        seed: u64,
     ) -> WordClusters {
         let mut ids: FxHashMap<&'a str, u32> = FxHashMap::default();
         let mut words: Vec<&'a str> = Vec::new();
@@ -151,7 +133,7 @@ impl WordClusters {
                 }
             }
         }
-        let vectors = projected_ppmi(&cooccurrence, 2 * window * contexts, options);
+        let vectors = projected_ppmi(&cooccurrence, 2 * window * contexts, options, seed);
         let mut paths = vec![String::new(); vocabulary.len()];
         bisect(&vectors, options, &mut paths);
         WordClusters {
@@ -170,7 +152,8 @@ impl WordClusters {
 fn projected_ppmi(
     cooccurrence: &[FxHashMap<u32, u32>],
     columns: usize,
-    options: &ClusterOptions,
+    options: &ClusterConfig,
+    seed: u64,
 ) -> Vec<Vec<f32>> {
     let mut column_totals = vec![0f64; columns];
     let mut total = 0f64;
@@ -199,7 +182,7 @@ fn projected_ppmi(
                 continue;
             }
             for (d, slot) in vector.iter_mut().enumerate() {
-                if random_sign(options.seed, column, d) {
+                if random_sign(seed, column, d) {
                     *slot += pmi as f32;
                 } else {
                     *slot -= pmi as f32;
@@ -249,7 +232,7 @@ fn centroid(vectors: &[Vec<f32>], members: &[usize]) -> Vec<f32> {
 /// 1998: the sign of each member's projection on the group's first principal
 /// direction, found by power iteration), refined by spherical 2-means; both are
 /// deterministic.
-fn bisect(vectors: &[Vec<f32>], options: &ClusterOptions, paths: &mut [String]) {
+fn bisect(vectors: &[Vec<f32>], options: &ClusterConfig, paths: &mut [String]) {
     let mut groups: Vec<Vec<usize>> = vec![(0..vectors.len()).collect()];
     for _ in 0..options.depth {
         let mut next = Vec::with_capacity(groups.len() * 2);
@@ -337,8 +320,9 @@ fn split(members: &[usize], side: &[bool]) -> (Vec<usize>, Vec<usize>) {
 mod tests {
     use super::*;
 
-    fn options() -> ClusterOptions {
-        ClusterOptions {
+    fn options() -> ClusterConfig {
+        ClusterConfig {
+            corpus: String::new(),
             min_count: 2,
             max_words: 100,
             context_words: 20,
@@ -347,7 +331,6 @@ mod tests {
             depth: 4,
             iterations: 10,
             prefixes: vec![1, 4],
-            seed: 7,
         }
     }
 
@@ -368,7 +351,7 @@ mod tests {
     #[test]
     fn words_used_alike_share_a_cluster_and_differ_from_others() {
         let texts = corpus();
-        let clusters = WordClusters::learn(texts.iter().map(Vec::as_slice), &options());
+        let clusters = WordClusters::learn(texts.iter().map(Vec::as_slice), &options(), 7);
         let path = |w: &str| clusters.paths[w].clone();
         let first_bit = |w: &str| path(w)[..1].to_string();
         assert_eq!(first_bit("paris"), first_bit("berlin"));
@@ -387,8 +370,8 @@ mod tests {
     #[test]
     fn learning_is_deterministic() {
         let texts = corpus();
-        let a = WordClusters::learn(texts.iter().map(Vec::as_slice), &options());
-        let b = WordClusters::learn(texts.iter().map(Vec::as_slice), &options());
+        let a = WordClusters::learn(texts.iter().map(Vec::as_slice), &options(), 7);
+        let b = WordClusters::learn(texts.iter().map(Vec::as_slice), &options(), 7);
         assert_eq!(a, b);
         assert!(!a.is_empty());
     }

@@ -17,7 +17,7 @@ mod readers;
 mod tests;
 mod train;
 
-pub use clusters::{ClusterOptions, WordClusters};
+pub use clusters::WordClusters;
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};

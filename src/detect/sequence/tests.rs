@@ -549,7 +549,8 @@ fn remembered_word_features_encode_as_listed_features() {
             .map(|(i, _)| if i % 2 == 0 { Upos::Propn } else { Upos::Verb })
             .collect()
     };
-    let options = ClusterOptions {
+    let options = crate::detect::config::ClusterConfig {
+        corpus: String::new(),
         min_count: 1,
         max_words: 100,
         context_words: 10,
@@ -558,13 +559,12 @@ fn remembered_word_features_encode_as_listed_features() {
         depth: 3,
         iterations: 4,
         prefixes: vec![1, 3],
-        seed: 1,
     };
     let lowered: Vec<Vec<String>> = sentences
         .iter()
         .map(|s| s.iter().map(|w| w.to_lowercase()).collect())
         .collect();
-    let clusters = WordClusters::learn(lowered.iter().map(Vec::as_slice), &options);
+    let clusters = WordClusters::learn(lowered.iter().map(Vec::as_slice), &options, 1);
     assert!(!clusters.is_empty());
     // A model knowing every other feature the sentences have, plus one they lack.
     let mut all: Vec<String> = Vec::new();
