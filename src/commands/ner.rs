@@ -212,11 +212,7 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
         &train,
         &mut progress_to_stderr,
     )?;
-    let embedded = if args.no_gazetteers {
-        Gazetteers::default()
-    } else {
-        configured_gazetteers(ctx, config)?
-    };
+    let embedded = configured_gazetteers(ctx, config, args.no_gazetteers)?;
     let options = args.training.options(config, embedded, clusters);
     let out = args.training.out(ctx, config);
     let model = training::train_and_save(&train, &options, &out, &mut progress_to_stderr)?;
@@ -261,10 +257,14 @@ pub struct TrainNerArgs {
     pub silver: Vec<PathBuf>,
 }
 
-/// The phrase lists `config`'s `gazetteers` section asks for (none without one), from the
-/// knowledge bases and the census lists.
-fn configured_gazetteers(ctx: &Ctx, config: &SequenceModelConfig) -> Result<Gazetteers> {
-    let Some(gazetteer_config) = &config.gazetteers else {
+/// The phrase lists `config`'s `gazetteers` section asks for (none without one, or with
+/// `--no-gazetteers`), from the knowledge bases and the census lists.
+fn configured_gazetteers(
+    ctx: &Ctx,
+    config: &SequenceModelConfig,
+    no_gazetteers: bool,
+) -> Result<Gazetteers> {
+    let Some(gazetteer_config) = config.gazetteers.as_ref().filter(|_| !no_gazetteers) else {
         return Ok(Gazetteers::default());
     };
     let kb = KnowledgeBase::load(&ctx.data, ctx.config.kb_settings())
@@ -294,11 +294,7 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
         tagger.as_ref(),
         &mut progress_to_stderr,
     )?;
-    let embedded = if args.no_gazetteers {
-        Gazetteers::default()
-    } else {
-        configured_gazetteers(ctx, config)?
-    };
+    let embedded = configured_gazetteers(ctx, config, args.no_gazetteers)?;
     let mut set = set;
     if !args.silver.is_empty() {
         let silver_config = config
