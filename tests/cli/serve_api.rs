@@ -467,25 +467,12 @@ async fn an_unsalted_hash_is_the_sanitizers_keyed_hash() {
         "[detect.operators]\nrules = [{ category = \"person\", operator = \"hash\" }]\nhash_key = \"k1\"",
     );
     let doc = write(&s.root, "left.txt", "Margaret Ellison left.\n");
-    let out = s
-        .declass_with_config(&config)
-        .args([
-            "sanitize",
-            "--format",
-            "json",
-            "--protect",
-            "Margaret Ellison",
-        ])
-        .arg(&doc)
-        .output()
-        .expect("run");
-    assert_success(&out);
-    let report = parse(&String::from_utf8_lossy(&out.stdout));
-    let report = report
-        .as_array()
-        .and_then(|a| a.first())
-        .unwrap_or(&report)
-        .clone();
+    let report = parse(&cli(
+        &s,
+        &config,
+        &doc,
+        &["--format", "json", "--protect", "Margaret Ellison"],
+    ));
     let sanitizer_hash = report["replacements"]
         .as_array()
         .expect("replacements")
