@@ -29,31 +29,20 @@ impl ContextWords {
     /// Whether one of the phrases occurs among `window`'s words ([`Window::around`]).
     pub fn found_in(&self, window: &Window) -> bool {
         self.phrases.iter().any(|phrase| {
-            [&window.before, &window.after].iter().any(|side| {
-                side.windows(phrase.len()).any(|words| {
-                    words
-                        .iter()
-                        .zip(phrase)
-                        .all(|(word, wanted)| same_word(word, wanted))
-                })
-            })
+            [&window.before, &window.after]
+                .iter()
+                .any(|side| holds_phrase(side, phrase))
         })
     }
-}
 
-impl ContextWords {
     /// Whether one of the phrases is among `words` (a caller's context words, each entry
     /// one word or phrase), compared as words of the text are.
     pub fn found_among(&self, words: &[String]) -> bool {
         words.iter().any(|entry| {
             let entry: Vec<String> = words_of(entry).map(str::to_lowercase).collect();
-            self.phrases.iter().any(|phrase| {
-                entry.windows(phrase.len()).any(|run| {
-                    run.iter()
-                        .zip(phrase)
-                        .all(|(word, wanted)| same_word(word, wanted))
-                })
-            })
+            self.phrases
+                .iter()
+                .any(|phrase| holds_phrase(&entry, phrase))
         })
     }
 }
@@ -104,6 +93,15 @@ impl Window {
 fn words_of(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
+}
+
+/// Whether `phrase` occurs as consecutive words of `words`.
+fn holds_phrase(words: &[String], phrase: &[String]) -> bool {
+    words.windows(phrase.len()).any(|run| {
+        run.iter()
+            .zip(phrase)
+            .all(|(word, wanted)| same_word(word, wanted))
+    })
 }
 
 fn same_word(word: &str, wanted: &str) -> bool {

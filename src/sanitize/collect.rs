@@ -509,7 +509,8 @@ impl Run<'_, '_> {
     /// Court", "that Section", "the Government"): a text's short name for an institution
     /// or a role it names in full elsewhere, as legal and official writing capitalizes
     /// them, a year between them at most. One word in the singular, a common noun the
-    /// knowledge bases know and no name of theirs; persons' names take no determiner, so "Baker" alone stays a name.
+    /// knowledge bases know and no name of theirs; persons' names take no determiner, so
+    /// "Baker" alone stays a name.
     fn is_defined_common_noun(&self, item: &Item) -> bool {
         let doc = self.doc;
         let one_word = !item.text.contains(char::is_whitespace);

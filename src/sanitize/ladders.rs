@@ -1,8 +1,8 @@
 //! Generalizations of dates and numbers, which no knowledge base lists: each form below
 //! says less than the one before ("24 September 1957" → "September 1957" → "1957" → "the
 //! 1950s" → "the 20th century"; "7.15 a.m." → "7 a.m." → "a morning hour"; "two years" →
-//! "a few years"; "1,200" → "thousands"). The
-//! sanitizer ends each ladder at the configured date or number concept.
+//! "a few years"; "1,200" → "thousands"). The sanitizer ends each ladder at the configured
+//! date or number concept.
 
 use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::chunk::ORDINAL_WORDS;

@@ -13,8 +13,8 @@
 //! - Stopwords (determiners, quantifiers, pronominal adjectives) are stripped from both
 //!   ends ("the Florida State" → "Florida State", "such other measures" → "measures").
 //! - Dates ("24 September 1957", "March 2012", "1957"), times of day ("7.15 a.m.",
-//!   "14:30") and other numbers are terms, in
-//!   digits or in words ("five", "sixty", "twice"). A number keeps the unit it measures
+//!   "14:30") and other numbers are terms, in digits or in words ("five", "sixty",
+//!   "twice"). A number keeps the unit it measures
 //!   ("two years", "155 lb", "nine months") and an ordinal the noun it ranks ("sixth round",
 //!   "4th republic"): the pair is the fact. A number in front of a noun it merely counts
 //!   stays apart ("1,200 appearances" → "1,200", "appearances"); words hyphenated to it
@@ -757,7 +757,6 @@ impl Ctx<'_> {
     }
 }
 
-/// `12/05/2020`, `2020-05-12`, `12.05.2020`: three digit groups, one of four digits.
 /// How a time of day says which half of the day it is in.
 const MERIDIEMS: &[&str] = &["a.m.", "p.m.", "am", "pm", "a.m", "p.m"];
 
@@ -807,6 +806,7 @@ pub fn time_of_day(text: &str) -> Option<(u32, u32)> {
     }
 }
 
+/// `12/05/2020`, `2020-05-12`, `12.05.2020`: three digit groups, one of four digits.
 fn is_numeric_date(w: &str) -> bool {
     let groups: Vec<&str> = w.split(['/', '-', '.']).collect();
     groups.len() == 3
