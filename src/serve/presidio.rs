@@ -182,7 +182,7 @@ pub async fn supported_entities(
     State(state): State<AppState>,
     Query(query): Query<LanguageQuery>,
 ) -> Result<Json<Vec<String>>, ApiError> {
-    query.check()?;
+    english_only(query.language.as_deref())?;
     let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
     for category in reported_categories(&state.engine.config().detect) {
         names.push(entity_type(&state.config, &category));
@@ -199,16 +199,14 @@ pub struct LanguageQuery {
     pub language: Option<String>,
 }
 
-impl LanguageQuery {
-    /// Only English is served: another language is refused (400), as `/analyze` refuses
-    /// it, rather than answered with English's list.
-    fn check(&self) -> Result<(), ApiError> {
-        match self.language.as_deref() {
-            None | Some("en") => Ok(()),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "field `language`: `{other}` is not supported (only `en`)"
-            ))),
-        }
+/// Only English is served: another language is refused (400) at every route that takes
+/// one, rather than answered as if it were English.
+fn english_only(language: Option<&str>) -> Result<(), ApiError> {
+    match language {
+        None | Some("en") => Ok(()),
+        Some(other) => Err(ApiError::bad_request(format!(
+            "field `language`: `{other}` is not supported (only `en`)"
+        ))),
     }
 }
 
@@ -219,7 +217,7 @@ pub async fn recognizers(
     State(state): State<AppState>,
     Query(query): Query<LanguageQuery>,
 ) -> Result<Json<Vec<String>>, ApiError> {
-    query.check()?;
+    english_only(query.language.as_deref())?;
     let detect = &state.engine.config().detect;
     let mut names: Vec<String> = detect.patterns.enabled.clone();
     names.extend(detect.patterns.custom.iter().map(|p| p.name.clone()));
@@ -279,12 +277,7 @@ pub async fn analyze(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnalyzeRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    if request.language != "en" {
-        return Err(ApiError::bad_request(format!(
-            "field `language`: `{}` is not supported (only `en`)",
-            request.language
-        )));
-    }
+    english_only(Some(&request.language))?;
     let (texts, batch) = match request.text {
         OneOrMany::One(t) => (vec![t], false),
         OneOrMany::Many(ts) => (ts, true),
