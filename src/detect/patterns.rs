@@ -10,6 +10,7 @@
 //! score ([`super::context`]); only matches reaching `min_score` are findings.
 //! User-defined patterns from config have a name and a generalization label.
 
+use std::collections::BTreeSet;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::LazyLock;
 
@@ -457,6 +458,42 @@ impl PatternsDetector {
         hits
     }
 
+    /// Full dates that end a list of dates sharing their month or year (the text
+    /// pipeline's date terms "5 and 15 October 1993", "June and August 1983"), widened to
+    /// the whole list: the days before the last are dates of the same month and year, not
+    /// bare numbers. A list across months is labelled by its year alone.
+    fn widen_to_coordinated_dates(&self, doc: &Document, hits: &mut [Hit]) {
+        for term in doc.terms.iter().filter(|t| t.kind == TermKind::Date) {
+            let Some(hit) = hits
+                .iter_mut()
+                .find(|h| h.end == term.end && term.start < h.start && h.form == Form::Strong)
+            else {
+                continue;
+            };
+            let text = doc.term_text(term);
+            let months: BTreeSet<u32> = text
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| {
+                    MONTHS.iter().any(|m| {
+                        m.eq_ignore_ascii_case(w) || (w.len() == 3 && m.get(..3) == Some(w))
+                    })
+                })
+                .filter_map(month_number)
+                .collect();
+            let Some(year) = text
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|g| g.len() == 4)
+                .find_map(|g| g.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            hit.start = term.start;
+            if months.len() > 1 {
+                hit.label = self.date_label(year, None);
+            }
+        }
+    }
+
     /// Years standing alone: the text pipeline's date terms of one four-digit token that no
     /// full-date pattern covered, unless a plural noun follows (a count, not a year).
     fn bare_years(&self, doc: &Document, taken: &[Hit]) -> Vec<Hit> {
@@ -502,9 +539,12 @@ impl PatternsDetector {
         let mut scored = Vec::new();
         for (name, scoring) in &self.enabled {
             let mut hits = self.hits(name, text);
-            if *name == "date" && self.bare_years {
-                let years = self.bare_years(doc, &hits);
-                hits.extend(years);
+            if *name == "date" {
+                self.widen_to_coordinated_dates(doc, &mut hits);
+                if self.bare_years {
+                    let years = self.bare_years(doc, &hits);
+                    hits.extend(years);
+                }
             }
             for hit in hits {
                 let base = match hit.form {
@@ -1524,6 +1564,28 @@ mod tests {
         assert_eq!(
             year.into_iter().map(|f| f.2).collect::<Vec<_>>(),
             vec!["2020", "2021"]
+        );
+    }
+
+    #[test]
+    fn a_list_of_dates_sharing_a_month_or_year_is_one_date() {
+        let text = "Heard on 5 and 15 October 1993, between 28 February and 6 March 1990 \
+                    and in June and August 1983.";
+        assert_eq!(
+            found(&detector("month", ""), text),
+            vec![
+                (
+                    "date".into(),
+                    "5 and 15 October 1993".into(),
+                    "October 1993".into()
+                ),
+                (
+                    "date".into(),
+                    "28 February and 6 March 1990".into(),
+                    "1990".into()
+                ),
+                ("date".into(), "June and August 1983".into(), "1983".into()),
+            ]
         );
     }
 

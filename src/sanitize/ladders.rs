@@ -69,7 +69,12 @@ pub fn date_ladder(text: &str) -> Vec<Rung> {
         return out;
     };
     let words: Vec<&str> = trimmed.split_whitespace().collect();
-    let month = words.iter().find_map(|w| month_of(w));
+    // A list of dates across months ("28 February and 6 March 1990") has only its year.
+    let months: Vec<usize> = words.iter().filter_map(|w| month_of(w)).collect();
+    let month = months
+        .first()
+        .copied()
+        .filter(|m| months.iter().all(|n| n == m));
     let has_day = words.iter().any(|w| {
         let d = w
             .trim_end_matches([',', '.'])
@@ -316,6 +321,15 @@ mod tests {
             vec!["2020", "the 2020s", "the 21st century"]
         );
         assert!(date_ladder("yesterday").is_empty());
+        // A list of dates has its month only when every date is in it.
+        assert_eq!(
+            texts(date_ladder("5 and 15 October 1993")),
+            vec!["October 1993", "1993", "the 1990s", "the 20th century"]
+        );
+        assert_eq!(
+            texts(date_ladder("28 February and 6 March 1990")),
+            vec!["1990", "the 1990s", "the 20th century"]
+        );
     }
 
     #[test]

@@ -157,6 +157,11 @@ impl Ctx<'_> {
         MONTHS.contains(&self.tokens[i].norm.as_str())
     }
 
+    /// A month written as a name ("May", not the verb "may").
+    fn is_month_name(&self, i: usize) -> bool {
+        self.is_month(i) && self.word(i).starts_with(char::is_uppercase)
+    }
+
     fn is_year(&self, i: usize) -> bool {
         let w = self.word(i);
         w.len() == 4
@@ -254,6 +259,10 @@ impl Ctx<'_> {
         if !self.config.number_terms {
             return None;
         }
+        if let Some(stop) = self.coordinated_date_at(i, end) {
+            self.push(i..stop, TermKind::Date);
+            return Some(stop);
+        }
         let within = |k: usize| k < end;
         let mut stop = None;
         let meridiem = within(i + 1) && MERIDIEMS.contains(&self.tokens[i + 1].norm.as_str());
@@ -297,6 +306,52 @@ impl Ctx<'_> {
         Some(stop)
     }
 
+    /// Dates that share their month or year with the last of a list, one date however
+    /// many days it names: "5 and 15 October 1993", "15, 17 and 24 January 1990", "28
+    /// February and 6 March 1990", "June and August 1983", "3-5 May". Read one by one,
+    /// "5" would be a bare number and "June" no date at all, though each is a day of the
+    /// year the list ends with. Where the list ends.
+    fn coordinated_date_at(&self, i: usize, end: usize) -> Option<usize> {
+        let within = |k: usize| k < end;
+        let is_month_name = |k: usize| within(k) && self.is_month_name(k);
+        // One element: a day, a day and its month, or a month alone.
+        let element = |k: usize| -> Option<(usize, bool, bool)> {
+            if within(k) && self.is_day(k) {
+                if is_month_name(k + 1) {
+                    return Some((k + 2, true, true));
+                }
+                return Some((k + 1, true, false));
+            }
+            is_month_name(k).then_some((k + 1, false, true))
+        };
+        let (mut k, first_day, _) = element(i)?;
+        let mut any_day = first_day;
+        loop {
+            let joiner = if within(k) {
+                self.tokens[k].norm.as_str()
+            } else {
+                ""
+            };
+            let then_or = within(k + 1) && matches!(self.tokens[k + 1].norm.as_str(), "and" | "or");
+            let (after, last) = match joiner {
+                "," if then_or => (k + 2, true),
+                "," => (k + 1, false),
+                "and" | "or" | "to" | "-" | "–" => (k + 1, true),
+                _ => return None,
+            };
+            let (next, day, month) = element(after)?;
+            k = next;
+            any_day |= day;
+            if last {
+                // Days end in a day and its month ("5 and 15 October"); months alone
+                // make a date only with their year ("June and August" may be names).
+                let year = within(k) && self.is_year(k);
+                let dated = if any_day { day && month } else { year };
+                return dated.then_some(if year { k + 1 } else { k });
+            }
+        }
+    }
+
     /// A numbered designation, one name however many numbers it holds: a capitalized noun,
     /// a number sign if any ("No.", "no."), a number, then subdivisions ("§ 1", "§§ 1 and
     /// 3", "para. 2", "(c)") and further numbers joined by "and", "to", "-" or commas:
@@ -313,7 +368,9 @@ impl Ctx<'_> {
         if k < end && NUMBER_SIGNS.contains(&self.tokens[k].norm.as_str()) {
             k += 1;
         }
-        if !is_number(k) {
+        // A day before its month begins a date, whatever the word before it ("Between 29
+        // March and 10 April").
+        if !is_number(k) || (self.is_day(k) && k + 1 < end && self.is_month_name(k + 1)) {
             return None;
         }
         k += 1;
@@ -372,7 +429,10 @@ impl Ctx<'_> {
                 || (self.word(stop) == "-"
                     && !self.tokens[stop].space_before
                     && stop + 1 < end
-                    && self.is_numeral(stop + 1)))
+                    && (self.is_numeral(stop + 1)
+                        // "ninety-one": "one" is a numeral after a ten.
+                        || (self.tokens[stop + 1].norm == "one"
+                            && !self.tokens[stop + 1].space_before))))
         {
             stop += 1;
         }
@@ -397,18 +457,36 @@ impl Ctx<'_> {
             {
                 stop += 1;
             }
-        } else if stop < end
-            && MEASURE_UNITS.contains(&self.tokens[stop].norm.as_str())
-            && matches!(
-                self.tags[stop],
-                Upos::Noun | Upos::Propn | Upos::Sym | Upos::X
-            )
-        {
-            // A number measures its unit: "two years", "155 lb".
-            stop += 1;
+        } else if let Some(after) = self.unit_at(stop, end) {
+            // A number measures its unit: "two years", "155 lb", "50 sq. m".
+            stop = after;
         }
         self.push(i..stop, TermKind::Number);
         stop
+    }
+
+    /// A unit of measure or currency at `i`, with the words that make it one of area or
+    /// volume before it ("square metres", "sq. m") and those after it that belong to it
+    /// ("pounds sterling"). Where it ends.
+    fn unit_at(&self, i: usize, end: usize) -> Option<usize> {
+        let mut k = i;
+        if k < end && UNIT_PREFIXES.contains(&self.tokens[k].norm.as_str()) {
+            k += 1;
+            if k < end && self.word(k) == "." && !self.tokens[k].space_before {
+                k += 1;
+            }
+        }
+        let is_unit = k < end
+            && MEASURE_UNITS.contains(&self.tokens[k].norm.as_str())
+            && matches!(self.tags[k], Upos::Noun | Upos::Propn | Upos::Sym | Upos::X);
+        if !is_unit {
+            return None;
+        }
+        k += 1;
+        while k < end && UNIT_SUFFIXES.contains(&self.tokens[k].norm.as_str()) {
+            k += 1;
+        }
+        Some(k)
     }
 
     fn proper_name_at(&mut self, i: usize, end: usize) -> usize {

@@ -235,6 +235,71 @@ fn dates_and_numbers() {
             ("March 2012".to_string(), TermKind::Date)
         ]
     );
+    assert_eq!(
+        terms(
+            "for ninety-one days",
+            &["ADP", "NUM", "PUNCT", "NUM", "NOUN"]
+        ),
+        vec![("ninety-one days".to_string(), TermKind::Number)]
+    );
+    assert_eq!(
+        terms(
+            "fined 1,325 kronor and 500 pounds sterling for 220 square metres",
+            &[
+                "VERB", "NUM", "NOUN", "CCONJ", "NUM", "NOUN", "NOUN", "ADP", "NUM", "ADJ", "NOUN"
+            ]
+        ),
+        vec![
+            ("1,325 kronor".to_string(), TermKind::Number),
+            ("500 pounds sterling".to_string(), TermKind::Number),
+            ("220 square metres".to_string(), TermKind::Number)
+        ]
+    );
+}
+
+#[test]
+fn dates_sharing_their_month_or_year_are_one_date() {
+    assert_eq!(
+        terms(
+            "Between 29 March and 10 April 1990 , on 5 and 15 October and 15 , 17 or 24 May",
+            &[
+                "ADP", "NUM", "PROPN", "CCONJ", "NUM", "PROPN", "NUM", "PUNCT", "ADP", "NUM",
+                "CCONJ", "NUM", "PROPN", "CCONJ", "NUM", "PUNCT", "NUM", "CCONJ", "NUM", "PROPN"
+            ]
+        ),
+        vec![
+            ("29 March and 10 April 1990".to_string(), TermKind::Date),
+            ("5 and 15 October".to_string(), TermKind::Date),
+            ("15 , 17 or 24 May".to_string(), TermKind::Date)
+        ]
+    );
+    assert_eq!(
+        terms(
+            "in June and August 1983",
+            &["ADP", "PROPN", "CCONJ", "PROPN", "NUM"]
+        ),
+        vec![("June and August 1983".to_string(), TermKind::Date)]
+    );
+    // Months without their year may be names; a number before a month's name and a
+    // noun is a count; commas alone join no list.
+    let dates = |text: &str, tags: &[&str]| {
+        terms(text, tags)
+            .into_iter()
+            .filter(|(_, kind)| *kind == TermKind::Date)
+            .map(|(text, _)| text)
+            .collect::<Vec<_>>()
+    };
+    assert!(dates("June and August met", &["PROPN", "CCONJ", "PROPN", "VERB"]).is_empty());
+    assert_eq!(
+        dates(
+            "paid 2 and 3 pounds , items 3 , 15 May 1990",
+            &[
+                "VERB", "NUM", "CCONJ", "NUM", "NOUN", "PUNCT", "NOUN", "NUM", "PUNCT", "NUM",
+                "PROPN", "NUM"
+            ]
+        ),
+        vec!["15 May 1990".to_string()]
+    );
 }
 
 #[test]

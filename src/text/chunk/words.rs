@@ -149,9 +149,61 @@ pub(crate) const ORDINAL_WORDS: &[&str] = &[
     "hundredth",
 ];
 
-/// Units a number measures time, length, weight or share in: "two years" and "155 lb" are
-/// one fact each. Language data.
+/// Units a number measures time, length, area, weight, share or money in: "two years",
+/// "155 lb" and "1,325 kronor" are one fact each. Language data (the currencies: ISO 4217
+/// names in their English singular and plural).
 pub(super) const MEASURE_UNITS: &[&str] = &[
+    "dollar",
+    "dollars",
+    "euro",
+    "euros",
+    "cent",
+    "cents",
+    "pence",
+    "franc",
+    "francs",
+    "krona",
+    "kronor",
+    "krone",
+    "kroner",
+    "zloty",
+    "zlotys",
+    "zlotych",
+    "lira",
+    "lire",
+    "liras",
+    "rouble",
+    "roubles",
+    "ruble",
+    "rubles",
+    "rupee",
+    "rupees",
+    "peso",
+    "pesos",
+    "yen",
+    "yuan",
+    "forint",
+    "forints",
+    "koruna",
+    "korunas",
+    "lev",
+    "leva",
+    "lei",
+    "hryvnia",
+    "hryvnias",
+    "dinar",
+    "dinars",
+    "drachma",
+    "drachmas",
+    "drachmae",
+    "escudo",
+    "escudos",
+    "peseta",
+    "pesetas",
+    "shilling",
+    "shillings",
+    "hectare",
+    "hectares",
     "year",
     "years",
     "month",
@@ -201,6 +253,13 @@ pub(super) const MEASURE_UNITS: &[&str] = &[
     "percent",
     "%",
 ];
+
+/// Words that make a unit of area or volume of the unit after them ("220 square metres",
+/// "50 sq. m"). Language data.
+pub(super) const UNIT_PREFIXES: &[&str] = &["square", "sq.", "sq", "cubic", "cu."];
+
+/// Words that follow a unit and belong to it ("500 pounds sterling"). Language data.
+pub(super) const UNIT_SUFFIXES: &[&str] = &["sterling"];
 
 pub(super) const MONTHS: &[&str] = &[
     "january",
