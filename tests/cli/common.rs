@@ -4,6 +4,7 @@
 //! location of the annotated development data the `#[ignore]`d tests need.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use assert_cmd::Command;
 
@@ -69,28 +70,97 @@ pub fn setup() -> Setup {
 }
 
 /// [`setup`] with `extra` documents in the corpus: `(copies, text)`.
+///
+/// Every test starts from a copy of one data directory per test process ([`template`]):
+/// the base corpus and the caches its first run fills (the knowledge-base index, the
+/// corpus's phrase and concept tables), which are the same for every test and took most
+/// of each test's time to rebuild. With `extra` documents the corpus is built afresh and
+/// only the knowledge-base index (which depends on the knowledge bases alone) is copied.
+/// The engine checks every cache it reads against what it was built from, so a copy can
+/// make a test faster but never change what it sees.
 pub fn setup_with(extra: &[(usize, &str)]) -> Setup {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().to_path_buf();
     let data = root.join("data");
-    let corpus = write(
-        &root,
-        "corpus.jsonl",
-        &jsonl_corpus(BASE_CORPUS.iter().chain(extra)),
-    );
     let config = write(&root, "config.toml", BASE_CONFIG);
-    declass(&data)
-        .arg("--config")
-        .arg(&config)
-        .args(["corpus", "build", "--name", "wiki"])
-        .arg(&corpus)
-        .assert()
-        .success();
+    let template = template();
+    if extra.is_empty() {
+        copy_dir(template, &data);
+    } else {
+        let corpus = write(
+            &root,
+            "corpus.jsonl",
+            &jsonl_corpus(BASE_CORPUS.iter().chain(extra)),
+        );
+        build_corpus(&data, &config, &corpus);
+        let index = Path::new("cache").join("kb-index.bin");
+        std::fs::create_dir_all(data.join("cache")).expect("cache directory");
+        std::fs::copy(template.join(&index), data.join(&index)).expect("copy the index");
+    }
     Setup {
         _dir: dir,
         data,
         config,
         root,
+    }
+}
+
+fn build_corpus(data: &Path, config: &Path, corpus: &Path) {
+    declass(data)
+        .arg("--config")
+        .arg(config)
+        .args(["corpus", "build", "--name", "wiki"])
+        .arg(corpus)
+        .assert()
+        .success();
+}
+
+/// The data directory every [`setup`] copies: the base corpus, sanitized once so its
+/// caches are filled. Built once per test process in the temporary directory and removed
+/// when the process exits.
+fn template() -> &'static Path {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let root = tempfile::Builder::new()
+            .prefix("declass-cli-template")
+            .tempdir()
+            .expect("tempdir")
+            .keep();
+        extern "C" fn remove_template() {
+            if let Some(root) = TEMPLATE.get().and_then(|data| data.parent()) {
+                let _ = std::fs::remove_dir_all(root);
+            }
+        }
+        // SAFETY: `remove_template` is an `extern "C"` function taking nothing, as
+        // `atexit` requires; it only removes files.
+        unsafe { libc::atexit(remove_template) };
+        let data = root.join("data");
+        let config = write(&root, "config.toml", BASE_CONFIG);
+        let corpus = write(&root, "corpus.jsonl", &jsonl_corpus(BASE_CORPUS));
+        build_corpus(&data, &config, &corpus);
+        let text = write(&root, "warm.txt", "A physician treated the disease in a hospital.");
+        declass(&data)
+            .arg("--config")
+            .arg(&config)
+            .arg("sanitize")
+            .arg(&text)
+            .assert()
+            .success();
+        data
+    })
+}
+
+/// Copies the directory `from` (files and subdirectories) to `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create directory");
+    for entry in std::fs::read_dir(from).expect("read directory") {
+        let entry = entry.expect("directory entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
     }
 }
 
