@@ -15,7 +15,9 @@
 
 use super::Run;
 use super::collect::{ItemOrigin, phrase_set};
-use super::ladders::{Rung, counted_noun, date_ladder, number_ladder, ranked_noun};
+use super::ladders::{
+    Rung, counted_noun, date_ladder, is_bare_numeral, number_ladder, ranked_noun,
+};
 use super::taxonomy::Step;
 use crate::error::Result;
 use crate::stats::TermSet;
@@ -92,7 +94,7 @@ impl Run<'_, '_> {
                 self.push_concept(&mut out, &self.s.config.date_concept);
             }
             ItemOrigin::Term(TermKind::Number) => {
-                if let Some(sense) = &item.sense {
+                if let Some(sense) = item.sense.as_ref().filter(|_| !is_bare_numeral(&item.text)) {
                     // "4th republic" is a kind of republic first.
                     for step in sense.steps.iter().cloned() {
                         push(&mut out, step.into());

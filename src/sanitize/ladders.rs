@@ -5,7 +5,7 @@
 //! date or number concept.
 
 use crate::text::MONTH_NAMES as MONTHS;
-use crate::text::chunk::ORDINAL_WORDS;
+use crate::text::chunk::{DECADE_PARTS, ORDINAL_WORDS};
 use crate::text::time_of_day;
 
 /// A rung: the text published, and the phrase its count is taken from (without the
@@ -56,6 +56,19 @@ pub fn date_ladder(text: &str) -> Vec<Rung> {
         return time_ladder(trimmed, hour, minute);
     }
     let mut out = Vec::new();
+    // A part of a decade ("early 2000s", "mid-1990s") is first the whole decade.
+    let trimmed = match trimmed.split_once([' ', '-']) {
+        Some((part, decade)) if DECADE_PARTS.contains(&part.to_lowercase().as_str()) => {
+            let whole = date_ladder(decade);
+            if whole.is_empty() {
+                return whole;
+            }
+            out.push(rung(format!("the {decade}"), decade.to_string()));
+            out.extend(whole);
+            return out;
+        }
+        _ => trimmed,
+    };
     let decade_form = trimmed
         .strip_suffix('s')
         .and_then(|d| d.strip_suffix('\''))
@@ -228,6 +241,15 @@ pub fn ranked_noun(text: &str) -> Option<String> {
     (words.len() > 1 && is_ordinal(words[0])).then(|| words[1..].join(" "))
 }
 
+/// Whether the text is a cardinal number and nothing else ("two", "1,200", "3.5
+/// million"): its value is all it says, so it is generalized on its ladder of amounts,
+/// not by a knowledge base's arithmetic classes ("two" is no "definite quantity" to a
+/// reader).
+pub fn is_bare_numeral(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    numeral(&words).is_some_and(|(_, used)| used == words.len())
+}
+
 /// The countable noun a number counts, when it is one plural word ("thirty years" →
 /// "years", "two sons" → "sons"): the phrase without its amount still reads in the
 /// sentence ("taught for years"), where "a number" would not.
@@ -316,6 +338,16 @@ mod tests {
             vec!["the 1900s", "the 20th century"]
         );
         assert_eq!(texts(date_ladder("1990s")), vec!["the 20th century"]);
+        assert_eq!(
+            texts(date_ladder("early 2000s")),
+            vec!["the 2000s", "the 21st century"]
+        );
+        assert_eq!(
+            texts(date_ladder("mid-1990s")),
+            vec!["the 1990s", "the 20th century"]
+        );
+        assert!(is_bare_numeral("two") && is_bare_numeral("1,200"));
+        assert!(!is_bare_numeral("two sons") && !is_bare_numeral("4th"));
         assert_eq!(
             texts(date_ladder("12/05/2020")),
             vec!["2020", "the 2020s", "the 21st century"]

@@ -138,7 +138,11 @@ fn template() -> &'static Path {
         let config = write(&root, "config.toml", BASE_CONFIG);
         let corpus = write(&root, "corpus.jsonl", &jsonl_corpus(BASE_CORPUS));
         build_corpus(&data, &config, &corpus);
-        let text = write(&root, "warm.txt", "A physician treated the disease in a hospital.");
+        let text = write(
+            &root,
+            "warm.txt",
+            "A physician treated the disease in a hospital.",
+        );
         declass(&data)
             .arg("--config")
             .arg(&config)

@@ -25,9 +25,9 @@ mod words;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use words::ORDINAL_WORDS;
 pub use words::is_function_word;
 use words::*;
+pub(crate) use words::{DECADE_PARTS, ORDINAL_WORDS};
 
 use std::ops::Range;
 
@@ -155,6 +155,21 @@ impl Ctx<'_> {
 
     fn is_month(&self, i: usize) -> bool {
         MONTHS.contains(&self.tokens[i].norm.as_str())
+    }
+
+    /// A decade in digits: "1990s", "1990's".
+    fn is_decade(&self, i: usize) -> bool {
+        let w = self.word(i);
+        let digits = w
+            .strip_suffix("'s")
+            .or_else(|| w.strip_suffix("’s"))
+            .or_else(|| w.strip_suffix('s'));
+        digits.is_some_and(|d| {
+            d.len() == 4
+                && d.bytes().all(|b| b.is_ascii_digit())
+                && d.ends_with('0')
+                && (d.starts_with('1') || d.starts_with("20"))
+        })
     }
 
     /// A month written as a name ("May", not the verb "may").
@@ -295,6 +310,18 @@ impl Ctx<'_> {
                 });
             } else if within(i + 1) && self.is_year(i + 1) {
                 stop = Some(i + 2);
+            }
+        } else if self.is_decade(i) {
+            stop = Some(i + 1);
+        } else if DECADE_PARTS.contains(&self.tokens[i].norm.as_str()) && within(i + 1) {
+            // "early 2000s", "mid-1990s".
+            let k = if self.is_glue(i + 1, end) {
+                i + 2
+            } else {
+                i + 1
+            };
+            if within(k) && self.is_decade(k) {
+                stop = Some(k + 1);
             }
         } else if (self.is_year(i) && self.tags[i] == Upos::Num)
             || (self.tokens[i].kind == TokenKind::Number && is_numeric_date(self.word(i)))

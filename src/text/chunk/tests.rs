@@ -275,6 +275,16 @@ fn dates_sharing_their_month_or_year_are_one_date() {
     );
     assert_eq!(
         terms(
+            "in the 1990s and early 2000s",
+            &["ADP", "DET", "NUM", "CCONJ", "ADJ", "NUM"]
+        ),
+        vec![
+            ("1990s".to_string(), TermKind::Date),
+            ("early 2000s".to_string(), TermKind::Date)
+        ]
+    );
+    assert_eq!(
+        terms(
             "in June and August 1983",
             &["ADP", "PROPN", "CCONJ", "PROPN", "NUM"]
         ),

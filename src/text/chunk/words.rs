@@ -254,6 +254,9 @@ pub(super) const MEASURE_UNITS: &[&str] = &[
     "%",
 ];
 
+/// Words that name a part of a decade ("early 2000s", "mid-1990s"). Language data.
+pub(crate) const DECADE_PARTS: &[&str] = &["early", "mid", "late"];
+
 /// Words that make a unit of area or volume of the unit after them ("220 square metres",
 /// "50 sq. m"). Language data.
 pub(super) const UNIT_PREFIXES: &[&str] = &["square", "sq.", "sq", "cubic", "cu."];
