@@ -88,9 +88,11 @@ pub struct SanitizeArgs {
     /// Output order and bytes are the same for every value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// A protected person of whom a document holds no recognised mention is an error for
-    /// that document (by default a warning on stderr and `protected_not_found` in the JSON
-    /// report): a misspelt or disguised name would otherwise pass unnoticed.
+    /// A protected person of whom a document holds no recognised mention, or a target whose
+    /// disclosure stays over its budget, is an error for that document (by default a
+    /// warning on stderr and `protected_not_found` / `disclosure` in the JSON report): a
+    /// misspelt or disguised name, or a document the generalizations could not bring
+    /// within budget, would otherwise pass unnoticed.
     #[arg(long)]
     pub strict: bool,
 }
@@ -683,6 +685,24 @@ fn process_one(
         let message = format!(
             "protected person {person} has no mention the matcher recognised: \
              check the name's spelling (an unrecognised mention is published)"
+        );
+        if strict {
+            return Err(declass::Error::input(&input.id, message));
+        }
+        eprintln!("declass: warning: {}: {message}", input.id);
+    }
+    let over = done
+        .plan
+        .disclosure
+        .iter()
+        .filter(|d| !d.within_budget)
+        .count();
+    if over > 0 {
+        // A count only: which targets is in the report, never on stderr.
+        let message = format!(
+            "{over} of {} targets stay over their disclosure budget after sanitizing \
+             (the JSON report's `disclosure` says which and by how much): review before release",
+            done.plan.disclosure.len()
         );
         if strict {
             return Err(declass::Error::input(&input.id, message));

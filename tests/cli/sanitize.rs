@@ -147,6 +147,57 @@ fn fails_closed_when_counts_are_unavailable() {
     assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
 }
 
+/// A target the generalizations leave over its budget (the example article's diagnosis,
+/// given away by its treatment, on the tests' small corpus) is said on stderr by count,
+/// never by name; with `--strict` the document is an error and nothing is written.
+#[test]
+fn a_target_left_over_budget_is_a_warning_and_strict_refuses_it() {
+    let s = setup();
+    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
+    let output = sanitize_output(
+        &s,
+        &article,
+        &["--protect", "Margaret Ellison", "--format", "json"],
+    );
+    assert_success(&output);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let over: Vec<&serde_json::Value> = report["disclosure"]
+        .as_array()
+        .expect("disclosure")
+        .iter()
+        .filter(|d| d["within_budget"] == false)
+        .collect();
+    assert!(!over.is_empty(), "{}", report["disclosure"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{} of {} targets stay over their disclosure budget",
+            over.len(),
+            report["disclosure"].as_array().map_or(0, Vec::len)
+        )),
+        "{stderr}"
+    );
+    for target in over {
+        let name = target["target"].as_str().expect("target");
+        assert!(!stderr.contains(name), "{stderr}");
+    }
+    let out = s.root.join("released.txt");
+    let strict = sanitize_output(
+        &s,
+        &article,
+        &[
+            "--protect",
+            "Margaret Ellison",
+            "--strict",
+            "--out",
+            out.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    assert!(!strict.status.success());
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("over their disclosure budget"));
+    assert!(!out.exists(), "nothing may be emitted as sanitized");
+}
+
 #[test]
 fn bad_input_names_the_file() {
     let s = setup();
