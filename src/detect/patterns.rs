@@ -10,7 +10,7 @@
 //! score ([`super::context`]); only matches reaching `min_score` are findings.
 //! User-defined patterns from config have a name and a generalization label.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::LazyLock;
 
@@ -463,10 +463,17 @@ impl PatternsDetector {
     /// the whole list: the days before the last are dates of the same month and year, not
     /// bare numbers. A list across months is labelled by its year alone.
     fn widen_to_coordinated_dates(&self, doc: &Document, hits: &mut [Hit]) {
+        let by_end: HashMap<usize, usize> = hits
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.form == Form::Strong)
+            .map(|(k, h)| (h.end, k))
+            .collect();
         for term in doc.terms.iter().filter(|t| t.kind == TermKind::Date) {
-            let Some(hit) = hits
-                .iter_mut()
-                .find(|h| h.end == term.end && term.start < h.start && h.form == Form::Strong)
+            let Some(hit) = by_end
+                .get(&term.end)
+                .map(|&k| &mut hits[k])
+                .filter(|h| term.start < h.start)
             else {
                 continue;
             };

@@ -335,7 +335,7 @@ impl Ctx<'_> {
 
     /// Dates that share their month or year with the last of a list, one date however
     /// many days it names: "5 and 15 October 1993", "15, 17 and 24 January 1990", "28
-    /// February and 6 March 1990", "June and August 1983", "3-5 May". Read one by one,
+    /// February and 6 March 1990", "June and August 1983", "1 to 5 May". Read one by one,
     /// "5" would be a bare number and "June" no date at all, though each is a day of the
     /// year the list ends with. Where the list ends.
     fn coordinated_date_at(&self, i: usize, end: usize) -> Option<usize> {
