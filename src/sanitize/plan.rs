@@ -25,8 +25,7 @@ pub struct Threshold {
 pub struct Disclosure {
     pub target: String,
     /// A protected person (whose budget a long document's windows share), not an
-    /// attribute.
-    #[serde(skip)]
+    /// attribute: a report opened for review says whom to protect again.
     pub protected: bool,
     pub budget_bits: f64,
     /// Sum of the risks of the original terms.

@@ -128,6 +128,126 @@ async fn a_reviewer_rejects_a_replacement_rechecks_and_exports() {
     assert!(!log.contains("Ellison") && !log.contains("Miami"), "{log}");
 }
 
+/// The targets a report leaves over their budget.
+fn over_budget_targets(report: &Value) -> Vec<String> {
+    report["disclosure"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["within_budget"] == false)
+        .filter_map(|d| d["target"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// The text of the element `id`, or "" while it is hidden.
+async fn visible_text(client: &Client, id: &str) -> String {
+    script(
+        client,
+        "const e = document.getElementById(arguments[0]); return e.hidden ? '' : e.textContent;",
+        vec![json!(id)],
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// A report saved by `sanitize --format json` and opened on the page later: the persons it
+/// protected come back with it, so rejecting a replacement that gives the person away and
+/// re-checking flags it (with no person to protect, the re-check would find nothing risky).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_report_opened_for_review_keeps_its_persons() {
+    let s = crate::common::setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let file = crate::common::write(&s.root, "article.txt", ARTICLE);
+    let saved = s.root.join("article.json");
+    s.declass()
+        .arg("sanitize")
+        .arg(&file)
+        .args(["--protect", "Margaret Ellison", "--format", "json", "--out"])
+        .arg(&saved)
+        .assert()
+        .success();
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(&saved).expect("report")).expect("JSON");
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let client = browser(&driver, profile.path()).await;
+    let result = open_reject_recheck(&client, &server, &saved, &report).await;
+    let _ = client.close().await;
+    result.expect("review of a saved report");
+}
+
+async fn open_reject_recheck(
+    client: &Client,
+    server: &Server,
+    saved: &std::path::Path,
+    report: &Value,
+) -> Result<(), String> {
+    client
+        .goto(&server.url("/"))
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .find(Locator::Id("upload"))
+        .await
+        .map_err(|e| e.to_string())?
+        .send_keys(&saved.display().to_string())
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| format!("the report was not opened: {e}"))?;
+    let persons = script(
+        client,
+        "return document.getElementById('protect').value;",
+        vec![],
+    )
+    .await;
+    assert_eq!(persons, json!("Margaret Ellison"));
+    let replacements = report["replacements"].as_array().expect("replacements");
+    let index = replacements
+        .iter()
+        .position(|r| r["role"] == "correlated")
+        .expect("a replacement that gives the person away");
+    let original = replacements[index]["original"].as_str().unwrap_or_default();
+    client
+        .find(Locator::Css(&format!(
+            "#output mark[data-index=\"{index}\"]"
+        )))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    for id in ["reject", "recheck"] {
+        client
+            .find(Locator::Id(id))
+            .await
+            .map_err(|e| e.to_string())?
+            .click()
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    let result = client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Id("recheck-result"))
+        .await
+        .map_err(|e| format!("no re-check result: {e}"))?;
+    let said = result.text().await.map_err(|e| e.to_string())?;
+    assert!(
+        !said.contains("nothing in the edited text is risky"),
+        "{said}"
+    );
+    let flags = text_of(client, "#flags").await;
+    assert!(flags.contains(original), "{original} not flagged: {flags}");
+    Ok(())
+}
+
 async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), String> {
     let replacements = report["replacements"].as_array().expect("replacements");
     client
@@ -178,6 +298,13 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
     .await;
     assert_eq!(shown, report["sanitized_text"]);
     assert!(!shown.as_str().unwrap_or_default().contains("Ellison"));
+    // A target the engine left over its budget is said at the top of the review.
+    let over_budget = over_budget_targets(report);
+    let warning = visible_text(client, "budget-warning").await;
+    assert_eq!(warning.is_empty(), over_budget.is_empty(), "{warning}");
+    for target in &over_budget {
+        assert!(warning.contains(target.as_str()), "{warning}");
+    }
 
     // Select a replacement that only gives the person away (else the first), see why,
     // and reject it.
@@ -258,6 +385,11 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
     )
     .await;
     let final_text = final_text.as_str().unwrap_or_default();
+    // …and again where the text leaves the page.
+    let still_risky = visible_text(client, "export-warning").await;
+    for target in &over_budget {
+        assert!(still_risky.contains(target.as_str()), "{still_risky}");
+    }
     assert!(final_text.contains(&original), "{final_text}");
     assert!(!final_text.contains("Ellison"), "{final_text}");
     let log = script(

@@ -16,6 +16,7 @@ const state = {
   items: [],         // one per replacement: report fields + alignment + decision
   selected: -1,
   recheck: null,     // the last re-check's result
+  overBudget: [],    // the report's targets whose disclosure stays over their budget
 };
 
 function status(message, error) {
@@ -90,8 +91,21 @@ function align(original, sanitized, replacements) {
   });
 }
 
+// The report's targets left over their budget, as a reader should see them.
+function overBudgetText(over) {
+  return over.map((d) => "“" + d.target + "” (" + d.published_bits.toFixed(2) + " bits published against a budget of " +
+    d.budget_bits.toFixed(2) + ")").join(", ");
+}
+
 function load(report, originalText) {
   state.docId = report.doc_id || "document";
+  state.overBudget = (report.disclosure || []).filter((d) => !d.within_budget);
+  const warning = $("budget-warning");
+  warning.hidden = state.overBudget.length === 0;
+  warning.textContent = state.overBudget.length === 0 ? "" :
+    "Over budget: the engine could not bring " + overBudgetText(state.overBudget) +
+    " within budget. The text still gives " + (state.overBudget.length === 1 ? "it" : "them") +
+    " away: edit the terms that do before release.";
   state.sanitized = report.sanitized_text;
   state.original = Array.from(originalText);
   state.items = align(state.original, report.sanitized_text, report.replacements);
@@ -308,7 +322,18 @@ function exportAll() {
   $("download-text").href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
   $("download-log").href = URL.createObjectURL(new Blob([log], { type: "application/json" }));
   $("exported").hidden = false;
-  status(state.recheck ? "Exported." : "Exported (not re-checked since the last change).");
+  // What is still risky is said again where the text leaves the page.
+  const risks = [];
+  if (state.overBudget.length) risks.push("over budget: " + overBudgetText(state.overBudget));
+  if (!state.recheck) risks.push("not re-checked since the last change");
+  else if (state.recheck.flagged.length) {
+    risks.push(state.recheck.flagged.length + " term" + (state.recheck.flagged.length === 1 ? "" : "s") +
+      " flagged by the re-check: " + state.recheck.flagged.map((f) => "“" + f.term + "”").join(", "));
+  }
+  const warning = $("export-warning");
+  warning.hidden = risks.length === 0;
+  warning.textContent = risks.length === 0 ? "" : "Still risky — " + risks.join("; ") + ".";
+  status(risks.length === 0 ? "Exported." : "Exported, still risky: review the warning before release.");
 }
 
 $("sanitize").addEventListener("click", sanitize);
@@ -350,6 +375,10 @@ $("upload").addEventListener("change", async () => {
     try {
       const original = originalFromReport(report);
       $("doc").value = original;
+      // Whom the report protected: without them a re-check would protect no one and
+      // find nothing risky.
+      state.protect = (report.disclosure || []).filter((d) => d.protected).map((d) => d.target);
+      $("protect").value = state.protect.join("\n");
       load(report, original);
       status("Opened the report " + file.name + ".");
     } catch (e) {
