@@ -98,6 +98,30 @@ async fn text_of(client: &Client, css: &str) -> String {
         .expect("text")
 }
 
+/// Clicks the element `locator` finds.
+async fn click(client: &Client, locator: Locator<'_>) -> Result<(), String> {
+    client
+        .find(locator)
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Presses "Re-check" and returns what the page says of the edited text once the server
+/// has answered.
+async fn recheck(client: &Client) -> Result<String, String> {
+    click(client, Locator::Id("recheck")).await?;
+    let result = client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Id("recheck-result"))
+        .await
+        .map_err(|e| format!("no re-check result: {e}"))?;
+    result.text().await.map_err(|e| e.to_string())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reviewer_rejects_a_replacement_rechecks_and_exports() {
     let s = crate::common::setup();
@@ -214,31 +238,10 @@ async fn open_reject_recheck(
         .position(|r| r["role"] == "correlated")
         .expect("a replacement that gives the person away");
     let original = replacements[index]["original"].as_str().unwrap_or_default();
-    client
-        .find(Locator::Css(&format!(
-            "#output mark[data-index=\"{index}\"]"
-        )))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
-    for id in ["reject", "recheck"] {
-        client
-            .find(Locator::Id(id))
-            .await
-            .map_err(|e| e.to_string())?
-            .click()
-            .await
-            .map_err(|e| e.to_string())?;
-    }
-    let result = client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Id("recheck-result"))
-        .await
-        .map_err(|e| format!("no re-check result: {e}"))?;
-    let said = result.text().await.map_err(|e| e.to_string())?;
+    let mark = format!("#output mark[data-index=\"{index}\"]");
+    click(client, Locator::Css(&mark)).await?;
+    click(client, Locator::Id("reject")).await?;
+    let said = recheck(client).await?;
     assert!(
         !said.contains("nothing in the edited text is risky"),
         "{said}"
@@ -270,13 +273,7 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
         .send_keys("Margaret Ellison")
         .await
         .map_err(|e| e.to_string())?;
-    client
-        .find(Locator::Id("sanitize"))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("sanitize")).await?;
     client
         .wait()
         .at_most(Duration::from_secs(60))
@@ -326,13 +323,7 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
         "{origin}"
     );
     assert!(text_of(client, "#d-bits").await.contains("bits"));
-    client
-        .find(Locator::Id("reject"))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("reject")).await?;
     let mark = client
         .find(Locator::Css(&format!(
             "#output mark[data-index=\"{index}\"]"
@@ -354,30 +345,11 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
     }
 
     // Re-check: the server assesses the edited text.
-    client
-        .find(Locator::Id("recheck"))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
-    let result = client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Id("recheck-result"))
-        .await
-        .map_err(|e| format!("no re-check result: {e}"))?;
-    let said = result.text().await.map_err(|e| e.to_string())?;
+    let said = recheck(client).await?;
     assert!(said.starts_with("Re-check:"), "{said}");
 
     // Export: the final text keeps the rejected original; the log says who chose what.
-    client
-        .find(Locator::Id("export"))
-        .await
-        .map_err(|e| e.to_string())?
-        .click()
-        .await
-        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("export")).await?;
     let final_text = script(
         client,
         "return document.getElementById('final-text').textContent;",
