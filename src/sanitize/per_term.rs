@@ -221,6 +221,45 @@ impl Run<'_, '_> {
         Ok(self.table.get_ids(&[x_id])? == 0)
     }
 
+    /// PMI(t; x) from the corpus's counts: what publishing `x` by itself tells about target
+    /// `t`. `None` when the corpus cannot measure it (either in no document, or never seen
+    /// together).
+    pub(super) fn measured_pmi(&self, t: usize, x: &TermSet) -> Result<Option<f64>> {
+        let (t_id, _) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
+        let x_id = self
+            .table
+            .known_id(x)
+            .ok_or_else(super::counts::unplanned)?;
+        let count_t = self.table.get_ids(&[t_id])?;
+        let count_x = self.table.get_ids(&[x_id])?;
+        if count_t == 0 || count_x == 0 {
+            return Ok(None);
+        }
+        let joint = self.table.get_ids(&[x_id, t_id])?;
+        if joint == 0 {
+            return Ok(None);
+        }
+        let origin = self.s.counts.origin();
+        Ok(Some(
+            info::pmi(count_t, count_x, joint, self.total, origin).bits,
+        ))
+    }
+
+    /// IC(g(t)) in the corpus's bits, for the generalization target `t`'s risks count in
+    /// (0 without one, or when the corpus never saw it). With g(t) ⊇ t this is PMI(t; g(t)),
+    /// the part of eq. 6 that g(t) says by itself whatever term is published beside it.
+    pub(super) fn generalization_information(&self, t: usize) -> Result<f64> {
+        let (_, g_id) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
+        if g_id == u32::MAX {
+            return Ok(0.0);
+        }
+        let count_g = self.table.get_ids(&[g_id])?;
+        if count_g == 0 {
+            return Ok(0.0);
+        }
+        Ok(info::ic(count_g, self.total, self.s.counts.origin()).bits)
+    }
+
     /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops
     /// ask for hundreds of thousands of risks, and finding each set's id again for every
     /// count was most of their time.

@@ -123,6 +123,11 @@ impl Taxonomy for Kb {
                 instance: false,
                 fits_document: true,
             }),
+            // A class the corpus knows only through its one member.
+            "breast disease" => Some(Sense {
+                steps: vec![step("disease", &["breast cancer"])],
+                ..Sense::default()
+            }),
             // Two senses, neither supported by the test documents.
             "worker" => Some(Sense {
                 steps: vec![step("insect", &["worker", "garden"])],
@@ -141,6 +146,7 @@ impl Taxonomy for Kb {
     fn concept(&self, label: &str) -> Option<Step> {
         match label {
             "disease" => Some(step("disease", &["breast cancer"])),
+            "breast disease" => Some(step("breast disease", &["breast cancer"])),
             "worker" => Some(step("worker", &[])),
             _ => None,
         }
@@ -573,6 +579,63 @@ fn exact_knapsack_keeps_at_least_the_greedy_utility() {
             greedy.utility.kept_bits
         );
     }
+}
+
+/// The cumulative plan (S5) of `text` whose "breast cancer" is a confidential attribute
+/// published as "breast disease", a class the corpus knows only through breast cancer:
+/// c(s) = c(g) = 12 of N = 183, so PMI(s; g) = IC(g) = log2(183/12) = 3.93 bits.
+fn attribute_plan(text: &str, budget_bits: f64) -> Plan {
+    let config = Config::builtin().expect("config");
+    let mut sc = config.sanitize.clone();
+    sc.risk_model = RiskModel::Cumulative;
+    sc.budget = BudgetRule::Fixed;
+    sc.budget_bits = budget_bits;
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let start = text.find("breast cancer").expect("in text");
+    let findings = vec![Finding {
+        start,
+        end: start + "breast cancer".len(),
+        category: "disease".into(),
+        detector: "manual".into(),
+        proposal: Proposal::Generalize("breast disease".into()),
+        confidence: 1.0,
+        reason: "given".into(),
+    }];
+    plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan")
+}
+
+#[test]
+fn cumulative_counts_what_the_published_generalization_says_once() {
+    // Eq. 16 of radiotherapy and of garden is IC(s) = 3.93 bits each: with g(s) publishing
+    // all of s, neither adds anything, PMI(s; q | g) = 0. Summing eq. 16 itself would count
+    // g's 3.93 bits once per term (7.86) and generalize both for nothing.
+    let text = "She had breast cancer. She received radiotherapy. She likes her garden.";
+    let plan = attribute_plan(text, 5.0);
+    let d = &plan.disclosure[0];
+    assert_eq!(d.target, "breast cancer");
+    let own = (183f64 / 12.0).log2();
+    assert!((d.original_bits - own).abs() < 1e-9, "{d:?}");
+    assert!(d.within_budget, "{d:?}");
+    let bc = replaced(&plan, "breast cancer").expect("target");
+    assert_eq!(bc.replacement.as_deref(), Some("breast disease"));
+    assert!(replaced(&plan, "radiotherapy").is_none());
+    assert!(replaced(&plan, "garden").is_none());
+}
+
+#[test]
+fn cumulative_climbs_a_telling_generalization_and_measures_again() {
+    // Budget 3 bits: "breast disease" alone tells 3.93, so it climbs to "disease" (PMI
+    // log2(183 · 12 / (12 · 83)) = 1.14). Measured against "disease", radiotherapy now
+    // adds log2(183 · 5 / (12 · 6)) − 1.14 = 2.53 bits and garden 1.21: the other terms
+    // must be generalized too, which shares measured against the old generalization
+    // (0 bits each) would never show.
+    let text = "She had breast cancer. She received radiotherapy. She likes her garden.";
+    let plan = attribute_plan(text, 3.0);
+    let bc = replaced(&plan, "breast cancer").expect("target");
+    assert_eq!(bc.replacement.as_deref(), Some("disease"));
+    assert!(replaced(&plan, "radiotherapy").is_some(), "{plan:?}");
+    let d = &plan.disclosure[0];
+    assert!(d.within_budget && d.published_bits <= 3.0 + 1e-9, "{d:?}");
 }
 
 /// The cumulative plan of `text` under a loose budget (100 bits) with proper names as the

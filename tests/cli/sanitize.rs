@@ -147,18 +147,25 @@ fn fails_closed_when_counts_are_unavailable() {
     assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
 }
 
-/// A target the generalizations leave over its budget (the example article's diagnosis,
-/// given away by its treatment, on the tests' small corpus) is said on stderr by count,
-/// never by name; with `--strict` the document is an error and nothing is written.
+/// A target the generalizations leave over its budget (the example article's diagnosis
+/// under a fixed budget of half a bit, which even its broadest class exceeds) is said on
+/// stderr by count, never by name; with `--strict` the document is an error and nothing is
+/// written.
 #[test]
 fn a_target_left_over_budget_is_a_warning_and_strict_refuses_it() {
     let s = setup();
+    let tight = s.config_with("tight.toml", "budget = \"fixed\"\nbudget_bits = 0.5");
     let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
-    let output = sanitize_output(
-        &s,
-        &article,
-        &["--protect", "Margaret Ellison", "--format", "json"],
-    );
+    let run = |args: &[&str]| {
+        s.declass_with_config(&tight)
+            .arg("sanitize")
+            .arg(&article)
+            .args(["--protect", "Margaret Ellison"])
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let output = run(&["--format", "json"]);
     assert_success(&output);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let over: Vec<&serde_json::Value> = report["disclosure"]
@@ -182,17 +189,7 @@ fn a_target_left_over_budget_is_a_warning_and_strict_refuses_it() {
         assert!(!stderr.contains(name), "{stderr}");
     }
     let out = s.root.join("released.txt");
-    let strict = sanitize_output(
-        &s,
-        &article,
-        &[
-            "--protect",
-            "Margaret Ellison",
-            "--strict",
-            "--out",
-            out.to_str().expect("a UTF-8 path"),
-        ],
-    );
+    let strict = run(&["--strict", "--out", out.to_str().expect("a UTF-8 path")]);
     assert!(!strict.status.success());
     assert!(String::from_utf8_lossy(&strict.stderr).contains("over their disclosure budget"));
     assert!(!out.exists(), "nothing may be emitted as sanitized");

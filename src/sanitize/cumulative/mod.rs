@@ -14,6 +14,13 @@
 //! term's share is the larger of the measured figure and the bound, so more evidence can
 //! only add to the estimated disclosure, never clear a term the document asserts.
 //!
+//! A target published as a generalization g says IC(g) by itself. Eq. 6 puts that part in
+//! every term's risk (IC(g) + PMI(t; q) − PMI(g; q)); in a sum it counts once, so a
+//! term's measured share is the rest, PMI(t; q | g), and a confidential attribute's own
+//! generalization carries PMI(t; g) as its share. When the search lifts an attribute's
+//! generalization, the other terms' shares are measured again against the new one and
+//! the search goes on from where it stood.
+//!
 //! The sum must stay within a budget derived from the target (`sanitize.budget`). Which
 //! terms to generalize, and how far (one step of its generalizations per term), is a
 //! multiple-choice knapsack: keep as much utility (eq. 20–21: the IC of what is published,
@@ -228,35 +235,74 @@ impl Run<'_, '_> {
             };
             budgets.insert(t, budget);
         }
-        let mut choices = Vec::new();
-        for (i, list) in candidates.into_iter().enumerate() {
-            if self.items[i].set.is_empty() {
-                continue;
+        // An attribute's generalization that climbs changes what every other term's share
+        // towards it is measured against (eq. 6 counts g(t) in), so the shares are
+        // measured again against the new one and the search repeats from there. Each round
+        // only climbs, so this ends.
+        let mut climbed: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut original = None;
+        let (choices, atoms, by_kind, state) = loop {
+            let mut choices = Vec::new();
+            for (i, list) in candidates.iter().enumerate() {
+                if self.items[i].set.is_empty() {
+                    continue;
+                }
+                choices.push(self.choice(i, list.clone(), treat)?);
             }
-            choices.push(self.choice(i, list, treat)?);
-        }
-        // Each option's parts depend on the choices alone: worked out once for the
-        // disclosures before and after and for the search between.
-        let atoms = self.atoms(&choices)?;
-        let mut state = vec![0usize; choices.len()];
-        let original = disclosures(&choices, &atoms, &state);
-        if treat {
+            // Each option's parts depend on the choices alone: worked out once for the
+            // disclosures before and after and for the search between.
+            let atoms = self.atoms(&choices)?;
+            let mut state = vec![0usize; choices.len()];
+            if original.is_none() {
+                original = Some(disclosures(&choices, &atoms, &state));
+            }
+            if treat {
+                for (k, choice) in choices.iter().enumerate() {
+                    if self.starts_generalized(choice) {
+                        state[k] = 1;
+                    }
+                }
+            }
+            let by_kind = state.clone();
             for (k, choice) in choices.iter().enumerate() {
-                if self.starts_generalized(choice) {
-                    state[k] = 1;
+                if let Some(&o) = climbed.get(&choice.item) {
+                    state[k] = o;
                 }
             }
-        }
-        let start = state.clone();
-        if treat {
-            let single_target = targets.len() == 1;
-            match self.s.config.knapsack {
-                Knapsack::Exact if single_target => {
-                    state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
+            let start = state.clone();
+            if treat {
+                let single_target = targets.len() == 1;
+                match self.s.config.knapsack {
+                    Knapsack::Exact if single_target => {
+                        state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
+                    }
+                    _ => greedy(&choices, &atoms, &mut state, &budgets),
                 }
-                _ => greedy(&choices, &atoms, &mut state, &budgets),
             }
-        }
+            let moved: Vec<usize> = (0..choices.len())
+                .filter(|&k| state[k] != start[k] && self.is_attribute_generalization(&choices[k]))
+                .collect();
+            if moved.is_empty() {
+                break (choices, atoms, by_kind, state);
+            }
+            for k in moved {
+                let i = choices[k].item;
+                climbed.insert(i, state[k]);
+                if let ItemOrigin::GeneralizationOf(owner) = self.items[i].origin {
+                    let g = self.published_generalization(&choices[k].options[state[k]]);
+                    self.set_generalization(owner, g);
+                }
+            }
+            self.plan_item_counts();
+            for (i, list) in candidates.iter().enumerate() {
+                let ts = self.targets_in(self.items[i].context);
+                for c in list {
+                    self.need_risk(&ts, &[&c.set]);
+                }
+            }
+            self.table.fetch(self.s.counts)?;
+        };
+        let original = original.unwrap_or_default();
         let published = disclosures(&choices, &atoms, &state);
         let disclosure: Vec<Disclosure> = targets
             .iter()
@@ -276,7 +322,7 @@ impl Run<'_, '_> {
                 continue;
             }
             let option = &choice.options[o];
-            let by_kind = start[k] == o;
+            let by_kind = by_kind[k] == o;
             let reasons: Vec<Reason> = choice.shares[0]
                 .iter()
                 .filter(|(_, f)| f.bits > 0.0 || by_kind)
@@ -298,21 +344,7 @@ impl Run<'_, '_> {
                 .collect();
             let i = choice.item;
             if let ItemOrigin::GeneralizationOf(owner) = self.items[i].origin {
-                let g = match &option.candidate {
-                    Some(c) => Generalization {
-                        label: c.label.clone(),
-                        source: c.source.clone(),
-                        set: c.set.clone(),
-                    },
-                    None => {
-                        let root = self.root();
-                        Generalization {
-                            label: root.label,
-                            source: root.source,
-                            set: root.set,
-                        }
-                    }
-                };
+                let g = self.published_generalization(option);
                 self.set_generalization(owner, g);
                 decisions.insert(
                     i,
@@ -339,6 +371,25 @@ impl Run<'_, '_> {
         self.plan_item_counts();
         self.table.fetch(self.s.counts)?;
         self.finish(None, disclosure, decisions)
+    }
+
+    /// What a target published as `option` of its own generalization item is published as.
+    fn published_generalization(&self, option: &Option_) -> Generalization {
+        let c = option.candidate.clone().unwrap_or_else(|| self.root());
+        Generalization {
+            label: c.label,
+            source: c.source,
+            set: c.set,
+        }
+    }
+
+    /// Whether `choice` is a confidential attribute's own published generalization, whose
+    /// step changes the risks measured towards it.
+    fn is_attribute_generalization(&self, choice: &Choice) -> bool {
+        match self.items[choice.item].origin {
+            ItemOrigin::GeneralizationOf(e) => self.entries[e].target && !self.entries[e].protected,
+            ItemOrigin::Term(_) => false,
+        }
     }
 
     /// A name, date or number (`quasi_identifier_kinds`) in the context of a protected
@@ -422,6 +473,9 @@ impl Run<'_, '_> {
             let mut by_target = BTreeMap::new();
             for &t in &ts {
                 if self.is_own_generalization(i, t) {
+                    if !self.entries[t].protected {
+                        by_target.insert(t, self.own_generalization_share(t, option)?);
+                    }
                     continue;
                 }
                 by_target.insert(
@@ -474,7 +528,20 @@ impl Run<'_, '_> {
                 origin: Origin::UnseenBound,
             }
         } else {
-            self.risk(t, &[&option.set])?
+            let risk = self.risk(t, &[&option.set])?;
+            if risk.origin.is_bound() {
+                risk
+            } else {
+                // Eq. 6 is IC(g(t)) + PMI(t; q) − PMI(g(t); q): the first part is what
+                // g(t) says by itself, whatever is published beside it. Summed over the
+                // document's terms it would be counted once per term, so each term's share
+                // is the rest, PMI(t; q | g(t)), and g(t)'s own part is its own item's
+                // share ([`Self::own_generalization_share`]).
+                Risk {
+                    bits: (risk.bits - self.generalization_information(t)?).max(0.0),
+                    origin: risk.origin,
+                }
+            }
         };
         if !self.entries[t].protected {
             // A confidential attribute (a disease, a term given by hand) is not what the
@@ -515,6 +582,28 @@ impl Run<'_, '_> {
             }
         } else {
             bound
+        })
+    }
+
+    /// What a confidential attribute's published generalization tells about it by itself,
+    /// PMI(t; g) as the corpus measures it (0 where it cannot): "breast diseases" in a
+    /// corpus whose only breast disease is breast cancer tells all of it, "disease" little.
+    /// A protected person's generalization is the class the person is published as, which
+    /// the budget already leaves to the reader.
+    fn own_generalization_share(&self, t: usize, option: &Option_) -> Result<Figure> {
+        let origin = self.s.counts.origin();
+        if option.set.is_empty() {
+            return Ok(Figure { bits: 0.0, origin });
+        }
+        Ok(match self.measured_pmi(t, &option.set)? {
+            Some(bits) => Figure {
+                bits: bits.max(0.0),
+                origin,
+            },
+            None => Figure {
+                bits: 0.0,
+                origin: Origin::UnseenBound,
+            },
         })
     }
 
