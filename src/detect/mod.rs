@@ -321,7 +321,8 @@ impl DetectorSet {
     /// The set's findings in the given sentences (indices into `doc.sentences`), each
     /// detector's by [`Detector::detect_sentences`], then allow lists and merging. For a
     /// set whose detectors read one sentence at a time (a sequence labeller) these are
-    /// the findings [`Self::detect`] reports in those sentences.
+    /// the findings [`Self::detect`] reports in those sentences, less the abbreviations
+    /// other sentences define.
     pub fn detect_sentences(
         &self,
         doc: &Document,

@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::detect::sequence::{Gazetteers, LabelledSentence, SequenceModel, bio_spans};
+use crate::detect::sequence::{
+    Gazetteers, LabelledSentence, SequenceModel, bio_spans, label_defined_abbreviations,
+};
 use crate::detect::training::split_holdout;
 
 /// Entity-level precision, recall and F1 (exact span and type).
@@ -76,21 +78,28 @@ pub struct ModelScores {
 }
 
 /// Entity-level scores of `model` on `sentences`, overall and per type. A sentence whose
-/// source annotates only some types is scored on those only.
+/// source annotates only some types is scored on those only. The sentences are read as
+/// one document, in order, as the detector reads a document: a labelled file has no
+/// document boundaries, and its documents' sentences follow each other, so an
+/// abbreviation one of them defines ([`label_defined_abbreviations`]) counts everywhere.
 pub fn score_model(model: &SequenceModel, sentences: &[LabelledSentence]) -> ModelScores {
     let none = Gazetteers::default();
     let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
+    let mut labels: Vec<Vec<String>> = sentences
+        .iter()
+        .map(|s| model.predict(&s.words, s.tags.as_deref(), &none))
+        .collect();
+    let words: Vec<&[String]> = sentences.iter().map(|s| s.words.as_slice()).collect();
+    label_defined_abbreviations(&words, &mut labels);
     let predicted: Vec<Vec<String>> = sentences
         .iter()
-        .map(|s| {
-            let labels = model.predict(&s.words, s.tags.as_deref(), &none);
-            match &s.annotated_types {
-                Some(types) => {
-                    let types: BTreeSet<String> = types.iter().cloned().collect();
-                    keep_types(&labels, &types)
-                }
-                None => labels,
+        .zip(labels)
+        .map(|(s, labels)| match &s.annotated_types {
+            Some(types) => {
+                let types: BTreeSet<String> = types.iter().cloned().collect();
+                keep_types(&labels, &types)
             }
+            None => labels,
         })
         .collect();
     ModelScores {

@@ -241,6 +241,34 @@ fn detect_disease_proposes_the_mesh_parent() {
     );
 }
 
+/// An abbreviation the document defines for a disease ("Stevens-Johnson syndrome (SJS)")
+/// is the disease wherever it stands, though the model reads one sentence at a time.
+#[test]
+fn detect_disease_finds_the_abbreviation_a_document_defines() {
+    let s = setup();
+    let text = "The patient developed Stevens-Johnson syndrome (SJS) after the first dose.\n\
+                She recovered, but SJS left scars, and her sister was told SJS may run in families.\n";
+    let doc = write(&s.root, "doc.txt", text);
+    let found = detect_json(&s, &ic_bound(&s, 13.0), &doc, "disease");
+    let findings = found["findings"].as_array().expect("findings");
+    let abbreviations: Vec<u64> = findings
+        .iter()
+        .filter(|f| f["text"] == "SJS")
+        .map(|f| f["start"].as_u64().expect("start"))
+        .collect();
+    let expected: Vec<u64> = text.match_indices("SJS").map(|(i, _)| i as u64).collect();
+    assert_eq!(abbreviations, expected, "{found}");
+    assert!(
+        findings
+            .iter()
+            .filter(|f| f["text"] == "SJS" && f["start"] != expected[0])
+            .all(|f| f["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("abbreviation"))),
+        "{found}"
+    );
+}
+
 /// `train disease` without `--out` writes into the data directory, and detection and
 /// scoring then use that model, not the compiled-in one (a corrupt file there is an
 /// error naming it, never a silent fallback).

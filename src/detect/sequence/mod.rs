@@ -9,6 +9,7 @@
 //! NCBI-disease in seconds on two cores, and its model is a plain table we serialize
 //! ourselves (MessagePack, gzip). Decoding forbids I-X after anything but B-X or I-X.
 
+mod abbreviations;
 mod clusters;
 mod features;
 mod model;
@@ -17,6 +18,7 @@ mod readers;
 mod tests;
 mod train;
 
+pub use abbreviations::label_defined_abbreviations;
 pub use clusters::WordClusters;
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{SequenceModel, bio_spans};
@@ -196,31 +198,77 @@ impl Detector for SequenceDetector {
         &self.name
     }
 
+    /// The model's labels, sentence by sentence, then the abbreviations the document
+    /// defines for its mentions ([`label_defined_abbreviations`]).
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
-        self.detect_sentences(doc, 0..doc.sentences.len())
+        let labelled = self.label_sentences(doc, 0..doc.sentences.len());
+        let by_model: Vec<Vec<String>> = labelled.iter().map(|(_, _, l)| l.clone()).collect();
+        let words: Vec<Vec<String>> = labelled.iter().map(|(_, w, _)| w.clone()).collect();
+        let mut labels = by_model.clone();
+        label_defined_abbreviations(&words, &mut labels);
+        let labelled: Vec<(std::ops::Range<usize>, Vec<String>, Vec<String>)> = labelled
+            .into_iter()
+            .zip(labels)
+            .map(|((range, words, _), labels)| (range, words, labels))
+            .collect();
+        Ok(self.findings(doc, &labelled, Some(&by_model)))
     }
 
     /// Labels only the given sentences: the model reads one sentence at a time, so their
-    /// findings are exactly those a run over the whole document reports in them.
+    /// findings are exactly those a run over the whole document reports in them, less the
+    /// abbreviations defined in other sentences.
     fn detect_sentences(
         &self,
         doc: &Document,
         sentences: std::ops::Range<usize>,
     ) -> Result<Vec<Finding>> {
+        let labelled = self.label_sentences(doc, sentences);
+        Ok(self.findings(doc, &labelled, None))
+    }
+}
+
+/// A sentence's token range, words and labels.
+type LabelledRange = (std::ops::Range<usize>, Vec<String>, Vec<String>);
+
+impl SequenceDetector {
+    /// The model's labels of the given sentences.
+    fn label_sentences(
+        &self,
+        doc: &Document,
+        sentences: std::ops::Range<usize>,
+    ) -> Vec<LabelledRange> {
         let tagged = doc.tags.len() == doc.tokens.len();
+        doc.sentences
+            .get(sentences)
+            .into_iter()
+            .flatten()
+            .map(|sentence| {
+                let range = sentence.tokens.clone();
+                let words: Vec<String> = range
+                    .clone()
+                    .map(|i| doc.token_text(i).to_string())
+                    .collect();
+                let tags = tagged.then(|| &doc.tags[range.clone()]);
+                let labels =
+                    self.model
+                        .predict_with(&words, tags, &self.gazetteers, &self.known_words);
+                (range, words, labels)
+            })
+            .collect()
+    }
+
+    /// The findings of labelled sentences. A mention whose first label differs from
+    /// `by_model`'s is an abbreviation the document defines, and its reason says so.
+    fn findings(
+        &self,
+        doc: &Document,
+        labelled: &[LabelledRange],
+        by_model: Option<&[Vec<String>]>,
+    ) -> Vec<Finding> {
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
-        for sentence in doc.sentences.get(sentences).into_iter().flatten() {
-            let range = sentence.tokens.clone();
-            let words: Vec<String> = range
-                .clone()
-                .map(|i| doc.token_text(i).to_string())
-                .collect();
-            let tags = tagged.then(|| &doc.tags[range.clone()]);
-            let labels = self
-                .model
-                .predict_with(&words, tags, &self.gazetteers, &self.known_words);
-            for (start, end, kind) in bio_spans(&labels) {
+        for (k, (range, _, labels)) in labelled.iter().enumerate() {
+            for (start, end, kind) in bio_spans(labels) {
                 let by_type = self.types.get(&kind);
                 if by_type.is_some_and(|(_, _, report)| !report) {
                     continue;
@@ -251,10 +299,21 @@ impl Detector for SequenceDetector {
                     .as_ref()
                     .and_then(|g| g(&norm))
                     .unwrap_or(default_label);
+                let abbreviation = by_model
+                    .and_then(|b| b.get(k))
+                    .and_then(|l| l.get(start))
+                    .is_some_and(|l| *l != labels[start]);
+                let reason = if abbreviation {
+                    format!(
+                        "an abbreviation the document defines for a mention labelled {category}"
+                    )
+                } else {
+                    format!("labelled {category} by the sequence model")
+                };
                 findings.push(Finding {
                     start: s,
                     end: e,
-                    reason: format!("labelled {category} by the sequence model"),
+                    reason,
                     category,
                     detector: self.name.clone(),
                     proposal: Proposal::Generalize(label),
@@ -268,6 +327,6 @@ impl Detector for SequenceDetector {
                 self.name
             );
         }
-        Ok(findings)
+        findings
     }
 }
