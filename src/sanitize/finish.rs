@@ -49,6 +49,16 @@ fn determined(doc: &Document, start: usize) -> bool {
     false
 }
 
+/// Whether the word right after byte `end`, past spaces only, is a noun: the noun a
+/// replaced number counted.
+fn noun_follows(doc: &Document, end: usize) -> bool {
+    let next = doc.tokens.partition_point(|t| t.start < end);
+    doc.tokens.get(next).is_some_and(|t| {
+        doc.text[end..t.start].chars().all(char::is_whitespace)
+            && doc.tags.get(next) == Some(&Upos::Noun)
+    })
+}
+
 /// "a" or "an" by the sound the label starts with, not its letter: "a European country",
 /// "a university", "a one-day event", "an hour", "an honorary degree". English spelling
 /// data, small and fixed, which is why it is written out rather than taken from a crate.
@@ -105,20 +115,42 @@ fn reads_as(
     label.to_string()
 }
 
-/// A heading in title case ("Breast Diseases", as MeSH writes them) in lowercase; any other
-/// label as it is.
-fn lowercase_heading(label: &str) -> String {
+/// Whether `label` is a heading in title case, as MeSH writes them ("Breast Diseases").
+fn is_title_case_heading(label: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
-    let title_case = words.len() > 1
+    words.len() > 1
         && words.iter().all(|w| {
             let mut chars = w.chars();
             chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase())
-        });
-    if title_case {
+        })
+}
+
+/// A heading in title case in lowercase; any other label as it is.
+fn lowercase_heading(label: &str) -> String {
+    if is_title_case_heading(label) {
         label.to_lowercase()
     } else {
         label.to_string()
     }
+}
+
+/// A class's heading as a common noun: its title-case words in lowercase, acronyms kept
+/// ("HIV Infections" → "HIV infections").
+fn common_noun_heading(label: &str) -> String {
+    label
+        .split(' ')
+        .map(|w| {
+            let mut chars = w.chars();
+            let title =
+                chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
+            if title {
+                w.to_lowercase()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -138,12 +170,26 @@ fn sensitive_replacement(
     let label = match (&finding.proposal, strategy.generalizes_sensitive()) {
         (Proposal::Generalize(label), true) => {
             let label = generalization.unwrap_or(label);
-            let label = if names_something {
+            // A disease's MeSH heading is a class whatever capitals its mention has (an
+            // eponym), and reads as the plural or mass noun it is: "developed
+            // Stevens-Johnson syndrome" → "developed drug eruptions", not "a Drug
+            // Eruptions".
+            let heading = finding.detector == crate::detect::sequence::DISEASE
+                && label.starts_with(char::is_uppercase);
+            let label = if heading {
+                common_noun_heading(label)
+            } else if names_something {
                 label.to_string()
             } else {
                 lowercase_heading(label)
             };
-            Some(reads_as(doc, finding.start, &label, true, names_something))
+            Some(reads_as(
+                doc,
+                finding.start,
+                &label,
+                !heading,
+                names_something,
+            ))
         }
         _ => None,
     };
@@ -301,8 +347,20 @@ impl Run<'_, '_> {
                         start,
                         end,
                         original: self.doc.text[start..end].to_string(),
-                        replacement: label
-                            .map(|c| reads_as(self.doc, start, &c.label, c.noun, names_something)),
+                        replacement: label.map(|c| {
+                            let text = reads_as(self.doc, start, &c.label, c.noun, names_something);
+                            // "over 100 appearances" → "over hundreds of appearances", "in
+                            // 19 films" → "in a number of films".
+                            let counts_noun = item.kind() == Some(TermKind::Number)
+                                && (c.label == self.s.config.number_concept
+                                    || super::ladders::amount_takes_of(&c.label))
+                                && noun_follows(self.doc, end);
+                            if counts_noun {
+                                format!("{text} of")
+                            } else {
+                                text
+                            }
+                        }),
                         action: if label.is_some() {
                             Action::Generalize
                         } else {
@@ -346,7 +404,14 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::indefinite;
+    use super::{common_noun_heading, indefinite};
+
+    #[test]
+    fn a_heading_reads_as_a_common_noun_with_its_acronyms() {
+        assert_eq!(common_noun_heading("Drug Eruptions"), "drug eruptions");
+        assert_eq!(common_noun_heading("HIV Infections"), "HIV infections");
+        assert_eq!(common_noun_heading("disease"), "disease");
+    }
 
     #[test]
     fn the_article_follows_the_sound_not_the_letter() {

@@ -222,16 +222,30 @@ fn numeral(words: &[&str]) -> Option<(f64, usize)> {
 
 /// A vaguer amount of the same order of magnitude.
 fn vague(value: f64) -> &'static str {
-    match value {
-        v if v < 2.0 => "one",
-        v if v < 5.0 => "a few",
-        v if v < 10.0 => "several",
-        v if v < 20.0 => "more than ten",
-        v if v < 100.0 => "dozens of",
-        v if v < 1e3 => "hundreds of",
-        v if v < 1e6 => "thousands of",
-        _ => "millions of",
-    }
+    VAGUE_AMOUNTS
+        .iter()
+        .find(|(below, _)| value < *below)
+        .map_or("millions of", |(_, words)| words)
+}
+
+/// Amounts as a reader says them, each for the values below its bound.
+const VAGUE_AMOUNTS: &[(f64, &str)] = &[
+    (2.0, "one"),
+    (5.0, "a few"),
+    (10.0, "several"),
+    (20.0, "more than ten"),
+    (100.0, "dozens of"),
+    (1e3, "hundreds of"),
+    (1e6, "thousands of"),
+    (f64::INFINITY, "millions of"),
+];
+
+/// Whether an amount of the ladder, published bare ("hundreds"), needs its "of" back
+/// before the noun it counts: "over 100 appearances" → "over hundreds of appearances".
+pub fn amount_takes_of(label: &str) -> bool {
+    VAGUE_AMOUNTS
+        .iter()
+        .any(|(_, words)| words.strip_suffix(" of") == Some(label))
 }
 
 /// The noun an ordinal ranks ("sixth round" → "round"), if the number is an ordinal with
@@ -314,6 +328,16 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bare_amounts_that_need_of_before_a_noun() {
+        assert!(amount_takes_of("hundreds"));
+        assert!(amount_takes_of("dozens"));
+        assert!(!amount_takes_of("several"));
+        assert!(!amount_takes_of("a few"));
+        assert_eq!(vague(150.0), "hundreds of");
+        assert_eq!(vague(3e9), "millions of");
+    }
 
     fn texts(rungs: Vec<Rung>) -> Vec<String> {
         rungs.into_iter().map(|r| r.text).collect()

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{
-    Setup, assert_clean_failure, assert_file_contains, assert_success, dev_data, setup,
+    Setup, assert_clean_failure, assert_file_contains, assert_success, dev_data, setup, setup_with,
     stdout_json, write,
 };
 
@@ -621,6 +621,40 @@ fn readme_article_reads_correctly() {
     );
     for r in report["replacements"].as_array().expect("replacements") {
         assert_ne!(r["source"], "root", "a root replacement: {r}");
+    }
+}
+
+/// A number generalized to an amount keeps the noun it counts readable: "over hundreds of
+/// appearances", "in a number of films", never "hundreds appearances".
+#[test]
+fn an_amount_before_the_noun_it_counts_reads_with_of() {
+    // Amounts common in the corpus, the numbers themselves in no document.
+    let s = setup_with(&[(
+        30,
+        "Hundreds of people, dozens of cars and a number of things.",
+    )]);
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "Kim Doe made over 100 appearances in 19 films.\n",
+    );
+    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
+        "--protect",
+        "Kim Doe",
+        "--format",
+        "json",
+    ]));
+    let text = report["sanitized_text"].as_str().expect("text");
+    for (number, noun) in [("100", "appearances"), ("19", "films")] {
+        let replacement = report["replacements"]
+            .as_array()
+            .expect("replacements")
+            .iter()
+            .find(|r| r["original"] == number)
+            .and_then(|r| r["replacement"].as_str())
+            .unwrap_or_else(|| panic!("{number} is generalized: {text}"));
+        assert!(replacement.ends_with(" of"), "{number} → {replacement}");
+        assert!(text.contains(&format!("{replacement} {noun}")), "{text}");
     }
 }
 
