@@ -238,6 +238,20 @@ fn per_term_at_3_bits(config: &Config) -> SanitizeConfig {
     sc
 }
 
+/// "breast cancer" in `text`, given by hand as a disease to publish as `generalization`.
+fn breast_cancer_given(text: &str, generalization: &str) -> Finding {
+    let start = text.find("breast cancer").expect("in text");
+    Finding {
+        start,
+        end: start + "breast cancer".len(),
+        category: "disease".into(),
+        detector: "manual".into(),
+        proposal: Proposal::Generalize(generalization.into()),
+        confidence: 1.0,
+        reason: "given".into(),
+    }
+}
+
 fn run(
     text: &str,
     strategy: Strategy,
@@ -250,16 +264,7 @@ fn run(
     let mut sc = per_term_at_3_bits(&config);
     edit(&mut sc);
     let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
-    let start = text.find("breast cancer").expect("in text");
-    let findings = vec![Finding {
-        start,
-        end: start + "breast cancer".len(),
-        category: "disease".into(),
-        detector: "manual".into(),
-        proposal: Proposal::Generalize("disease".into()),
-        confidence: 1.0,
-        reason: "given".into(),
-    }];
+    let findings = vec![breast_cancer_given(text, "disease")];
     plan_for(&sc, source, &doc, &findings, strategy)
 }
 
@@ -591,16 +596,7 @@ fn attribute_plan(text: &str, budget_bits: f64) -> Plan {
     sc.budget = BudgetRule::Fixed;
     sc.budget_bits = budget_bits;
     let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
-    let start = text.find("breast cancer").expect("in text");
-    let findings = vec![Finding {
-        start,
-        end: start + "breast cancer".len(),
-        category: "disease".into(),
-        detector: "manual".into(),
-        proposal: Proposal::Generalize("breast disease".into()),
-        confidence: 1.0,
-        reason: "given".into(),
-    }];
+    let findings = vec![breast_cancer_given(text, "breast disease")];
     plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan")
 }
 

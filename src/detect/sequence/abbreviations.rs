@@ -17,24 +17,29 @@ use super::bio_spans;
 /// Labels every unlabelled token of the document that is a short form one of its labelled
 /// mentions defines, with that mention's type. `words` and `labels` are the document's
 /// sentences in order. A short form defined for mentions of two types is left alone.
-/// Returns how many tokens were labelled.
+/// Returns the (sentence, token) positions labelled, in order.
 pub fn label_defined_abbreviations<S: AsRef<[W]>, W: AsRef<str>>(
     words: &[S],
     labels: &mut [Vec<String>],
-) -> usize {
+) -> Vec<(usize, usize)> {
     let defined = definitions(words, labels);
+    let mut labelled = Vec::new();
     if defined.is_empty() {
-        return 0;
+        return labelled;
     }
-    let mut labelled = 0;
-    for (sentence, sentence_labels) in words.iter().zip(labels.iter_mut()) {
-        for (word, label) in sentence.as_ref().iter().zip(sentence_labels.iter_mut()) {
+    for (k, (sentence, sentence_labels)) in words.iter().zip(labels.iter_mut()).enumerate() {
+        for (i, (word, label)) in sentence
+            .as_ref()
+            .iter()
+            .zip(sentence_labels.iter_mut())
+            .enumerate()
+        {
             if label != "O" {
                 continue;
             }
             if let Some(Some(kind)) = defined.get(word.as_ref()) {
                 *label = format!("B-{kind}");
-                labelled += 1;
+                labelled.push((k, i));
             }
         }
     }
@@ -179,7 +184,7 @@ mod tests {
             sentence("O O O O O O O O O"),
         ];
         let labelled = label_defined_abbreviations(&words, &mut labels);
-        assert_eq!(labelled, 4);
+        assert_eq!(labelled, vec![(0, 0), (1, 7), (2, 1), (2, 4)]);
         assert_eq!(labels[0], sentence("B-Disease O O O"));
         assert_eq!(labels[1][7], "B-Disease");
         assert_eq!(labels[2], sentence("O B-Disease O O B-Disease O O O O"));
@@ -195,7 +200,7 @@ mod tests {
             sentence("O B-Disease I-Disease I-Disease I-Disease I-Disease O O O O"),
             sentence("O O O O"),
         ];
-        assert_eq!(label_defined_abbreviations(&words, &mut labels), 0);
+        assert!(label_defined_abbreviations(&words, &mut labels).is_empty());
     }
 
     #[test]
@@ -210,7 +215,7 @@ mod tests {
             sentence("B-LOC I-LOC I-LOC O O O O"),
             sentence("O O"),
         ];
-        assert_eq!(label_defined_abbreviations(&words, &mut labels), 0);
+        assert!(label_defined_abbreviations(&words, &mut labels).is_empty());
         assert_eq!(labels[2], sentence("O O"));
     }
 }

@@ -201,17 +201,17 @@ impl Detector for SequenceDetector {
     /// The model's labels, sentence by sentence, then the abbreviations the document
     /// defines for its mentions ([`label_defined_abbreviations`]).
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
-        let labelled = self.label_sentences(doc, 0..doc.sentences.len());
-        let by_model: Vec<Vec<String>> = labelled.iter().map(|(_, _, l)| l.clone()).collect();
-        let words: Vec<Vec<String>> = labelled.iter().map(|(_, w, _)| w.clone()).collect();
-        let mut labels = by_model.clone();
-        label_defined_abbreviations(&words, &mut labels);
-        let labelled: Vec<(std::ops::Range<usize>, Vec<String>, Vec<String>)> = labelled
-            .into_iter()
-            .zip(labels)
-            .map(|((range, words, _), labels)| (range, words, labels))
-            .collect();
-        Ok(self.findings(doc, &labelled, Some(&by_model)))
+        let mut labelled = self.label_sentences(doc, 0..doc.sentences.len());
+        let (words, mut labels): (Vec<Vec<String>>, Vec<Vec<String>>) = labelled
+            .iter_mut()
+            .map(|(_, words, labels)| (std::mem::take(words), std::mem::take(labels)))
+            .unzip();
+        let abbreviations = label_defined_abbreviations(&words, &mut labels);
+        for ((_, w, l), (words, labels)) in labelled.iter_mut().zip(words.into_iter().zip(labels)) {
+            *w = words;
+            *l = labels;
+        }
+        Ok(self.findings(doc, &labelled, &abbreviations))
     }
 
     /// Labels only the given sentences: the model reads one sentence at a time, so their
@@ -223,7 +223,7 @@ impl Detector for SequenceDetector {
         sentences: std::ops::Range<usize>,
     ) -> Result<Vec<Finding>> {
         let labelled = self.label_sentences(doc, sentences);
-        Ok(self.findings(doc, &labelled, None))
+        Ok(self.findings(doc, &labelled, &[]))
     }
 }
 
@@ -257,13 +257,14 @@ impl SequenceDetector {
             .collect()
     }
 
-    /// The findings of labelled sentences. A mention whose first label differs from
-    /// `by_model`'s is an abbreviation the document defines, and its reason says so.
+    /// The findings of labelled sentences. A mention starting at one of `abbreviations`
+    /// ((sentence, token) positions, in order) is an abbreviation the document defines,
+    /// and its reason says so.
     fn findings(
         &self,
         doc: &Document,
         labelled: &[LabelledRange],
-        by_model: Option<&[Vec<String>]>,
+        abbreviations: &[(usize, usize)],
     ) -> Vec<Finding> {
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
@@ -299,10 +300,7 @@ impl SequenceDetector {
                     .as_ref()
                     .and_then(|g| g(&norm))
                     .unwrap_or(default_label);
-                let abbreviation = by_model
-                    .and_then(|b| b.get(k))
-                    .and_then(|l| l.get(start))
-                    .is_some_and(|l| *l != labels[start]);
+                let abbreviation = abbreviations.binary_search(&(k, start)).is_ok();
                 let reason = if abbreviation {
                     format!(
                         "an abbreviation the document defines for a mention labelled {category}"
