@@ -5,8 +5,11 @@
 
 use serde::Serialize;
 
+use std::ops::Range;
+
 use super::{Action, Plan, Reason, Role, Threshold, Utility};
-use crate::text::CharOffsets;
+use crate::formats::HiddenContent;
+use crate::text::{CharOffsets, Edit};
 
 /// Options for the text rendering.
 #[derive(Debug, Clone)]
@@ -19,19 +22,23 @@ pub struct RenderOptions {
 
 /// The sanitized text: every replacement applied to the original.
 pub fn sanitized_text(text: &str, plan: &Plan, options: &RenderOptions) -> String {
-    let mut out = String::with_capacity(text.len());
+    apply_edits(text, &text_edits(text, plan, options))
+}
+
+/// The changes that make the sanitized text, in order and disjoint: each replacement, and
+/// the indefinite article before a generalization made to agree with it. A document kept
+/// in its own format (a word-processing file) applies them to the runs of text its
+/// extracted text came from, so its text and the plain rendering never differ.
+pub fn text_edits(text: &str, plan: &Plan, options: &RenderOptions) -> Vec<Edit> {
+    let mut edits = Vec::with_capacity(plan.replacements.len());
     let mut at = 0;
     for r in &plan.replacements {
         if r.start < at {
             continue; // overlapping spans never come out of the sanitizer; be safe anyway
         }
-        out.push_str(&text[at..r.start]);
         // A generalization is a phrase of the sentence; a mask, pseudonym or hash is a
         // token to be kept exactly as the operator made it (a hash must stay linkable).
         let phrase = r.action == Action::Generalize;
-        if let (true, Some(label)) = (phrase, &r.replacement) {
-            agree_article(&mut out, label);
-        }
         let mut piece = match &r.replacement {
             Some(label) => label.clone(),
             None => options.removal_marker.clone(),
@@ -40,52 +47,74 @@ pub fn sanitized_text(text: &str, plan: &Plan, options: &RenderOptions) -> Strin
             piece = capitalize(&piece);
         }
         if options.mark {
-            out.push('[');
-            out.push_str(&piece);
-            out.push(']');
-        } else {
-            out.push_str(&piece);
+            piece = format!("[{piece}]");
         }
+        let mut start = r.start;
+        if let (true, Some(label)) = (phrase, &r.replacement)
+            && let Some((article, wanted)) = agreeing_article(&text[at..r.start], label)
+            // An article glued to the previous replacement is part of no word of its own.
+            && (article.start > 0 || at == 0)
+        {
+            start = at + article.start;
+            piece = format!("{wanted}{}{piece}", &text[at + article.end..r.start]);
+        }
+        edits.push(Edit {
+            range: start..r.end,
+            text: piece,
+        });
         at = r.end;
+    }
+    edits
+}
+
+/// `text` with each of `edits` (in order, disjoint) applied.
+pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&text[at..edit.range.start]);
+        out.push_str(&edit.text);
+        at = edit.range.end;
     }
     out.push_str(&text[at..]);
     out
 }
 
-/// Whether byte `start` opens a sentence: only whitespace since the start of the text or
-/// since a sentence-ending mark.
+/// Whether byte `start` opens a sentence: only whitespace since the start of the text,
+/// since a sentence-ending mark, or since a blank line.
 fn starts_sentence(text: &str, start: usize) -> bool {
-    match text[..start].trim_end().chars().last() {
+    let before = text[..start].trim_end();
+    // A blank line ends a paragraph, a heading or a list item, whatever its last mark.
+    if text[before.len()..start].matches('\n').count() >= 2 {
+        return true;
+    }
+    match before.chars().last() {
         None => true,
         Some(c) => matches!(c, '.' | '!' | '?' | '\n'),
     }
 }
 
-/// Makes an indefinite article just before a replacement agree with it ("an football"
-/// for "an American football" becomes "a football"; "an European" becomes "a European"),
-/// by the sound the replacement starts with.
-fn agree_article(out: &mut String, replacement: &str) {
-    let before = out.trim_end_matches(' ');
-    let spaces = out.len() - before.len();
-    if spaces == 0 {
-        return;
+/// The indefinite article ending `gap` (the text between the previous replacement and
+/// this one) when it disagrees with the replacement that follows, and the form that agrees
+/// ("an football" for "an American football" becomes "a football"; "an European"
+/// becomes "a European"), by the sound the replacement starts with.
+fn agreeing_article(gap: &str, replacement: &str) -> Option<(Range<usize>, &'static str)> {
+    let before = gap.trim_end_matches(' ');
+    if before.len() == gap.len() {
+        return None;
     }
     let article_start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |i| {
         i + before[i..].chars().next().map_or(1, char::len_utf8)
     });
-    let article = &before[article_start..];
     let vowel = super::finish::vowel_sound(replacement);
-    let wanted = match (article, vowel) {
+    let wanted = match (&before[article_start..], vowel) {
         ("a", true) => "an",
         ("A", true) => "An",
         ("an", false) => "a",
         ("An", false) => "A",
-        _ => return,
+        _ => return None,
     };
-    let tail = out[before.len()..].to_string();
-    out.truncate(article_start);
-    out.push_str(wanted);
-    out.push_str(&tail);
+    Some((article_start..before.len(), wanted))
 }
 
 fn capitalize(s: &str) -> String {
@@ -249,6 +278,8 @@ pub struct Sanitized<'a> {
     pub text: &'a str,
     pub plan: &'a Plan,
     pub position: usize,
+    /// What a word-processing package held beside its text and what was done to it.
+    pub hidden_content: &'a [HiddenContent],
 }
 
 /// How documents are rendered: the format, the text options, and whether JSON reports
@@ -263,11 +294,19 @@ pub struct Rendering {
 impl Rendering {
     fn json_report(&self, doc: &Sanitized<'_>) -> serde_json::Result<serde_json::Value> {
         let full = report(doc.id, doc.text, doc.plan, &self.options);
-        if self.redact {
-            redacted_report(&full, doc.position)
+        let mut value = if self.redact {
+            redacted_report(&full, doc.position)?
         } else {
-            serde_json::to_value(&full)
+            serde_json::to_value(&full)?
+        };
+        if let (false, serde_json::Value::Object(map)) = (doc.hidden_content.is_empty(), &mut value)
+        {
+            map.insert(
+                "hidden_content".into(),
+                serde_json::to_value(doc.hidden_content)?,
+            );
         }
+        Ok(value)
     }
 
     /// One document's own output file.
@@ -422,6 +461,29 @@ mod tests {
             sanitized_text(text, &p, &plain),
             "She was a player and an inhabitant. A tiger."
         );
+    }
+
+    #[test]
+    fn a_paragraph_after_a_heading_opens_a_sentence_and_a_wrapped_line_does_not() {
+        let text = "Report on Miami\n\nMiami is warm and\nMiami is near.";
+        let starts: Vec<usize> = text.match_indices("Miami").map(|(i, _)| i).collect();
+        let p = plan(
+            starts
+                .iter()
+                .map(|&i| rep(i, i + 5, text, Some("city")))
+                .collect(),
+        );
+        let plain = RenderOptions {
+            mark: false,
+            removal_marker: "***".into(),
+        };
+        assert_eq!(
+            sanitized_text(text, &p, &plain),
+            "Report on city\n\nCity is warm and\ncity is near."
+        );
+        let edits = text_edits(text, &p, &plain);
+        assert_eq!(edits.len(), 3);
+        assert_eq!(apply_edits(text, &edits), sanitized_text(text, &p, &plain));
     }
 
     #[test]

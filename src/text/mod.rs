@@ -33,6 +33,15 @@ pub const MONTH_NAMES: [&str; 12] = [
     "November",
     "December",
 ];
+/// A change to a text: the bytes of `range` become `text`. The sanitized text is the
+/// original with its edits applied; a document kept in its own format applies the same
+/// edits to the pieces of markup its text was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub range: Range<usize>,
+    pub text: String,
+}
+
 pub(crate) use chunk::list_cue;
 pub use chunk::{Term, TermKind, is_function_word, time_of_day};
 pub use config::{PosConfig, TextConfig};
