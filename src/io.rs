@@ -15,24 +15,6 @@ pub fn read_text_file(path: &Path) -> Result<String> {
     decode_text(bytes, path)
 }
 
-/// Reads the document at `path`, or standard input when `path` is `-`, with the checks
-/// of [`read_text_file`]: the one reading of a command's document argument.
-pub fn read_text(path: &Path) -> Result<String> {
-    if path.as_os_str() == "-" {
-        read_text_stdin()
-    } else {
-        read_text_file(path)
-    }
-}
-
-/// Reads standard input with the same checks as [`read_text_file`].
-pub fn read_text_stdin() -> Result<String> {
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-        .map_err(|e| Error::io("<stdin>", e))?;
-    decode_text(bytes, Path::new("<stdin>"))
-}
-
 /// Validates raw bytes as a text document.
 pub fn decode_text(bytes: Vec<u8>, path: &Path) -> Result<String> {
     let sniff = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];

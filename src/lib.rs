@@ -10,7 +10,8 @@
 //! 1. `error` — the library's error type.
 //! 2. `io`, `setup`, `data` — atomic files, fetching pinned data packages, the data
 //!    directory.
-//! 3. `text` — the analysed [`text::Document`].
+//! 3. `text`, `formats` — the analysed [`text::Document`]; documents in their own
+//!    formats (DOCX, ODT) read into text and written back with the text's edits.
 //! 4. `stats`, `kb` — the count and knowledge-base services.
 //! 5. `detect` — the sensitive terms. Detectors may consult the services of layer 4
 //!    (the IC detector measures terms with counts and concept chains; the disease
@@ -29,6 +30,7 @@ pub mod data;
 pub mod detect;
 pub mod error;
 pub mod eval;
+pub mod formats;
 pub mod io;
 pub mod kanon;
 pub mod krepeat;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use declass::eval::tab::read_tab_documents;
-use declass::io::read_text;
+use declass::formats::PackageFile;
 
 /// One input document.
 pub struct Input {
@@ -20,6 +20,8 @@ pub struct Input {
     pub text: String,
     /// Persons to conceal in this document only (a TAB document's `task` person).
     pub protect: Vec<String>,
+    /// The word-processing package `text` was read from, written back in its format.
+    pub package: Option<Box<PackageFile>>,
 }
 
 impl Input {
@@ -98,6 +100,7 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
                 id: d.doc_id,
                 path: None,
                 text: d.text,
+                package: None,
             })
             .collect();
         return Ok((inputs, false));
@@ -143,7 +146,8 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|_| full.clone())
         };
-        let text = read_text(&path)?;
+        let (text, package) = declass::formats::read_document(&path)?;
+        let package = package.map(Box::new);
         let id = path.display().to_string();
         if text.trim().is_empty() {
             eprintln!("declass: warning: {id}: empty document, its output is empty");
@@ -160,6 +164,7 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
             relative,
             text,
             protect: Vec::new(),
+            package,
         });
     }
     Ok((out, several))

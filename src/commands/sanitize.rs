@@ -11,10 +11,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
-use declass::io::{read_text, write_atomic};
+use declass::io::write_atomic;
 use declass::pipeline::{Detail, Engine, Processed};
 use declass::sanitize::Strategy;
-use declass::sanitize::render::{OutputFormat, RenderOptions, Rendering, Sanitized};
+use declass::sanitize::render::{OutputFormat, RenderOptions, Rendering, Sanitized, text_edits};
 use declass::stats::cache::keyed_hex;
 
 use super::detect::DetectorArgs;
@@ -153,6 +153,55 @@ fn sanitized<'a>(input: &'a Input, done: &'a Processed, position: usize) -> Sani
         text: &done.doc.text,
         plan: &done.plan,
         position,
+        hidden_content: input
+            .package
+            .as_ref()
+            .map_or(&[], |p| p.package.hidden_content()),
+    }
+}
+
+/// One document's own output: a word-processing file in its own format with the
+/// sanitized text in place, or the rendering of its text.
+fn document_output(
+    rendering: &Rendering,
+    input: &Input,
+    done: &Processed,
+    position: usize,
+) -> declass::Result<Vec<u8>> {
+    if let (OutputFormat::Text, Some(source)) = (rendering.format, &input.package) {
+        if done.doc.text != source.package.text() {
+            return Err(declass::Error::input(
+                &input.id,
+                "the analysed text is not the package's text: nothing written",
+            ));
+        }
+        let edits = text_edits(&done.doc.text, &done.plan, &rendering.options);
+        return source
+            .package
+            .write(&edits)
+            .map_err(|e| e.within(input.id.clone()));
+    }
+    rendering
+        .document(&sanitized(input, done, position))
+        .map(String::into_bytes)
+        .map_err(|e| declass::Error::input(&input.id, e.to_string()))
+}
+
+/// Says on stderr what a package held beside its text and what was done to it (the
+/// JSON report's `hidden_content` lists each part).
+fn note_hidden_content(input: &Input) {
+    if let Some(source) = &input.package {
+        let hidden = source.package.hidden_content();
+        let parts: std::collections::BTreeSet<&str> =
+            hidden.iter().map(|h| h.part.as_str()).collect();
+        if !hidden.is_empty() {
+            eprintln!(
+                "declass: note: {}: {} kinds of content beside the body in {} parts removed,                  cleared or sanitized (the JSON report's `hidden_content` lists them)",
+                input.id,
+                hidden.len(),
+                parts.len()
+            );
+        }
     }
 }
 
@@ -322,7 +371,10 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         let secret = declass::stats::cache::data_secret(&ctx.data)?;
         let hashes: Vec<String> = inputs
             .iter()
-            .map(|input| keyed_hex(&secret, input.text.as_bytes()))
+            .map(|input| match &input.package {
+                Some(source) => keyed_hex(&secret, &source.bytes),
+                None => keyed_hex(&secret, input.text.as_bytes()),
+            })
             .collect();
         // With the batch measured, a document's output depends on every other input.
         let batch = ctx
@@ -357,12 +409,8 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                 .map(|&position| {
                     let input = &inputs[position];
                     let result = process_one(&engine, input, strategy, args.format, args.strict)
-                        .and_then(|done| {
-                            rendering
-                                .document(&sanitized(input, &done, position + 1))
-                                .map_err(|e| declass::Error::input(&input.id, e.to_string()))
-                        })
-                        .and_then(|out| write_atomic(&dir.join(&names[position]), out.as_bytes()));
+                        .and_then(|done| document_output(&rendering, input, &done, position + 1))
+                        .and_then(|out| write_atomic(&dir.join(&names[position]), &out));
                     progress.inc(1);
                     result
                 })
@@ -374,6 +422,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
             let entry = entries[position].clone();
             match result {
                 Ok(()) => {
+                    note_hidden_content(input);
                     manifest.outputs.insert(key, entry);
                     manifest.write(dir)?;
                 }
@@ -418,6 +467,32 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         );
     }
     progress.finish_and_clear();
+    for input in &inputs {
+        note_hidden_content(input);
+    }
+    if args.format == Format::Text && inputs.iter().any(|input| input.package.is_some()) {
+        // A document in its own format is a file of its own: alone, it is the output.
+        let ([input], [done]) = (inputs.as_slice(), done.as_slice()) else {
+            bail!(
+                "Word and OpenDocument files are written in their own format, one file each: \
+                 give --out DIR (nothing was written)"
+            );
+        };
+        let bytes = document_output(&rendering, input, done, 1)?;
+        return match args.out.as_deref() {
+            Some(path) => Ok(write_atomic(path, &bytes)?),
+            None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => bail!(
+                "{}: the sanitized document is a binary file: give --out FILE or redirect \
+                 standard output (nothing was written)",
+                input.id
+            ),
+            None => {
+                std::io::Write::write_all(&mut std::io::stdout().lock(), &bytes)
+                    .context("cannot write to standard output")?;
+                Ok(())
+            }
+        };
+    }
     let documents: Vec<Sanitized> = inputs
         .iter()
         .zip(&done)
@@ -429,7 +504,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
 }
 
 pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
-    let text = read_text(&args.file)?;
+    let text = declass::formats::read_document_text(&args.file)?;
     let strategy = args
         .sensitive
         .strategy
@@ -573,6 +648,7 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                     path: None,
                     text: doc.text,
                     protect: doc.protect,
+                    package: None,
                 },
             ));
         }

@@ -54,7 +54,7 @@ fn tagger(ctx: &Ctx, model: Option<&Path>) -> Result<PerceptronTagger> {
 }
 
 pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
-    let text = declass::io::read_text(&args.file)?;
+    let text = declass::formats::read_document_text(&args.file)?;
     let tagger = tagger(ctx, None)?;
     let doc = Analyzer::new(&tagger, &ctx.config.text).analyze(text);
     let view = DocumentView::new(&doc);

@@ -14,6 +14,7 @@ mod corpus;
 mod detect;
 mod eval_ic;
 mod eval_tab;
+mod formats;
 mod kb;
 mod krepeat_kanon;
 mod operators;

@@ -1,0 +1,551 @@
+//! Documents in their own formats: a word-processing package (DOCX, ODT) read into the
+//! text the sanitizer works on, and written back in its format with the sanitized text in
+//! place of the original, its formatting kept. What a release famously leaks besides the
+//! text — tracked deletions, comment authors, document properties, alternative text of
+//! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
+//! part this module cannot read is removed, never copied blind; [`HiddenContent`] lists
+//! each.
+
+mod docx;
+mod image;
+mod odt;
+mod xml;
+
+use std::collections::BTreeMap;
+use std::io::{Cursor, Read, Write};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::text::Edit;
+use xml::{TextPiece, XmlPart};
+
+/// The package formats read and written in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Office Open XML word processing (Word's `.docx`).
+    Docx,
+    /// OpenDocument text (LibreOffice's `.odt`).
+    Odt,
+}
+
+impl Kind {
+    /// The package format of a file, by its content: a ZIP package whose parts say what
+    /// it is (an ODF `mimetype`, an OOXML main document). A Word file that is not a ZIP
+    /// package (encrypted, or the binary `.doc`) and a package of another kind are errors
+    /// naming the file, not text: their bytes are no document to sanitize as text.
+    pub fn sniff(path: &Path, bytes: &[u8]) -> Result<Option<Kind>> {
+        const ZIP: &[u8] = b"PK\x03\x04";
+        const COMPOUND: &[u8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1";
+        if bytes.starts_with(COMPOUND) {
+            return Err(Error::input(
+                path,
+                "an encrypted Office file or a legacy binary one (.doc): save it unencrypted \
+                 as .docx or .odt first",
+            ));
+        }
+        if !bytes.starts_with(ZIP) {
+            return Ok(None);
+        }
+        let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
+            .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
+        if let Ok(mut mimetype) = archive.by_name("mimetype") {
+            let mut kind = String::new();
+            mimetype
+                .by_ref()
+                .take(200)
+                .read_to_string(&mut kind)
+                .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
+            return match kind.trim() {
+                "application/vnd.oasis.opendocument.text" => Ok(Some(Kind::Odt)),
+                other => Err(Error::input(
+                    path,
+                    format!(
+                        "an OpenDocument package of type {other:?}: only text documents (.odt) are read"
+                    ),
+                )),
+            };
+        }
+        if archive.by_name("word/document.xml").is_ok() {
+            return Ok(Some(Kind::Docx));
+        }
+        Err(Error::input(
+            path,
+            "a ZIP archive that is no word-processing document (.docx, .odt)",
+        ))
+    }
+}
+
+/// The package a file holds, if it is one (by content; a file named `.docx` or `.odt`
+/// that is no such package is an error, not text).
+pub fn open(path: &Path, bytes: &[u8]) -> Result<Option<Package>> {
+    match Kind::sniff(path, bytes)? {
+        Some(kind) => Package::read(path, kind, bytes).map(Some),
+        None => {
+            let extension = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            match extension.as_deref() {
+                Some(e @ ("docx" | "docm" | "odt")) => Err(Error::input(
+                    path,
+                    format!("named .{e} but not a ZIP package: damaged, or another format"),
+                )),
+                _ => Ok(None),
+            }
+        }
+    }
+}
+
+/// A Word or OpenDocument file as read: the package, and the file's bytes (what an output
+/// directory's manifest remembers it by: parts beside the text shape the output too).
+pub struct PackageFile {
+    pub package: Package,
+    pub bytes: Vec<u8>,
+}
+
+/// The document at `path` (`-`: standard input): its text as the sanitizer reads it, and
+/// its package when it is a Word or OpenDocument file. Any other file is checked as text.
+pub fn read_document(path: &Path) -> Result<(String, Option<PackageFile>)> {
+    let (bytes, name) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io("<stdin>", e))?;
+        (bytes, Path::new("<stdin>"))
+    } else {
+        (std::fs::read(path).map_err(|e| Error::io(path, e))?, path)
+    };
+    match open(name, &bytes)? {
+        Some(package) => Ok((package.text.clone(), Some(PackageFile { package, bytes }))),
+        None => Ok((crate::io::decode_text(bytes, name)?, None)),
+    }
+}
+
+/// The text of the document at `path`, as [`read_document`] reads it: for the commands
+/// that look at a document without writing it back (`detect`, `assess`, `nlp`).
+pub fn read_document_text(path: &Path) -> Result<String> {
+    read_document(path).map(|(text, _)| text)
+}
+
+/// What a package held that is not its main text, for [`HiddenContent`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Disclosed {
+    /// Author names and initials of comments and revisions.
+    Author,
+    /// When a comment or revision was made.
+    RevisionDate,
+    /// Text a tracked change deleted or moved away.
+    TrackedDeletion,
+    /// Text a tracked change inserted: accepted, kept as text.
+    TrackedInsertion,
+    /// Tracked formatting changes and revision marks.
+    RevisionMark,
+    /// Document variables and stored field values.
+    DocumentVariable,
+    /// Default texts, choices and help of form fields; titles of content controls.
+    FormField,
+    /// The template a document was made from, and mail-merge sources.
+    TemplateAndMerge,
+    /// Names, titles and descriptions of images and shapes.
+    AlternativeText,
+    /// Where hyperlinks and linked files point, and their tooltips.
+    HyperlinkTarget,
+    /// Field instructions with arguments (hyperlinks, file paths, merge text).
+    FieldInstruction,
+    /// Objects (charts, embedded files, images) whose part was removed.
+    EmbeddedObject,
+    /// Comments of the XML itself.
+    XmlComment,
+    /// Document properties: author, last editor, company, title, keywords, custom ones.
+    Properties,
+    /// A preview image of the first page.
+    Thumbnail,
+    /// EXIF, XMP, IPTC and text chunks of images.
+    ImageMetadata,
+    /// Application settings (printer names, view state).
+    Settings,
+    /// A part this module cannot read (embedded files, macros, fonts, charts…).
+    UnreadablePart,
+    /// Text of a part beside the body (headers, footers, notes, comments, text boxes).
+    PartText,
+}
+
+impl Disclosed {
+    fn describe(self) -> (&'static str, &'static str) {
+        use Disclosed::*;
+        match self {
+            Author => ("author names and initials", "cleared"),
+            RevisionDate => ("dates of comments and revisions", "removed"),
+            TrackedDeletion => ("text of tracked deletions and moves", "removed"),
+            TrackedInsertion => ("tracked insertions", "accepted, sanitized as text"),
+            RevisionMark => ("tracked formatting changes and revision marks", "removed"),
+            DocumentVariable => ("document variables and stored field values", "removed"),
+            FormField => (
+                "form field defaults, choices and help; control titles",
+                "cleared",
+            ),
+            TemplateAndMerge => ("attached template and mail-merge source", "removed"),
+            AlternativeText => ("names, titles and descriptions of images", "cleared"),
+            HyperlinkTarget => ("hyperlink and linked-file targets, tooltips", "cleared"),
+            FieldInstruction => ("field instructions with arguments", "cleared"),
+            EmbeddedObject => ("objects whose part was removed", "removed"),
+            XmlComment => ("XML comments", "removed"),
+            Properties => ("document properties", "removed"),
+            Thumbnail => ("thumbnail of the first page", "removed"),
+            ImageMetadata => ("image metadata (EXIF, XMP, IPTC, text chunks)", "removed"),
+            Settings => ("application settings", "removed"),
+            UnreadablePart => ("a part declass cannot read", "removed"),
+            PartText => ("text", "sanitized"),
+        }
+    }
+}
+
+/// One kind of hidden content found in one part, and what was done to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HiddenContent {
+    /// The part's name inside the package (`word/comments.xml`).
+    pub part: String,
+    pub content: &'static str,
+    pub action: &'static str,
+    /// How many were found.
+    pub count: usize,
+}
+
+/// Hidden content noted while a package is read, counted per part and kind.
+#[derive(Debug, Default)]
+pub struct HiddenLog(BTreeMap<(String, Disclosed), usize>);
+
+impl HiddenLog {
+    pub fn note(&mut self, part: &str, what: Disclosed) {
+        *self.0.entry((part.to_string(), what)).or_default() += 1;
+    }
+
+    fn into_list(self) -> Vec<HiddenContent> {
+        self.0
+            .into_iter()
+            .map(|((part, what), count)| {
+                let (content, action) = what.describe();
+                HiddenContent {
+                    part,
+                    content,
+                    action,
+                    count,
+                }
+            })
+            .collect()
+    }
+}
+
+/// One entry of a package as it will be written.
+struct Entry {
+    name: String,
+    /// Stored uncompressed (ODF's `mimetype` must be).
+    stored: bool,
+    content: Content,
+}
+
+enum Content {
+    /// Written as read.
+    Bytes(Vec<u8>),
+    /// A part whose text is sanitized: written with the edits that fall in its pieces.
+    Text {
+        part: Box<XmlPart>,
+        pieces: Vec<TextPiece>,
+        /// Whether a changed text node needs `xml:space="preserve"` (DOCX `w:t`).
+        preserve_space: bool,
+    },
+}
+
+/// A package entry as read.
+struct RawEntry {
+    name: String,
+    stored: bool,
+    bytes: Vec<u8>,
+}
+
+/// A word-processing document read for sanitizing.
+pub struct Package {
+    kind: Kind,
+    entries: Vec<Entry>,
+    text: String,
+    hidden: Vec<HiddenContent>,
+}
+
+/// The most a package may unpack to: a small document that unpacks to gigabytes is an
+/// attack on the machine, not a document.
+const MAX_UNPACKED_BYTES: u64 = 1 << 30;
+
+impl Package {
+    /// Reads a package of `kind` (`path` for errors).
+    pub fn read(path: &Path, kind: Kind, bytes: &[u8]) -> Result<Package> {
+        let raw = unpack(path, bytes)?;
+        let mut log = HiddenLog::default();
+        let mut text = String::new();
+        let entries = match kind {
+            Kind::Docx => docx::read(raw, &mut text, &mut log),
+            Kind::Odt => odt::read(raw, &mut text, &mut log),
+        }
+        .map_err(|e| e.within(path.display().to_string()))?;
+        Ok(Package {
+            kind,
+            entries,
+            text,
+            hidden: log.into_list(),
+        })
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The text the sanitizer reads: the body, then the other text parts, paragraphs
+    /// separated by a blank line.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// What the package held beside its text and what was done to it.
+    pub fn hidden_content(&self) -> &[HiddenContent] {
+        &self.hidden
+    }
+
+    /// The package with `edits` (over [`Package::text`], in order, disjoint) applied: an
+    /// edit's new text goes into the first text node it touches, keeping that run's
+    /// formatting, and the other nodes lose what the edit covers. The same input gives
+    /// the same bytes: entries keep their order and get a fixed timestamp.
+    pub fn write(&self, edits: &[Edit]) -> Result<Vec<u8>> {
+        let new_texts = self.new_texts(edits);
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let zip_error = |e: zip::result::ZipError| Error::input("<package>", e.to_string());
+        for (index, entry) in self.entries.iter().enumerate() {
+            let method = if entry.stored {
+                zip::CompressionMethod::Stored
+            } else {
+                zip::CompressionMethod::Deflated
+            };
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(method)
+                .last_modified_time(zip::DateTime::default())
+                .unix_permissions(0o644);
+            let bytes = match &entry.content {
+                Content::Bytes(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
+                Content::Text {
+                    part,
+                    preserve_space,
+                    ..
+                } => {
+                    let changes = new_texts.get(&index).map_or(&[][..], Vec::as_slice);
+                    std::borrow::Cow::Owned(part.write(&entry.name, changes, *preserve_space)?)
+                }
+            };
+            out.start_file(entry.name.as_str(), options)
+                .map_err(zip_error)?;
+            out.write_all(&bytes)
+                .map_err(|e| Error::input(&entry.name, e.to_string()))?;
+        }
+        Ok(out.finish().map_err(zip_error)?.into_inner())
+    }
+
+    /// For each text entry, the new text of each of its nodes an edit touches.
+    fn new_texts(&self, edits: &[Edit]) -> BTreeMap<usize, Vec<(usize, String)>> {
+        // Every text node of the package, in the order of the text.
+        let mut pieces: Vec<(usize, &TextPiece)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .flat_map(|(index, entry)| match &entry.content {
+                Content::Text { pieces, .. } => pieces.iter().map(|p| (index, p)).collect(),
+                Content::Bytes(_) => Vec::new(),
+            })
+            .collect();
+        pieces.sort_by_key(|(_, p)| p.range.start);
+        let mut out: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
+        let mut first = 0;
+        let mut owned = vec![false; edits.len()];
+        for (entry, piece) in pieces {
+            while first < edits.len() && edits[first].range.end <= piece.range.start {
+                first += 1;
+            }
+            let mut touched = false;
+            let mut new = String::new();
+            let mut at = piece.range.start;
+            for (k, edit) in edits.iter().enumerate().skip(first) {
+                if edit.range.start >= piece.range.end {
+                    break;
+                }
+                if edit.range.end <= piece.range.start || edit.range.is_empty() {
+                    continue;
+                }
+                touched = true;
+                let from = edit.range.start.max(piece.range.start);
+                new.push_str(&self.text[at..from]);
+                if !owned[k] {
+                    owned[k] = true;
+                    new.push_str(&edit.text);
+                }
+                at = edit.range.end.min(piece.range.end);
+            }
+            if touched {
+                new.push_str(&self.text[at..piece.range.end]);
+                out.entry(entry).or_default().push((piece.event, new));
+            }
+        }
+        for changes in out.values_mut() {
+            changes.sort_by_key(|(event, _)| *event);
+        }
+        out
+    }
+}
+
+/// The entries of a ZIP package, in order, refusing encrypted ones and damage.
+fn unpack(path: &Path, bytes: &[u8]) -> Result<Vec<RawEntry>> {
+    let damaged = |e: &dyn std::fmt::Display| Error::input(path, format!("damaged package: {e}"));
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(&e))?;
+    let mut entries = Vec::with_capacity(archive.len());
+    let mut total = 0u64;
+    let mut names = std::collections::BTreeSet::new();
+    for index in 0..archive.len() {
+        let mut file = archive.by_index(index).map_err(|e| damaged(&e))?;
+        let name = file.name().map_err(|e| damaged(&e))?.into_owned();
+        if file.encrypted() {
+            return Err(Error::input(
+                path,
+                format!("{name}: encrypted; decrypt the document first"),
+            ));
+        }
+        if file.is_dir() {
+            continue;
+        }
+        if !names.insert(name.clone()) {
+            return Err(damaged(&format!("{name} appears twice")));
+        }
+        total += file.size();
+        if total > MAX_UNPACKED_BYTES {
+            return Err(Error::input(
+                path,
+                format!("unpacks to more than {MAX_UNPACKED_BYTES} bytes: refused"),
+            ));
+        }
+        let mut content = Vec::with_capacity(file.size().min(1 << 24) as usize);
+        file.by_ref()
+            .take(MAX_UNPACKED_BYTES + 1)
+            .read_to_end(&mut content)
+            .map_err(|e| Error::input(path, format!("{name}: damaged: {e}")))?;
+        entries.push(RawEntry {
+            stored: file.compression() == zip::CompressionMethod::Stored,
+            name,
+            bytes: content,
+        });
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+
+    fn docx(body: &str) -> Vec<u8> {
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let document =
+            format!(r#"<?xml version="1.0"?><w:document {W}><w:body>{body}</w:body></w:document>"#);
+        for (name, bytes) in [
+            ("[Content_Types].xml", "<Types/>".as_bytes()),
+            ("word/document.xml", document.as_bytes()),
+        ] {
+            out.start_file(name, zip::write::SimpleFileOptions::default())
+                .expect("entry");
+            out.write_all(bytes).expect("write");
+        }
+        out.finish().expect("zip").into_inner()
+    }
+
+    fn document_xml(package: &[u8]) -> String {
+        let mut archive = zip::ZipArchive::new(Cursor::new(package)).expect("zip");
+        let mut text = String::new();
+        archive
+            .by_name("word/document.xml")
+            .expect("document")
+            .read_to_string(&mut text)
+            .expect("read");
+        text
+    }
+
+    fn edit(text: &str, original: &str, new: &str) -> Edit {
+        let start = text.find(original).expect("in the text");
+        Edit {
+            range: start..start + original.len(),
+            text: new.into(),
+        }
+    }
+
+    #[test]
+    fn an_edit_across_runs_goes_into_the_first_run_and_empties_the_others() {
+        let bytes = docx(
+            "<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Dear Ja</w:t></w:r><w:r><w:t>ne Roe,</w:t></w:r></w:p>\
+             <w:p><w:r><w:t>Bye &amp; thanks.</w:t></w:r></w:p>",
+        );
+        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        assert_eq!(package.text(), "Dear Jane Roe,\n\nBye & thanks.\n\n");
+        let edits = [
+            edit(package.text(), "Jane Roe", "a person"),
+            edit(package.text(), "thanks", "<more>"),
+        ];
+        let xml = document_xml(&package.write(&edits).expect("write"));
+        assert!(
+            xml.contains("<w:rPr><w:b/></w:rPr><w:t>Dear a person</w:t></w:r><w:r><w:t>,</w:t>"),
+            "{xml}"
+        );
+        assert!(xml.contains("<w:t>Bye &amp; &lt;more&gt;.</w:t>"), "{xml}");
+    }
+
+    #[test]
+    fn a_run_whose_new_text_ends_in_a_space_keeps_it() {
+        let bytes = docx(
+            "<w:p><w:r><w:t>Jane</w:t></w:r><w:r><w:t xml:space=\"preserve\"> Roe came</w:t></w:r></w:p>",
+        );
+        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        let xml = document_xml(
+            &package
+                .write(&[edit(package.text(), "Roe", "X")])
+                .expect("write"),
+        );
+        assert!(
+            xml.contains(r#"<w:t xml:space="preserve"> X came</w:t>"#),
+            "{xml}"
+        );
+        let xml = document_xml(
+            &package
+                .write(&[edit(package.text(), "Jane", "a ")])
+                .expect("write"),
+        );
+        assert!(
+            xml.contains(r#"<w:t xml:space="preserve">a </w:t>"#),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn tracked_deletions_go_and_insertions_stay_as_text() {
+        let bytes = docx(
+            r#"<w:p><w:del w:id="1" w:author="Jane Roe"><w:r><w:delText>gone</w:delText></w:r></w:del><w:ins w:id="2" w:author="Jane Roe" w:date="2020-01-01T00:00:00Z"><w:r><w:t>kept</w:t></w:r></w:ins></w:p>"#,
+        );
+        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        assert_eq!(package.text(), "kept\n\n");
+        let xml = document_xml(&package.write(&[]).expect("write"));
+        assert!(
+            !xml.contains("gone") && !xml.contains("Jane") && !xml.contains("w:ins"),
+            "{xml}"
+        );
+        assert!(xml.contains("<w:r><w:t>kept</w:t></w:r>"), "{xml}");
+        let kinds: Vec<&str> = package.hidden_content().iter().map(|h| h.content).collect();
+        assert!(
+            kinds.contains(&"text of tracked deletions and moves"),
+            "{kinds:?}"
+        );
+        assert!(kinds.contains(&"tracked insertions"), "{kinds:?}");
+    }
+}

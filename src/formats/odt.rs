@@ -1,0 +1,216 @@
+//! OpenDocument text (OASIS ODF 1.3, part 3): which parts hold text (`content.xml`, and
+//! the headers and footers of `styles.xml`), which elements are tracked changes,
+//! annotations' authors and alternative text, and which parts are removed.
+
+use std::collections::BTreeSet;
+
+use quick_xml::events::BytesStart;
+
+use super::xml::{AttributeRule, Dialect, Role, StartEdit, XmlPart};
+use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
+use crate::error::{Error, Result};
+
+/// ODF's text, drawing and metadata vocabularies.
+struct OpenDocumentText;
+
+impl Dialect for OpenDocumentText {
+    fn role(&self, name: &[u8], _parent: Option<&[u8]>) -> Role {
+        match name {
+            b"text:p" | b"text:h" => Role::Paragraph { holds_text: true },
+            b"text:s" | b"text:tab" | b"text:line-break" => Role::Chars,
+            b"text:tracked-changes" => Role::Drop(Disclosed::TrackedDeletion),
+            b"text:change" | b"text:change-start" | b"text:change-end" => {
+                Role::Drop(Disclosed::RevisionMark)
+            }
+            b"dc:creator" | b"meta:creator-initials" => Role::Drop(Disclosed::Author),
+            b"dc:date" => Role::Drop(Disclosed::RevisionDate),
+            b"svg:title" | b"svg:desc" => Role::Drop(Disclosed::AlternativeText),
+            _ => Role::Other,
+        }
+    }
+
+    fn chars(&self, element: &BytesStart<'_>) -> String {
+        match element.name().as_ref() {
+            b"text:tab" => "\t".into(),
+            b"text:line-break" => "\n".into(),
+            _ => {
+                let count = element
+                    .attributes()
+                    .flatten()
+                    .find(|a| a.key.as_ref() == b"text:c")
+                    .and_then(|a| std::str::from_utf8(&a.value).ok()?.parse::<usize>().ok())
+                    .unwrap_or(1);
+                " ".repeat(count.min(1024))
+            }
+        }
+    }
+
+    fn attribute(&self, element: &[u8], attribute: &[u8], _value: &[u8]) -> AttributeRule {
+        match attribute {
+            b"xlink:href" if element == b"text:a" => {
+                AttributeRule::Clear(Disclosed::HyperlinkTarget)
+            }
+            b"office:title" | b"office:name" if element == b"text:a" => {
+                AttributeRule::Clear(Disclosed::HyperlinkTarget)
+            }
+            b"form:value" | b"form:current-value" | b"form:label" | b"form:title" => {
+                AttributeRule::Clear(Disclosed::FormField)
+            }
+            b"office:string-value" | b"text:string-value" | b"text:formula" => {
+                AttributeRule::Clear(Disclosed::DocumentVariable)
+            }
+            _ => AttributeRule::Keep,
+        }
+    }
+
+    fn reference_container(&self) -> &'static [&'static [u8]] {
+        &[b"draw:frame"]
+    }
+
+    fn is_reference(&self, attribute: &[u8]) -> bool {
+        attribute == b"xlink:href"
+    }
+}
+
+/// What becomes of each entry of the package.
+enum Fate {
+    Keep,
+    Text,
+    Properties,
+    Image(Vec<u8>),
+    Manifest,
+    Remove(Disclosed),
+}
+
+fn fate(name: &str, bytes: &[u8], log: &mut HiddenLog) -> Fate {
+    match name {
+        "mimetype" => Fate::Keep,
+        "content.xml" | "styles.xml" => Fate::Text,
+        "meta.xml" => Fate::Properties,
+        "META-INF/manifest.xml" => Fate::Manifest,
+        "settings.xml" => Fate::Remove(Disclosed::Settings),
+        _ if name.starts_with("Thumbnails/") => Fate::Remove(Disclosed::Thumbnail),
+        _ if name.starts_with("Pictures/") => match image::stripped(bytes) {
+            Some((clean, had_metadata)) => {
+                if had_metadata {
+                    log.note(name, Disclosed::ImageMetadata);
+                }
+                Fate::Image(clean)
+            }
+            None => Fate::Remove(Disclosed::UnreadablePart),
+        },
+        _ => Fate::Remove(Disclosed::UnreadablePart),
+    }
+}
+
+/// The names a drawing may use for a removed part: `Pictures/a.gif`, `./Object 1`.
+fn references_to(removed: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for name in removed {
+        names.insert(name.clone());
+        names.insert(format!("./{name}"));
+        if let Some((folder, _)) = name.split_once('/') {
+            names.insert(folder.to_string());
+            names.insert(format!("./{folder}"));
+        }
+    }
+    names
+}
+
+fn attribute_value(start: &BytesStart<'_>, key: &[u8]) -> Option<String> {
+    start
+        .attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == key)
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
+/// Reads an ODT package's entries: appends its text to `text` (`content.xml` first) and
+/// returns the entries to write.
+pub(super) fn read(
+    raw: Vec<RawEntry>,
+    text: &mut String,
+    log: &mut HiddenLog,
+) -> Result<Vec<Entry>> {
+    if let Some(manifest) = raw.iter().find(|e| e.name == "META-INF/manifest.xml")
+        && manifest
+            .bytes
+            .windows(b"encryption-data".len())
+            .any(|w| w == b"encryption-data")
+    {
+        return Err(Error::input(
+            "META-INF/manifest.xml",
+            "the document is encrypted: save it without a password first",
+        ));
+    }
+    let fates: Vec<Fate> = raw.iter().map(|e| fate(&e.name, &e.bytes, log)).collect();
+    let mut removed = BTreeSet::new();
+    let mut kept = BTreeSet::new();
+    for (entry, fate) in raw.iter().zip(&fates) {
+        if let Fate::Remove(what) = fate {
+            log.note(&entry.name, *what);
+            removed.insert(entry.name.clone());
+        } else {
+            kept.insert(entry.name.clone());
+        }
+    }
+    let dangling = references_to(&removed);
+    let mut entries = Vec::with_capacity(raw.len());
+    let mut bodies: Vec<(usize, Content)> = Vec::new();
+    // content.xml is read before styles.xml whatever their order in the package.
+    let mut order: Vec<usize> = (0..raw.len())
+        .filter(|&i| matches!(fates[i], Fate::Text))
+        .collect();
+    order.sort_by_key(|&i| raw[i].name != "content.xml");
+    for i in order {
+        let entry = &raw[i];
+        let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
+        let pieces = part.read(&entry.name, &OpenDocumentText, &dangling, text, log)?;
+        if !pieces.is_empty() && entry.name != "content.xml" {
+            log.note(&entry.name, Disclosed::PartText);
+        }
+        bodies.push((
+            i,
+            Content::Text {
+                part: Box::new(part),
+                pieces,
+                preserve_space: false,
+            },
+        ));
+    }
+    for (i, (entry, fate)) in raw.into_iter().zip(fates).enumerate() {
+        let content = match fate {
+            Fate::Remove(_) => continue,
+            Fate::Keep => Content::Bytes(entry.bytes),
+            Fate::Image(clean) => Content::Bytes(clean),
+            Fate::Text => match bodies.iter().position(|(at, _)| *at == i) {
+                Some(position) => bodies.swap_remove(position).1,
+                None => continue,
+            },
+            Fate::Properties => {
+                log.note(&entry.name, Disclosed::Properties);
+                let part = XmlPart::parse(&entry.name, &entry.bytes)?;
+                Content::Bytes(part.emptied(&entry.name)?)
+            }
+            Fate::Manifest => {
+                let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
+                part.rewrite_starts(&entry.name, |start| {
+                    if start.name().as_ref() != b"manifest:file-entry" {
+                        return StartEdit::Keep;
+                    }
+                    match attribute_value(start, b"manifest:full-path") {
+                        Some(path) if path == "/" || kept.contains(&path) => StartEdit::Keep,
+                        _ => StartEdit::Remove,
+                    }
+                })?;
+                Content::Bytes(part.write(&entry.name, &[], false)?)
+            }
+        };
+        entries.push(Entry {
+            name: entry.name,
+            stored: entry.stored,
+            content,
+        });
+    }
+    Ok(entries)
+}
