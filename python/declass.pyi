@@ -68,6 +68,14 @@ class Engine:
         *,
         doc_id: str = "",
     ) -> Result: ...
+    def sanitize_file(
+        self,
+        path: _Path,
+        out: _Path,
+        protect: Optional[Sequence[str]] = None,
+        sensitive: Optional[Sequence[str]] = None,
+        strategy: Optional[_Strategy] = None,
+    ) -> Result: ...
     def sanitize_many(
         self,
         documents: Iterable[_Document],

@@ -17,7 +17,7 @@ use declass::data::DataDir;
 use declass::detect::{DetectorInputs, finding_records};
 use declass::pipeline::{Detail, DocumentInputs, Processed};
 use declass::sanitize::Strategy;
-use declass::sanitize::render::{RenderOptions, report};
+use declass::sanitize::render::{RenderOptions, report, text_edits};
 use declass::serve::presidio::entity_type;
 use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
 
@@ -240,6 +240,68 @@ impl Engine {
         };
         let done = py
             .detach(|| self.run(&job, strategy))
+            .map_err(engine_error)?;
+        Self::result(py, done)
+    }
+
+    /// Sanitizes the file at `path` into `out`, written atomically: a Word (`.docx`) or
+    /// OpenDocument (`.odt`) file in its own format, its formatting kept and what it held
+    /// beside its text (comments' authors, tracked deletions, properties, image metadata,
+    /// thumbnails, embedded objects) removed or cleared, listed in the report's
+    /// `hidden_content`; any other file as text.
+    #[pyo3(signature = (path, out, protect=None, sensitive=None, strategy=None))]
+    fn sanitize_file(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        out: PathBuf,
+        protect: Option<Vec<String>>,
+        sensitive: Option<Vec<String>>,
+        strategy: Option<&str>,
+    ) -> PyResult<SanitizeResult> {
+        let strategy = self.strategy(strategy)?;
+        let inputs = DocumentInputs {
+            protect: checked_terms("protect", protect)?,
+            sensitive: checked_terms("sensitive", sensitive)?,
+            context: Vec::new(),
+        };
+        let done = py
+            .detach(|| -> declass::Result<Done> {
+                let bytes = std::fs::read(&path).map_err(|e| declass::Error::io(&path, e))?;
+                let package = declass::formats::open(&path, &bytes)?;
+                let text = match &package {
+                    Some(package) => package.text().to_string(),
+                    None => declass::io::decode_text(bytes, &path)?,
+                };
+                let done = self.core.process_document(
+                    text,
+                    &inputs,
+                    strategy,
+                    Detail::Report,
+                    &mut |_, _| {},
+                )?;
+                let id = path.display().to_string();
+                let full = report(&id, &done.doc.text, &done.plan, &self.render);
+                let mut value = serde_json::to_value(&full).map_err(|e| {
+                    declass::Error::input(&path, format!("cannot encode the report: {e}"))
+                })?;
+                let output = match &package {
+                    Some(package) => {
+                        if let serde_json::Value::Object(map) = &mut value {
+                            let hidden = serde_json::to_value(package.hidden_content())
+                                .map_err(|e| declass::Error::input(&path, e.to_string()))?;
+                            map.insert("hidden_content".into(), hidden);
+                        }
+                        package.write(&text_edits(&done.doc.text, &done.plan, &self.render))?
+                    }
+                    None => full.sanitized_text.clone().into_bytes(),
+                };
+                declass::io::write_atomic(&out, &output)?;
+                Ok(Done {
+                    text: full.sanitized_text,
+                    report: value,
+                })
+            })
             .map_err(engine_error)?;
         Self::result(py, done)
     }

@@ -1,0 +1,85 @@
+"""Word and OpenDocument files through `Engine.sanitize_file`, written and read back by
+independent libraries (python-docx, odfpy): the released file opens, its text is the
+sanitized text, and the protected name is nowhere in it."""
+
+import re
+import zipfile
+
+import docx
+from odf import teletype, text as odftext
+from odf.opendocument import OpenDocumentText, load
+
+
+def normalized(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def everything_in(path):
+    """Every part of a package, decompressed, as one lowercase string."""
+    with zipfile.ZipFile(path) as package:
+        return "\n".join(
+            package.read(name).decode("utf-8", "replace").lower() for name in package.namelist()
+        )
+
+
+def test_a_word_file_comes_back_as_word_with_the_sanitized_text(engine, tmp_path):
+    document = docx.Document()
+    document.core_properties.author = "Jane Roe"
+    document.core_properties.title = "About Jane Roe"
+    document.sections[0].header.paragraphs[0].text = "Confidential: Jane Roe"
+    heading = document.add_paragraph()
+    heading.add_run("Report on ").bold = True
+    heading.add_run("Jane Roe").italic = True
+    body = document.add_paragraph("Jane Roe read a book about history in the garden.")
+    document.add_comment(body.runs[0], text="Ask Jane Roe first.", author="Jane Roe", initials="JR")
+    document.add_paragraph("Music helps.")
+    source = tmp_path / "report.docx"
+    document.save(source)
+
+    out = tmp_path / "released.docx"
+    result = engine.sanitize_file(source, out, protect=["Jane Roe"])
+
+    assert "jane" not in everything_in(out) and "roe" not in everything_in(out)
+    released = docx.Document(out)
+    body_text = "\n".join(p.text for p in released.paragraphs)
+    assert normalized(body_text) in normalized(result.text), (body_text, result.text)
+    assert "Music helps." in body_text
+    assert released.paragraphs[0].runs[0].bold, "the first run keeps its formatting"
+    assert released.core_properties.author == ""
+    parts = {h["part"] for h in result.report["hidden_content"]}
+    assert "docProps/core.xml" in parts and "word/comments.xml" in parts, parts
+
+
+def test_an_opendocument_file_comes_back_as_opendocument_with_the_sanitized_text(
+    engine, tmp_path
+):
+    document = OpenDocumentText()
+    for line in [
+        "Report on Jane Roe",
+        "Jane Roe read a book about history in the garden.",
+        "Music helps.",
+    ]:
+        paragraph = odftext.P()
+        teletype.addTextToElement(paragraph, line)
+        document.text.addElement(paragraph)
+    source = tmp_path / "report.odt"
+    document.save(str(source))
+
+    out = tmp_path / "released.odt"
+    result = engine.sanitize_file(source, out, protect=["Jane Roe"])
+
+    assert "jane" not in everything_in(out) and "roe" not in everything_in(out)
+    released = load(str(out))
+    paragraphs = [teletype.extractText(p) for p in released.getElementsByType(odftext.P)]
+    assert normalized(" ".join(paragraphs)) == normalized(result.text), (paragraphs, result.text)
+    assert "Music helps." in paragraphs
+
+
+def test_a_text_file_is_sanitized_as_text(engine, tmp_path):
+    source = tmp_path / "note.txt"
+    source.write_text("Jane Roe read a book.\n")
+    out = tmp_path / "released.txt"
+    result = engine.sanitize_file(source, out, protect=["Jane Roe"])
+    assert out.read_text() == result.text
+    assert "Roe" not in result.text
+    assert "hidden_content" not in result.report
