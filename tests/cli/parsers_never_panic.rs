@@ -157,3 +157,74 @@ proptest! {
         }
     }
 }
+
+/// A Word package around `document` (the main part's bytes, as given).
+fn word_package(document: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let rels = br#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="t" Target="media/a.png"/><Relationship Id="rId2" Type="t" Target="https://example.org/x" TargetMode="External"/></Relationships>"#;
+    for (name, bytes) in [
+        (
+            "[Content_Types].xml",
+            &b"<Types><Override PartName=\"/word/document.xml\"/></Types>"[..],
+        ),
+        ("word/document.xml", document),
+        ("word/_rels/document.xml.rels", &rels[..]),
+        ("word/media/a.png", &b"not a picture"[..]),
+    ] {
+        out.start_file(name, zip::write::SimpleFileOptions::default())
+            .expect("entry");
+        out.write_all(bytes).expect("write");
+    }
+    out.finish().expect("zip").into_inner()
+}
+
+const WORD_DOCUMENT: &str = r#"<?xml version="1.0"?><w:document xmlns:w="w" xmlns:r="r"><w:body><w:p><w:r><w:t xml:space="preserve">Dear Jane &amp; </w:t></w:r><w:del w:author="A"><w:r><w:delText>x</w:delText></w:r></w:del><w:ins w:author="A"><w:r><w:tab/><w:t>Roe</w:t></w:r></w:ins><w:r><w:drawing><wp:docPr descr="d"/><a:blip r:embed="rId1"/></w:drawing></w:r></w:p><w:p><w:r><w:instrText> PAGE </w:instrText></w:r></w:p></w:body></w:document>"#;
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A Word package whose main part has bytes changed or cut off, and a package whose
+    /// own bytes are: read and written back with edits anywhere in its text, or an error.
+    #[test]
+    fn damaged_word_packages(
+        changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+        in_package in any::<bool>(),
+        edit_at in any::<prop::sample::Index>(),
+        edit_len in 0usize..12,
+    ) {
+        let mut document = WORD_DOCUMENT.as_bytes().to_vec();
+        let mutate = |bytes: &mut Vec<u8>| {
+            for (at, value) in &changes {
+                let i = at.index(bytes.len());
+                bytes[i] ^= value;
+            }
+            if let Some(at) = cut {
+                bytes.truncate(at.index(bytes.len()).max(1));
+            }
+        };
+        if !in_package {
+            mutate(&mut document);
+        }
+        let mut bytes = word_package(&document);
+        if in_package {
+            mutate(&mut bytes);
+        }
+        if let Ok(Some(package)) = declass::formats::open(Path::new("d.docx"), &bytes) {
+            let text = package.text();
+            let mut start = edit_at.index(text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + edit_len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            if let Ok(written) = package.write(&[edit]) {
+                prop_assert!(declass::formats::open(Path::new("d.docx"), &written).is_ok());
+            }
+        }
+    }
+}
