@@ -11,7 +11,7 @@
 //! 2. `io`, `setup`, `data` — atomic files, fetching pinned data packages, the data
 //!    directory.
 //! 3. `text`, `formats` — the analysed [`text::Document`]; documents in their own
-//!    formats (DOCX, ODT) read into text and written back with the text's edits.
+//!    formats (DOCX, ODT, HTML) read into text and written back with the text's edits.
 //! 4. `stats`, `kb` — the count and knowledge-base services.
 //! 5. `detect` — the sensitive terms. Detectors may consult the services of layer 4
 //!    (the IC detector measures terms with counts and concept chains; the disease

@@ -244,8 +244,8 @@ impl Engine {
         Self::result(py, done)
     }
 
-    /// Sanitizes the file at `path` into `out`, written atomically: a Word (`.docx`) or
-    /// OpenDocument (`.odt`) file in its own format, its formatting kept and what it held
+    /// Sanitizes the file at `path` into `out`, written atomically: a Word (`.docx`),
+    /// OpenDocument (`.odt`) or HTML file in its own format, its formatting kept and what it held
     /// beside its text (comments' authors, tracked deletions, properties, image metadata,
     /// thumbnails, embedded objects) removed or cleared, listed in the report's
     /// `hidden_content`; any other file as text.

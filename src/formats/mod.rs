@@ -1,18 +1,20 @@
-//! Documents in their own formats: a word-processing package (DOCX, ODT) read into the
-//! text the sanitizer works on, and written back in its format with the sanitized text in
-//! place of the original, its formatting kept. What a release famously leaks besides the
+//! Documents in their own formats: a word-processing package (DOCX, ODT) or a web page
+//! (HTML) read into the text the sanitizer works on, and written back in its format with
+//! the sanitized text in place of the original, its formatting kept. What a release famously leaks besides the
 //! text — tracked deletions, comment authors, document properties, alternative text of
 //! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
 //! part this module cannot read is removed, never copied blind; [`HiddenContent`] lists
 //! each.
 
 mod docx;
+mod html;
 mod image;
 mod odt;
 mod xml;
 
 use std::collections::BTreeMap;
 use std::io::{Cursor, Read, Write};
+use std::ops::Range;
 use std::path::Path;
 
 use serde::Serialize;
@@ -21,19 +23,21 @@ use crate::error::{Error, Result};
 use crate::text::Edit;
 use xml::{TextPiece, XmlPart};
 
-/// The package formats read and written in place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The formats read and written in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Office Open XML word processing (Word's `.docx`).
     Docx,
     /// OpenDocument text (LibreOffice's `.odt`).
     Odt,
+    /// A web page (`.html`, `.htm`, or text that opens as one).
+    Html,
 }
 
 impl Kind {
-    /// The package format of a file, by its content: a ZIP package whose parts say what
-    /// it is (an ODF `mimetype`, an OOXML main document). A Word file that is not a ZIP
+    /// The format of a file, by its content: a ZIP package whose parts say what it is (an
+    /// ODF `mimetype`, an OOXML main document), or a web page (by its extension or its
+    /// opening `<!DOCTYPE html` / `<html`); `None` for text. A Word file that is not a ZIP
     /// package (encrypted, or the binary `.doc`) and a package of another kind are errors
     /// naming the file, not text: their bytes are no document to sanitize as text.
     pub fn sniff(path: &Path, bytes: &[u8]) -> Result<Option<Kind>> {
@@ -47,7 +51,19 @@ impl Kind {
             ));
         }
         if !bytes.starts_with(ZIP) {
-            return Ok(None);
+            let extension = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            let head: String = String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
+                .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+                .chars()
+                .take(14)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let page = matches!(extension.as_deref(), Some("html" | "htm" | "xhtml"))
+                || head.starts_with("<!doctype html")
+                || head.starts_with("<html");
+            return Ok(page.then_some(Kind::Html));
         }
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
             .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
@@ -156,8 +172,10 @@ pub enum Disclosed {
     FieldInstruction,
     /// Objects (charts, embedded files, images) whose part was removed.
     EmbeddedObject,
-    /// Comments of the XML itself.
+    /// Comments of the markup itself.
     XmlComment,
+    /// Scripts of a web page, and what shows where scripts do not run.
+    Script,
     /// Document properties: author, last editor, company, title, keywords, custom ones.
     Properties,
     /// A preview image of the first page.
@@ -191,7 +209,8 @@ impl Disclosed {
             HyperlinkTarget => ("hyperlink and linked-file targets, tooltips", "cleared"),
             FieldInstruction => ("field instructions with arguments", "cleared"),
             EmbeddedObject => ("objects whose part was removed", "removed"),
-            XmlComment => ("XML comments", "removed"),
+            XmlComment => ("comments in the markup", "removed"),
+            Script => ("scripts", "removed"),
             Properties => ("document properties", "removed"),
             Thumbnail => ("thumbnail of the first page", "removed"),
             ImageMetadata => ("image metadata (EXIF, XMP, IPTC, text chunks)", "removed"),
@@ -265,12 +284,19 @@ struct RawEntry {
     bytes: Vec<u8>,
 }
 
-/// A word-processing document read for sanitizing.
+/// A document in its own format read for sanitizing.
 pub struct Package {
-    kind: Kind,
-    entries: Vec<Entry>,
+    container: Container,
     text: String,
     hidden: Vec<HiddenContent>,
+}
+
+/// What the text of a [`Package`] was read from.
+enum Container {
+    /// The entries of a ZIP package (DOCX, ODT).
+    Zip(Vec<Entry>),
+    /// A web page.
+    Html(html::Html),
 }
 
 /// The most a package may unpack to: a small document that unpacks to gigabytes is an
@@ -280,24 +306,28 @@ const MAX_UNPACKED_BYTES: u64 = 1 << 30;
 impl Package {
     /// Reads a package of `kind` (`path` for errors).
     pub fn read(path: &Path, kind: Kind, bytes: &[u8]) -> Result<Package> {
-        let raw = unpack(path, bytes)?;
         let mut log = HiddenLog::default();
         let mut text = String::new();
-        let entries = match kind {
-            Kind::Docx => docx::read(raw, &mut text, &mut log),
-            Kind::Odt => odt::read(raw, &mut text, &mut log),
-        }
-        .map_err(|e| e.within(path.display().to_string()))?;
+        let container = match kind {
+            Kind::Docx => Container::Zip(
+                docx::read(unpack(path, bytes)?, &mut text, &mut log)
+                    .map_err(|e| e.within(path.display().to_string()))?,
+            ),
+            Kind::Odt => Container::Zip(
+                odt::read(unpack(path, bytes)?, &mut text, &mut log)
+                    .map_err(|e| e.within(path.display().to_string()))?,
+            ),
+            Kind::Html => {
+                let source = crate::io::decode_text(bytes.to_vec(), path)?;
+                let name = path.display().to_string();
+                Container::Html(html::read(&name, source, &mut text, &mut log)?)
+            }
+        };
         Ok(Package {
-            kind,
-            entries,
+            container,
             text,
             hidden: log.into_list(),
         })
-    }
-
-    pub fn kind(&self) -> Kind {
-        self.kind
     }
 
     /// The text the sanitizer reads: the body, then the other text parts, paragraphs
@@ -316,10 +346,38 @@ impl Package {
     /// formatting, and the other nodes lose what the edit covers. The same input gives
     /// the same bytes: entries keep their order and get a fixed timestamp.
     pub fn write(&self, edits: &[Edit]) -> Result<Vec<u8>> {
-        let new_texts = self.new_texts(edits);
+        match &self.container {
+            Container::Zip(entries) => self.write_zip(entries, edits),
+            Container::Html(page) => Ok(page.write(&piece_texts(&self.text, page.pieces(), edits))),
+        }
+    }
+
+    fn write_zip(&self, entries: &[Entry], edits: &[Edit]) -> Result<Vec<u8>> {
+        // Every text node of the package, in the order of the text.
+        let mut nodes: Vec<(usize, usize, Range<usize>)> = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(index, entry)| match &entry.content {
+                Content::Text { pieces, .. } => pieces
+                    .iter()
+                    .map(|p| (index, p.event, p.range.clone()))
+                    .collect(),
+                Content::Bytes(_) => Vec::new(),
+            })
+            .collect();
+        nodes.sort_by_key(|(_, _, range)| range.start);
+        let ranges: Vec<Range<usize>> = nodes.iter().map(|(_, _, r)| r.clone()).collect();
+        let mut new_texts: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
+        for (node, text) in piece_texts(&self.text, &ranges, edits) {
+            let (entry, event, _) = &nodes[node];
+            new_texts.entry(*entry).or_default().push((*event, text));
+        }
+        for changes in new_texts.values_mut() {
+            changes.sort_by_key(|(event, _)| *event);
+        }
         let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
         let zip_error = |e: zip::result::ZipError| Error::input("<package>", e.to_string());
-        for (index, entry) in self.entries.iter().enumerate() {
+        for (index, entry) in entries.iter().enumerate() {
             let method = if entry.stored {
                 zip::CompressionMethod::Stored
             } else {
@@ -347,55 +405,50 @@ impl Package {
         }
         Ok(out.finish().map_err(zip_error)?.into_inner())
     }
+}
 
-    /// For each text entry, the new text of each of its nodes an edit touches.
-    fn new_texts(&self, edits: &[Edit]) -> BTreeMap<usize, Vec<(usize, String)>> {
-        // Every text node of the package, in the order of the text.
-        let mut pieces: Vec<(usize, &TextPiece)> = self
-            .entries
-            .iter()
-            .enumerate()
-            .flat_map(|(index, entry)| match &entry.content {
-                Content::Text { pieces, .. } => pieces.iter().map(|p| (index, p)).collect(),
-                Content::Bytes(_) => Vec::new(),
-            })
-            .collect();
-        pieces.sort_by_key(|(_, p)| p.range.start);
-        let mut out: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
-        let mut first = 0;
-        let mut owned = vec![false; edits.len()];
-        for (entry, piece) in pieces {
-            while first < edits.len() && edits[first].range.end <= piece.range.start {
-                first += 1;
-            }
-            let mut touched = false;
-            let mut new = String::new();
-            let mut at = piece.range.start;
-            for (k, edit) in edits.iter().enumerate().skip(first) {
-                if edit.range.start >= piece.range.end {
-                    break;
-                }
-                if edit.range.end <= piece.range.start || edit.range.is_empty() {
-                    continue;
-                }
-                touched = true;
-                let from = edit.range.start.max(piece.range.start);
-                new.push_str(&self.text[at..from]);
-                if !owned[k] {
-                    owned[k] = true;
-                    new.push_str(&edit.text);
-                }
-                at = edit.range.end.min(piece.range.end);
-            }
-            if touched {
-                new.push_str(&self.text[at..piece.range.end]);
-                out.entry(entry).or_default().push((piece.event, new));
-            }
+/// For each piece of `text` (its range, in order, disjoint) an edit touches, its index and
+/// new text: an edit's new text goes into the first piece it touches, and every piece
+/// loses what the edit covers. No character an edit covers is left in any piece.
+fn piece_texts(text: &str, pieces: &[Range<usize>], edits: &[Edit]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut first = 0;
+    let mut owned = vec![false; edits.len()];
+    for (index, piece) in pieces.iter().enumerate() {
+        while first < edits.len() && edits[first].range.end <= piece.start {
+            first += 1;
         }
-        for changes in out.values_mut() {
-            changes.sort_by_key(|(event, _)| *event);
+        let mut touched = false;
+        let mut new = String::new();
+        let mut at = piece.start;
+        for (k, edit) in edits.iter().enumerate().skip(first) {
+            if edit.range.start >= piece.end {
+                break;
+            }
+            if edit.range.end <= piece.start || edit.range.is_empty() {
+                continue;
+            }
+            touched = true;
+            let from = edit.range.start.max(piece.start);
+            new.push_str(&text[at..from]);
+            if !owned[k] {
+                owned[k] = true;
+                new.push_str(&edit.text);
+            }
+            at = edit.range.end.min(piece.end);
         }
-        out
+        if touched {
+            new.push_str(&text[at..piece.end]);
+            out.push((index, new));
+        }
+    }
+    out
+}
+
+/// Ends the text's current paragraph with a blank line, once.
+fn paragraph_break(text: &mut String) {
+    if !text.is_empty() && !text.ends_with("\n\n") {
+        text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
     }
 }
 

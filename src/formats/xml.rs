@@ -13,7 +13,7 @@ use std::ops::Range;
 use quick_xml::events::{BytesStart, BytesText, Event};
 use quick_xml::{Reader, Writer};
 
-use super::{Disclosed, HiddenLog};
+use super::{Disclosed, HiddenLog, paragraph_break};
 use crate::error::{Error, Result};
 
 /// What a format's rules say an element is.
@@ -469,13 +469,6 @@ fn inside_text(stack: &[(Vec<u8>, Role, usize)]) -> bool {
     stack
         .iter()
         .any(|(_, role, _)| matches!(role, Role::Paragraph { .. }))
-}
-
-/// Ends the text's current paragraph with a blank line, once.
-fn paragraph_break(text: &mut String) {
-    if !text.is_empty() && !text.ends_with("\n\n") {
-        text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
-    }
 }
 
 fn write(writer: &mut Writer<Vec<u8>>, part: &str, event: Event<'_>) -> Result<()> {

@@ -278,7 +278,7 @@ pub struct Sanitized<'a> {
     pub text: &'a str,
     pub plan: &'a Plan,
     pub position: usize,
-    /// What a word-processing package held beside its text and what was done to it.
+    /// What a document in its own format held beside its text and what was done to it.
     pub hidden_content: &'a [HiddenContent],
 }
 

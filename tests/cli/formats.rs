@@ -374,3 +374,48 @@ fn damaged_and_encrypted_documents_are_refused_by_name() {
     assert_clean_failure(&run, &["cut.docx", "damaged"]);
     assert!(!Path::new(&s.root.join("cut.docx.declass-tmp")).exists());
 }
+
+#[test]
+fn a_web_page_keeps_its_markup_and_loses_every_trace_of_the_name() {
+    let s = setup();
+    let page = "<!DOCTYPE html>\n<html><head><title>About Jane Roe</title>\
+                <meta name=\"author\" content=\"Jane Roe\"><style>p { color: red }</style>\
+                <script>track('Jane Roe');</script></head>\n<body>\n\
+                <h1 class=\"title\">Report</h1>\n\
+                <p>Jane Roe read a book about history in the garden &amp; music helps.</p>\n\
+                <p><img src=\"photo.png\" alt=\"Jane Roe at home\"> <a href=\"mailto:jane.roe@example.org\" title=\"Write to Jane Roe\">Write.</a></p>\n\
+                <!-- interviewed Jane Roe -->\n</body></html>\n";
+    let input = s.root.join("page.html");
+    std::fs::write(&input, page).expect("write the page");
+    let out = s.root.join("released.html");
+    let run = s
+        .declass()
+        .arg("sanitize")
+        .arg(&input)
+        .args(["--protect", "Jane Roe", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run");
+    assert_success(&run);
+    let released = std::fs::read_to_string(&out).expect("the released page");
+    let lower = released.to_lowercase();
+    assert!(
+        !lower.contains("jane") && !lower.contains("roe"),
+        "{released}"
+    );
+    for kept in [
+        "<!DOCTYPE html>",
+        "<h1 class=\"title\">",
+        "<style>p { color: red }</style>",
+        "in the garden &amp; music helps.</p>",
+        "<img src=\"photo.png\" alt=\"",
+        "<a href=\"#\"",
+        "Write.</a>",
+    ] {
+        assert!(released.contains(kept), "{kept:?} is kept: {released}");
+    }
+    assert!(
+        !released.contains("<script") && !released.contains("<!--"),
+        "{released}"
+    );
+}
