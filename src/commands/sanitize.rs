@@ -196,7 +196,8 @@ fn note_hidden_content(input: &Input) {
             hidden.iter().map(|h| h.part.as_str()).collect();
         if !hidden.is_empty() {
             eprintln!(
-                "declass: note: {}: {} kinds of content beside the body in {} parts removed,                  cleared or sanitized (the JSON report's `hidden_content` lists them)",
+                "declass: note: {}: {} kinds of content beside the body in {} parts removed, \
+                 cleared or sanitized (the JSON report's `hidden_content` lists them)",
                 input.id,
                 hidden.len(),
                 parts.len()
