@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use quick_xml::events::BytesStart;
 
-use super::xml::{AttributeRule, Dialect, Role, StartEdit, XmlPart, field_instruction_keeps};
+use super::xml::{
+    AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value, field_instruction_keeps,
+};
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
 use crate::error::Result;
 
@@ -183,14 +185,6 @@ pub(super) fn resolve(base: &str, target: &str) -> String {
         }
     }
     parts.join("/")
-}
-
-fn attribute_value(start: &BytesStart<'_>, key: &[u8]) -> Option<String> {
-    start
-        .attributes()
-        .flatten()
-        .find(|a| a.key.as_ref() == key)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
 /// Reads a DOCX package's entries: appends its text to `text` (the body first) and

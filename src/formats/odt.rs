@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use quick_xml::events::BytesStart;
 
-use super::xml::{AttributeRule, Dialect, Role, StartEdit, XmlPart};
+use super::xml::{AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value};
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
 use crate::error::{Error, Result};
 
@@ -115,14 +115,6 @@ fn references_to(removed: &BTreeSet<String>) -> BTreeSet<String> {
         }
     }
     names
-}
-
-fn attribute_value(start: &BytesStart<'_>, key: &[u8]) -> Option<String> {
-    start
-        .attributes()
-        .flatten()
-        .find(|a| a.key.as_ref() == key)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
 /// Reads an ODT package's entries: appends its text to `text` (`content.xml` first) and

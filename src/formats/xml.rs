@@ -426,6 +426,15 @@ impl XmlPart {
     }
 }
 
+/// The unescaped value of attribute `key` of `start`, if it has one.
+pub fn attribute_value(start: &BytesStart<'_>, key: &[u8]) -> Option<String> {
+    start
+        .attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == key)
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
 /// `start` with its attributes as the rules want them, if they change any.
 fn rewritten_attributes(
     start: &BytesStart<'_>,
