@@ -86,6 +86,10 @@ pub(super) struct Item {
     pub shared: bool,
     /// A reference to a text ("Article 6 § 1", `reference_concepts`).
     pub reference: bool,
+    /// A part or an office of the institution the document names by a common noun ("the
+    /// Fourth Section of the Court", "Agent of the Government"): the setting the text is
+    /// written in, not a fact about the people in it.
+    pub setting: bool,
 }
 
 impl Item {
@@ -93,10 +97,11 @@ impl Item {
         matches!(self.origin, ItemOrigin::Term(_))
     }
 
-    /// Whether only measured evidence may price it: the collection shares it, or it
-    /// refers to a text. Neither is a quasi-identifier by kind.
+    /// Whether only measured evidence may price it: the collection shares it, it refers
+    /// to a text, or it names part of the document's own institution. None is a
+    /// quasi-identifier by kind.
     pub fn priced_by_measurement_only(&self) -> bool {
-        self.shared || self.reference
+        self.shared || self.reference || self.setting
     }
 
     pub fn kind(&self) -> Option<TermKind> {
@@ -290,6 +295,7 @@ impl Run<'_, '_> {
                             sense: None,
                             shared: false,
                             reference: false,
+                            setting: false,
                         });
                     }
                 }
@@ -310,6 +316,12 @@ impl Run<'_, '_> {
                 }
             }
         }
+        let defined: BTreeSet<String> = self
+            .items
+            .iter()
+            .filter(|item| self.is_defined_common_noun(item))
+            .map(|item| item.text.to_lowercase())
+            .collect();
         for i in 0..self.items.len() {
             if self.is_name_in_another_language(&self.items[i]) {
                 // Assessed as the name it glosses is: a name, a quasi-identifier by kind.
@@ -330,11 +342,30 @@ impl Run<'_, '_> {
             if self.is_reference(&self.items[i]) || self.is_cited_text(&self.items[i]) {
                 self.items[i].reference = true;
             }
+            if self.is_part_of_defined_institution(&self.items[i], &defined) {
+                let head = role_head(&self.items[i].text)
+                    .or_else(|| self.items[i].text.split_whitespace().last())
+                    .map(str::to_lowercase);
+                let sense = head.and_then(|head| self.sense(&head, false));
+                let item = &mut self.items[i];
+                item.setting = true;
+                item.proper = false;
+                item.quasi = false;
+                item.naming_words.clear();
+                item.sense = sense;
+            }
             if self.is_role_title(&self.items[i]) {
                 // Read as the role its head noun names ("president"), which the collection
-                // or the corpus may still measure.
-                let head = role_head(&self.items[i].text).map(str::to_lowercase);
-                let sense = head.and_then(|head| self.sense(&head, false));
+                // or the corpus may still measure: the person sense the rule asked for, not
+                // the office ("presidency") a document about institutions may favour.
+                let person = std::slice::from_ref(&self.s.config.person_concept);
+                let sense = role_head(&self.items[i].text)
+                    .and_then(|head| {
+                        self.s
+                            .taxonomy
+                            .usual_sense_under(&head.to_lowercase(), person)
+                    })
+                    .map(std::rc::Rc::new);
                 let item = &mut self.items[i];
                 item.proper = false;
                 item.quasi = false;
@@ -537,6 +568,84 @@ impl Run<'_, '_> {
                 .is_some_and(|s| !s.instance)
     }
 
+    /// A part or an office of an institution the document names by a capitalized common
+    /// noun (`defined`, [`Self::is_defined_common_noun`]): a capitalized phrase each of
+    /// whose capitalized words is an ordinal, one of those nouns (or its plural), or the
+    /// head of an "of [the]" complement that is one ("the Fourth Section of the Court",
+    /// "its Sections", "Convention institutions", "Agent of the Government"), the head
+    /// being a common noun the knowledge bases know and no name of theirs. Like "the
+    /// Court" itself, it names the setting the text is written in; "Court of Appeal" has a
+    /// word of its own ("Appeal") and stays a name.
+    fn is_part_of_defined_institution(&self, item: &Item, defined: &BTreeSet<String>) -> bool {
+        if defined.is_empty()
+            || !matches!(
+                item.kind(),
+                Some(TermKind::ProperName | TermKind::NounPhrase)
+            )
+            || !item.text.starts_with(char::is_uppercase)
+            || defined.contains(&item.text.to_lowercase())
+        {
+            return false;
+        }
+        // An office of the institution names the one person who holds it ("Agent of the
+        // Government": any sense of the head a kind of person).
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        if role_head(&item.text).is_some_and(|head| {
+            self.s
+                .taxonomy
+                .some_sense_under(&head.to_lowercase(), person)
+        }) {
+            return false;
+        }
+        let words: Vec<&str> = item.text.split_whitespace().collect();
+        let is_defined = |word: &str| {
+            let lower = word.to_lowercase();
+            defined.contains(&lower)
+                || lower
+                    .strip_suffix('s')
+                    .is_some_and(|singular| defined.contains(singular))
+        };
+        let common_noun = |word: &str| {
+            !self.sense(word, true).is_some_and(|s| s.instance)
+                && self
+                    .sense(&word.to_lowercase(), false)
+                    .is_some_and(|s| !s.instance)
+        };
+        let complement_defined = |at: usize| {
+            let mut next = at + 1;
+            if words.get(next) != Some(&"of") {
+                return false;
+            }
+            next += 1;
+            if words
+                .get(next)
+                .is_some_and(|w| w.eq_ignore_ascii_case("the"))
+            {
+                next += 1;
+            }
+            next + 1 == words.len() && is_defined(words[next])
+        };
+        // Inside a capitalized name "First" and "Second" rank it, as "Third" does.
+        let is_rank = |word: &str| {
+            super::ladders::is_ordinal(word)
+                || matches!(word.to_lowercase().as_str(), "first" | "second")
+        };
+        let mut any_defined = false;
+        for (at, word) in words.iter().enumerate() {
+            if !word.starts_with(char::is_uppercase)
+                || (at > 0 && crate::text::is_function_word(word))
+            {
+                continue;
+            }
+            if is_defined(word) {
+                any_defined = true;
+            } else if !(is_rank(word) || (complement_defined(at) && common_noun(word))) {
+                return false;
+            }
+        }
+        any_defined
+    }
+
     /// The title of an office, not a name: a capitalized phrase of several words whose
     /// head (the last word before "of" or "for", which must be there) usually names a kind
     /// of person (its first sense: "president", not "authority") and whose every
@@ -562,6 +671,7 @@ impl Run<'_, '_> {
                 .s
                 .taxonomy
                 .usual_sense_under(&head.to_lowercase(), person)
+                .is_some()
             && words.iter().all(|word| {
                 !self.sense(word, true).is_some_and(|s| s.instance)
                     && self
@@ -734,6 +844,7 @@ impl Run<'_, '_> {
                             sense: None,
                             shared: false,
                             reference: false,
+                            setting: false,
                         });
                     }
                 }

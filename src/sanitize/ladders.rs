@@ -179,7 +179,7 @@ const MULTIPLIERS: &[(&str, f64)] = &[
     ("billion", 1e9),
 ];
 
-fn is_ordinal(word: &str) -> bool {
+pub(super) fn is_ordinal(word: &str) -> bool {
     let w = word.to_lowercase();
     if ORDINAL_WORDS.contains(&w.as_str()) {
         return true;

@@ -65,10 +65,10 @@ pub trait Taxonomy {
     /// labelled with one of `labels` (or is one): what a word can mean, whichever sense
     /// the document uses.
     fn some_sense_under(&self, term: &str, labels: &[String]) -> bool;
-    /// Whether `term`'s usual sense as a common noun (the knowledge bases' first, which
-    /// WordNet lists as the most frequent) lies under a concept labelled with one of
+    /// `term`'s usual sense as a common noun (the knowledge bases' first, which WordNet
+    /// lists as the most frequent) when it lies under a concept labelled with one of
     /// `labels` (or is one): what a reader takes the word to mean without more context.
-    fn usual_sense_under(&self, term: &str, labels: &[String]) -> bool;
+    fn usual_sense_under(&self, term: &str, labels: &[String]) -> Option<Sense>;
 }
 
 /// Classes of the names a sequence labeller finds in a document, for the names no
@@ -374,16 +374,19 @@ impl Taxonomy for KbTaxonomy<'_> {
         self.kb.lookup(label).first().map(|&c| self.step(c))
     }
 
-    fn usual_sense_under(&self, term: &str, labels: &[String]) -> bool {
-        self.kb
+    fn usual_sense_under(&self, term: &str, labels: &[String]) -> Option<Sense> {
+        let concept = self
+            .kb
             .lookup(term)
             .into_iter()
-            .find(|&concept| !self.kb.is_instance(concept))
-            .is_some_and(|concept| {
-                let described = self.described(concept);
-                let sense = described.sense.get_or_init(|| self.describe(concept));
-                sense.categories.iter().any(|c| labels.contains(c))
-            })
+            .find(|&concept| !self.kb.is_instance(concept))?;
+        let described = self.described(concept);
+        let sense = described.sense.get_or_init(|| self.describe(concept));
+        sense
+            .categories
+            .iter()
+            .any(|c| labels.contains(c))
+            .then(|| sense.clone())
     }
 
     fn some_sense_under(&self, term: &str, labels: &[String]) -> bool {

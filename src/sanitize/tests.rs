@@ -140,8 +140,9 @@ impl Taxonomy for Kb {
         self.sense(term, false, &Default::default())
             .is_some_and(|s| s.categories.iter().any(|c| labels.contains(c)))
     }
-    fn usual_sense_under(&self, term: &str, labels: &[String]) -> bool {
-        self.some_sense_under(term, labels)
+    fn usual_sense_under(&self, term: &str, labels: &[String]) -> Option<Sense> {
+        self.sense(term, false, &Default::default())
+            .filter(|s| s.categories.iter().any(|c| labels.contains(c)))
     }
     fn concept(&self, label: &str) -> Option<Step> {
         match label {

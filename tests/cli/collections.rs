@@ -240,3 +240,38 @@ fn the_texts_a_judgment_cites_are_references_and_its_times_are_dates() {
         assert!(!text.contains(gone), "{gone:?} published in {text}");
     }
 }
+
+/// The parts of the institution a judgment names by its common noun ("the Court") are its
+/// setting, in one judgment alone: "the Fourth Section of the Court", "its Sections",
+/// "the Convention institutions" stay as written, while the applicant's details are
+/// generalized.
+#[test]
+fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "judgment.txt",
+        "The application was allocated to the Fourth Section of the Court. Within that \
+         Section, the Chamber examined it. The Court later changed the composition of its \
+         Sections. The Government did not appear before the Convention institutions, as \
+         the Convention allows. Mr Anton Veller was arrested in Quarnby in 1994.\n",
+    );
+    let output = s
+        .declass()
+        .args(["sanitize", "--protect", "Anton Veller"])
+        .arg(&doc)
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout);
+    for kept in [
+        "the Fourth Section of the Court",
+        "composition of its Sections",
+        "before the Convention institutions",
+    ] {
+        assert!(text.contains(kept), "{kept:?} lost in {text}");
+    }
+    for gone in ["Veller", "Quarnby", "1994"] {
+        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    }
+}
