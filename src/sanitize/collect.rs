@@ -86,9 +86,9 @@ pub(super) struct Item {
     pub shared: bool,
     /// A reference to a text ("Article 6 § 1", `reference_concepts`).
     pub reference: bool,
-    /// A part or an office of the institution the document names by a common noun ("the
-    /// Fourth Section of the Court", "Agent of the Government"): the setting the text is
-    /// written in, not a fact about the people in it.
+    /// A part of the institution the document names by a common noun ("the Fourth
+    /// Section of the Court") or of the document itself (a heading, "THE FACTS"): the
+    /// setting the text is written in, not a fact about the people in it.
     pub setting: bool,
 }
 
@@ -120,6 +120,15 @@ pub(super) fn role_head(text: &str) -> Option<&str> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let of = words.iter().position(|w| matches!(*w, "of" | "for"))?;
     of.checked_sub(1).map(|head| words[head])
+}
+
+/// A heading's or a list item's number: "I.", "IV.", "A.", "2.".
+fn is_enumerator(word: &str) -> bool {
+    word.strip_suffix('.').is_some_and(|number| {
+        number.chars().all(|c| c.is_ascii_digit())
+            || number.chars().all(|c| "IVXLC".contains(c))
+            || (number.chars().count() == 1 && number.chars().all(|c| c.is_ascii_uppercase()))
+    }) && word.len() > 1
 }
 
 /// The words of a term that carry its content: its function words left out.
@@ -372,8 +381,8 @@ impl Run<'_, '_> {
                 item.naming_words.clear();
                 item.sense = sense;
             }
-            if self.is_heading_words(&self.items[i]) || self.is_defined_common_noun(&self.items[i])
-            {
+            let heading = self.is_heading_words(&self.items[i]);
+            if heading || self.is_defined_common_noun(&self.items[i]) {
                 // Capitals a heading gives every word, or a text gives the common noun it
                 // stands for a name with ("the Court", "the Government"), say nothing: the
                 // words are read as the common nouns they are.
@@ -384,6 +393,8 @@ impl Run<'_, '_> {
                 item.quasi = false;
                 item.naming_words.clear();
                 item.sense = sense;
+                // A heading names a part of the document, not a fact about anyone in it.
+                item.setting |= heading;
             }
         }
     }
@@ -507,8 +518,9 @@ impl Run<'_, '_> {
     }
 
     /// An all-capitals term of a heading (a paragraph of one sentence without a lowercase
-    /// letter: "PROCEDURE", "THE FACTS") whose every word is a common noun the knowledge
-    /// bases know and no name of theirs: "TURKEY" in "CASE OF X v. TURKEY" stays a name.
+    /// letter: "PROCEDURE", "AS TO THE FACTS", "I. CIRCUMSTANCES OF THE CASE") whose every
+    /// word, past the heading's number, is a common noun the knowledge bases know and no
+    /// name of theirs: "TURKEY" in "CASE OF X v. TURKEY" stays a name.
     fn is_heading_words(&self, item: &Item) -> bool {
         let Some(&(start, _)) = item.spans.first() else {
             return false;
@@ -520,7 +532,10 @@ impl Run<'_, '_> {
         {
             return false;
         }
-        let words = content_words(&item.text);
+        let mut words = content_words(&item.text);
+        if words.first().is_some_and(|w| is_enumerator(w)) {
+            words.remove(0);
+        }
         !words.is_empty()
             && words.iter().all(|word| {
                 let mut letters = word.chars();
@@ -944,5 +959,20 @@ impl Run<'_, '_> {
     /// budget account for.
     pub(super) fn is_own_generalization(&self, i: usize, e: usize) -> bool {
         self.items[i].origin == ItemOrigin::GeneralizationOf(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_enumerator;
+
+    #[test]
+    fn a_heading_number_is_a_numeral_a_roman_numeral_or_one_capital_with_a_full_stop() {
+        for number in ["I.", "IV.", "A.", "2.", "12."] {
+            assert!(is_enumerator(number), "{number}");
+        }
+        for word in ["I", ".", "Mr.", "CASE.", "a.", "IVa."] {
+            assert!(!is_enumerator(word), "{word}");
+        }
     }
 }

@@ -241,18 +241,18 @@ fn the_texts_a_judgment_cites_are_references_and_its_times_are_dates() {
     }
 }
 
-/// The parts of the institution a judgment names by its common noun ("the Court") are its
-/// setting, in one judgment alone: "the Fourth Section of the Court", "its Sections",
-/// "the Convention institutions" stay as written, while the applicant's details are
-/// generalized.
+/// The parts of the institution a judgment names by its common noun ("the Court") and its
+/// numbered headings are its setting, in one judgment alone: "the Fourth Section of the
+/// Court", "its Sections", "the Convention institutions", "I. CIRCUMSTANCES OF THE CASE"
+/// stay as written, while the applicant's details are generalized.
 #[test]
 fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
     let s = setup();
     let doc = write(
         &s.root,
         "judgment.txt",
-        "The application was allocated to the Fourth Section of the Court. Within that \
-         Section, the Chamber examined it. The Court later changed the composition of its \
+        "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\nThe application was allocated to \
+         the Fourth Section of the Court. Within that Section, the Chamber examined it. The Court later changed the composition of its \
          Sections. The Government did not appear before the Convention institutions, as \
          the Convention allows. Mr Anton Veller was arrested in Quarnby in 1994.\n",
     );
@@ -265,6 +265,7 @@ fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
     assert_success(&output);
     let text = String::from_utf8_lossy(&output.stdout);
     for kept in [
+        "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\n",
         "the Fourth Section of the Court",
         "composition of its Sections",
         "before the Convention institutions",
