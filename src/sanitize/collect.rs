@@ -583,14 +583,14 @@ impl Run<'_, '_> {
                 .is_some_and(|s| !s.instance)
     }
 
-    /// A part or an office of an institution the document names by a capitalized common
-    /// noun (`defined`, [`Self::is_defined_common_noun`]): a capitalized phrase each of
-    /// whose capitalized words is an ordinal, one of those nouns (or its plural), or the
-    /// head of an "of [the]" complement that is one ("the Fourth Section of the Court",
-    /// "its Sections", "Convention institutions", "Agent of the Government"), the head
-    /// being a common noun the knowledge bases know and no name of theirs. Like "the
-    /// Court" itself, it names the setting the text is written in; "Court of Appeal" has a
-    /// word of its own ("Appeal") and stays a name.
+    /// A part of an institution the document names by a capitalized common noun
+    /// (`defined`, [`Self::is_defined_common_noun`]): a capitalized phrase each of whose
+    /// capitalized words is an ordinal, one of those nouns (or its plural), or the head of
+    /// an "of [the]" complement that is one ("the Fourth Section of the Court", "its
+    /// Sections", "Convention institutions", "Rules of Court"), the head being a common
+    /// noun the knowledge bases know and no name of theirs. Like "the Court" itself, it
+    /// names the setting the text is written in. "Court of Appeal" has a word of its own
+    /// ("Appeal") and stays a name; an office ("Agent of the Government") names its holder.
     fn is_part_of_defined_institution(&self, item: &Item, defined: &BTreeSet<String>) -> bool {
         if defined.is_empty()
             || !matches!(
@@ -648,7 +648,7 @@ impl Run<'_, '_> {
         let mut any_defined = false;
         for (at, word) in words.iter().enumerate() {
             if !word.starts_with(char::is_uppercase)
-                || (at > 0 && crate::text::is_function_word(word))
+                || (at > 0 && crate::text::is_function_word(&word.to_lowercase()))
             {
                 continue;
             }
