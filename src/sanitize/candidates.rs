@@ -71,8 +71,17 @@ fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
 }
 
 fn rung_candidate(rung: Rung, source: &str) -> Candidate {
+    let set = if rung.covers.is_empty() {
+        phrase_set(&rung.counted)
+    } else {
+        TermSet::any_of(
+            std::iter::once(&rung.counted)
+                .chain(&rung.covers)
+                .map(|phrase| index_terms(phrase)),
+        )
+    };
     Candidate {
-        set: phrase_set(&rung.counted),
+        set,
         label: rung.text,
         source: source.to_string(),
         noun: false,
