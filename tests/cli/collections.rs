@@ -181,30 +181,14 @@ fn a_term_shared_by_one_document_is_refused_as_a_setting() {
 /// person, stays a quasi-identifier.
 #[test]
 fn titles_of_offices_are_roles_unless_a_name_is_in_them() {
-    let s = setup();
-    let person = "Anton Veller";
-    let doc = write(
-        &s.root,
-        "judgment.txt",
+    assert_one_judgment(
+        &setup(),
         "The President of the Chamber decided to give notice of the application. Mr Anton \
          Veller complained to the Mayor of Quarnby. In 1994 Mr Anton Veller became \
          Minister of Defence.\n",
+        &["The President of the Chamber decided"],
+        &["Veller", "Quarnby", "Minister"],
     );
-    let output = s
-        .declass()
-        .args(["sanitize", "--protect", person])
-        .arg(&doc)
-        .output()
-        .expect("runs");
-    assert_success(&output);
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        text.contains("The President of the Chamber decided"),
-        "{text}"
-    );
-    for gone in ["Veller", "Quarnby", "Minister"] {
-        assert!(!text.contains(gone), "{gone:?} published in {text}");
-    }
 }
 
 #[test]
@@ -214,31 +198,18 @@ fn the_texts_a_judgment_cites_are_references_and_its_times_are_dates() {
         10,
         "They met in the morning, the time of day that suited them.",
     )]);
-    let doc = write(
-        &s.root,
-        "judgment.txt",
+    assert_one_judgment(
+        &s,
         "The Chamber applied Rule 39 of the Rules of Court. Mr Anton Veller was charged under \
          Article 403 of the former Penal Code. The Penal Code was amended later. Mr Anton \
          Veller was arrested at 7.15 a.m. in Quarnby.\n",
+        &[
+            "Rule 39 of the Rules of Court",
+            "Article 403 of the former Penal Code",
+            "The Penal Code was amended",
+        ],
+        &["Veller", "Quarnby", "7.15"],
     );
-    let output = s
-        .declass()
-        .args(["sanitize", "--protect", "Anton Veller"])
-        .arg(&doc)
-        .output()
-        .expect("runs");
-    assert_success(&output);
-    let text = String::from_utf8_lossy(&output.stdout);
-    for kept in [
-        "Rule 39 of the Rules of Court",
-        "Article 403 of the former Penal Code",
-        "The Penal Code was amended",
-    ] {
-        assert!(text.contains(kept), "{kept:?} lost in {text}");
-    }
-    for gone in ["Veller", "Quarnby", "7.15"] {
-        assert!(!text.contains(gone), "{gone:?} published in {text}");
-    }
 }
 
 /// The parts of the institution a judgment names by its common noun ("the Court") and its
@@ -247,15 +218,27 @@ fn the_texts_a_judgment_cites_are_references_and_its_times_are_dates() {
 /// stay as written, while the applicant's details are generalized.
 #[test]
 fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
-    let s = setup();
-    let doc = write(
-        &s.root,
-        "judgment.txt",
+    assert_one_judgment(
+        &setup(),
         "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\nThe application was allocated to \
-         the Fourth Section of the Court. Within that Section, the Chamber examined it. The Court later changed the composition of its \
-         Sections. The Government did not appear before the Convention institutions, as \
-         the Convention allows. Mr Anton Veller was arrested in Quarnby in 1994.\n",
+         the Fourth Section of the Court. Within that Section, the Chamber examined it. The \
+         Court later changed the composition of its Sections. The Government did not appear \
+         before the Convention institutions, as the Convention allows. Mr Anton Veller was \
+         arrested in Quarnby in 1994.\n",
+        &[
+            "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\n",
+            "the Fourth Section of the Court",
+            "composition of its Sections",
+            "before the Convention institutions",
+        ],
+        &["Veller", "Quarnby", "1994"],
     );
+}
+
+/// Sanitizes one judgment with Anton Veller protected: every `kept` passage stays as
+/// written, no `gone` word is published.
+fn assert_one_judgment(s: &Setup, judgment: &str, kept: &[&str], gone: &[&str]) {
+    let doc = write(&s.root, "judgment.txt", judgment);
     let output = s
         .declass()
         .args(["sanitize", "--protect", "Anton Veller"])
@@ -264,15 +247,10 @@ fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
         .expect("runs");
     assert_success(&output);
     let text = String::from_utf8_lossy(&output.stdout);
-    for kept in [
-        "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\n",
-        "the Fourth Section of the Court",
-        "composition of its Sections",
-        "before the Convention institutions",
-    ] {
-        assert!(text.contains(kept), "{kept:?} lost in {text}");
+    for passage in kept {
+        assert!(text.contains(passage), "{passage:?} lost in {text}");
     }
-    for gone in ["Veller", "Quarnby", "1994"] {
-        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    for word in gone {
+        assert!(!text.contains(word), "{word:?} published in {text}");
     }
 }

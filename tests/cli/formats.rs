@@ -6,11 +6,24 @@
 use std::io::{Cursor, Read, Write};
 use std::path::Path;
 
-use crate::common::{assert_clean_failure, assert_success, setup};
+use crate::common::{Setup, assert_clean_failure, assert_success, setup};
 
 const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:o="urn:schemas-microsoft-com:office:office""#;
 
 const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+/// `declass sanitize INPUT --protect "Jane Roe" --out OUT`, which must succeed.
+fn release(s: &Setup, input: &Path, out: &Path) {
+    let run = s
+        .declass()
+        .arg("sanitize")
+        .arg(input)
+        .args(["--protect", "Jane Roe", "--out"])
+        .arg(out)
+        .output()
+        .expect("run");
+    assert_success(&run);
+}
 
 /// A PNG whose `tEXt` chunk names its author.
 fn png_naming(author: &str) -> Vec<u8> {
@@ -163,15 +176,7 @@ fn a_word_document_keeps_its_format_and_loses_every_trace_of_the_name() {
     let input = s.root.join("report.docx");
     std::fs::write(&input, docx()).expect("write the document");
     let out = s.root.join("released");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(&input)
-        .args(["--protect", "Jane Roe", "--out"])
-        .arg(&out)
-        .output()
-        .expect("run");
-    assert_success(&run);
+    release(&s, &input, &out);
     let released = std::fs::read(&out).expect("the released document");
     let entries = unzip(&released);
     assert_nowhere(&entries, &["jane", "roe", "JR"]);
@@ -210,15 +215,7 @@ fn a_word_document_keeps_its_format_and_loses_every_trace_of_the_name() {
     assert!(names.contains(&"word/media/image1.png"));
     // Same input, same bytes.
     let again = s.root.join("again.docx");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(&input)
-        .args(["--protect", "Jane Roe", "--out"])
-        .arg(&again)
-        .output()
-        .expect("run");
-    assert_success(&run);
+    release(&s, &input, &again);
     assert_eq!(std::fs::read(&again).expect("again"), released);
 }
 
@@ -301,15 +298,7 @@ fn an_opendocument_text_keeps_its_format_and_loses_every_trace_of_the_name() {
     std::fs::write(dir.join("report.odt"), odt()).expect("write the document");
     std::fs::write(dir.join("note.txt"), "Jane Roe read a book.\n").expect("write the note");
     let out = s.root.join("released");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(&dir)
-        .args(["--protect", "Jane Roe", "--out"])
-        .arg(&out)
-        .output()
-        .expect("run");
-    assert_success(&run);
+    release(&s, &dir, &out);
     let released = std::fs::read(out.join("report.odt")).expect("the released document");
     let entries = unzip(&released);
     assert_nowhere(&entries, &["jane", "roe"]);
@@ -388,15 +377,7 @@ fn a_web_page_keeps_its_markup_and_loses_every_trace_of_the_name() {
     let input = s.root.join("page.html");
     std::fs::write(&input, page).expect("write the page");
     let out = s.root.join("released.html");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(&input)
-        .args(["--protect", "Jane Roe", "--out"])
-        .arg(&out)
-        .output()
-        .expect("run");
-    assert_success(&run);
+    release(&s, &input, &out);
     let released = std::fs::read_to_string(&out).expect("the released page");
     let lower = released.to_lowercase();
     assert!(
