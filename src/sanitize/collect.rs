@@ -325,13 +325,19 @@ impl Run<'_, '_> {
                 }
             }
         }
+        let defined_nouns: Vec<bool> = self
+            .items
+            .iter()
+            .map(|item| self.is_defined_common_noun(item))
+            .collect();
         let defined: BTreeSet<String> = self
             .items
             .iter()
-            .filter(|item| self.is_defined_common_noun(item))
-            .map(|item| item.text.to_lowercase())
+            .zip(&defined_nouns)
+            .filter(|(_, noun)| **noun)
+            .map(|(item, _)| item.text.to_lowercase())
             .collect();
-        for i in 0..self.items.len() {
+        for (i, defined_noun) in defined_nouns.into_iter().enumerate() {
             if self.is_name_in_another_language(&self.items[i]) {
                 // Assessed as the name it glosses is: a name, a quasi-identifier by kind.
                 let words: Vec<String> = self.items[i]
@@ -363,26 +369,18 @@ impl Run<'_, '_> {
                 item.naming_words.clear();
                 item.sense = sense;
             }
-            if self.is_role_title(&self.items[i]) {
+            if let Some(sense) = self.role_title_sense(&self.items[i]) {
                 // Read as the role its head noun names ("president"), which the collection
                 // or the corpus may still measure: the person sense the rule asked for, not
                 // the office ("presidency") a document about institutions may favour.
-                let person = std::slice::from_ref(&self.s.config.person_concept);
-                let sense = role_head(&self.items[i].text)
-                    .and_then(|head| {
-                        self.s
-                            .taxonomy
-                            .usual_sense_under(&head.to_lowercase(), person)
-                    })
-                    .map(std::rc::Rc::new);
                 let item = &mut self.items[i];
                 item.proper = false;
                 item.quasi = false;
                 item.naming_words.clear();
-                item.sense = sense;
+                item.sense = Some(std::rc::Rc::new(sense));
             }
             let heading = self.is_heading_words(&self.items[i]);
-            if heading || self.is_defined_common_noun(&self.items[i]) {
+            if heading || defined_noun {
                 // Capitals a heading gives every word, or a text gives the common noun it
                 // stands for a name with ("the Court", "the Government"), say nothing: the
                 // words are read as the common nouns they are.
@@ -393,8 +391,12 @@ impl Run<'_, '_> {
                 item.quasi = false;
                 item.naming_words.clear();
                 item.sense = sense;
-                // A heading names a part of the document, not a fact about anyone in it.
-                item.setting |= heading;
+            }
+            if heading && !self.may_name_a_person(&self.items[i]) {
+                // A heading names a part of the document, not a fact about anyone in it;
+                // one with a word that can be a person's ("EVIDENCE OF BAKER") is left
+                // to the assertion bound.
+                self.items[i].setting = true;
             }
         }
     }
@@ -544,10 +546,7 @@ impl Run<'_, '_> {
                     .into_iter()
                     .chain(letters.flat_map(char::to_lowercase))
                     .collect();
-                let lower = word.to_lowercase();
-                word.chars().all(|c| !c.is_lowercase())
-                    && !self.sense(&title, true).is_some_and(|s| s.instance)
-                    && self.sense(&lower, false).is_some_and(|s| !s.instance)
+                word.chars().all(|c| !c.is_lowercase()) && self.is_common_noun(&title)
             })
     }
 
@@ -577,10 +576,7 @@ impl Run<'_, '_> {
             && item.text.starts_with(char::is_uppercase)
             && !item.spans.is_empty()
             && item.spans.iter().all(|&(start, _)| after_determiner(start))
-            && !self.sense(&item.text, true).is_some_and(|s| s.instance)
-            && self
-                .sense(&item.text.to_lowercase(), false)
-                .is_some_and(|s| !s.instance)
+            && self.is_common_noun(&item.text)
     }
 
     /// A part of an institution the document names by a capitalized common noun
@@ -602,16 +598,6 @@ impl Run<'_, '_> {
         {
             return false;
         }
-        // An office of the institution names the one person who holds it ("Agent of the
-        // Government": any sense of the head a kind of person).
-        let person = std::slice::from_ref(&self.s.config.person_concept);
-        if role_head(&item.text).is_some_and(|head| {
-            self.s
-                .taxonomy
-                .some_sense_under(&head.to_lowercase(), person)
-        }) {
-            return false;
-        }
         let words: Vec<&str> = item.text.split_whitespace().collect();
         let is_defined = |word: &str| {
             let lower = word.to_lowercase();
@@ -619,12 +605,6 @@ impl Run<'_, '_> {
                 || lower
                     .strip_suffix('s')
                     .is_some_and(|singular| defined.contains(singular))
-        };
-        let common_noun = |word: &str| {
-            !self.sense(word, true).is_some_and(|s| s.instance)
-                && self
-                    .sense(&word.to_lowercase(), false)
-                    .is_some_and(|s| !s.instance)
         };
         let complement_defined = |at: usize| {
             let mut next = at + 1;
@@ -654,11 +634,19 @@ impl Run<'_, '_> {
             }
             if is_defined(word) {
                 any_defined = true;
-            } else if !(is_rank(word) || (complement_defined(at) && common_noun(word))) {
+            } else if !(is_rank(word) || (complement_defined(at) && self.is_common_noun(word))) {
                 return false;
             }
         }
+        // An office of the institution names the one person who holds it ("Agent of the
+        // Government": any sense of the head a kind of person).
+        let person = std::slice::from_ref(&self.s.config.person_concept);
         any_defined
+            && !role_head(&item.text).is_some_and(|head| {
+                self.s
+                    .taxonomy
+                    .some_sense_under(&head.to_lowercase(), person)
+            })
     }
 
     /// The title of an office, not a name: a capitalized phrase of several words whose
@@ -669,30 +657,45 @@ impl Run<'_, '_> {
     /// Commission"). Official writing capitalizes offices; the words say what the office
     /// is, and no place, body or person in them narrows it down ("Mayor of Ankara" has a
     /// name in it and stays one). Predicated of someone ("she became Secretary of State")
-    /// it is an occupation and stays a quasi-identifier.
-    fn is_role_title(&self, item: &Item) -> bool {
-        let Some(head) = role_head(&item.text) else {
-            return false;
-        };
+    /// it is an occupation and stays a quasi-identifier. The head's person sense, when it
+    /// is one.
+    fn role_title_sense(&self, item: &Item) -> Option<Sense> {
+        let head = role_head(&item.text)?;
         let words = content_words(&item.text);
         let person = std::slice::from_ref(&self.s.config.person_concept);
-        item.kind() == Some(TermKind::ProperName)
+        let office = item.kind() == Some(TermKind::ProperName)
             && words.len() >= 2
             && !item
                 .spans
                 .iter()
                 .any(|&(s, _)| self.predicated(s) && self.about_a_person(s))
+            && words.iter().all(|word| self.is_common_noun(word));
+        if !office {
+            return None;
+        }
+        self.s
+            .taxonomy
+            .usual_sense_under(&head.to_lowercase(), person)
+    }
+
+    /// Whether `written` (a word as the text spells it) is a common noun the knowledge
+    /// bases know and no name of theirs: "court", not "Ankara".
+    fn is_common_noun(&self, written: &str) -> bool {
+        !self.sense(written, true).is_some_and(|s| s.instance)
             && self
-                .s
+                .sense(&written.to_lowercase(), false)
+                .is_some_and(|s| !s.instance)
+    }
+
+    /// Whether a content word of the term can name a kind of person ("baker", "judge"):
+    /// it may be someone's name or title.
+    fn may_name_a_person(&self, item: &Item) -> bool {
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        content_words(&item.text).iter().any(|word| {
+            self.s
                 .taxonomy
-                .usual_sense_under(&head.to_lowercase(), person)
-                .is_some()
-            && words.iter().all(|word| {
-                !self.sense(word, true).is_some_and(|s| s.instance)
-                    && self
-                        .sense(&word.to_lowercase(), false)
-                        .is_some_and(|s| !s.instance)
-            })
+                .some_sense_under(&word.to_lowercase(), person)
+        })
     }
 
     /// Whether byte `start` lies in a heading: a paragraph of one sentence with letters
