@@ -337,6 +337,7 @@ impl Run<'_, '_> {
             .filter(|(_, noun)| **noun)
             .map(|(item, _)| item.text.to_lowercase())
             .collect();
+        let names = self.words_written_as_names(&defined);
         for (i, defined_noun) in defined_nouns.into_iter().enumerate() {
             if self.is_name_in_another_language(&self.items[i]) {
                 // Assessed as the name it glosses is: a name, a quasi-identifier by kind.
@@ -379,7 +380,7 @@ impl Run<'_, '_> {
                 item.naming_words.clear();
                 item.sense = Some(std::rc::Rc::new(sense));
             }
-            let heading = self.is_heading_words(&self.items[i]);
+            let heading = self.is_heading_words(&self.items[i], &names);
             if heading || defined_noun {
                 // Capitals a heading gives every word, or a text gives the common noun it
                 // stands for a name with ("the Court", "the Government"), say nothing: the
@@ -523,7 +524,7 @@ impl Run<'_, '_> {
     /// letter: "PROCEDURE", "AS TO THE FACTS", "I. CIRCUMSTANCES OF THE CASE") whose every
     /// word, past the heading's number, is a common noun the knowledge bases know and no
     /// name of theirs: "TURKEY" in "CASE OF X v. TURKEY" stays a name.
-    fn is_heading_words(&self, item: &Item) -> bool {
+    fn is_heading_words(&self, item: &Item, names: &BTreeSet<String>) -> bool {
         let Some(&(start, _)) = item.spans.first() else {
             return false;
         };
@@ -546,8 +547,41 @@ impl Run<'_, '_> {
                     .into_iter()
                     .chain(letters.flat_map(char::to_lowercase))
                     .collect();
-                word.chars().all(|c| !c.is_lowercase()) && self.is_common_noun(&title)
+                word.chars().all(|c| !c.is_lowercase())
+                    && !names.contains(&word.to_lowercase())
+                    && self.is_common_noun(&title)
             })
+    }
+
+    /// Words the running text (not its headings) writes capitalized inside a sentence and
+    /// never in lower case, the text's short names for its institutions (`defined`) aside:
+    /// how the document itself spells "Baker" and "Smith" says they are names, so a
+    /// heading's "EVIDENCE OF BAKER" is not the common noun "baker" there.
+    fn words_written_as_names(&self, defined: &BTreeSet<String>) -> BTreeSet<String> {
+        let doc = self.doc;
+        let mut capitalized = BTreeSet::new();
+        let mut lower = BTreeSet::new();
+        for sentence in &doc.sentences {
+            if self.in_heading(sentence.start) {
+                continue;
+            }
+            let words = sentence
+                .tokens
+                .clone()
+                .filter(|&k| doc.tokens[k].kind == crate::text::TokenKind::Word);
+            for k in words.skip(1) {
+                let token = &doc.tokens[k];
+                match doc.token_text(k).chars().next() {
+                    Some(c) if c.is_uppercase() => capitalized.insert(token.norm.clone()),
+                    Some(c) if c.is_lowercase() => lower.insert(token.norm.clone()),
+                    _ => false,
+                };
+            }
+        }
+        capitalized
+            .into_iter()
+            .filter(|word| !lower.contains(word) && !defined.contains(word))
+            .collect()
     }
 
     /// A capitalized common noun every mention of which follows a determiner ("the

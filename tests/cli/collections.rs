@@ -235,6 +235,20 @@ fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
     );
 }
 
+/// A witness's name the judgment masks in its running text is masked in its heading too:
+/// "EVIDENCE OF MR CARTER" is not the common noun "carter" when the text itself writes
+/// "Mr Carter" as a name.
+#[test]
+fn a_name_in_capitals_in_a_heading_is_the_name_the_text_writes() {
+    assert_one_judgment(
+        &setup(),
+        "AS TO THE FACTS\n\nEVIDENCE OF MR CARTER\n\nMr Carter, a neighbour, said that Mr \
+         Anton Veller was arrested in Quarnby in 1994.\n",
+        &["AS TO THE FACTS"],
+        &["Carter", "CARTER", "Veller", "Quarnby"],
+    );
+}
+
 /// Sanitizes one judgment with Anton Veller protected: every `kept` passage stays as
 /// written, no `gone` word is published.
 fn assert_one_judgment(s: &Setup, judgment: &str, kept: &[&str], gone: &[&str]) {
