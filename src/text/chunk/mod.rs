@@ -233,6 +233,10 @@ impl Ctx<'_> {
                 i = stop;
                 continue;
             }
+            if self.is_honorific_before_name(i, range.end) {
+                i = self.proper_name_at(i, range.end);
+                continue;
+            }
             match self.tags[i] {
                 Upos::Propn => i = self.proper_name_at(i, range.end),
                 Upos::Adj | Upos::Noun => i = self.noun_phrase_at(i, range.end),
@@ -514,6 +518,16 @@ impl Ctx<'_> {
             k += 1;
         }
         Some(k)
+    }
+
+    /// A capitalized honorific before a proper noun starts the name, whatever the tagger
+    /// made of it: a sentence's first "Mr" is often tagged as a preposition, and the name
+    /// without it is replaced as "Mr a person".
+    fn is_honorific_before_name(&self, i: usize, end: usize) -> bool {
+        i + 1 < end
+            && self.tags[i + 1] == Upos::Propn
+            && self.word(i).starts_with(char::is_uppercase)
+            && HONORIFICS.contains(&self.tokens[i].norm.trim_end_matches('.'))
     }
 
     fn proper_name_at(&mut self, i: usize, end: usize) -> usize {

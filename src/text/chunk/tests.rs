@@ -59,6 +59,14 @@ fn strips_determiners_from_proper_names() {
 }
 
 #[test]
+fn an_honorific_starts_the_name_whatever_its_tag() {
+    assert_eq!(
+        terms("Mr Smith said so", &["ADP", "PROPN", "VERB", "ADV"]),
+        vec![("Mr Smith".to_string(), TermKind::ProperName)]
+    );
+}
+
+#[test]
 fn capitalized_runs_are_names_whatever_their_tags() {
     assert_eq!(
         terms(
