@@ -153,6 +153,10 @@ pub struct SanitizeConfig {
     /// Concepts too abstract to be read as a replacement (the top of WordNet): a
     /// generalization chain stops below them.
     pub abstract_concepts: Vec<String>,
+    /// Classes a reader learns next to nothing from ("date", "location", "large
+    /// integer"): counted with `abstract_concepts` and `root_label` as top-level in the
+    /// readability measure. Not a rule: the budget still decides what is published.
+    pub top_level_classes: Vec<String>,
     /// The identifying-term model (relative to the data directory; the compiled-in model
     /// when no file is there).
     pub identifying_model: PathBuf,

@@ -9,6 +9,7 @@ use super::plan::{
     Action, Assessment, Disclosure, Information, Plan, Reason, Replacement, Role, Threshold,
     Utility,
 };
+use super::readability::DETERMINERS;
 use super::risk::Risk;
 use super::{Run, Strategy};
 use crate::detect::operators::{Operator, Operators, Pseudonyms};
@@ -23,12 +24,6 @@ pub(super) struct Decision {
     pub chosen: Option<Candidate>,
     pub reasons: Vec<Reason>,
 }
-
-/// Words that already determine the noun after them, so a replacement needs no article.
-const DETERMINERS: &[&str] = &[
-    "a", "an", "the", "this", "that", "these", "those", "his", "her", "their", "its", "our", "my",
-    "your", "whose", "each", "every", "any", "some", "no", "another", "'s", "’s", "s",
-];
 
 /// Whether a determiner ("the", "her", a possessive) comes before byte `start`, past the
 /// adjectives, adverbs and numbers between them ("the current Speaker").
@@ -167,6 +162,7 @@ fn sensitive_replacement(
     // protected person's mention names someone however it is written ("margaret ellison").
     let names_something = finding.detector == crate::detect::protect::NAME
         || original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
+    let mut class = None;
     let label = match (&finding.proposal, strategy.generalizes_sensitive()) {
         (Proposal::Generalize(label), true) => {
             let label = generalization.unwrap_or(label);
@@ -183,6 +179,7 @@ fn sensitive_replacement(
             } else {
                 lowercase_heading(label)
             };
+            class = Some(label.clone());
             Some(reads_as(
                 doc,
                 finding.start,
@@ -208,6 +205,7 @@ fn sensitive_replacement(
         source: finding.detector.clone(),
         detected: finding.reason.clone(),
         information: Information::default(),
+        class,
     }
 }
 
@@ -238,6 +236,7 @@ fn operated_replacement(
         source: finding.detector.clone(),
         detected: finding.reason.clone(),
         information: Information::default(),
+        class: None,
     }
 }
 
@@ -374,12 +373,25 @@ impl Run<'_, '_> {
                             original_bits: ic.bits,
                             kept_bits: kept,
                         },
+                        class: label.map(|c| c.label.clone()),
                     });
                 }
             }
         }
         replacements.sort_by_key(|r| (r.start, r.end));
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
+        let config = self.s.config;
+        let top_level: std::collections::BTreeSet<String> = config
+            .top_level_classes
+            .iter()
+            .chain(&config.abstract_concepts)
+            .chain(std::iter::once(&config.root_label))
+            .map(|c| c.to_lowercase())
+            .collect();
+        let readability =
+            super::readability::measure(&self.doc.text, &replacements, &top_level, |start| {
+                determined(self.doc, start)
+            });
         Ok(Plan {
             strategy: self.strategy,
             risk_model: self.s.config.risk_model,
@@ -398,6 +410,7 @@ impl Run<'_, '_> {
             assessments,
             counts_from: self.s.counts.identity(),
             protected_not_found: Vec::new(),
+            readability,
         })
     }
 }

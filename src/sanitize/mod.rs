@@ -34,6 +34,7 @@ mod cumulative;
 mod finish;
 mod pairs;
 mod per_term;
+mod readability;
 #[cfg(test)]
 mod tests;
 

@@ -117,6 +117,10 @@ pub struct Replacement {
     /// What this occurrence costs in utility (eq. 20): the IC of the original and of
     /// what is published instead, so a reader sees where the kept information went.
     pub information: Information,
+    /// The class a generalization publishes, before any article the sentence gives it
+    /// ("city in Florida" of "a city in Florida"): readability is counted by class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// The information of one occurrence before and after sanitizing, in bits.
@@ -168,4 +172,38 @@ pub struct Plan {
     /// misspelt or disguised name may have been published. Numbers, not names: the report
     /// and the warning never repeat a protected name.
     pub protected_not_found: Vec<usize>,
+    /// How the replacements read (top-level classes, side by side, missing determiners).
+    pub readability: Readability,
+}
+
+/// Readability counts of one document, or of several added together.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Readability {
+    /// Replacements that publish a class (generalizations).
+    pub classes: usize,
+    /// Of them, those whose class is top-level or abstract.
+    pub top_level: usize,
+    /// Pairs of replacements with nothing but white space between them.
+    pub adjacent: usize,
+    /// Generalizations to a singular common noun, with no determiner before it, of a
+    /// name, a number or a plural.
+    pub without_determiner: usize,
+}
+
+impl Readability {
+    pub fn add(&mut self, other: &Readability) {
+        self.classes += other.classes;
+        self.top_level += other.top_level;
+        self.adjacent += other.adjacent;
+        self.without_determiner += other.without_determiner;
+    }
+
+    /// The share of published classes that are top-level or abstract (0 without any).
+    pub fn top_level_share(&self) -> f64 {
+        if self.classes == 0 {
+            0.0
+        } else {
+            self.top_level as f64 / self.classes as f64
+        }
+    }
 }

@@ -139,6 +139,8 @@ pub struct ReportReplacement<'a> {
     pub detected: &'a str,
     pub reasons: &'a [Reason],
     pub information: super::plan::Information,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<&'a str>,
 }
 
 /// The JSON report of one document.
@@ -155,6 +157,7 @@ pub struct Report<'a> {
     pub counts_from: &'a str,
     #[serde(skip_serializing_if = "<[usize]>::is_empty")]
     pub protected_not_found: &'a [usize],
+    pub readability: super::plan::Readability,
     pub replacements: Vec<ReportReplacement<'a>>,
 }
 
@@ -176,6 +179,7 @@ pub fn report<'a>(
         utility: plan.utility,
         counts_from: &plan.counts_from,
         protected_not_found: &plan.protected_not_found,
+        readability: plan.readability,
         replacements: plan
             .replacements
             .iter()
@@ -190,6 +194,7 @@ pub fn report<'a>(
                 detected: &r.detected,
                 reasons: &r.reasons,
                 information: r.information,
+                class: r.class.as_deref(),
             })
             .collect(),
     }
@@ -417,6 +422,7 @@ mod tests {
             assessments: Vec::new(),
             counts_from: "test".into(),
             protected_not_found: Vec::new(),
+            readability: Default::default(),
         }
     }
 
@@ -436,6 +442,7 @@ mod tests {
             source: "t".into(),
             detected: String::new(),
             information: Default::default(),
+            class: None,
         }
     }
 

@@ -195,6 +195,50 @@ fn a_target_left_over_budget_is_a_warning_and_strict_refuses_it() {
     assert!(!out.exists(), "nothing may be emitted as sanitized");
 }
 
+/// The report's readability counts the replacements by what they publish: every
+/// generalization's class, and the replacements standing side by side in the text.
+#[test]
+fn the_report_counts_how_the_replacements_read() {
+    let s = setup();
+    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
+    let output = s
+        .declass()
+        .arg("sanitize")
+        .arg(&article)
+        .args(["--protect", "Margaret Ellison", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let text: Vec<char> = std::fs::read_to_string(&article)
+        .expect("article")
+        .chars()
+        .collect();
+    let replacements = report["replacements"].as_array().expect("replacements");
+    let classes = replacements
+        .iter()
+        .filter(|r| r["action"] == "generalize" && r["class"].is_string())
+        .count();
+    let published: Vec<&serde_json::Value> = replacements
+        .iter()
+        .filter(|r| r["replacement"].is_string())
+        .collect();
+    let offset = |r: &serde_json::Value, key: &str| r[key].as_u64().expect("offset") as usize;
+    let adjacent = published
+        .windows(2)
+        .filter(|pair| {
+            let (end, start) = (offset(pair[0], "end"), offset(pair[1], "start"));
+            end <= start && text[end..start].iter().all(|c| c.is_whitespace())
+        })
+        .count();
+    let readability = &report["readability"];
+    assert!(classes > 0, "{report}");
+    assert_eq!(readability["classes"], classes, "{readability}");
+    assert_eq!(readability["adjacent"], adjacent, "{readability}");
+    let top_level = readability["top_level"].as_u64().expect("top_level") as usize;
+    assert!(top_level <= classes, "{readability}");
+}
+
 #[test]
 fn bad_input_names_the_file() {
     let s = setup();

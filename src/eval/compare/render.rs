@@ -77,6 +77,9 @@ pub fn comparison_table(summaries: &[RunSummary]) -> Table {
         "sensitive_terms",
         "correlated_terms",
         "threshold_bits_mean",
+        "top_level_share",
+        "adjacent_replacements",
+        "without_determiner",
     ];
     if with_gold {
         header.extend([
@@ -106,6 +109,9 @@ pub fn comparison_table(summaries: &[RunSummary]) -> Table {
                 s.sensitive_terms.to_string(),
                 s.correlated_terms.to_string(),
                 optional(s.threshold_mean, 2),
+                fixed(s.readability.top_level_share(), 4),
+                s.readability.adjacent.to_string(),
+                s.readability.without_determiner.to_string(),
             ];
             if with_gold {
                 match &s.gold {
@@ -203,7 +209,14 @@ pub fn markdown_report(table: &Table, variants: &[VariantInfo], documents: usize
          documents' terms together.\n\
          - `terms_sanitized`: replaced or removed mentions, `sensitive_terms` found by the \
          detectors (ε1) plus `correlated_terms` found by the sanitizer (ε2).\n\
-         - `threshold_bits_mean`: t_DR averaged over the documents with a sensitive term.\n",
+         - `threshold_bits_mean`: t_DR averaged over the documents with a sensitive term.\n\
+         - `top_level_share`: of the replacements that publish a class, the share whose \
+         class is top-level or abstract (`sanitize.top_level_classes`, \
+         `abstract_concepts`, `root_label`), counted by class whatever article it reads \
+         with; `adjacent_replacements`: pairs of replacements with only white space \
+         between them (\"A scholar A person\"); `without_determiner`: a name, number or \
+         plural generalized to a bare singular noun with no determiner before it \
+         (\"taught for date\"), a spelling proxy that also counts mass nouns.\n",
     );
     if with_gold {
         out.push_str(

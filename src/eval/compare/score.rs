@@ -10,6 +10,7 @@ use crate::eval::tab::{
     MaskedSpans, MaskedToken, MissingDocuments, TabDocument, TabScores, masked_tokens, score,
 };
 use crate::pipeline::Engine;
+use crate::sanitize::plan::Readability;
 use crate::sanitize::render::tab_spans;
 use crate::sanitize::{Plan, Role, Strategy};
 use crate::stats::TermSet;
@@ -198,6 +199,8 @@ pub struct RunSummary {
     pub correlated_terms: usize,
     /// t_DR averaged over the documents that have one (those with a sensitive term).
     pub threshold_mean: Option<f64>,
+    /// How the replacements read, summed over the documents.
+    pub readability: Readability,
     pub seconds: f64,
     pub gold: Option<GoldScores>,
 }
@@ -263,6 +266,10 @@ pub fn summarize(
         correlated_terms: role_count(Role::Correlated),
         threshold_mean: (!thresholds.is_empty())
             .then(|| thresholds.iter().sum::<f64>() / thresholds.len() as f64),
+        readability: plans().fold(Readability::default(), |mut sum, p| {
+            sum.add(&p.readability);
+            sum
+        }),
         seconds: run.documents.iter().map(|d| d.seconds).sum(),
         gold,
     })

@@ -43,6 +43,7 @@ fn rep(chars: (usize, usize), role: Role, replacement: Option<&str>) -> Replacem
         source: "test".into(),
         detected: String::new(),
         information: Default::default(),
+        class: None,
     }
 }
 
@@ -65,6 +66,7 @@ fn plan(replacements: Vec<Replacement>, kept: f64, threshold: Option<f64>) -> Pl
         assessments: Vec::new(),
         counts_from: "test".into(),
         protected_not_found: Vec::new(),
+        readability: Default::default(),
     }
 }
 

@@ -1,0 +1,163 @@
+//! How the released text reads, counted by class rather than by string: the replacements
+//! that say only a top-level or abstract class ("an entity", "a date", "a definite
+//! quantity"), replacements standing side by side ("A scholar A person"), and singular
+//! common nouns put where a name, a number or a plural stood with no determiner before
+//! them ("taught mathematics for date"). Generalizing instead of deleting is worth what
+//! the reader can still use; these are the ways a replacement stops being usable.
+
+use std::collections::BTreeSet;
+
+use super::plan::{Action, Readability, Replacement};
+
+/// Words that already determine the noun after them, so a replacement needs no article.
+pub(super) const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "his", "her", "their", "its", "our", "my",
+    "your", "whose", "each", "every", "any", "some", "no", "another", "'s", "’s", "s",
+];
+
+/// Words that determine the noun after them as an article does ("several weeks",
+/// "hundreds of appearances"): what the amount ladders publish.
+const QUANTIFIERS: &[&str] = &[
+    "several",
+    "few",
+    "many",
+    "much",
+    "dozens",
+    "hundreds",
+    "thousands",
+    "millions",
+];
+
+/// Measures the replacements of one document (sorted by start) of `text`. `top_level`
+/// holds the classes, in lower case, that count as top-level or abstract; `determined`
+/// says whether a determiner comes before a byte offset.
+pub(super) fn measure(
+    text: &str,
+    replacements: &[Replacement],
+    top_level: &BTreeSet<String>,
+    determined: impl Fn(usize) -> bool,
+) -> Readability {
+    let mut counts = Readability::default();
+    let mut previous_end: Option<usize> = None;
+    for r in replacements {
+        let Some(published) = r.replacement.as_deref() else {
+            continue;
+        };
+        if let Some(end) = previous_end
+            && end <= r.start
+            && text[end..r.start].chars().all(char::is_whitespace)
+        {
+            counts.adjacent += 1;
+        }
+        previous_end = Some(r.end);
+        if r.action != Action::Generalize {
+            continue;
+        }
+        let Some(class) = r.class.as_deref() else {
+            continue;
+        };
+        counts.classes += 1;
+        let class = class.trim().to_lowercase();
+        if r.source == "root" || top_level.contains(&class) {
+            counts.top_level += 1;
+        }
+        let first_word = published.split_whitespace().next().unwrap_or_default();
+        let bare = published == r.class.as_deref().unwrap_or_default()
+            && published.starts_with(char::is_lowercase)
+            && !DETERMINERS.contains(&first_word)
+            && !QUANTIFIERS.contains(&first_word);
+        if bare
+            && is_singular(&class)
+            && stood_for_a_name_number_or_plural(&r.original)
+            && !determined(r.start)
+        {
+            counts.without_determiner += 1;
+        }
+    }
+    counts
+}
+
+/// The head of a class label ("city" of "city in Florida", "diseases" of "breast
+/// diseases") does not read as an English plural. A spelling test, which is why the
+/// count is a proxy: a mass noun ("music") counts as singular.
+fn is_singular(class: &str) -> bool {
+    let head_phrase = class
+        .split(" in ")
+        .next()
+        .and_then(|p| p.split(" of ").next())
+        .unwrap_or(class);
+    let head = head_phrase.split_whitespace().last().unwrap_or("");
+    !head.ends_with('s') || ["ss", "us", "is"].iter().any(|e| head.ends_with(e))
+}
+
+/// Whether the original needed no determiner of its own: a name or a number (capital or
+/// digit first), or a plural ("three decades").
+fn stood_for_a_name_number_or_plural(original: &str) -> bool {
+    original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        || !is_singular(&original.to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sanitize::plan::{Information, Role};
+
+    fn generalized(
+        text: &str,
+        start: usize,
+        end: usize,
+        published: &str,
+        class: &str,
+    ) -> Replacement {
+        Replacement {
+            start,
+            end,
+            original: text[start..end].to_string(),
+            replacement: Some(published.to_string()),
+            action: Action::Generalize,
+            role: Role::Correlated,
+            reasons: Vec::new(),
+            source: "wordnet".to_string(),
+            detected: String::new(),
+            information: Information::default(),
+            class: Some(class.to_string()),
+        }
+    }
+
+    #[test]
+    fn classes_are_counted_not_strings_and_side_by_side_replacements_are_found() {
+        let text = "Dr. Alan Whitcombe treated her for three decades in Leeds.";
+        let replacements = [
+            generalized(text, 0, 3, "A scholar", "scholar"),
+            generalized(text, 4, 18, "a person", "person"),
+            generalized(text, 35, 48, "date", "date"),
+            generalized(text, 35, 48, "the 20th century", "the 20th century"),
+            generalized(text, 52, 57, "an Entity", "Entity"),
+        ];
+        let top: BTreeSet<String> = ["entity", "date"].iter().map(|s| s.to_string()).collect();
+        let counts = measure(text, &replacements, &top, |_| false);
+        assert_eq!(
+            counts,
+            Readability {
+                classes: 5,
+                top_level: 2,
+                adjacent: 1,
+                without_determiner: 1,
+            }
+        );
+        assert!((counts.top_level_share() - 0.4).abs() < 1e-12);
+        let determined = measure(text, &replacements, &top, |_| true);
+        assert_eq!(determined.without_determiner, 0);
+    }
+
+    #[test]
+    fn a_plural_or_a_mass_use_of_a_bare_noun_needs_no_determiner() {
+        assert!(is_singular("city in Florida"));
+        assert!(is_singular("census"));
+        assert!(!is_singular("breast diseases"));
+        assert!(!is_singular("members of parliament"));
+        assert!(!stood_for_a_name_number_or_plural("law"));
+        assert!(stood_for_a_name_number_or_plural("three decades"));
+        assert!(stood_for_a_name_number_or_plural("Leeds"));
+    }
+}
