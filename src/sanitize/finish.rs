@@ -240,6 +240,55 @@ fn operated_replacement(
     }
 }
 
+/// Folds a replaced title into the replaced person's name right after it: "Dr. Alan
+/// Whitcombe" reads "a person", not "A scholar A person" (the title and the name were
+/// found apart, by the sanitizer and by a detector). The merged span publishes the
+/// person's replacement; returns the bits the titles' own replacements had kept, which
+/// the document no longer keeps.
+fn fold_titles(
+    text: &str,
+    replacements: &mut Vec<Replacement>,
+    titles: &[String],
+    person: &str,
+) -> f64 {
+    let is_title = |original: &str| {
+        let word = original.trim_end_matches('.');
+        titles.iter().any(|t| t.eq_ignore_ascii_case(word))
+    };
+    let mut lost = 0.0;
+    let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let names_a_person = r.replacement.is_some() && r.class.as_deref() == Some(person);
+        let title_before = folded.last().is_some_and(|t| {
+            t.replacement.is_some()
+                && is_title(&t.original)
+                && t.end <= r.start
+                && text[t.end..r.start].chars().all(char::is_whitespace)
+        });
+        match folded.pop() {
+            Some(title) if names_a_person && title_before => {
+                lost += title.information.kept_bits;
+                folded.push(Replacement {
+                    start: title.start,
+                    original: text[title.start..r.end].to_string(),
+                    information: Information {
+                        original_bits: title.information.original_bits
+                            + r.information.original_bits,
+                        kept_bits: r.information.kept_bits,
+                    },
+                    ..r
+                });
+            }
+            previous => {
+                folded.extend(previous);
+                folded.push(r);
+            }
+        }
+    }
+    *replacements = folded;
+    lost
+}
+
 impl Run<'_, '_> {
     pub(super) fn finish(
         self,
@@ -379,6 +428,12 @@ impl Run<'_, '_> {
             }
         }
         replacements.sort_by_key(|r| (r.start, r.end));
+        kept_bits -= fold_titles(
+            &self.doc.text,
+            &mut replacements,
+            self.s.person_titles,
+            &self.s.config.person_concept,
+        );
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
         let config = self.s.config;
         let top_level: std::collections::BTreeSet<String> = config
@@ -417,7 +472,61 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_noun_heading, indefinite};
+    use super::{
+        Action, Information, Replacement, Role, common_noun_heading, fold_titles, indefinite,
+    };
+
+    fn replaced(text: &str, start: usize, end: usize, published: &str, class: &str) -> Replacement {
+        Replacement {
+            start,
+            end,
+            original: text[start..end].to_string(),
+            replacement: Some(published.to_string()),
+            action: Action::Generalize,
+            role: Role::Correlated,
+            reasons: Vec::new(),
+            source: "test".to_string(),
+            detected: String::new(),
+            information: Information {
+                original_bits: 2.0,
+                kept_bits: 1.0,
+            },
+            class: Some(class.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_title_right_before_a_replaced_name_is_folded_into_it() {
+        let text = "Dr. Alan Whitcombe met Dr. Smith's nurse, Dr. at noon.";
+        let titles = ["dr".to_string()];
+        let mut replacements = vec![
+            replaced(text, 0, 3, "a scholar", "scholar"),
+            replaced(text, 4, 18, "a person", "person"),
+            replaced(text, 23, 26, "a scholar", "scholar"),
+            replaced(text, 42, 45, "a scholar", "scholar"),
+            replaced(text, 49, 53, "a time", "time"),
+        ];
+        let lost = fold_titles(text, &mut replacements, &titles, "person");
+        assert_eq!(lost, 1.0);
+        let spans: Vec<(usize, usize, &str)> = replacements
+            .iter()
+            .map(|r| (r.start, r.end, r.replacement.as_deref().unwrap_or_default()))
+            .collect();
+        // Only the title before the replaced name folds; one before a kept name or a
+        // non-person replacement stays.
+        assert_eq!(
+            spans,
+            [
+                (0, 18, "a person"),
+                (23, 26, "a scholar"),
+                (42, 45, "a scholar"),
+                (49, 53, "a time"),
+            ]
+        );
+        assert_eq!(replacements[0].original, "Dr. Alan Whitcombe");
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[0].information.kept_bits, 1.0);
+    }
 
     #[test]
     fn a_heading_reads_as_a_common_noun_with_its_acronyms() {
