@@ -198,7 +198,9 @@ impl Run<'_, '_> {
     }
 
     /// Further generalizations of an entry's published label: up its date ladder (a date
-    /// published as its decade goes on to its century), else up the label's concept.
+    /// published as its decade goes on to its century), up its ladder of amounts and then
+    /// the class of what it counts ("dozens of years" → "years" → "time period"), else up
+    /// the label's concept.
     fn generalization_candidates(&self, e: usize, out: &mut Vec<Candidate>) {
         let entry = &self.entries[e];
         let Some(current) = &entry.generalization else {
@@ -213,6 +215,22 @@ impl Run<'_, '_> {
                 push(out, rung_candidate(rung, "date"));
             }
             self.push_concept(out, &self.s.config.date_concept);
+            return;
+        }
+        let amounts = number_ladder(&entry.text);
+        if let Some(at) = amounts
+            .iter()
+            .position(|r| r.text == current.label || r.counted == current.label)
+        {
+            for rung in amounts.into_iter().skip(at + 1) {
+                push(out, rung_candidate(rung, "number"));
+            }
+            if let Some(sense) = counted_noun(&entry.text).and_then(|noun| self.sense(&noun, false))
+            {
+                for step in sense.steps.iter().cloned() {
+                    push(out, step.into());
+                }
+            }
             return;
         }
         if let Some(sense) = self.sense(&current.label, false) {

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Run;
 use super::config::Strategy;
-use super::ladders::counted_noun;
+use super::ladders::{counted_noun, number_ladder};
 use super::taxonomy::Sense;
 use crate::detect::{Finding, Proposal, protect};
 use crate::stats::TermSet;
@@ -844,6 +844,8 @@ impl Run<'_, '_> {
     fn proposed_generalization(&self, finding: &Finding) -> Option<Generalization> {
         match (&finding.proposal, self.strategy.generalizes_sensitive()) {
             (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
+                _ if let Some(amount) = self.amount_of_time(finding, label) => amount,
+                Some(_) if let Some(class) = self.known_class_under(finding, label) => class,
                 Some(step) => Generalization {
                     label: label.clone(),
                     source: step.source,
@@ -857,6 +859,50 @@ impl Run<'_, '_> {
             }),
             _ => None,
         }
+    }
+
+    /// A date finding that counts units of time ("thirty years", found as a date by a
+    /// sequence labeller) is an amount, not a point in time: it starts on its ladder of
+    /// amounts ("dozens of years"), which reads where "date" would not ("taught for
+    /// date").
+    fn amount_of_time(&self, finding: &Finding, label: &str) -> Option<Generalization> {
+        if label != self.s.config.date_concept {
+            return None;
+        }
+        let text = &self.doc.text[finding.start..finding.end];
+        counted_noun(text)?;
+        let rung = number_ladder(text).into_iter().next()?;
+        Some(Generalization {
+            set: phrase_set(&rung.counted),
+            label: rung.text,
+            source: "number".to_string(),
+        })
+    }
+
+    /// The knowledge bases' most specific class of a finding's phrase that is a concept
+    /// of theirs under the detector's `category` ("city" for "Miami" found as a
+    /// location): where the published generalization starts, so that the budget climbs
+    /// the phrase's own chain instead of publishing the detector's category at once. A
+    /// protected person's mention keeps the detector's proposal.
+    fn known_class_under(&self, finding: &Finding, category: &str) -> Option<Generalization> {
+        if finding.detector == protect::NAME {
+            return None;
+        }
+        let text = &self.doc.text[finding.start..finding.end];
+        let sense = self.sense(text, text.starts_with(char::is_uppercase))?;
+        if !sense.categories.contains(category) {
+            return None;
+        }
+        sense.steps.iter().find_map(|step| {
+            let concept = self.s.taxonomy.concept(&step.label)?;
+            self.sense(&step.label, false)
+                .is_some_and(|s| s.categories.contains(category))
+                .then(|| Generalization {
+                    label: step.label.clone(),
+                    source: concept.source,
+                    set: concept.counting,
+                })
+        })
     }
 
     fn collect_terms(&mut self) {

@@ -239,6 +239,40 @@ fn the_report_counts_how_the_replacements_read() {
     assert!(top_level <= classes, "{readability}");
 }
 
+/// With the named-entity labeller on, the example article reads as a person would write
+/// it: the title found apart from the oncologist's name folds into one "a person", the
+/// years she taught stay an amount of time ("for dozens of years", not "for date"), and
+/// the places take their knowledge-base classes, not the labeller's "location".
+#[test]
+fn the_article_reads_with_the_entity_labeller_on() {
+    let s = setup();
+    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
+    let output = s
+        .declass()
+        .arg("sanitize")
+        .arg(&article)
+        .args(["--protect", "Margaret Ellison"])
+        .args(["--detect", "protect,patterns,lists,ner"])
+        .args(["--format", "json"])
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let text = report["sanitized_text"].as_str().expect("text");
+    for gone in ["Whitcombe", "Dr.", "thirty", "Miami", "Orlando", "Florida"] {
+        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    }
+    assert!(!text.contains("for date"), "{text}");
+    assert!(text.contains(" years"), "{text}");
+    assert_eq!(report["readability"]["adjacent"], 0, "{text}");
+    for replacement in report["replacements"].as_array().expect("replacements") {
+        if ["Miami", "Orlando", "Florida"].contains(&replacement["original"].as_str().unwrap_or(""))
+        {
+            assert_ne!(replacement["class"], "location", "{replacement}");
+        }
+    }
+}
+
 #[test]
 fn bad_input_names_the_file() {
     let s = setup();
