@@ -183,7 +183,8 @@ pub struct Readability {
     pub classes: usize,
     /// Of them, those whose class is top-level or abstract.
     pub top_level: usize,
-    /// Pairs of replacements with nothing but white space between them.
+    /// Pairs of replacements with nothing but white space between them, an amount
+    /// before the noun it counts ("several tournaments") aside.
     pub adjacent: usize,
     /// Generalizations to a singular common noun, with no determiner before it, of a
     /// name, a number or a plural.

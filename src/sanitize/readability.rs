@@ -49,7 +49,13 @@ pub(super) fn measure(
         {
             counts.adjacent += 1;
         }
-        previous_end = Some(r.end);
+        // An amount reads as the determiner of the replacement after it ("several
+        // tournaments"): not two replacements side by side.
+        let amount = published
+            .split_whitespace()
+            .next()
+            .is_some_and(|word| QUANTIFIERS.contains(&word.to_lowercase().as_str()));
+        previous_end = (!amount).then_some(r.end);
         if r.action != Action::Generalize {
             continue;
         }
@@ -146,6 +152,11 @@ mod tests {
             }
         );
         assert!((counts.top_level_share() - 0.4).abs() < 1e-12);
+        let amount = [
+            generalized(text, 35, 40, "several", "several"),
+            generalized(text, 41, 48, "years", "years"),
+        ];
+        assert_eq!(measure(text, &amount, &top, |_| false).adjacent, 0);
         let determined = measure(text, &replacements, &top, |_| true);
         assert_eq!(determined.without_determiner, 0);
     }
