@@ -1,5 +1,5 @@
-//! Documents in their own formats: a word-processing package (DOCX, ODT) or a web page
-//! (HTML) read into the text the sanitizer works on, and written back in its format with
+//! Documents in their own formats: a word-processing package (DOCX, ODT), a web page
+//! (HTML) or a Markdown file read into the text the sanitizer works on, and written back in its format with
 //! the sanitized text in place of the original, its formatting kept. What a release famously leaks besides the
 //! text — tracked deletions, comment authors, document properties, alternative text of
 //! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
@@ -9,6 +9,7 @@
 mod docx;
 mod html;
 mod image;
+mod markdown;
 mod odt;
 mod xml;
 
@@ -32,6 +33,8 @@ pub enum Kind {
     Odt,
     /// A web page (`.html`, `.htm`, or text that opens as one).
     Html,
+    /// A Markdown document (`.md`, `.markdown`).
+    Markdown,
 }
 
 impl Kind {
@@ -63,7 +66,11 @@ impl Kind {
             let page = matches!(extension.as_deref(), Some("html" | "htm" | "xhtml"))
                 || head.starts_with("<!doctype html")
                 || head.starts_with("<html");
-            return Ok(page.then_some(Kind::Html));
+            if page {
+                return Ok(Some(Kind::Html));
+            }
+            let markdown = matches!(extension.as_deref(), Some("md" | "markdown"));
+            return Ok(markdown.then_some(Kind::Markdown));
         }
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
             .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
@@ -297,6 +304,8 @@ enum Container {
     Zip(Vec<Entry>),
     /// A web page.
     Html(html::Html),
+    /// A Markdown document.
+    Markdown(markdown::Markdown),
 }
 
 /// The most a package may unpack to: a small document that unpacks to gigabytes is an
@@ -321,6 +330,11 @@ impl Package {
                 let source = crate::io::decode_text(bytes.to_vec(), path)?;
                 let name = path.display().to_string();
                 Container::Html(html::read(&name, source, &mut text, &mut log)?)
+            }
+            Kind::Markdown => {
+                let source = crate::io::decode_text(bytes.to_vec(), path)?;
+                let name = path.display().to_string();
+                Container::Markdown(markdown::read(&name, source, &mut text)?)
             }
         };
         Ok(Package {
@@ -349,6 +363,9 @@ impl Package {
         match &self.container {
             Container::Zip(entries) => self.write_zip(entries, edits),
             Container::Html(page) => Ok(page.write(&piece_texts(&self.text, page.pieces(), edits))),
+            Container::Markdown(doc) => {
+                Ok(doc.write(&piece_texts(&self.text, doc.pieces(), edits)))
+            }
         }
     }
 

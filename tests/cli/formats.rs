@@ -400,3 +400,37 @@ fn a_web_page_keeps_its_markup_and_loses_every_trace_of_the_name() {
         "{released}"
     );
 }
+
+#[test]
+fn a_markdown_document_keeps_its_markup_and_loses_every_trace_of_the_name() {
+    let s = setup();
+    let document = "---\ntitle: Notes on Jane Roe\n---\n# Report\n\n\
+                    **Jane Roe** read a book about history in the garden.\n\n\
+                    - See [her page](https://example.org/jane-roe \"Jane Roe's page\")\n\
+                    - Write to `jane.roe@example.org` or <jane.roe@example.org>\n\n\
+                    | who | where |\n|---|---|\n| Jane Roe | garden |\n\n\
+                    ```\nowner: Jane Roe\n```\n\n\
+                    ![Jane Roe at home](photo.png)\n\n[1]: https://example.org/roe \"Roe\"\n";
+    let input = s.root.join("notes.md");
+    std::fs::write(&input, document).expect("write the document");
+    let out = s.root.join("released.md");
+    release(&s, &input, &out);
+    let released = std::fs::read_to_string(&out).expect("the released document");
+    let lower = released.to_lowercase();
+    assert!(
+        !lower.contains("jane") && !lower.contains("roe"),
+        "{released}"
+    );
+    for kept in [
+        "---\ntitle: ",
+        "# Report\n\n**",
+        "** read a book about history in the garden.",
+        "- See [her page](#",
+        "| who | where |\n|---|---|\n| ",
+        " | garden |",
+        "```\nowner: ",
+        "](photo.png)",
+    ] {
+        assert!(released.contains(kept), "{kept:?} is kept: {released}");
+    }
+}
