@@ -842,10 +842,15 @@ impl Run<'_, '_> {
     }
 
     fn proposed_generalization(&self, finding: &Finding) -> Option<Generalization> {
+        // Only S5 prices what an entry publishes, so only S5 may start it below the
+        // detector's category; S2 publishes the category, unpriced.
+        let priced = self.strategy == Strategy::S5;
         match (&finding.proposal, self.strategy.generalizes_sensitive()) {
             (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
-                _ if let Some(amount) = self.amount_of_time(finding, label) => amount,
-                Some(_) if let Some(class) = self.known_class_under(finding, label) => class,
+                _ if priced && let Some(amount) = self.amount_of_time(finding, label) => amount,
+                Some(_) if priced && let Some(class) = self.known_class_under(finding, label) => {
+                    class
+                }
                 Some(step) => Generalization {
                     label: label.clone(),
                     source: step.source,
