@@ -147,18 +147,24 @@ pub(super) fn read(name: &str, source: String, text: &mut String) -> Result<Mark
             }) => autolink = Some(range),
             Event::Start(
                 Tag::Link {
-                    dest_url, title, ..
+                    link_type: LinkType::Inline,
+                    dest_url,
+                    title,
+                    ..
                 }
                 | Tag::Image {
-                    dest_url, title, ..
+                    link_type: LinkType::Inline,
+                    dest_url,
+                    title,
+                    ..
                 },
             ) => {
                 // An inline link's target and title lie after its text: "[text](url
-                // "title")". A reference link's lie in its definition, read below.
-                let tail = source[range.clone()]
+                // "title")"; one that cannot be placed would be published unread. A
+                // reference link's lie in its definition, read below.
+                let mut from = source[range.clone()]
                     .rfind("](")
                     .map_or(range.end, |at| range.start + at);
-                let within = tail..range.end;
                 for (value, place) in [
                     (dest_url.to_string(), Place::Link),
                     (title.to_string(), Place::Text),
@@ -166,10 +172,12 @@ pub(super) fn read(name: &str, source: String, text: &mut String) -> Result<Mark
                     if value.is_empty() {
                         continue;
                     }
-                    if let Some(at) = source[within.clone()].find(value.as_str()) {
-                        let start = within.start + at;
-                        push(start..start + value.len(), value, place, true);
-                    }
+                    let at = source[from..range.end]
+                        .find(value.as_str())
+                        .ok_or_else(|| unplaced(name, "a link"))?;
+                    let start = from + at;
+                    from = start + value.len();
+                    push(start..from, value, place, true);
                 }
             }
             Event::End(tag) => {
