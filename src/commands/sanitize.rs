@@ -482,11 +482,18 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         let bytes = document_output(&rendering, input, done, 1)?;
         return match args.out.as_deref() {
             Some(path) => Ok(write_atomic(path, &bytes)?),
-            None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => bail!(
-                "{}: the sanitized document is a binary file: give --out FILE or redirect \
-                 standard output (nothing was written)",
-                input.id
-            ),
+            None if std::io::IsTerminal::is_terminal(&std::io::stdout())
+                && !input
+                    .package
+                    .as_ref()
+                    .is_some_and(|p| p.package.writes_text()) =>
+            {
+                bail!(
+                    "{}: the sanitized document is a binary file: give --out FILE or redirect \
+                     standard output (nothing was written)",
+                    input.id
+                )
+            }
             None => {
                 std::io::Write::write_all(&mut std::io::stdout().lock(), &bytes)
                     .context("cannot write to standard output")?;

@@ -350,6 +350,12 @@ impl Package {
         &self.text
     }
 
+    /// Whether the written document is text (a web page, Markdown), which a terminal can
+    /// show, rather than a binary package.
+    pub fn writes_text(&self) -> bool {
+        matches!(self.container, Container::Html(_) | Container::Markdown(_))
+    }
+
     /// What the package held beside its text and what was done to it.
     pub fn hidden_content(&self) -> &[HiddenContent] {
         &self.hidden
