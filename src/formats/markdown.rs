@@ -162,22 +162,17 @@ pub(super) fn read(name: &str, source: String, text: &mut String) -> Result<Mark
                 // An inline link's target and title lie after its text: "[text](url
                 // "title")"; one that cannot be placed would be published unread. A
                 // reference link's lie in its definition, read below.
-                let mut from = source[range.clone()]
+                let from = source[range.clone()]
                     .rfind("](")
                     .map_or(range.end, |at| range.start + at);
-                for (value, place) in [
+                let values = [
                     (dest_url.to_string(), Place::Link),
                     (title.to_string(), Place::Text),
-                ] {
-                    if value.is_empty() {
-                        continue;
-                    }
-                    let at = source[from..range.end]
-                        .find(value.as_str())
-                        .ok_or_else(|| unplaced(name, "a link"))?;
-                    let start = from + at;
-                    from = start + value.len();
-                    push(start..from, value, place, true);
+                ];
+                for (place_range, value, place) in link_parts(&source, from..range.end, values)
+                    .ok_or_else(|| unplaced(name, "a link"))?
+                {
+                    push(place_range, value, place, true);
                 }
             }
             Event::End(tag) => {
@@ -197,17 +192,14 @@ pub(super) fn read(name: &str, source: String, text: &mut String) -> Result<Mark
         }
     }
     for (span, dest, title) in definitions {
-        let mut from = span.start;
-        for (value, place) in [(Some(dest), Place::Link), (title, Place::Text)] {
-            let Some(value) = value.filter(|v| !v.is_empty()) else {
-                continue;
-            };
-            let at = source[from..span.end]
-                .find(value.as_str())
-                .ok_or_else(|| unplaced(name, "a link definition"))?;
-            let start = from + at;
-            from = start + value.len();
-            push(start..from, value, place, true);
+        let values = [
+            (dest, Place::Link),
+            (title.unwrap_or_default(), Place::Text),
+        ];
+        for (place_range, value, place) in
+            link_parts(&source, span, values).ok_or_else(|| unplaced(name, "a link definition"))?
+        {
+            push(place_range, value, place, true);
         }
     }
     found.sort_by_key(|f| (f.range.start, f.range.end));
@@ -245,6 +237,27 @@ pub(super) fn read(name: &str, source: String, text: &mut String) -> Result<Mark
         last_end = f.range.end;
     }
     Ok(markdown)
+}
+
+/// Where a link's target and title (empty ones left out) stand in `within` of the
+/// source, each after the one before; `None` when one is not written there as Markdown
+/// read it (an escape inside it), and its text could not be placed.
+fn link_parts(
+    source: &str,
+    within: Range<usize>,
+    values: [(String, Place); 2],
+) -> Option<Vec<(Range<usize>, String, Place)>> {
+    let mut from = within.start;
+    let mut parts = Vec::new();
+    for (value, place) in values {
+        if value.is_empty() {
+            continue;
+        }
+        let start = from + source.get(from..within.end)?.find(value.as_str())?;
+        from = start + value.len();
+        parts.push((start..from, value, place));
+    }
+    Some(parts)
 }
 
 /// The range of a code span's content `code` inside the span's source `range` (between

@@ -58,6 +58,26 @@ impl From<Step> for Candidate {
     }
 }
 
+/// Adds the rungs of `ladder` above the one published as `label`; false when `label` is
+/// on no rung of it.
+fn push_rungs_above(
+    out: &mut Vec<Candidate>,
+    ladder: Vec<Rung>,
+    label: &str,
+    source: &str,
+) -> bool {
+    let Some(at) = ladder
+        .iter()
+        .position(|r| r.text == label || r.counted == label)
+    else {
+        return false;
+    };
+    for rung in ladder.into_iter().skip(at + 1) {
+        push(out, rung_candidate(rung, source));
+    }
+    true
+}
+
 /// Adds a candidate unless one like it is there, or it has no phrase the corpus could
 /// count (a label of punctuation only: "—" of "Series —" simplified).
 fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
@@ -206,25 +226,11 @@ impl Run<'_, '_> {
         let Some(current) = &entry.generalization else {
             return;
         };
-        let ladder = date_ladder(&entry.text);
-        if let Some(at) = ladder
-            .iter()
-            .position(|r| r.text == current.label || r.counted == current.label)
-        {
-            for rung in ladder.into_iter().skip(at + 1) {
-                push(out, rung_candidate(rung, "date"));
-            }
+        if push_rungs_above(out, date_ladder(&entry.text), &current.label, "date") {
             self.push_concept(out, &self.s.config.date_concept);
             return;
         }
-        let amounts = number_ladder(&entry.text);
-        if let Some(at) = amounts
-            .iter()
-            .position(|r| r.text == current.label || r.counted == current.label)
-        {
-            for rung in amounts.into_iter().skip(at + 1) {
-                push(out, rung_candidate(rung, "number"));
-            }
+        if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {
             if let Some(sense) = counted_noun(&entry.text).and_then(|noun| self.sense(&noun, false))
             {
                 for step in sense.steps.iter().cloned() {

@@ -472,39 +472,18 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        Action, Information, Replacement, Role, common_noun_heading, fold_titles, indefinite,
-    };
-
-    fn replaced(text: &str, start: usize, end: usize, published: &str, class: &str) -> Replacement {
-        Replacement {
-            start,
-            end,
-            original: text[start..end].to_string(),
-            replacement: Some(published.to_string()),
-            action: Action::Generalize,
-            role: Role::Correlated,
-            reasons: Vec::new(),
-            source: "test".to_string(),
-            detected: String::new(),
-            information: Information {
-                original_bits: 2.0,
-                kept_bits: 1.0,
-            },
-            class: Some(class.to_string()),
-        }
-    }
+    use super::{Replacement, common_noun_heading, fold_titles, indefinite};
 
     #[test]
     fn a_title_right_before_a_replaced_name_is_folded_into_it() {
         let text = "Dr. Alan Whitcombe met Dr. Smith's nurse, Dr. at noon.";
         let titles = ["dr".to_string()];
         let mut replacements = vec![
-            replaced(text, 0, 3, "a scholar", "scholar"),
-            replaced(text, 4, 18, "a person", "person"),
-            replaced(text, 23, 26, "a scholar", "scholar"),
-            replaced(text, 42, 45, "a scholar", "scholar"),
-            replaced(text, 49, 53, "a time", "time"),
+            Replacement::generalized(text, 0, 3, "a scholar", "scholar"),
+            Replacement::generalized(text, 4, 18, "a person", "person"),
+            Replacement::generalized(text, 23, 26, "a scholar", "scholar"),
+            Replacement::generalized(text, 42, 45, "a scholar", "scholar"),
+            Replacement::generalized(text, 49, 53, "a time", "time"),
         ];
         let lost = fold_titles(text, &mut replacements, &titles, "person");
         assert_eq!(lost, 1.0);

@@ -123,6 +123,36 @@ pub struct Replacement {
     pub class: Option<String>,
 }
 
+#[cfg(test)]
+impl Replacement {
+    /// `text[start..end]` generalized to `published`, a class `class`, worth 2 bits of
+    /// which it keeps 1: the replacement unit tests build.
+    pub(super) fn generalized(
+        text: &str,
+        start: usize,
+        end: usize,
+        published: &str,
+        class: &str,
+    ) -> Replacement {
+        Replacement {
+            start,
+            end,
+            original: text[start..end].to_string(),
+            replacement: Some(published.to_string()),
+            action: Action::Generalize,
+            role: Role::Correlated,
+            reasons: Vec::new(),
+            source: "test".to_string(),
+            detected: String::new(),
+            information: Information {
+                original_bits: 2.0,
+                kept_bits: 1.0,
+            },
+            class: Some(class.to_string()),
+        }
+    }
+}
+
 /// The information of one occurrence before and after sanitizing, in bits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Information {

@@ -106,39 +106,16 @@ fn stood_for_a_name_number_or_plural(original: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sanitize::plan::{Information, Role};
-
-    fn generalized(
-        text: &str,
-        start: usize,
-        end: usize,
-        published: &str,
-        class: &str,
-    ) -> Replacement {
-        Replacement {
-            start,
-            end,
-            original: text[start..end].to_string(),
-            replacement: Some(published.to_string()),
-            action: Action::Generalize,
-            role: Role::Correlated,
-            reasons: Vec::new(),
-            source: "wordnet".to_string(),
-            detected: String::new(),
-            information: Information::default(),
-            class: Some(class.to_string()),
-        }
-    }
 
     #[test]
     fn classes_are_counted_not_strings_and_side_by_side_replacements_are_found() {
         let text = "Dr. Alan Whitcombe treated her for three decades in Leeds.";
         let replacements = [
-            generalized(text, 0, 3, "A scholar", "scholar"),
-            generalized(text, 4, 18, "a person", "person"),
-            generalized(text, 35, 48, "date", "date"),
-            generalized(text, 35, 48, "the 20th century", "the 20th century"),
-            generalized(text, 52, 57, "an Entity", "Entity"),
+            Replacement::generalized(text, 0, 3, "A scholar", "scholar"),
+            Replacement::generalized(text, 4, 18, "a person", "person"),
+            Replacement::generalized(text, 35, 48, "date", "date"),
+            Replacement::generalized(text, 35, 48, "the 20th century", "the 20th century"),
+            Replacement::generalized(text, 52, 57, "an Entity", "Entity"),
         ];
         let top: BTreeSet<String> = ["entity", "date"].iter().map(|s| s.to_string()).collect();
         let counts = measure(text, &replacements, &top, |_| false);
@@ -153,8 +130,8 @@ mod tests {
         );
         assert!((counts.top_level_share() - 0.4).abs() < 1e-12);
         let amount = [
-            generalized(text, 35, 40, "several", "several"),
-            generalized(text, 41, 48, "years", "years"),
+            Replacement::generalized(text, 35, 40, "several", "several"),
+            Replacement::generalized(text, 41, 48, "years", "years"),
         ];
         assert_eq!(measure(text, &amount, &top, |_| false).adjacent, 0);
         let determined = measure(text, &replacements, &top, |_| true);

@@ -199,17 +199,7 @@ fn a_target_left_over_budget_is_a_warning_and_strict_refuses_it() {
 /// generalization's class, and the replacements standing side by side in the text.
 #[test]
 fn the_report_counts_how_the_replacements_read() {
-    let s = setup();
-    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
-    let output = s
-        .declass()
-        .arg("sanitize")
-        .arg(&article)
-        .args(["--protect", "Margaret Ellison", "--format", "json"])
-        .output()
-        .expect("runs");
-    assert_success(&output);
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let (article, report) = article_report(&[]);
     let text: Vec<char> = std::fs::read_to_string(&article)
         .expect("article")
         .chars()
@@ -245,19 +235,7 @@ fn the_report_counts_how_the_replacements_read() {
 /// the places take their knowledge-base classes, not the labeller's "location".
 #[test]
 fn the_article_reads_with_the_entity_labeller_on() {
-    let s = setup();
-    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
-    let output = s
-        .declass()
-        .arg("sanitize")
-        .arg(&article)
-        .args(["--protect", "Margaret Ellison"])
-        .args(["--detect", "protect,patterns,lists,ner"])
-        .args(["--format", "json"])
-        .output()
-        .expect("runs");
-    assert_success(&output);
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let (_, report) = article_report(&["--detect", "protect,patterns,lists,ner"]);
     let text = report["sanitized_text"].as_str().expect("text");
     for gone in ["Whitcombe", "Dr.", "thirty", "Miami", "Orlando", "Florida"] {
         assert!(!text.contains(gone), "{gone:?} published in {text}");
@@ -271,6 +249,24 @@ fn the_article_reads_with_the_entity_labeller_on() {
             assert_ne!(replacement["class"], "location", "{replacement}");
         }
     }
+}
+
+/// The example article sanitized with Margaret Ellison protected and `args`: its path and
+/// the JSON report.
+fn article_report(args: &[&str]) -> (std::path::PathBuf, serde_json::Value) {
+    let s = setup();
+    let article = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/article.txt");
+    let output = s
+        .declass()
+        .arg("sanitize")
+        .arg(&article)
+        .args(["--protect", "Margaret Ellison", "--format", "json"])
+        .args(args)
+        .output()
+        .expect("runs");
+    assert_success(&output);
+    let report = serde_json::from_slice(&output.stdout).expect("JSON");
+    (article, report)
 }
 
 #[test]
