@@ -144,7 +144,7 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
             held_out_part(sentences, args.holdout_every)
         }
     };
-    let scores = score_model(&model, &sentences);
+    let scores = score_model(&model, &sentences, model_config.repeat_min_words);
     outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }
@@ -220,13 +220,15 @@ pub fn run_train_sequence(ctx: &Ctx, detector: &str, args: TrainSequenceArgs) ->
     if !held_out.is_empty() {
         report.insert(
             "held_out".into(),
-            serde_json::to_value(score_model(&model, &held_out).overall)?,
+            serde_json::to_value(score_model(&model, &held_out, config.repeat_min_words).overall)?,
         );
     }
     if let Some(dev) = &args.dev {
         report.insert(
             "dev".into(),
-            serde_json::to_value(score_model(&model, &read_tagged(dev)?).overall)?,
+            serde_json::to_value(
+                score_model(&model, &read_tagged(dev)?, config.repeat_min_words).overall,
+            )?,
         );
     }
     outln!("{}", serde_json::to_string_pretty(&report)?)?;
@@ -324,7 +326,7 @@ pub fn run_train_ner(ctx: &Ctx, args: TrainNerArgs) -> Result<()> {
         if !sentences.is_empty() {
             report.insert(
                 source,
-                serde_json::to_value(score_model(&model, &sentences))?,
+                serde_json::to_value(score_model(&model, &sentences, config.repeat_min_words))?,
             );
         }
     }

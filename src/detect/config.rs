@@ -236,6 +236,11 @@ pub struct SequenceModelConfig {
     /// check.
     #[serde(default)]
     pub compound_reach: usize,
+    /// A labelled mention of at least this many words labels its other occurrences in
+    /// the document, word for word and case for case, with its type (Krishnan & Manning
+    /// 2006: a document labels its repeated phrases consistently). 0: no such labels.
+    #[serde(default)]
+    pub repeat_min_words: usize,
 }
 
 /// One entity type of a sequence model: what training data calls it and what it becomes.

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::detect::sequence::{
     Gazetteers, LabelledSentence, SequenceModel, bio_spans, label_defined_abbreviations,
+    label_repeated_mentions,
 };
 use crate::detect::training::split_holdout;
 
@@ -81,8 +82,14 @@ pub struct ModelScores {
 /// source annotates only some types is scored on those only. The sentences are read as
 /// one document, in order, as the detector reads a document: a labelled file has no
 /// document boundaries, and its documents' sentences follow each other, so an
-/// abbreviation one of them defines ([`label_defined_abbreviations`]) counts everywhere.
-pub fn score_model(model: &SequenceModel, sentences: &[LabelledSentence]) -> ModelScores {
+/// abbreviation one of them defines ([`label_defined_abbreviations`]) counts everywhere,
+/// and so does a mention of at least `repeat_min_words` words
+/// ([`label_repeated_mentions`]; 0: not).
+pub fn score_model(
+    model: &SequenceModel,
+    sentences: &[LabelledSentence],
+    repeat_min_words: usize,
+) -> ModelScores {
     let none = Gazetteers::default();
     let gold: Vec<Vec<String>> = sentences.iter().map(|s| s.labels.clone()).collect();
     let mut labels: Vec<Vec<String>> = sentences
@@ -91,6 +98,9 @@ pub fn score_model(model: &SequenceModel, sentences: &[LabelledSentence]) -> Mod
         .collect();
     let words: Vec<&[String]> = sentences.iter().map(|s| s.words.as_slice()).collect();
     label_defined_abbreviations(&words, &mut labels);
+    if repeat_min_words > 0 {
+        label_repeated_mentions(&words, &mut labels, repeat_min_words);
+    }
     let predicted: Vec<Vec<String>> = sentences
         .iter()
         .zip(labels)

@@ -14,6 +14,7 @@ mod clusters;
 mod features;
 mod model;
 mod readers;
+mod repeats;
 #[cfg(test)]
 mod tests;
 mod train;
@@ -23,6 +24,7 @@ pub use clusters::WordClusters;
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
+pub use repeats::label_repeated_mentions;
 pub use train::TrainOptions;
 
 use std::collections::BTreeMap;
@@ -93,6 +95,8 @@ pub struct SequenceDetector {
     /// complete a mention into one (`compound_reach`); without it, no mention is dropped so.
     common_noun: Option<CommonNoun>,
     compound_reach: usize,
+    /// The fewest words of a mention whose repeats take its label (0: none).
+    repeat_min_words: usize,
     /// The model's features of the words met so far (`remembered_words` of them).
     known_words: KnownWords,
 }
@@ -148,6 +152,7 @@ impl SequenceDetector {
             confirmer: None,
             common_noun: None,
             compound_reach: config.compound_reach,
+            repeat_min_words: config.repeat_min_words,
             known_words: KnownWords::new(config.remembered_words),
         })
     }
@@ -199,7 +204,8 @@ impl Detector for SequenceDetector {
     }
 
     /// The model's labels, sentence by sentence, then the abbreviations the document
-    /// defines for its mentions ([`label_defined_abbreviations`]).
+    /// defines for its mentions ([`label_defined_abbreviations`]) and the repeats of its
+    /// mentions ([`label_repeated_mentions`]).
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>> {
         let mut labelled = self.label_sentences(doc, 0..doc.sentences.len());
         let (words, mut labels): (Vec<Vec<String>>, Vec<Vec<String>>) = labelled
@@ -207,11 +213,15 @@ impl Detector for SequenceDetector {
             .map(|(_, words, labels)| (std::mem::take(words), std::mem::take(labels)))
             .unzip();
         let abbreviations = label_defined_abbreviations(&words, &mut labels);
+        let repeats = match self.repeat_min_words {
+            0 => Vec::new(),
+            min_words => label_repeated_mentions(&words, &mut labels, min_words),
+        };
         for ((_, w, l), (words, labels)) in labelled.iter_mut().zip(words.into_iter().zip(labels)) {
             *w = words;
             *l = labels;
         }
-        Ok(self.findings(doc, &labelled, &abbreviations))
+        Ok(self.findings(doc, &labelled, &abbreviations, &repeats))
     }
 
     /// Labels only the given sentences: the model reads one sentence at a time, so their
@@ -223,7 +233,7 @@ impl Detector for SequenceDetector {
         sentences: std::ops::Range<usize>,
     ) -> Result<Vec<Finding>> {
         let labelled = self.label_sentences(doc, sentences);
-        Ok(self.findings(doc, &labelled, &[]))
+        Ok(self.findings(doc, &labelled, &[], &[]))
     }
 }
 
@@ -259,12 +269,14 @@ impl SequenceDetector {
 
     /// The findings of labelled sentences. A mention starting at one of `abbreviations`
     /// ((sentence, token) positions, in order) is an abbreviation the document defines,
-    /// and its reason says so.
+    /// one at one of `repeats` the repeat of a mention labelled elsewhere, and its reason
+    /// says so.
     fn findings(
         &self,
         doc: &Document,
         labelled: &[LabelledRange],
         abbreviations: &[(usize, usize)],
+        repeats: &[(usize, usize)],
     ) -> Vec<Finding> {
         let mut findings = Vec::new();
         let mut vetoed = 0usize;
@@ -300,11 +312,12 @@ impl SequenceDetector {
                     .as_ref()
                     .and_then(|g| g(&norm))
                     .unwrap_or(default_label);
-                let abbreviation = abbreviations.binary_search(&(k, start)).is_ok();
-                let reason = if abbreviation {
+                let reason = if abbreviations.binary_search(&(k, start)).is_ok() {
                     format!(
                         "an abbreviation the document defines for a mention labelled {category}"
                     )
+                } else if repeats.binary_search(&(k, start)).is_ok() {
+                    format!("the repeat of a mention labelled {category} elsewhere in the document")
                 } else {
                     format!("labelled {category} by the sequence model")
                 };
