@@ -146,6 +146,19 @@ fn titles_and_epithets_predicated_of_the_person() {
     );
 }
 
+/// A sentence's first word is capitalized whatever it is: a verb or adverb opening the
+/// sentence before the name is no part of the name, and not learnt as one.
+#[test]
+fn a_word_opening_the_sentence_is_not_part_of_the_name() {
+    let found = mentions(
+        "Jane Roe",
+        "See Jane Roe about the lease. Ask Jane Roe first. When Jane Roe moved, she \
+         left. Please see the notes.",
+    );
+    let texts: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(texts, ["Jane Roe", "Jane Roe", "Jane Roe"], "{found:?}");
+}
+
 #[test]
 fn relatives_named_senior_or_junior() {
     let text = "Kenton Abernathy Jr. is a pitcher. His father, Kenton Abernathy, Sr., also \

@@ -31,6 +31,26 @@ fn sanitize_output(s: &Setup, doc: &Path, args: &[&str]) -> std::process::Output
         .expect("runs")
 }
 
+/// The words that open a sentence before the protected name stay: "See Jane Roe" is
+/// "See" and a person, not one person.
+#[test]
+fn the_verb_before_a_protected_name_stays() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "See Jane Roe about the lease. Ask Jane Roe first, then call the office.",
+    );
+    let out = sanitize_output(&s, &doc, &["--protect", "Jane Roe"]);
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("See ") && text.contains(". Ask "),
+        "{text}"
+    );
+    assert!(!text.contains("Jane") && !text.contains("Roe"), "{text}");
+}
+
 #[test]
 fn sanitizes_protects_and_explains() {
     let (s, doc) = setup_with_doc();

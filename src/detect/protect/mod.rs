@@ -38,10 +38,10 @@ use view::TokenView;
 use super::{Detector, Finding, Proposal};
 use crate::detect::config::ProtectConfig;
 use crate::error::Result;
-use crate::text::Document;
 use crate::text::TokenKind;
 use crate::text::skeleton::{Skeleton, fold_for_matching, matching_form};
 use crate::text::tokenize::tokenize;
+use crate::text::{Document, Upos};
 
 /// The registered name of this detector.
 pub const NAME: &str = "protect";
@@ -277,8 +277,23 @@ impl ProtectDetector {
                     && (matched_full.len() >= 2
                         || (!matched_full.is_empty() && matched_initials > matched_full.len()));
                 if qualifies {
-                    let learnt: Vec<String> = self.strip_titles(view, &words);
-                    full.extend(learnt);
+                    // A sentence's first word is capitalized whatever it is: one the tagger
+                    // reads as a verb or a function word ("See Jane Roe about it") is not
+                    // a name the person goes by.
+                    let opens_sentence_as_word = |k: usize| {
+                        k == range.start
+                            && doc.tags.len() == doc.tokens.len()
+                            && !matches!(
+                                doc.tags[k],
+                                Upos::Propn | Upos::Noun | Upos::Num | Upos::Sym | Upos::X
+                            )
+                    };
+                    let named: Vec<usize> = words
+                        .iter()
+                        .copied()
+                        .filter(|&k| !opens_sentence_as_word(k))
+                        .collect();
+                    full.extend(self.strip_titles(view, &named));
                 }
                 if !matched_full.is_empty() {
                     runs.push(run.clone());

@@ -639,6 +639,20 @@ impl Ctx<'_> {
         if !self.is_capitalized(i) && !starts_title {
             return None;
         }
+        // At the sentence start every word is capitalized: a first word the tagger reads as
+        // a verb, adverb, determiner or interjection before a proper noun opens the
+        // sentence, not the name ("See Jane Roe about it", "When Mary Jones came").
+        if i == sentence_start
+            && !HONORIFICS.contains(&self.tokens[i].norm.trim_end_matches('.'))
+            && matches!(
+                self.tags[i],
+                Upos::Verb | Upos::Adv | Upos::Det | Upos::Intj
+            )
+            && i + 1 < end
+            && self.tags[i + 1] == Upos::Propn
+        {
+            return None;
+        }
         // Minor words join a title only where the run is one: it follows the noun that says
         // what it is ("the film Bullets over Broadway"), or a year follows it ("Zack and
         // Miri Make a Porno (2008)"). Elsewhere "Smith in London" is two names.

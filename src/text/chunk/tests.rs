@@ -67,6 +67,24 @@ fn an_honorific_starts_the_name_whatever_its_tag() {
 }
 
 #[test]
+fn a_verb_or_adverb_opening_the_sentence_is_not_part_of_the_name() {
+    let name = |n: &str| vec![(n.to_string(), TermKind::ProperName)];
+    assert_eq!(
+        terms("See Jane Roe now", &["VERB", "PROPN", "PROPN", "ADV"]),
+        name("Jane Roe")
+    );
+    assert_eq!(
+        terms("When Mary Jones came", &["ADV", "PROPN", "PROPN", "VERB"]),
+        name("Mary Jones")
+    );
+    // A rank is the start of the name, whatever the tagger made of it.
+    assert_eq!(
+        terms("Sergeant Gamble came", &["VERB", "PROPN", "VERB"]),
+        name("Sergeant Gamble")
+    );
+}
+
+#[test]
 fn capitalized_runs_are_names_whatever_their_tags() {
     assert_eq!(
         terms(
