@@ -159,6 +159,23 @@ fn a_word_opening_the_sentence_is_not_part_of_the_name() {
     assert_eq!(texts, ["Jane Roe", "Jane Roe", "Jane Roe"], "{found:?}");
 }
 
+/// Initials right before the surname are the person's first names, and the titles
+/// before them go with the name: the mention is whole, not "Lt Gen F N" left beside it.
+#[test]
+fn initials_before_the_surname_are_part_of_the_mention() {
+    let found = mentions(
+        "F N Billimoria",
+        "The Lt Gen F N Billimoria trophy is named after him. A Billimoria cup, J. K. \
+         Billimoria said.",
+    );
+    let texts: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["Lt Gen F N Billimoria", "Billimoria", "J. K. Billimoria"],
+        "{found:?}"
+    );
+}
+
 #[test]
 fn relatives_named_senior_or_junior() {
     let text = "Kenton Abernathy Jr. is a pitcher. His father, Kenton Abernathy, Sr., also \

@@ -278,8 +278,9 @@ impl ProtectDetector {
                         || (!matched_full.is_empty() && matched_initials > matched_full.len()));
                 if qualifies {
                     // A sentence's first word is capitalized whatever it is: one the tagger
-                    // reads as a verb or a function word ("See Jane Roe about it") is not
-                    // a name the person goes by.
+                    // reads as a verb or a function word, and the term extractor leaves out
+                    // of the name after it ("See Jane Roe about it"), is not a name the
+                    // person goes by.
                     let opens_sentence_as_word = |k: usize| {
                         k == range.start
                             && doc.tags.len() == doc.tokens.len()
@@ -287,6 +288,10 @@ impl ProtectDetector {
                                 doc.tags[k],
                                 Upos::Propn | Upos::Noun | Upos::Num | Upos::Sym | Upos::X
                             )
+                            && !doc
+                                .terms
+                                .iter()
+                                .any(|t| t.tokens.start == k && t.tokens.end > k + 1)
                     };
                     let named: Vec<usize> = words
                         .iter()
@@ -423,7 +428,14 @@ impl ProtectDetector {
                         view.glue[prev] && prev > sentence.tokens.start && is_part(prev - 1);
                     // A lowercase title goes with a lowercase name ("dr ellison").
                     let title_case_fits = view.name_like[prev] || !view.name_like[first];
-                    if self.is_title(&view.folded[prev]) && title_case_fits {
+                    // Initials right before the name are its first names ("F N
+                    // Billimoria", "J. R. R. Tolkien"); a lone "A" or "I" without a period
+                    // is an article or a pronoun.
+                    let initial = view.initial[prev]
+                        && view.name_like[prev]
+                        && (doc.token_text(prev).ends_with('.')
+                            || !matches!(view.folded[prev].as_str(), "a" | "i"));
+                    if (self.is_title(&view.folded[prev]) && title_case_fits) || initial {
                         first = prev;
                     } else if glue_before {
                         first = prev - 1;

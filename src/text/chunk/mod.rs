@@ -639,18 +639,7 @@ impl Ctx<'_> {
         if !self.is_capitalized(i) && !starts_title {
             return None;
         }
-        // At the sentence start every word is capitalized: a first word the tagger reads as
-        // a verb, adverb, determiner or interjection before a proper noun opens the
-        // sentence, not the name ("See Jane Roe about it", "When Mary Jones came").
-        if i == sentence_start
-            && !HONORIFICS.contains(&self.tokens[i].norm.trim_end_matches('.'))
-            && matches!(
-                self.tags[i],
-                Upos::Verb | Upos::Adv | Upos::Det | Upos::Intj
-            )
-            && i + 1 < end
-            && self.tags[i + 1] == Upos::Propn
-        {
+        if i == sentence_start && self.opens_sentence_before_name(i, end) {
             return None;
         }
         // Minor words join a title only where the run is one: it follows the noun that says
@@ -681,6 +670,33 @@ impl Ctx<'_> {
             stop += 1;
         }
         (words >= 2 && (has_proper_noun || i > sentence_start)).then_some(stop)
+    }
+
+    /// Whether the sentence's first word, at `i`, opens the sentence rather than starts
+    /// the proper noun after it: at the sentence start every word is capitalized, so one
+    /// the tagger reads as an adverb, determiner or interjection opens it ("When Mary
+    /// Jones came"), and so does a verb whose name is its object ("See Jane Roe about
+    /// it", "Ask Jane Roe."). A verb before a name that a verb or anything else follows
+    /// may be a first name the tagger misread ("Hope Solo won", "Sang Lee left"): it
+    /// stays in the name, since a first name published beside a replaced surname names
+    /// the person. Ranks and titles always start the name ("Sergeant Gamble").
+    fn opens_sentence_before_name(&self, i: usize, end: usize) -> bool {
+        let mut after = i + 1;
+        while after < end && self.tags[after] == Upos::Propn {
+            after += 1;
+        }
+        if after == i + 1 || HONORIFICS.contains(&self.tokens[i].norm.trim_end_matches('.')) {
+            return false;
+        }
+        match self.tags[i] {
+            Upos::Adv | Upos::Det | Upos::Intj => true,
+            Upos::Verb => {
+                after == end
+                    || matches!(self.tags[after], Upos::Adp | Upos::Adv | Upos::Part)
+                    || matches!(self.word(after), "." | "!" | "?")
+            }
+            _ => false,
+        }
     }
 
     /// "(1995)" at token `i`.

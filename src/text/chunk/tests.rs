@@ -77,6 +77,16 @@ fn a_verb_or_adverb_opening_the_sentence_is_not_part_of_the_name() {
         terms("When Mary Jones came", &["ADV", "PROPN", "PROPN", "VERB"]),
         name("Mary Jones")
     );
+    // A verb before a name its predicate follows may be a first name the tagger
+    // misread: it stays in the name.
+    assert_eq!(
+        terms("Hope Solo won", &["VERB", "PROPN", "VERB"]),
+        name("Hope Solo")
+    );
+    assert_eq!(
+        terms("Ask Jane Roe .", &["VERB", "PROPN", "PROPN", "PUNCT"]),
+        name("Jane Roe")
+    );
     // A rank is the start of the name, whatever the tagger made of it.
     assert_eq!(
         terms("Sergeant Gamble came", &["VERB", "PROPN", "VERB"]),
