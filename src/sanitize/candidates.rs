@@ -16,11 +16,11 @@
 use super::Run;
 use super::collect::{ItemOrigin, phrase_set};
 use super::ladders::{
-    Rung, counted_noun, date_ladder, is_bare_numeral, number_ladder, ranked_noun,
+    Rung, counted_noun, date_ladder, is_bare_numeral, listed_ordinals, number_ladder, ranked_noun,
 };
 use super::taxonomy::Step;
 use crate::error::Result;
-use crate::stats::TermSet;
+use crate::stats::{Phrase, TermSet};
 use crate::text::TermKind;
 use crate::text::tokenize::index_terms;
 
@@ -117,10 +117,15 @@ impl Run<'_, '_> {
         match item.origin {
             ItemOrigin::GeneralizationOf(e) => self.generalization_candidates(e, &mut out),
             ItemOrigin::Term(TermKind::Date) => {
-                for rung in date_ladder(&item.text) {
+                let ladder = date_ladder(&item.text);
+                // A date with a year ends at its century: "a date" says no less to the
+                // corpus (it covers the century's years) and nothing to a reader.
+                if ladder.is_empty() {
+                    self.push_concept(&mut out, &self.s.config.date_concept);
+                }
+                for rung in ladder {
                     push(&mut out, rung_candidate(rung, "date"));
                 }
-                self.push_concept(&mut out, &self.s.config.date_concept);
             }
             ItemOrigin::Term(TermKind::Number) => {
                 if let Some(sense) = item.sense.as_ref().filter(|_| !is_bare_numeral(&item.text)) {
@@ -132,13 +137,23 @@ impl Run<'_, '_> {
                 match ranked_noun(&item.text) {
                     // An ordinal ranks a noun: "sixth round" → "round", then what a round is.
                     Some(noun) => {
+                        // The last of a list of ordinals ranks a plural ("the 2nd and 3rd
+                        // titles"), which takes no indefinite article.
+                        let plural = noun.ends_with('s') && !noun.ends_with("ss");
+                        // A list of ordinals says how many of the noun: "the 1st, 2nd and
+                        // 3rd titles" → "a few titles".
+                        if listed_ordinals(&item.text).is_some() {
+                            for rung in number_ladder(&item.text) {
+                                push(&mut out, rung_candidate(rung, "number"));
+                            }
+                        }
                         push(
                             &mut out,
                             Candidate {
                                 set: phrase_set(&noun),
                                 label: noun.clone(),
                                 source: "number".to_string(),
-                                noun: true,
+                                noun: !plural,
                             },
                         );
                         if let Some(sense) = self.sense(&noun, false) {
@@ -148,13 +163,19 @@ impl Run<'_, '_> {
                         }
                     }
                     None => {
-                        for rung in number_ladder(&item.text) {
+                        let ladder = number_ladder(&item.text);
+                        let last = ladder.last().cloned();
+                        for rung in ladder {
                             push(&mut out, rung_candidate(rung, "number"));
                         }
                         // What a number counts is its class ("for years"); a bare number
                         // reads as "a number".
                         if counted_noun(&item.text).is_none() {
-                            self.push_concept(&mut out, &self.s.config.number_concept);
+                            self.push_ladder_end(
+                                &mut out,
+                                &self.s.config.number_concept,
+                                last.as_ref(),
+                            );
                         }
                     }
                 }
@@ -196,6 +217,35 @@ impl Run<'_, '_> {
         out
     }
 
+    /// The concept a date or number ladder ends at, counted as covering the ladder's top
+    /// rung: a document naming a year of the 20th century speaks of a date, so "a date"
+    /// is never counted in fewer documents than "the 20th century" (a generalization
+    /// chain's counts never fall, Sánchez et al. 2014 §3.2). Counted alone, the word
+    /// "date", or "number" (whose first sense is a count of things, not a numeral), is
+    /// rarer than the century's years or the teens' numerals, and would be taken for the
+    /// more specific rung.
+    fn push_ladder_end(&self, out: &mut Vec<Candidate>, label: &str, top: Option<&Rung>) {
+        let mut concept = Vec::new();
+        self.push_concept(&mut concept, label);
+        for mut candidate in concept {
+            if let Some(rung) = top {
+                let phrases: Vec<Phrase> = candidate
+                    .set
+                    .alternatives()
+                    .iter()
+                    .cloned()
+                    .chain(
+                        std::iter::once(&rung.counted)
+                            .chain(&rung.covers)
+                            .map(|phrase| Phrase::from(index_terms(phrase))),
+                    )
+                    .collect();
+                candidate.set = TermSet::any_of(phrases);
+            }
+            push(out, candidate);
+        }
+    }
+
     fn push_concept(&self, out: &mut Vec<Candidate>, label: &str) {
         match self.s.taxonomy.concept(label) {
             Some(step) => push(
@@ -227,7 +277,6 @@ impl Run<'_, '_> {
             return;
         };
         if push_rungs_above(out, date_ladder(&entry.text), &current.label, "date") {
-            self.push_concept(out, &self.s.config.date_concept);
             return;
         }
         if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {

@@ -95,8 +95,13 @@ fn reads_as(
     names_something: bool,
 ) -> String {
     if determined(doc, start) {
-        // "the 1976 election" → "the 1970s election", not "the the 1970s election".
-        return label.strip_prefix("the ").unwrap_or(label).to_string();
+        // "the 1976 election" → "the 1970s election", not "the the 1970s election"; "the
+        // 2nd and 3rd titles" → "the few titles", not "the a few titles".
+        return ["the ", "a ", "an "]
+            .iter()
+            .find_map(|article| label.strip_prefix(article))
+            .unwrap_or(label)
+            .to_string();
     }
     if label.starts_with("the ") || label.starts_with("a ") {
         return label.to_string();

@@ -1,8 +1,9 @@
 //! Generalizations of dates and numbers, which no knowledge base lists: each form below
 //! says less than the one before ("24 September 1957" → "September 1957" → "1957" → "the
 //! 1950s" → "the 20th century"; "7.15 a.m." → "7 a.m." → "a morning hour"; "two years" →
-//! "a few years"; "1,200" → "thousands"). The sanitizer ends each ladder at the configured
-//! date or number concept.
+//! "a few years"; "1,200" → "thousands"). A vague amount, like a decade or a century, is
+//! counted with every amount it covers. The sanitizer ends a bare number's ladder and a
+//! date without a year at the configured number or date concept.
 
 use crate::text::MONTH_NAMES as MONTHS;
 use crate::text::chunk::{DECADE_PARTS, ORDINAL_WORDS};
@@ -268,6 +269,77 @@ const VAGUE_AMOUNTS: &[(f64, &str)] = &[
     (f64::INFINITY, "millions of"),
 ];
 
+/// The amounts a vague amount stands for, with the unit they count: "several years"
+/// covers "5 years" … "9 years" and "five years" … "nine years". Counted with the vague
+/// phrase, they give it the count of every amount it says (as a decade counts its years,
+/// Sánchez et al. 2014 §3.2); the literal phrase "more than ten" is rarer than "19" and
+/// alone would read as more informative than the number it replaces. Ranges wider than a
+/// hundred values are stood for by their round amounts ("hundreds": 100, 200, … 900).
+fn amounts_covered(value: f64, unit: &str) -> Vec<String> {
+    let low = VAGUE_AMOUNTS
+        .iter()
+        .rev()
+        .map(|(below, _)| *below)
+        .find(|below| *below <= value)
+        .unwrap_or(0.0);
+    let high = VAGUE_AMOUNTS
+        .iter()
+        .map(|(below, _)| *below)
+        .find(|below| value < *below)
+        .unwrap_or(f64::INFINITY)
+        .min(1e10);
+    let values: Vec<u64> = if high - low <= 100.0 {
+        (low as u64..high as u64).collect()
+    } else {
+        let mut round = Vec::new();
+        let mut magnitude = low.max(1.0) as u64;
+        while (magnitude as f64) < high {
+            round.extend(
+                (1..10)
+                    .map(|k| k * magnitude)
+                    .filter(|v| (*v as f64) < high),
+            );
+            magnitude *= 10;
+        }
+        round
+    };
+    let mut out = Vec::new();
+    for v in values {
+        let mut forms = vec![v.to_string()];
+        if v >= 1000 {
+            forms.push(with_thousands_separators(v));
+        }
+        forms.extend(
+            NUMBER_WORDS
+                .iter()
+                .filter(|(word, worth)| {
+                    *worth == v as f64 && !matches!(*word, "twice" | "thrice" | "dozen")
+                })
+                .map(|(word, _)| word.to_string()),
+        );
+        for form in forms {
+            out.push(if unit.is_empty() {
+                form
+            } else {
+                format!("{form} {unit}")
+            });
+        }
+    }
+    out
+}
+
+fn with_thousands_separators(v: u64) -> String {
+    let digits = v.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Whether an amount of the ladder, published bare ("hundreds"), needs its "of" back
 /// before the noun it counts: "over 100 appearances" → "over hundreds of appearances".
 pub fn amount_takes_of(label: &str) -> bool {
@@ -276,11 +348,66 @@ pub fn amount_takes_of(label: &str) -> bool {
         .any(|(_, words)| words.strip_suffix(" of") == Some(label))
 }
 
-/// The noun an ordinal ranks ("sixth round" → "round"), if the number is an ordinal with
-/// a noun after it.
+/// The noun an ordinal ranks ("sixth round" → "round"), if the number is an ordinal, or a
+/// list of them, with a noun after it.
 pub fn ranked_noun(text: &str) -> Option<String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    (words.len() > 1 && is_ordinal(words[0])).then(|| words[1..].join(" "))
+    let (_, used) = ordinals(&words)?;
+    (used < words.len()).then(|| words[used..].join(" "))
+}
+
+/// How many of its noun a list of ordinals ranks ("1st, 2nd and 3rd parliaments": 3;
+/// "2nd through 8th dan": 7); `None` for one ordinal or none.
+pub fn listed_ordinals(text: &str) -> Option<u64> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    ordinals(&words).map(|(count, _)| count).filter(|&n| n > 1)
+}
+
+/// The ordinals at the start of `words` and the words joining them: how many places they
+/// name (a range "2nd through 8th" names each place in it) and how many words they take.
+fn ordinals(words: &[&str]) -> Option<(u64, usize)> {
+    let mut count = 0u64;
+    let mut used = 0;
+    let mut previous: Option<u64> = None;
+    let mut range = false;
+    for (k, word) in words.iter().enumerate() {
+        let word = word.trim_end_matches(',');
+        let low = word.to_lowercase();
+        if is_ordinal(word) {
+            let value = ordinal_value(&low);
+            count += match (range, previous, value) {
+                (true, Some(from), Some(to)) if to > from && to - from <= 1000 => to - from,
+                _ => 1,
+            };
+            previous = value;
+            range = false;
+            used = k + 1;
+        } else if count > 0
+            && matches!(
+                low.as_str(),
+                "and" | "or" | "," | "through" | "to" | "-" | "–"
+            )
+        {
+            range |= matches!(low.as_str(), "through" | "to" | "-" | "–");
+        } else {
+            break;
+        }
+    }
+    (count > 0).then_some((count, used))
+}
+
+/// The place an ordinal names: "4th" → 4, "sixth" → 6.
+fn ordinal_value(low: &str) -> Option<u64> {
+    let digits = low.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if !digits.is_empty() {
+        return digits.parse().ok();
+    }
+    ["first", "second"]
+        .iter()
+        .chain(ORDINAL_WORDS)
+        .position(|w| *w == low)
+        .filter(|&p| p < 20)
+        .map(|p| p as u64 + 1)
 }
 
 /// Whether the text is a cardinal number and nothing else ("two", "1,200", "3.5
@@ -324,12 +451,11 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
     let Some(first) = words.first() else {
         return Vec::new();
     };
-    if is_ordinal(first) {
-        let noun = words[1..].join(" ");
-        return if noun.is_empty() {
-            Vec::new()
-        } else {
-            vec![rung(noun.clone(), noun)]
+    if is_ordinal(first.trim_end_matches(',')) {
+        return match (ranked_noun(text), listed_ordinals(text)) {
+            (Some(noun), Some(count)) => number_ladder(&format!("{count} {noun}")),
+            (Some(noun), None) => vec![rung(noun.clone(), noun)],
+            (None, _) => Vec::new(),
         };
     }
     let Some((value, used)) = numeral(&words) else {
@@ -337,6 +463,8 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
     };
     let unit = words[used..].join(" ");
     let amount = vague(value);
+    let mut covers = amounts_covered(value, &unit);
+    covers.push(words.join(" "));
     let text = match (unit.is_empty(), amount.strip_suffix(" of")) {
         (true, Some(bare)) => bare.to_string(),
         (true, None) => amount.to_string(),
@@ -346,7 +474,10 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
         .trim_start_matches("a ")
         .trim_start_matches("one ")
         .to_string();
-    let mut rungs = vec![rung(text, counted)];
+    let mut rungs = vec![Rung {
+        covers,
+        ..rung(text, counted)
+    }];
     if let Some(noun) = counted_noun(&words.join(" ")) {
         rungs.push(rung(noun.clone(), noun));
     }
@@ -484,7 +615,43 @@ mod tests {
         assert_eq!(texts(number_ladder("sixth round")), vec!["round"]);
         assert_eq!(texts(number_ladder("4th republic")), vec!["republic"]);
         assert!(number_ladder("seventh").is_empty());
+        assert_eq!(
+            texts(number_ladder(
+                "1st, 2nd, 3rd, 4th, 5th, 6th and 7th parliaments"
+            )),
+            vec!["several parliaments", "parliaments"]
+        );
+        assert_eq!(
+            texts(number_ladder("2nd and 3rd titles")),
+            vec!["a few titles", "titles"]
+        );
+        assert_eq!(listed_ordinals("2nd through 8th dan"), Some(7));
+        assert_eq!(listed_ordinals("third and fifth rounds"), Some(2));
+        assert_eq!(ranked_noun("2nd through 8th dan").as_deref(), Some("dan"));
+        assert_eq!(listed_ordinals("sixth round"), None);
         assert!(number_ladder("many").is_empty());
         assert_eq!(number_ladder("two years")[0].counted, "few years");
+    }
+
+    #[test]
+    fn a_vague_amount_counts_every_amount_it_says() {
+        let covers = |text: &str| number_ladder(text)[0].covers.clone();
+        let teens = covers("19");
+        for phrase in ["10", "13", "19", "nineteen", "eleven"] {
+            assert!(teens.contains(&phrase.to_string()), "{phrase}");
+        }
+        assert!(!teens.contains(&"20".to_string()) && !teens.contains(&"9".to_string()));
+        let years = covers("two years");
+        for phrase in ["2 years", "two years", "4 years", "three years"] {
+            assert!(years.contains(&phrase.to_string()), "{phrase}");
+        }
+        assert!(!years.contains(&"5 years".to_string()));
+        let thousands = covers("1,178");
+        for phrase in ["1,178", "1000", "1,000", "9,000", "20,000", "900,000"] {
+            assert!(thousands.contains(&phrase.to_string()), "{phrase}");
+        }
+        assert!(!thousands.contains(&"1,000,000".to_string()));
+        assert!(covers("twenty - five").contains(&"twenty - five".to_string()));
+        assert_eq!(with_thousands_separators(1234567), "1,234,567");
     }
 }

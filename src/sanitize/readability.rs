@@ -19,6 +19,7 @@ pub(super) const DETERMINERS: &[&str] = &[
 /// "hundreds of appearances"): what the amount ladders publish.
 const QUANTIFIERS: &[&str] = &[
     "several",
+    "more",
     "few",
     "many",
     "much",

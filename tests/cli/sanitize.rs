@@ -51,6 +51,69 @@ fn the_verb_before_a_protected_name_stays() {
     assert!(!text.contains("Jane") && !text.contains("Roe"), "{text}");
 }
 
+/// A protected person's age and birth date climb their own ladders ("more than ten",
+/// "the 20th century"), not to "a number" or "a date": a vague amount and a century are
+/// counted with every amount and year they cover, and the ladder's last word is never
+/// counted as rarer than the rung below it.
+#[test]
+fn ages_and_dates_stay_on_their_ladders() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "Jane Roe was born on 12 March 1938 in the garden city. At the age of 19 she \
+         joined the choir.",
+    );
+    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
+        "--protect",
+        "Jane Roe",
+        "--format",
+        "json",
+    ]));
+    let text = report["sanitized_text"].as_str().expect("text");
+    for gone in ["1938", " 19 ", "Jane"] {
+        assert!(!text.contains(gone), "{gone:?} published in {text}");
+    }
+    for replacement in report["replacements"].as_array().expect("replacements") {
+        let class = replacement["class"].as_str().unwrap_or_default();
+        assert!(
+            !["date", "number"].contains(&class),
+            "{replacement} in {text}"
+        );
+    }
+}
+
+/// A list of ordinals ranking one noun is one term, generalized to how many of the noun
+/// there are ("the 1st, 2nd and 3rd parliaments" → "the few parliaments", "parliaments"),
+/// never to three "a number"s, and never read as "the a few".
+#[test]
+fn a_list_of_ordinals_says_how_many() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "Jane Roe sat in the 1st, 2nd and 3rd parliaments of the republic.",
+    );
+    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
+        "--protect",
+        "Jane Roe",
+        "--format",
+        "json",
+    ]));
+    let text = report["sanitized_text"].as_str().expect("text");
+    for gone in ["1st", "2nd", "3rd", "number", "the a "] {
+        assert!(!text.contains(gone), "{gone:?} in {text}");
+    }
+    assert!(text.contains("parliaments of the republic"), "{text}");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    assert!(
+        replacements
+            .iter()
+            .any(|r| r["original"] == "1st, 2nd and 3rd parliaments"),
+        "{text}"
+    );
+}
+
 #[test]
 fn sanitizes_protects_and_explains() {
     let (s, doc) = setup_with_doc();

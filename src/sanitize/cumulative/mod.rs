@@ -59,6 +59,7 @@ use super::risk::Risk;
 use crate::error::Result;
 use crate::stats::info::Figure;
 use crate::stats::{Origin, TermSet};
+use crate::text::TermKind;
 use crate::text::chunk::is_function_word;
 use crate::text::tokenize::index_terms;
 
@@ -431,6 +432,14 @@ impl Run<'_, '_> {
                 // A published generalization is already a class: it never goes to the root.
                 let typed =
                     !ordered.is_empty() || matches!(item.origin, ItemOrigin::GeneralizationOf(_));
+                // The least informative generalization, the most specific of equals.
+                let mut least: Option<(f64, Candidate)> = None;
+                for c in &ordered {
+                    let ic = self.ic(&c.set)?.bits;
+                    if least.as_ref().is_none_or(|(bits, _)| ic < *bits) {
+                        least = Some((ic, c.clone()));
+                    }
+                }
                 for c in ordered {
                     let ic = self.ic(&c.set)?.bits;
                     if ic < original_ic {
@@ -441,6 +450,25 @@ impl Run<'_, '_> {
                             ic,
                         });
                     }
+                }
+                if options.len() == 1
+                    && item.quasi
+                    && matches!(
+                        item.kind(),
+                        Some(TermKind::Number | TermKind::Date | TermKind::ProperName)
+                    )
+                    && let Some((_, least)) = least
+                {
+                    // A name, date or number that is a quasi-identifier is never published
+                    // as it stands: where no generalization counts more documents than the
+                    // term (both unseen by the corpus, or a prior that rates them alike),
+                    // the least informative is published all the same, priced as the term.
+                    options.push(Option_ {
+                        set: least.set.clone(),
+                        candidate: Some(least),
+                        removed: false,
+                        ic: original_ic,
+                    });
                 }
                 if !typed {
                     let root = self.root();

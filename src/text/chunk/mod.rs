@@ -451,7 +451,50 @@ impl Ctx<'_> {
         self.is_ordinal(i) || ORDINAL_WORDS.contains(&self.tokens[i].norm.as_str())
     }
 
+    /// A list of ordinals ranking the common noun after the last ("the 1st, 2nd and 3rd
+    /// parliaments", "his 2nd through 8th dan"): one term, which says how many of the
+    /// noun there are. `None` for an ordinal alone or a list with no noun after it.
+    fn ordinal_list_at(&self, i: usize, end: usize) -> Option<usize> {
+        if !self.is_ordinal_numeral(i) {
+            return None;
+        }
+        let mut last = i;
+        let mut k = i + 1;
+        while k < end {
+            let mut next = k;
+            if self.word(next) == "," {
+                next += 1;
+            }
+            if next < end
+                && matches!(
+                    self.tokens[next].norm.as_str(),
+                    "and" | "or" | "through" | "to" | "-" | "–"
+                )
+            {
+                next += 1;
+            }
+            if next == k || next >= end || !self.is_ordinal_numeral(next) {
+                break;
+            }
+            last = next;
+            k = next + 1;
+        }
+        let mut stop = last + 1;
+        while stop < end
+            && self.tags[stop] == Upos::Noun
+            && self.tokens[stop].kind == TokenKind::Word
+            && !self.word(stop).starts_with(char::is_uppercase)
+        {
+            stop += 1;
+        }
+        (last > i && stop > last + 1).then_some(stop)
+    }
+
     fn number_at(&mut self, i: usize, end: usize) -> usize {
+        if let Some(stop) = self.ordinal_list_at(i, end) {
+            self.push(i..stop, TermKind::Number);
+            return stop;
+        }
         let mut stop = i + 1;
         // "3.5 million", "two hundred", "twenty - five": consecutive numerals make one.
         while stop < end

@@ -372,6 +372,34 @@ fn times_of_day_are_dates() {
 }
 
 #[test]
+fn a_list_of_ordinals_is_one_term_with_the_noun_they_rank() {
+    assert_eq!(
+        terms(
+            "in the 1st, 2nd and 3rd parliaments and his 2nd through 8th dan",
+            &[
+                "ADP", "DET", "ADJ", "PUNCT", "ADJ", "CCONJ", "ADJ", "NOUN", "CCONJ", "PRON",
+                "ADJ", "ADP", "ADJ", "NOUN"
+            ]
+        ),
+        vec![
+            ("1st, 2nd and 3rd parliaments".to_string(), TermKind::Number),
+            ("2nd through 8th dan".to_string(), TermKind::Number)
+        ]
+    );
+    // Without a noun after the last, each ordinal stays a term of its own.
+    assert_eq!(
+        terms(
+            "ranked 2nd and 3rd .",
+            &["VERB", "ADJ", "CCONJ", "ADJ", "PUNCT"]
+        ),
+        vec![
+            ("2nd".to_string(), TermKind::Number),
+            ("3rd".to_string(), TermKind::Number)
+        ]
+    );
+}
+
+#[test]
 fn numbers_in_words_keep_their_unit_and_ordinals_their_noun() {
     assert_eq!(
         terms(
