@@ -31,6 +31,17 @@ fn sanitize_output(s: &Setup, doc: &Path, args: &[&str]) -> std::process::Output
         .expect("runs")
 }
 
+/// The JSON report of `text` sanitized with `person` protected.
+fn protected_report(s: &Setup, text: &str, person: &str) -> serde_json::Value {
+    let doc = write(&s.root, "doc.txt", text);
+    stdout_json(s.declass().arg("sanitize").arg(&doc).args([
+        "--protect",
+        person,
+        "--format",
+        "json",
+    ]))
+}
+
 /// The words that open a sentence before the protected name stay: "See Jane Roe" is
 /// "See" and a person, not one person.
 #[test]
@@ -58,18 +69,12 @@ fn the_verb_before_a_protected_name_stays() {
 #[test]
 fn ages_and_dates_stay_on_their_ladders() {
     let s = setup();
-    let doc = write(
-        &s.root,
-        "doc.txt",
+    let report = protected_report(
+        &s,
         "Jane Roe was born on 12 March 1938 in the garden city. At the age of 19 she \
          joined the choir.",
-    );
-    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
-        "--protect",
         "Jane Roe",
-        "--format",
-        "json",
-    ]));
+    );
     let text = report["sanitized_text"].as_str().expect("text");
     for gone in ["1938", " 19 ", "Jane"] {
         assert!(!text.contains(gone), "{gone:?} published in {text}");
@@ -89,17 +94,11 @@ fn ages_and_dates_stay_on_their_ladders() {
 #[test]
 fn a_list_of_ordinals_says_how_many() {
     let s = setup();
-    let doc = write(
-        &s.root,
-        "doc.txt",
+    let report = protected_report(
+        &s,
         "Jane Roe sat in the 1st, 2nd and 3rd parliaments of the republic.",
-    );
-    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
-        "--protect",
         "Jane Roe",
-        "--format",
-        "json",
-    ]));
+    );
     let text = report["sanitized_text"].as_str().expect("text");
     for gone in ["1st", "2nd", "3rd", "number", "the a "] {
         assert!(!text.contains(gone), "{gone:?} in {text}");
@@ -790,17 +789,11 @@ fn an_amount_before_the_noun_it_counts_reads_with_of() {
         30,
         "Hundreds of people, dozens of cars and a number of things.",
     )]);
-    let doc = write(
-        &s.root,
-        "doc.txt",
+    let report = protected_report(
+        &s,
         "Kim Doe made over 100 appearances in 19 films.\n",
-    );
-    let report = stdout_json(s.declass().arg("sanitize").arg(&doc).args([
-        "--protect",
         "Kim Doe",
-        "--format",
-        "json",
-    ]));
+    );
     let text = report["sanitized_text"].as_str().expect("text");
     for (number, noun) in [("100", "appearances"), ("19", "films")] {
         let replacement = report["replacements"]
