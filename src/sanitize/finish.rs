@@ -294,6 +294,83 @@ fn fold_titles(
     lost
 }
 
+/// Merges replacements that stand side by side into one phrase, so the released sentence
+/// reads as one: the same reading twice ("Phyllis Mary" → "a person a person") is said
+/// once, and a period before a thing ("the 2002 Finnish Cup" → "the 2000s a cup") modifies
+/// it ("the 2000s cup"); not before a person (`person`, the class of people), who is no
+/// thing of a period ("On 7 January 2021 Bagbin was elected"). Returns the bits the dropped
+/// repeats kept, which the utility no longer counts.
+fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, person: &str) -> f64 {
+    let mut lost = 0.0;
+    let mut merged: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let Some(previous) = merged.last_mut() else {
+            merged.push(r);
+            continue;
+        };
+        // On one line: the end of a heading and the start of the paragraph after it are
+        // two sentences, and in a formatted document two paragraphs.
+        let side_by_side = previous.end <= r.start
+            && text[previous.end..r.start]
+                .chars()
+                .all(|c| c.is_whitespace() && c != '\n' && c != '\r');
+        let reading = match (&previous.replacement, &r.replacement) {
+            (Some(first), Some(second)) if side_by_side => {
+                if without_article(first).eq_ignore_ascii_case(without_article(second)) {
+                    lost += r.information.kept_bits;
+                    Some((first.clone(), previous.information.kept_bits, false))
+                } else if is_period(first.strip_prefix("the ").unwrap_or(first))
+                    && r.class.as_deref() != Some(person)
+                    && second.split_whitespace().count() > 1
+                    && without_article(second) != second.as_str()
+                {
+                    // A period modifying the thing after it: the thing is the class.
+                    Some((
+                        format!("{first} {}", without_article(second)),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        match reading {
+            Some((published, kept_bits, thing_class)) => {
+                previous.original = text[previous.start..r.end].to_string();
+                previous.end = r.end;
+                previous.replacement = Some(published);
+                previous.information = Information {
+                    original_bits: previous.information.original_bits + r.information.original_bits,
+                    kept_bits,
+                };
+                if r.role == Role::Sensitive {
+                    previous.role = Role::Sensitive;
+                }
+                if previous.detected.is_empty() {
+                    previous.detected = r.detected;
+                }
+                previous.reasons.extend(r.reasons);
+                if thing_class {
+                    previous.class = r.class;
+                }
+            }
+            None => merged.push(r),
+        }
+    }
+    *replacements = merged;
+    lost
+}
+
+/// A published text without its indefinite article: "a cup" → "cup".
+fn without_article(published: &str) -> &str {
+    published
+        .strip_prefix("a ")
+        .or_else(|| published.strip_prefix("an "))
+        .unwrap_or(published)
+}
+
 impl Run<'_, '_> {
     pub(super) fn finish(
         self,
@@ -439,6 +516,11 @@ impl Run<'_, '_> {
             self.s.person_titles,
             &self.s.config.person_concept,
         );
+        kept_bits -= merge_adjacent(
+            &self.doc.text,
+            &mut replacements,
+            &self.s.config.person_concept,
+        );
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
         let config = self.s.config;
         let top_level: std::collections::BTreeSet<String> = config
@@ -477,7 +559,60 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Replacement, common_noun_heading, fold_titles, indefinite};
+    use super::{Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent};
+
+    #[test]
+    fn replacements_side_by_side_read_as_one_phrase() {
+        let text = "Phyllis Mary won the 2002 Finnish Cup and Anna Berg the 1999 Open. On \
+                    9 June 2021 Berg won.\nBerg\nBerg";
+        let mut replacements = vec![
+            Replacement::generalized(text, 0, 7, "a person", "person"),
+            Replacement::generalized(text, 8, 12, "a person", "person"),
+            Replacement::generalized(text, 21, 25, "2000s", "2000s"),
+            Replacement::generalized(text, 26, 37, "a cup", "cup"),
+            Replacement::generalized(text, 42, 46, "a person", "person"),
+            Replacement::generalized(text, 47, 51, "a scholar", "scholar"),
+            Replacement::generalized(text, 56, 60, "the 1990s", "1990s"),
+            Replacement::generalized(text, 61, 65, "Open", "open"),
+            Replacement::generalized(text, 70, 81, "the 2020s", "2020s"),
+            Replacement::generalized(text, 82, 86, "a person", "person"),
+            Replacement::generalized(text, 92, 96, "a person", "person"),
+            Replacement::generalized(text, 97, 101, "a person", "person"),
+        ];
+        let lost = merge_adjacent(text, &mut replacements, "person");
+        assert_eq!(lost, 1.0, "the repeated person's bit");
+        let read: Vec<(usize, usize, &str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.start,
+                    r.end,
+                    r.replacement.as_deref().unwrap_or_default(),
+                    r.class.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        // Two readings that differ stay apart, and so does a period before a bare word or
+        // a person, and the same reading on two lines.
+        assert_eq!(
+            read,
+            [
+                (0, 12, "a person", "person"),
+                (21, 37, "2000s cup", "cup"),
+                (42, 46, "a person", "person"),
+                (47, 51, "a scholar", "scholar"),
+                (56, 60, "the 1990s", "1990s"),
+                (61, 65, "Open", "open"),
+                (70, 81, "the 2020s", "2020s"),
+                (82, 86, "a person", "person"),
+                (92, 96, "a person", "person"),
+                (97, 101, "a person", "person"),
+            ]
+        );
+        assert_eq!(replacements[0].original, "Phyllis Mary");
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
 
     #[test]
     fn a_title_right_before_a_replaced_name_is_folded_into_it() {
