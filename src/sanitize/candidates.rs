@@ -276,7 +276,12 @@ impl Run<'_, '_> {
         let Some(current) = &entry.generalization else {
             return;
         };
+        let before = out.len();
         if push_rungs_above(out, date_ladder(&entry.text), &current.label, "date") {
+            if out.len() == before {
+                // Published at its century: only the date concept is broader.
+                self.push_concept(out, &self.s.config.date_concept);
+            }
             return;
         }
         if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {
