@@ -308,13 +308,7 @@ impl Run<'_, '_> {
         let words: Vec<&str> = item.text.split_whitespace().collect();
         // A person's title before the last word: "Dr. Alan Whitcombe", "California
         // Governor Ronald Reagan".
-        let titled = words.len() > 1
-            && words[..words.len() - 1].iter().any(|w| {
-                self.s.person_titles.iter().any(|t| {
-                    t.trim_end_matches('.')
-                        .eq_ignore_ascii_case(w.trim_end_matches('.'))
-                })
-            });
+        let titled = words.len() > 1 && words[..words.len() - 1].iter().any(|w| self.is_title(w));
         if titled {
             self.push_concept(out, &self.s.config.person_concept);
             return;

@@ -122,6 +122,33 @@ pub(super) fn role_head(text: &str) -> Option<&str> {
     of.checked_sub(1).map(|head| words[head])
 }
 
+/// Whether `title` is an office of one of the institutions the text names by a common
+/// noun (`defined`): the noun after its "of" or "for" is one of them, in the singular or
+/// the plural ("President of the Chamber", "Delegate of the Commission", "Agent of the
+/// Government"), ranked or not ("President of the Fourth Section").
+fn is_office_of(title: &str, defined: &BTreeSet<String>) -> bool {
+    let words: Vec<&str> = title.split_whitespace().collect();
+    let Some(of) = words.iter().position(|w| matches!(*w, "of" | "for")) else {
+        return false;
+    };
+    let complement: Vec<String> = words[of + 1..]
+        .iter()
+        .map(|w| w.to_lowercase())
+        .filter(|w| w != "the")
+        .collect();
+    let Some((noun, before)) = complement.split_last() else {
+        return false;
+    };
+    let defined_noun = defined.contains(noun)
+        || noun
+            .strip_suffix('s')
+            .is_some_and(|one| defined.contains(one));
+    defined_noun
+        && before
+            .iter()
+            .all(|w| super::ladders::is_ordinal(w) || matches!(w.as_str(), "first" | "second"))
+}
+
 /// A heading's or a list item's number: "I.", "IV.", "A.", "2.".
 fn is_enumerator(word: &str) -> bool {
     word.strip_suffix('.').is_some_and(|number| {
@@ -374,7 +401,13 @@ impl Run<'_, '_> {
                 // Read as the role its head noun names ("president"), which the collection
                 // or the corpus may still measure: the person sense the rule asked for, not
                 // the office ("presidency") a document about institutions may favour.
+                let office_of_setting = is_office_of(&self.items[i].text, &defined);
                 let item = &mut self.items[i];
+                // An office of the institution the document names ("President of the
+                // Chamber", "Agent of the Government") that the text predicates of no one
+                // is the setting's, as the institution is: its holder is an officer of
+                // the proceedings, not a fact about the people they concern.
+                item.setting |= office_of_setting;
                 item.proper = false;
                 item.quasi = false;
                 item.naming_words.clear();
@@ -703,13 +736,32 @@ impl Run<'_, '_> {
                 .spans
                 .iter()
                 .any(|&(s, _)| self.predicated(s) && self.about_a_person(s))
-            && words.iter().all(|word| self.is_common_noun(word));
+            && words.iter().all(|word| self.is_common_noun(word))
+            && !self.title_before(&item.text, head);
         if !office {
             return None;
         }
         self.s
             .taxonomy
             .usual_sense_under(&head.to_lowercase(), person)
+    }
+
+    /// Whether a title a person's name follows comes before `head` in `text`: the head is
+    /// then a name ("Mr Baker for the Government"), not an office ("President of the
+    /// Chamber", whose title is its head).
+    fn title_before(&self, text: &str, head: &str) -> bool {
+        text.split_whitespace()
+            .take_while(|word| *word != head)
+            .any(|word| self.is_title(word))
+    }
+
+    /// Whether `word` is a title a person's name follows ("Mr", "Dr.", "President").
+    pub(super) fn is_title(&self, word: &str) -> bool {
+        let word = word.trim_end_matches('.');
+        self.s
+            .person_titles
+            .iter()
+            .any(|title| title.trim_end_matches('.').eq_ignore_ascii_case(word))
     }
 
     /// Whether `written` (a word as the text spells it) is a common noun the knowledge
@@ -721,14 +773,17 @@ impl Run<'_, '_> {
                 .is_some_and(|s| !s.instance)
     }
 
-    /// Whether a content word of the term can name a kind of person ("baker", "judge"):
-    /// it may be someone's name or title.
+    /// Whether a content word of the term usually names a kind of person ("baker",
+    /// "judge"): it may be someone's name or title. Its usual sense, not any: "case" and
+    /// "party" have a person among their rarer senses, and "CIRCUMSTANCES OF THE CASE" is
+    /// a heading.
     fn may_name_a_person(&self, item: &Item) -> bool {
         let person = std::slice::from_ref(&self.s.config.person_concept);
         content_words(&item.text).iter().any(|word| {
             self.s
                 .taxonomy
-                .some_sense_under(&word.to_lowercase(), person)
+                .usual_sense_under(&word.to_lowercase(), person)
+                .is_some()
         })
     }
 
@@ -1052,7 +1107,35 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_enumerator;
+    use std::collections::BTreeSet;
+
+    use super::{is_enumerator, is_office_of};
+
+    #[test]
+    fn an_office_of_an_institution_the_text_names_ends_in_its_noun() {
+        let defined: BTreeSet<String> = ["chamber", "court", "section", "government"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        for office in [
+            "President of the Chamber",
+            "Acting President of the Fourth Section",
+            "President of the Second Section",
+            "Agent of the Government",
+            "Registrar of the Courts",
+        ] {
+            assert!(is_office_of(office, &defined), "{office}");
+        }
+        for title in [
+            "Mayor of Ankara",
+            "President of the Republic",
+            "Minister of Justice",
+            "President of the Court of Appeal",
+            "President",
+        ] {
+            assert!(!is_office_of(title, &defined), "{title}");
+        }
+    }
 
     #[test]
     fn a_heading_number_is_a_numeral_a_roman_numeral_or_one_capital_with_a_full_stop() {

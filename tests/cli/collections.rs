@@ -235,6 +235,27 @@ fn the_parts_of_the_court_a_judgment_names_are_its_setting() {
     );
 }
 
+/// The officers of the proceedings are the setting's too: "the President of the Chamber"
+/// and "the Delegate of the Commission" stay, while "Mr Baker for the Government" is a
+/// person, not an office. A heading word with a person among its rarer senses ("case": a
+/// patient, a client) leaves the heading a heading.
+#[test]
+fn the_offices_of_the_court_and_its_headings_stay_as_written() {
+    assert_one_judgment(
+        &setup(),
+        "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\nThe Commission heard the case. The \
+         Crown was represented by counsel. The President of the Chamber gave leave, and the \
+         Delegate of the Commission and Mr Baker for the Government replied. Mr Anton Veller \
+         was arrested in Quarnby in 1994.\n",
+        &[
+            "AS TO THE FACTS\n\nI. CIRCUMSTANCES OF THE CASE\n\n",
+            "The President of the Chamber gave leave",
+            "the Delegate of the Commission and",
+        ],
+        &["Baker", "Veller", "Quarnby"],
+    );
+}
+
 /// A witness's name the judgment masks in its running text is masked in its heading too:
 /// "EVIDENCE OF MR CARTER" is not the common noun "carter" when the text itself writes
 /// "Mr Carter" as a name.
