@@ -81,6 +81,10 @@ pub struct ServeConfig {
     /// when no detectors are named: an analysis, as Presidio's, lists persons, places and
     /// organizations (`ner`), which sanitizing by default does not type.
     pub analyze_extra_detectors: Vec<String>,
+    /// Status of a request the analyzer routes (`/analyze`, `/supportedentities`) cannot
+    /// take: 400, the client's fault as HTTP has it, or 500, which Presidio's analyzer
+    /// answers for every error, for a client that depends on it.
+    pub analyzer_error_status: u16,
     /// Presidio entity type → the declass finding categories it stands for (`/analyze`,
     /// `/anonymize`, `/supportedentities`). A category no entry names is reported in
     /// upper case with `_` for spaces.
@@ -260,6 +264,9 @@ impl Config {
             3_600_000,
         );
         check.range("serve.max_connections", serve.max_connections, 1, 1 << 20);
+        if !matches!(serve.analyzer_error_status, 400 | 500) {
+            check.fail("serve.analyzer_error_status", "must be 400 or 500");
+        }
         check.range("krepeat.k", self.krepeat.k, 1, usize::MAX);
         check.range("krepeat.min_len", self.krepeat.min_len, 1, usize::MAX);
         check.unit_interval(
@@ -344,6 +351,7 @@ impl Config {
             ("detect.ner", &detect.ner),
         ] {
             check.range(&format!("{section}.epochs"), model.epochs, 1, 1000);
+            check.unit_interval(&format!("{section}.score"), model.score, true);
             check.range(
                 &format!("{section}.remembered_words"),
                 model.remembered_words,

@@ -82,18 +82,18 @@ pub struct PatternsConfig {
     pub custom: Vec<CustomPattern>,
     /// A built-in pattern's match is a finding when its score, after context, reaches
     /// this (Presidio's `score_threshold`).
-    pub min_score: f32,
+    pub min_score: f64,
     /// Words before and after a match (on its line) searched for context words.
     pub context_words_before: usize,
     pub context_words_after: usize,
     /// Added to the score of a match with one of its context words nearby; the result is
     /// at least `context_min_score` (Presidio's context enhancer: 0.35 and 0.4).
-    pub context_boost: f32,
-    pub context_min_score: f32,
+    pub context_boost: f64,
+    pub context_min_score: f64,
     /// Taken from the score of a match without context words of its own when an
     /// overlapping match of another pattern has some: the context tells which reading of
     /// an ambiguous number is meant ("account 4010232137" is no NHS number).
-    pub rival_context_penalty: f32,
+    pub rival_context_penalty: f64,
     /// Score and context words of every built-in pattern.
     pub recognizers: std::collections::BTreeMap<String, RecognizerConfig>,
 }
@@ -103,11 +103,11 @@ pub struct PatternsConfig {
 #[serde(deny_unknown_fields)]
 pub struct RecognizerConfig {
     /// Score of a match in the pattern's distinctive form (formatted, checksummed).
-    pub score: f32,
+    pub score: f64,
     /// Score of a match in its weak form (a bare run of digits that many identifiers
     /// share); the pattern has none when absent.
     #[serde(default)]
-    pub weak_score: Option<f32>,
+    pub weak_score: Option<f64>,
     /// Words that raise the score when near the match (lowercase; a phrase matches
     /// consecutive words; a plural "s" on the text's word is ignored).
     #[serde(default)]
@@ -208,6 +208,9 @@ pub struct SequenceModelConfig {
     /// lowercased).
     pub category: String,
     pub generalization: String,
+    /// The confidence of its findings: the model gives none per mention (Presidio gives
+    /// its spaCy recognizer's entities a fixed 0.85 too).
+    pub score: f64,
     /// Distinct words whose features are kept once worked out, across a run's
     /// documents (a few hundred bytes each).
     pub remembered_words: usize,

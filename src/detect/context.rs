@@ -35,6 +35,25 @@ impl ContextWords {
         })
     }
 
+    /// The first of the phrases, in their order, that occurs among `window`'s words or
+    /// among `words` (a caller's context words): the word Presidio reports as
+    /// `supportive_context_word`.
+    pub fn supporting(&self, window: &Window, words: &[String]) -> Option<String> {
+        let given: Vec<Vec<String>> = words
+            .iter()
+            .map(|entry| words_of(entry).map(str::to_lowercase).collect())
+            .collect();
+        self.phrases
+            .iter()
+            .find(|phrase| {
+                [&window.before, &window.after]
+                    .into_iter()
+                    .chain(&given)
+                    .any(|side| holds_phrase(side, phrase))
+            })
+            .map(|phrase| phrase.join(" "))
+    }
+
     /// Whether one of the phrases is among `words` (a caller's context words, each entry
     /// one word or phrase), compared as words of the text are.
     pub fn found_among(&self, words: &[String]) -> bool {

@@ -72,8 +72,8 @@ struct Hit {
 
 /// How much one built-in pattern's matches are trusted.
 struct Scoring {
-    score: f32,
-    weak_score: Option<f32>,
+    score: f64,
+    weak_score: Option<f64>,
     context: ContextWords,
 }
 
@@ -81,7 +81,7 @@ struct Scoring {
 struct Scored {
     name: &'static str,
     hit: Hit,
-    score: f32,
+    score: f64,
     context: bool,
 }
 
@@ -92,12 +92,12 @@ pub struct PatternsDetector {
     dates: DateGranularity,
     bare_years: bool,
     custom: Vec<(String, Regex, String)>,
-    min_score: f32,
+    min_score: f64,
     words_before: usize,
     words_after: usize,
-    context_boost: f32,
-    context_min_score: f32,
-    rival_context_penalty: f32,
+    context_boost: f64,
+    context_min_score: f64,
+    rival_context_penalty: f64,
 }
 
 const SECTION: &str = "[detect.patterns]";

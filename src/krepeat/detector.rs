@@ -63,7 +63,7 @@ impl Detector for KRepeatDetector {
                     category: "rare_substring".to_string(),
                     detector: self.name().to_string(),
                     proposal: Proposal::Remove,
-                    confidence: share as f32,
+                    confidence: share,
                     reason: format!(
                         "{:.0} % of its characters are in no substring found {} times (min length {})",
                         share * 100.0,

@@ -238,10 +238,17 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         token: options.token.as_deref().map(token_digest),
         config: Arc::new(config.clone()),
     };
+    let analyzer_errors = middleware::from_fn_with_state(state.clone(), analyzer_error_status);
     let protected = Router::new()
-        .route("/analyze", post(presidio::analyze))
+        .route(
+            "/analyze",
+            post(presidio::analyze).layer(analyzer_errors.clone()),
+        )
         .route("/anonymize", post(presidio::anonymize))
-        .route("/supportedentities", get(presidio::supported_entities))
+        .route(
+            "/supportedentities",
+            get(presidio::supported_entities).layer(analyzer_errors),
+        )
         .route("/recognizers", get(presidio::recognizers))
         .route("/anonymizers", get(presidio::anonymizers))
         .route("/deanonymize", post(presidio::deanonymize))
@@ -269,6 +276,22 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), local_only))
         .with_state(state)
+}
+
+/// A request the analyzer routes cannot take answers `serve.analyzer_error_status`: 400
+/// as declass answers it, or Presidio's 500.
+async fn analyzer_error_status(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut response = next.run(request).await;
+    if response.status() == StatusCode::BAD_REQUEST
+        && let Ok(status) = StatusCode::from_u16(state.config.analyzer_error_status)
+    {
+        *response.status_mut() = status;
+    }
+    response
 }
 
 /// Without a token, only requests addressed to this machine by a browser on it are

@@ -4,9 +4,9 @@
 //! unchanged. Offsets are in code points, as Python's. Entity types are Presidio's names
 //! for declass's finding categories (`[serve.entities]`).
 //!
-//! Differences, by necessity: only English (`language` "en"); ad-hoc recognizers run
-//! their patterns and deny lists at their own score (context words do not raise it; the
-//! request's `context` raises the scores of declass's own pattern recognizers);
+//! Differences, by necessity: only English (`language` "en"); context words (an ad-hoc
+//! recognizer's own, the request's `context`) are compared as words with a plural "s"
+//! ignored, where Presidio compares spaCy's lemmas by substring;
 //! the `hash` operator without a `salt` is declass's keyed HMAC-SHA256 (`[detect.operators]
 //! hash_key`), since Presidio's random salt would make the output differ on every call;
 //! `encrypt` derives its IV from the key and the text instead of drawing it
@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256, Sha512};
 
 use super::{ApiError, ApiJson, AppState, on_engine};
 use crate::config::ServeConfig;
+use crate::detect::context::{ContextWords, Window};
 use crate::detect::{Finding, operators};
 use crate::pipeline::Engine;
 use crate::text::CharOffsets;
@@ -128,6 +129,10 @@ pub struct AdHocRecognizer {
     pub deny_list: Vec<String>,
     #[serde(default)]
     pub deny_list_score: Option<f64>,
+    /// Words that raise its matches' scores when among the words before them (or the
+    /// request's `context`), as Presidio's context enhancer raises them.
+    #[serde(default)]
+    pub context: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -299,11 +304,18 @@ pub async fn analyze(
     let config = state.config.clone();
     let context = request.context;
     let results = on_engine(&state, move |engine| {
+        let patterns = &engine.config().detect.patterns;
+        let boost = ContextBoost {
+            words_before: PRESIDIO_CONTEXT_WORDS_BEFORE,
+            boost: patterns.context_boost,
+            floor: patterns.context_min_score,
+            given: &context,
+        };
         texts
             .into_iter()
             .map(|text| {
                 let mut results = detect(engine, &config, &text, &context, &filter)?;
-                results.extend(ad_hoc_results(&ad_hoc, &text, &filter)?);
+                results.extend(ad_hoc_results(&ad_hoc, &text, &filter, &boost)?);
                 results.retain(|r| !allow.allows(&text, r));
                 results.sort_by(presidio_order);
                 Ok(results)
@@ -391,7 +403,22 @@ struct CompiledAdHoc {
     name: String,
     entity: String,
     patterns: Vec<(Option<String>, fancy_regex::Regex, f64)>,
+    context: ContextWords,
 }
+
+/// How an ad-hoc recognizer's context words raise a match's score: Presidio's
+/// `LemmaContextAwareEnhancer` defaults (five words before the match, none after) with
+/// the boost and floor of `[detect.patterns]`, which are Presidio's too.
+struct ContextBoost<'a> {
+    words_before: usize,
+    boost: f64,
+    floor: f64,
+    /// The request's `context`: words the text is about, read as if around every match.
+    given: &'a [String],
+}
+
+/// Presidio's context enhancer looks at this many words before a match, none after.
+const PRESIDIO_CONTEXT_WORDS_BEFORE: usize = 5;
 
 fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>, ApiError> {
     recognizers
@@ -432,6 +459,7 @@ fn compile_ad_hoc(recognizers: &[AdHocRecognizer]) -> Result<Vec<CompiledAdHoc>,
                 ));
             }
             Ok(CompiledAdHoc {
+                context: ContextWords::new(&r.context),
                 name: r
                     .name
                     .clone()
@@ -447,14 +475,12 @@ fn ad_hoc_results(
     recognizers: &[CompiledAdHoc],
     text: &str,
     filter: &ResultFilter,
+    boost: &ContextBoost,
 ) -> Result<Vec<AnalyzerResult>, ApiError> {
     let offsets = CharOffsets::new(text);
     let mut out = Vec::new();
     for r in recognizers {
-        for (name, regex, score) in &r.patterns {
-            if !filter.keeps(&r.entity, *score) {
-                continue;
-            }
+        for (name, regex, original_score) in &r.patterns {
             for m in regex.find_iter(text) {
                 // A search over the bound finds nothing it can vouch for: the request
                 // fails rather than answering without the entity it asked for.
@@ -468,22 +494,36 @@ fn ad_hoc_results(
                 if m.start() == m.end() {
                     continue;
                 }
+                let supporting = if r.context.is_empty() {
+                    None
+                } else {
+                    let window = Window::around(text, m.start(), m.end(), boost.words_before, 0);
+                    r.context.supporting(&window, boost.given)
+                };
+                // Presidio's arithmetic, in its order: raised, floored, capped.
+                let score = match supporting {
+                    Some(_) => (original_score + boost.boost).max(boost.floor).min(1.0),
+                    None => *original_score,
+                };
+                if !filter.keeps(&r.entity, score) {
+                    continue;
+                }
                 out.push(AnalyzerResult {
                     analysis_explanation: filter.explain.then(|| Explanation {
                         recognizer: r.name.clone(),
                         pattern_name: name.clone(),
                         pattern: Some(regex.as_str().to_string()),
-                        original_score: *score,
-                        score: *score,
+                        original_score: *original_score,
+                        score,
                         textual_explanation: format!("matches an ad-hoc {} pattern", r.entity),
-                        score_context_improvement: 0.0,
-                        supportive_context_word: String::new(),
+                        score_context_improvement: score - original_score,
+                        supportive_context_word: supporting.unwrap_or_default(),
                         validation_result: None,
                     }),
                     start: offsets.char_of(m.start()),
                     end: offsets.char_of(m.end()),
                     entity_type: r.entity.clone(),
-                    score: *score,
+                    score,
                 });
             }
         }

@@ -60,12 +60,16 @@ async fn presidio_documentation_requests_work_unchanged() {
         .find(|r| r["entity_type"] == "PERSON")
         .unwrap_or_else(|| panic!("no PERSON in {body}"));
     assert_eq!((&person["start"], &person["end"]), (&json!(0), &json!(10)));
-    assert!(
-        person["score"]
-            .as_f64()
-            .is_some_and(|s| s > 0.0 && s <= 1.0)
-    );
+    // The score Presidio gives its spaCy recognizer's persons.
+    assert_eq!(person["score"], json!(0.85), "{body}");
     assert!(person["analysis_explanation"].is_null());
+    // The driver's licence at its weak score raised by "license", in Presidio's
+    // arithmetic: 0.3 + 0.35, which is 0.6499999999999999 in a double as in Python.
+    let licence = results
+        .as_array()
+        .and_then(|all| all.iter().find(|r| r["entity_type"] == "US_DRIVER_LICENSE"))
+        .unwrap_or_else(|| panic!("no US_DRIVER_LICENSE in {body}"));
+    assert_eq!(licence["score"], json!(0.3_f64 + 0.35), "{body}");
 
     // "Minimal Request (batch request)": one list per text.
     let (status, body) = post(
@@ -121,10 +125,13 @@ async fn presidio_documentation_requests_work_unchanged() {
         .and_then(|all| all.iter().find(|r| r["entity_type"] == "ZIP"))
         .unwrap_or_else(|| panic!("no ZIP in {body}"));
     assert_eq!((&zip["start"], &zip["end"]), (&json!(59), &json!(64)));
-    assert_eq!(
-        zip["analysis_explanation"]["recognizer"],
-        "Zip code Recognizer"
-    );
+    let explanation = &zip["analysis_explanation"];
+    assert_eq!(explanation["recognizer"], "Zip code Recognizer");
+    // Its context words "zip" and "code" stand before it: 0.01 raised by 0.35 to at
+    // least 0.4, as Presidio's context enhancer raises it.
+    assert_eq!(zip["score"], json!(0.4), "{body}");
+    assert_eq!(explanation["original_score"], json!(0.01), "{body}");
+    assert_eq!(explanation["supportive_context_word"], "zip", "{body}");
 
     // Presidio reads `return_decision_process` by truth and passes any `correlation_id`.
     let mut loose = enhanced.clone();

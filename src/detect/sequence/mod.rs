@@ -83,6 +83,8 @@ pub struct SequenceDetector {
     gazetteers: Gazetteers,
     category: String,
     generalization: String,
+    /// The confidence of every finding.
+    score: f64,
     /// Per entity type: the category and generalization of its findings, and whether
     /// they are reported.
     types: BTreeMap<String, (String, String, bool)>,
@@ -140,6 +142,7 @@ impl SequenceDetector {
             gazetteers: Gazetteers::default(),
             category: config.category.clone(),
             generalization: config.generalization.clone(),
+            score: config.score,
             types: config
                 .types
                 .iter()
@@ -328,7 +331,7 @@ impl SequenceDetector {
                     category,
                     detector: self.name.clone(),
                     proposal: Proposal::Generalize(label),
-                    confidence: 0.8,
+                    confidence: self.score,
                 });
             }
         }
