@@ -605,3 +605,24 @@ fn remembered_word_features_encode_as_listed_features() {
         }
     }
 }
+
+/// A mention the model runs into a pronoun ends before it; one of a single token, or
+/// ending in anything else, is left as labelled.
+#[test]
+fn a_mention_ends_before_the_pronoun_the_model_ran_into() {
+    let config = crate::Config::builtin().expect("config");
+    let tagger = crate::text::pos::PerceptronTagger::builtin().expect("tagger");
+    let text = "On September 18 I visited Paris.";
+    let doc = crate::text::Analyzer::new(&tagger, &config.text).analyze(text.to_string());
+    let token = |word: &str| {
+        (0..doc.tokens.len())
+            .find(|&k| doc.token_text(k) == word)
+            .expect("token")
+    };
+    let (month, pronoun, place) = (token("September"), token("I"), token("Paris"));
+    assert_eq!(doc.tags[pronoun], Upos::Pron, "{:?}", doc.tags);
+    // Offsets within the sentence, which starts at the document's first token.
+    assert_eq!(mention_end(&doc, 0, month, pronoun + 1), pronoun);
+    assert_eq!(mention_end(&doc, 0, place, place + 1), place + 1);
+    assert_eq!(mention_end(&doc, 0, pronoun, pronoun + 1), pronoun + 1);
+}
