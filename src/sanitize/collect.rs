@@ -401,12 +401,17 @@ impl Run<'_, '_> {
                 // Read as the role its head noun names ("president"), which the collection
                 // or the corpus may still measure: the person sense the rule asked for, not
                 // the office ("presidency") a document about institutions may favour.
-                let office_of_setting = is_office_of(&self.items[i].text, &defined);
+                let office_of_setting = is_office_of(&self.items[i].text, &defined)
+                    && !self.items[i]
+                        .spans
+                        .iter()
+                        .any(|&(start, end)| self.beside_a_name(start, end));
                 let item = &mut self.items[i];
                 // An office of the institution the document names ("President of the
                 // Chamber", "Agent of the Government") that the text predicates of no one
-                // is the setting's, as the institution is: its holder is an officer of
-                // the proceedings, not a fact about the people they concern.
+                // and sets beside no name is the setting's, as the institution is: its
+                // holder is an officer of the proceedings, not a fact about the people
+                // they concern.
                 item.setting |= office_of_setting;
                 item.proper = false;
                 item.quasi = false;
@@ -744,6 +749,31 @@ impl Run<'_, '_> {
         self.s
             .taxonomy
             .usual_sense_under(&head.to_lowercase(), person)
+    }
+
+    /// Whether a name stands beside the span at bytes `start..end`, set off by a comma or
+    /// nothing ("Jane Roe, President of the Chamber", "the President of the Chamber, Jane
+    /// Roe"): an apposition says who holds the office, which then tells about them.
+    fn beside_a_name(&self, start: usize, end: usize) -> bool {
+        let doc = self.doc;
+        let is_name = |k: usize| doc.tags.get(k) == Some(&Upos::Propn);
+        let is_comma = |k: usize| doc.token_text(k) == ",";
+        let mut first = doc.tokens.partition_point(|t| t.end <= start);
+        if first > 0 && doc.tokens[first - 1].norm == "the" {
+            first -= 1;
+        }
+        let before = first.checked_sub(1).and_then(|k| {
+            if is_comma(k) {
+                k.checked_sub(1)
+            } else {
+                Some(k)
+            }
+        });
+        let mut after = doc.tokens.partition_point(|t| t.start < end);
+        if after < doc.tokens.len() && is_comma(after) {
+            after += 1;
+        }
+        before.is_some_and(is_name) || (after < doc.tokens.len() && is_name(after))
     }
 
     /// Whether a title a person's name follows comes before `head` in `text`: the head is
