@@ -1181,6 +1181,7 @@ async fn idle_and_slow_connections_are_dropped_and_a_flood_is_bounded() {
     // The flood: 300 silent sockets against a limit of 40. Those over the limit are
     // answered 503 and closed at once; the others are closed at the header deadline;
     // the service answers throughout or within the deadline, and after.
+    let flood_started = Instant::now();
     let mut flood = Vec::new();
     for _ in 0..300 {
         flood.push(connect().await.expect("connect"));
@@ -1205,7 +1206,15 @@ async fn idle_and_slow_connections_are_dropped_and_a_flood_is_bounded() {
         );
         refused += usize::from(answer.starts_with("HTTP/1.1 503 "));
     }
-    assert!(refused >= 300 - 40, "{refused} refused of 300");
+    // An admitted socket holds one of the 40 slots until the header deadline (1 s), so
+    // at most 40 are admitted per deadline the flood lasts (on a loaded machine the
+    // backlog is still being accepted when the first ones close); without the bound
+    // none would be refused.
+    let deadlines = flood_started.elapsed().as_secs_f64().ceil() as usize + 1;
+    assert!(
+        300 - refused <= 40 * deadlines && refused > 0,
+        "{refused} refused of 300 over {deadlines} header deadlines"
+    );
     assert_eq!(
         reqwest::get(server.url("/health"))
             .await
