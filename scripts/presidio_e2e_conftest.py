@@ -1,9 +1,10 @@
-"""Runs Presidio's end-to-end API tests against one `declass serve` (SOURCE.md).
+"""Runs Presidio's end-to-end API tests against one `declass serve`: the conftest.py
+scripts/presidio_e2e.sh puts beside a copy of Presidio's `e2e-tests`.
 
 The server gets a data directory of its own with a small reference corpus built by the
 binary (no network) and runs the detectors Presidio's default analyzer stands for:
 validated patterns and the named-entity model. `DECLASS_BIN` names the binary
-(default: target/debug/declass, or under CARGO_TARGET_DIR).
+(set by scripts/presidio_e2e.sh).
 """
 
 import json
@@ -19,7 +20,7 @@ import urllib.request
 
 import pytest
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(__file__).resolve().parent  # the copy of e2e-tests
 sys.path.insert(0, str(HERE))
 
 CORPUS = [
@@ -87,10 +88,9 @@ def _strict_equal_json_strings(expected, actual, ignore_keys=None):
 
 
 def _binary():
-    if "DECLASS_BIN" in os.environ:
-        return pathlib.Path(os.environ["DECLASS_BIN"])
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", HERE.parents[1] / "target"))
-    return target / "debug" / "declass"
+    if "DECLASS_BIN" not in os.environ:
+        raise pytest.UsageError("set DECLASS_BIN to the declass binary (scripts/presidio_e2e.sh does)")
+    return pathlib.Path(os.environ["DECLASS_BIN"])
 
 
 def _free_port():
