@@ -87,12 +87,8 @@ struct NerTyper {
     labeller: std::sync::OnceLock<std::result::Result<DetectorSet, String>>,
 }
 
-impl NameTyper for NerTyper {
-    fn classes(
-        &self,
-        doc: &Document,
-        sentences: std::ops::Range<usize>,
-    ) -> Result<Vec<(usize, usize, String)>> {
+impl NerTyper {
+    fn labeller(&self) -> Result<&DetectorSet> {
         let labeller = self.labeller.get_or_init(|| {
             DetectorSet::build(
                 &[crate::detect::sequence::NER.to_string()],
@@ -101,10 +97,25 @@ impl NameTyper for NerTyper {
             )
             .map_err(|e| e.to_string())
         });
-        let labeller = labeller
+        labeller
             .as_ref()
-            .map_err(|e| crate::Error::model("ner model", e.clone()))?;
-        Ok(typed_spans(labeller.detect_sentences(doc, sentences)?))
+            .map_err(|e| crate::Error::model("ner model", e.clone()))
+    }
+}
+
+impl NameTyper for NerTyper {
+    fn classes(
+        &self,
+        doc: &Document,
+        sentences: std::ops::Range<usize>,
+    ) -> Result<Vec<(usize, usize, String)>> {
+        Ok(typed_spans(
+            self.labeller()?.detect_sentences(doc, sentences)?,
+        ))
+    }
+
+    fn given_names_then_surname(&self, words: &[&str]) -> Result<bool> {
+        Ok(given_names_then_surname(self.labeller()?, words))
     }
 }
 
@@ -113,7 +124,13 @@ impl NameTyper for NerTyper {
 /// would (same model, same configuration), so its findings are reused.
 struct KnownClasses(Vec<(usize, usize, String)>);
 
-impl NameTyper for KnownClasses {
+/// [`KnownClasses`] with the run's detectors, whose `ner` model holds the census lists.
+struct KnownTyper<'a> {
+    classes: &'a KnownClasses,
+    detectors: &'a DetectorSet,
+}
+
+impl NameTyper for KnownTyper<'_> {
     fn classes(
         &self,
         doc: &Document,
@@ -121,12 +138,30 @@ impl NameTyper for KnownClasses {
     ) -> Result<Vec<(usize, usize, String)>> {
         let (start, end) = crate::detect::sentences_span(doc, sentences);
         Ok(self
+            .classes
             .0
             .iter()
             .filter(|(s, e, _)| *s < end && start < *e)
             .cloned()
             .collect())
     }
+
+    fn given_names_then_surname(&self, words: &[&str]) -> Result<bool> {
+        Ok(given_names_then_surname(self.detectors, words))
+    }
+}
+
+/// [`NameTyper::given_names_then_surname`] by the census lists of `detectors`' lexicons.
+fn given_names_then_surname(detectors: &DetectorSet, words: &[&str]) -> bool {
+    use crate::detect::ner::{FIRST_NAMES, SURNAMES};
+    let Some((last, given)) = words.split_last() else {
+        return false;
+    };
+    !given.is_empty()
+        && given
+            .iter()
+            .all(|w| detectors.lexicon_holds(FIRST_NAMES, &w.to_lowercase()))
+        && detectors.lexicon_holds(SURNAMES, &last.to_lowercase())
 }
 
 /// The spans of findings that propose a class, with that class.
@@ -638,6 +673,10 @@ impl Engine {
             memo: &self.concepts,
             sets: self.concept_sets.as_ref(),
         };
+        let known = classes.map(|classes| KnownTyper {
+            classes,
+            detectors: &self.detectors,
+        });
         f(&Sanitizer {
             config: &self.config.sanitize,
             counts: self.counts.as_ref(),
@@ -645,7 +684,7 @@ impl Engine {
             ic: &ic,
             identifying: &self.identifying,
             person_titles: &self.config.detect.protect.titles,
-            name_typer: Some(match classes {
+            name_typer: Some(match &known {
                 Some(known) => known as &dyn NameTyper,
                 None => &self.name_typer,
             }),

@@ -87,6 +87,12 @@ pub trait Detector: Send + Sync {
     /// The name used in `--detect` lists, config and reports.
     fn name(&self) -> &str;
     fn detect(&self, doc: &Document) -> Result<Vec<Finding>>;
+    /// The phrase lists the detector's model ships (a sequence labeller's gazetteers:
+    /// the census given names and surnames among them), for others to read; `None` for a
+    /// detector without a model.
+    fn lexicon(&self) -> Option<&sequence::Gazetteers> {
+        None
+    }
     /// The findings overlapping the given sentences (indices into `doc.sentences`). A
     /// detector that reads one sentence at a time labels only those, so a caller that
     /// needs a few sentences of a long document does not pay for all of them.
@@ -283,6 +289,15 @@ impl DetectorSet {
             detectors,
             allow: (!allow.is_empty()).then_some(allow),
         })
+    }
+
+    /// Whether the lexicon of one of the set's detectors ([`Detector::lexicon`]) lists
+    /// `phrase` (lowercased words joined by single spaces) in its list `list`.
+    pub fn lexicon_holds(&self, list: &str, phrase: &str) -> bool {
+        self.detectors
+            .iter()
+            .filter_map(|d| d.lexicon())
+            .any(|lexicon| lexicon.holds(list, phrase))
     }
 
     /// The names of the detectors that will run, in order.

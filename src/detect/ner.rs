@@ -14,6 +14,10 @@ use crate::text::{Analyzer, CharOffsets};
 
 /// Name of the organization-suffix list among the gazetteers.
 pub const ORG_SUFFIXES: &str = "org-suffix";
+/// Name of the census first-name list among the gazetteers.
+pub const FIRST_NAMES: &str = "first-name";
+/// Name of the census surname list among the gazetteers.
+pub const SURNAMES: &str = "surname";
 
 /// The entity types a model learns and the names data sources give them.
 #[derive(Debug, Clone, Default)]

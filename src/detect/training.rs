@@ -406,11 +406,11 @@ fn gazetteer_lists(
     }
     let census: [(&str, bool, &[&str]); 2] = [
         (
-            "first-name",
+            ner::FIRST_NAMES,
             config.first_names,
             &["dist.male.first", "dist.female.first"],
         ),
-        ("surname", config.surnames, &["dist.all.last"]),
+        (ner::SURNAMES, config.surnames, &["dist.all.last"]),
     ];
     for (list, wanted, files) in census {
         if wanted && let Some(found) = census_names(data, names, tools, files) {

@@ -309,7 +309,7 @@ impl Run<'_, '_> {
         // A person's title before the last word: "Dr. Alan Whitcombe", "California
         // Governor Ronald Reagan".
         let titled = words.len() > 1 && words[..words.len() - 1].iter().any(|w| self.is_title(w));
-        if titled {
+        if titled || self.typed_as_personal_name(i, &words) {
             self.push_concept(out, &self.s.config.person_concept);
             return;
         }
@@ -320,6 +320,31 @@ impl Run<'_, '_> {
         if out.is_empty() {
             self.labelled_class(i, out);
         }
+    }
+
+    /// Whether a name of given names and a surname ("Alice Smith", "Johnny Chase") is a
+    /// person's by the name typer reading its sentence: its surname's sense as a common
+    /// noun ("a smith") would publish the surname, while a place or a building named
+    /// after someone ("Elizabeth Street", typed otherwise) keeps the class of its head.
+    fn typed_as_personal_name(&self, i: usize, words: &[&str]) -> bool {
+        let Some(typer) = self.s.name_typer else {
+            return false;
+        };
+        match typer.given_names_then_surname(words) {
+            Ok(false) => return false,
+            Ok(true) => {}
+            Err(err) => {
+                if !self.typer_failed.replace(true) {
+                    log::warn!("names could not be typed: {err}");
+                }
+                return false;
+            }
+        }
+        let mut typed = Vec::new();
+        self.labelled_class(i, &mut typed);
+        typed
+            .first()
+            .is_some_and(|c| c.label == self.s.config.person_concept)
     }
 
     /// The common noun that says what a name is, standing just before it or before the

@@ -83,6 +83,11 @@ pub trait NameTyper {
         doc: &crate::text::Document,
         sentences: std::ops::Range<usize>,
     ) -> crate::error::Result<Vec<(usize, usize, String)>>;
+    /// Whether `words` read as a person's name by the census lists the typer knows:
+    /// every word but the last a given name and the last a surname ("Alice Smith",
+    /// "Johnny Chase"). Then the last word's sense as a common noun ("a smith", "a
+    /// chase") may be nothing but the surname, and publishing it publishes the name.
+    fn given_names_then_surname(&self, words: &[&str]) -> crate::error::Result<bool>;
 }
 
 /// [`Taxonomy`] over the loaded knowledge bases.

@@ -62,6 +62,25 @@ fn the_verb_before_a_protected_name_stays() {
     assert!(!text.contains("Jane") && !text.contains("Roe"), "{text}");
 }
 
+/// A name of a given name and a surname that is also a common noun is a person's, not a
+/// thing's: "Alice Smith" published as "a smith" would publish her surname.
+#[test]
+fn a_surname_that_is_a_common_noun_does_not_become_the_class() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "Johnny Chase grew up in Ohio. Alice Smith married Wesley Wall in 1990.",
+    );
+    let out = sanitize_output(&s, &doc, &["--protect", "Johnny Chase"]);
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout).to_lowercase();
+    for surname in ["chase", "smith", "wall"] {
+        assert!(!text.contains(surname), "{text}");
+    }
+    assert!(text.contains("a person married a person"), "{text}");
+}
+
 /// A protected person's age and birth date climb their own ladders ("more than ten",
 /// "the 20th century"), not to "a number" or "a date": a vague amount and a century are
 /// counted with every amount and year they cover, and the ladder's last word is never

@@ -206,6 +206,10 @@ impl Detector for SequenceDetector {
         &self.name
     }
 
+    fn lexicon(&self) -> Option<&Gazetteers> {
+        Some(self.model.lexicon())
+    }
+
     /// The model's labels, sentence by sentence, then the abbreviations the document
     /// defines for its mentions ([`label_defined_abbreviations`]) and the repeats of its
     /// mentions ([`label_repeated_mentions`]).

@@ -132,6 +132,11 @@ impl SequenceModel {
         path
     }
 
+    /// The phrase lists shipped inside the model.
+    pub fn lexicon(&self) -> &Gazetteers {
+        &self.lexicon
+    }
+
     /// BIO labels for one sentence.
     pub fn predict(
         &self,
