@@ -203,6 +203,8 @@ pub struct SequenceModelConfig {
     pub min_feature_count: u32,
     /// Folds for the lexicon of training mentions the model ships (0: none).
     pub lexicon_folds: usize,
+    /// How training labels a mention's tokens (`bio` or `bilou`).
+    pub label_scheme: LabelScheme,
     /// Category and generalization of its findings; empty: from the entity type (its
     /// entry in `types`, else PER → person, LOC → location, ORG → organization, others
     /// lowercased).
@@ -337,4 +339,17 @@ pub struct GazetteerConfig {
     /// one list (`{kb}-label`): MeSH's disease names for the disease model.
     #[serde(default)]
     pub every_label: Vec<String>,
+}
+
+/// How a mention's tokens are labelled in training. BIO marks a mention's first token
+/// `B-` and the rest `I-`; BILOU also marks its last `L-` and a one-token mention `U-`,
+/// so the model learns where mentions end as well as where they begin (Ratinov & Roth
+/// 2009, "Design challenges and misconceptions in named entity recognition", §3: BILOU
+/// beats BIO). Predictions are given in BIO either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LabelScheme {
+    #[default]
+    Bio,
+    Bilou,
 }

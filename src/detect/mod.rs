@@ -577,6 +577,7 @@ mod tests {
             lexicon_folds: 0,
             embedded: sequence::Gazetteers::default(),
             clusters: sequence::WordClusters::default(),
+            label_scheme: sequence::LabelScheme::Bio,
         };
         let trained = sequence::SequenceModel::train(
             &[sentence],

@@ -43,6 +43,7 @@ pub fn train_options(
         lexicon_folds: lexicon_folds.unwrap_or(config.lexicon_folds),
         embedded,
         clusters,
+        label_scheme: config.label_scheme,
     }
 }
 

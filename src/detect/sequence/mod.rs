@@ -22,7 +22,7 @@ mod train;
 pub use abbreviations::label_defined_abbreviations;
 pub use clusters::WordClusters;
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
-pub use model::{SequenceModel, bio_spans};
+pub use model::{LabelScheme, SequenceModel, bio_spans};
 pub use readers::{read_conll, read_iob2};
 pub use repeats::label_repeated_mentions;
 pub use train::TrainOptions;
@@ -56,9 +56,11 @@ pub fn category_of_type(kind: &str) -> String {
     }
 }
 
-/// Bumped when features or the file layout change. Format 3 added word clusters
-/// ([`WordClusters`]); a format-2 file reads as a model without them.
-pub const MODEL_VERSION: u32 = 3;
+/// Bumped when features, labels or the file layout change. Format 3 added word clusters
+/// ([`WordClusters`]); a format-2 file reads as a model without them. Format 4 may hold
+/// BILOU labels ([`LabelScheme`]), which a build reading only BIO would misread, so
+/// older builds refuse it; a format-2 or -3 file is BIO.
+pub const MODEL_VERSION: u32 = 4;
 
 /// The oldest model format this build reads; older files are refused.
 pub const OLDEST_MODEL_VERSION: u32 = 2;

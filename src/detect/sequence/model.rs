@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Gazetteers, KnownWords, MODEL_VERSION, OLDEST_MODEL_VERSION, WordClusters};
+pub use crate::detect::config::LabelScheme;
 use crate::error::{Error, Result};
 use crate::text::Upos;
 
@@ -38,6 +39,48 @@ pub struct SequenceModel {
     /// worked out once, not for every pair of labels of every sentence.
     #[serde(skip)]
     pub(super) predecessors: std::sync::OnceLock<Vec<Vec<usize>>>,
+    /// Whether `labels` are BILOU ([`Self::bilou`]), worked out once.
+    #[serde(skip)]
+    pub(super) bilou: std::sync::OnceLock<bool>,
+}
+
+impl LabelScheme {
+    /// `labels` (BIO, possibly with [`super::UNKNOWN`] tokens) in this scheme.
+    pub fn encode(self, labels: &[String]) -> Vec<String> {
+        if self == LabelScheme::Bio {
+            return labels.to_vec();
+        }
+        let spans = bio_spans(labels);
+        let mut out = labels.to_vec();
+        for (start, end, kind) in spans {
+            // Before an unknown token the mention may go on: its end is not given.
+            if labels.get(end).is_some_and(|l| l == super::UNKNOWN) {
+                continue;
+            }
+            if end - start == 1 {
+                out[start] = format!("U-{kind}");
+            } else {
+                out[start] = format!("B-{kind}");
+                out[end - 1] = format!("L-{kind}");
+            }
+        }
+        out
+    }
+
+    /// A label of either scheme in BIO.
+    pub fn to_bio(label: &str) -> String {
+        match (label.strip_prefix("U-"), label.strip_prefix("L-")) {
+            (Some(kind), _) => format!("B-{kind}"),
+            (_, Some(kind)) => format!("I-{kind}"),
+            _ => label.to_string(),
+        }
+    }
+
+    /// Whether a label leaves its mention open: a `B-` or `I-`, which in BILOU the next
+    /// token must continue and in BIO it may.
+    fn is_open(label: &str) -> bool {
+        label.starts_with("B-") || label.starts_with("I-")
+    }
 }
 
 impl SequenceModel {
@@ -54,12 +97,32 @@ impl SequenceModel {
         self.features.len()
     }
 
-    /// Whether label `to` may follow label `from` (`None`: sentence start) in BIO.
+    /// Whether label `to` may follow label `from` (`None`: sentence start) in the
+    /// model's scheme: in BIO an `I-` continues a mention of its type; in BILOU an `I-`
+    /// or `L-` continues a `B-` or `I-` of its type, and only they may.
     pub(super) fn allowed(&self, from: Option<usize>, to: usize) -> bool {
-        match self.labels[to].strip_prefix("I-") {
-            None => true,
-            Some(kind) => from.is_some_and(|f| self.labels[f].get(2..) == Some(kind)),
+        let open = from
+            .map(|f| self.labels[f].as_str())
+            .filter(|f| LabelScheme::is_open(f));
+        let to = self.labels[to].as_str();
+        match to.strip_prefix("I-").or_else(|| to.strip_prefix("L-")) {
+            Some(kind) => open.is_some_and(|f| f.get(2..) == Some(kind)),
+            None => !self.bilou() || open.is_none(),
         }
+    }
+
+    /// Whether a sentence may end on `label`: not inside a BILOU mention.
+    fn may_end(&self, label: usize) -> bool {
+        !self.bilou() || !LabelScheme::is_open(&self.labels[label])
+    }
+
+    /// Whether the model's labels are BILOU (it has a unit or last label).
+    fn bilou(&self) -> bool {
+        *self.bilou.get_or_init(|| {
+            self.labels
+                .iter()
+                .any(|l| l.starts_with("U-") || l.starts_with("L-"))
+        })
     }
 
     /// The best label path; with `mask`, the best among paths whose label at each
@@ -122,6 +185,7 @@ impl SequenceModel {
             }
         }
         let mut last = (0..nl)
+            .filter(|&l| self.may_end(l))
             .max_by(|&a, &b| score[(n - 1) * nl + a].total_cmp(&score[(n - 1) * nl + b]))
             .unwrap_or(0);
         let mut path = vec![0; n];
@@ -161,7 +225,7 @@ impl SequenceModel {
         });
         self.viterbi(&encoded, None)
             .into_iter()
-            .map(|l| self.labels[l].clone())
+            .map(|l| LabelScheme::to_bio(&self.labels[l]))
             .collect()
     }
 

@@ -47,6 +47,7 @@ fn learns_a_small_pattern_and_round_trips() {
         lexicon_folds: 0,
         embedded: Gazetteers::default(),
         clusters: WordClusters::default(),
+        label_scheme: LabelScheme::Bio,
     };
     let gaz = Gazetteers::default();
     let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
@@ -71,6 +72,58 @@ fn learns_a_small_pattern_and_round_trips() {
 }
 
 #[test]
+fn bilou_marks_where_mentions_end_and_predicts_in_bio() {
+    let labels = |l: &str| l.split(' ').map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        LabelScheme::Bilou.encode(&labels("B-D I-D I-D O B-L O I-D O B-D ?")),
+        labels("B-D I-D L-D O U-L O U-D O B-D ?"),
+    );
+    assert_eq!(
+        LabelScheme::Bio.encode(&labels("B-D I-D")),
+        labels("B-D I-D")
+    );
+    let mut data = Vec::new();
+    for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
+        data.push(s(
+            &format!("patients with {name} were treated"),
+            "O O B-D O O",
+        ));
+        data.push(s(
+            &format!("chronic {name} syndrome is rare"),
+            "B-D I-D I-D O O",
+        ));
+    }
+    let options = TrainOptions {
+        epochs: 8,
+        seed: 3,
+        min_feature_count: 1,
+        lexicon_folds: 0,
+        embedded: Gazetteers::default(),
+        clusters: WordClusters::default(),
+        label_scheme: LabelScheme::Bilou,
+    };
+    let gaz = Gazetteers::default();
+    let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
+    assert_eq!(model.labels, labels("O B-D I-D L-D U-D"));
+    assert_eq!(
+        model.predict(&labels("patients with cholera were treated"), None, &gaz),
+        labels("O O B-D O O")
+    );
+    assert_eq!(
+        model.predict(&labels("chronic cholera syndrome is rare"), None, &gaz),
+        labels("B-D I-D I-D O O")
+    );
+    let at = |label: &str| model.labels.iter().position(|l| l == label);
+    let [o, b, i, l, u] = ["O", "B-D", "I-D", "L-D", "U-D"].map(|x| at(x).expect("label"));
+    // A mention opened by B- or I- goes on; one closed by L- or U- does not.
+    assert!(model.allowed(Some(b), i) && model.allowed(Some(i), l));
+    assert!(!model.allowed(Some(b), o) && !model.allowed(Some(i), u));
+    assert!(!model.allowed(Some(u), i) && !model.allowed(Some(l), l));
+    assert!(model.allowed(Some(l), b) && model.allowed(Some(u), o));
+    assert!(!model.allowed(None, i) && !model.allowed(None, l));
+}
+
+#[test]
 fn viterbi_never_starts_with_inside() {
     let data = vec![s("a b", "I-D I-D"), s("c d", "O O")];
     let options = TrainOptions {
@@ -80,6 +133,7 @@ fn viterbi_never_starts_with_inside() {
         lexicon_folds: 3,
         embedded: Gazetteers::default(),
         clusters: WordClusters::default(),
+        label_scheme: LabelScheme::Bio,
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
@@ -287,6 +341,7 @@ fn partial_labels_leave_unannotated_types_open() {
             lexicon_folds: 0,
             embedded: Gazetteers::default(),
             clusters: WordClusters::default(),
+            label_scheme: LabelScheme::Bio,
         };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         model.predict(
@@ -319,6 +374,7 @@ fn embedded_gazetteers_ship_inside_the_model() {
         lexicon_folds: 0,
         embedded: cities,
         clusters: WordClusters::default(),
+        label_scheme: LabelScheme::Bio,
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let dir = tempfile::tempdir().expect("tempdir");
@@ -347,20 +403,49 @@ fn partial_label_mask_fixes_entities_and_opens_other_types() {
         .map(|l| l.to_string())
         .collect();
     let mut sentence = s("Ann came today", "B-P O O");
-    assert_eq!(partial_label_mask(&sentence, &labels), None);
+    assert_eq!(
+        partial_label_mask(
+            &sentence.labels,
+            sentence.annotated_types.as_deref(),
+            &labels
+        ),
+        None
+    );
     sentence.annotated_types = Some(vec!["P".into()]);
-    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    let mask = partial_label_mask(
+        &sentence.labels,
+        sentence.annotated_types.as_deref(),
+        &labels,
+    )
+    .expect("mask");
     assert_eq!(mask[0], vec![false, true, false, false, false]);
     assert_eq!(mask[2], vec![true, false, false, true, true]);
     sentence.annotated_types = Some(vec!["P".into(), "D".into()]);
-    assert_eq!(partial_label_mask(&sentence, &labels), None);
+    assert_eq!(
+        partial_label_mask(
+            &sentence.labels,
+            sentence.annotated_types.as_deref(),
+            &labels
+        ),
+        None
+    );
     // An unknown token may take any label, whatever the source annotates.
     let mut sentence = s("Ann met Bo", "B-P O ?");
-    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    let mask = partial_label_mask(
+        &sentence.labels,
+        sentence.annotated_types.as_deref(),
+        &labels,
+    )
+    .expect("mask");
     assert_eq!(mask[1], vec![true, false, false, false, false]);
     assert_eq!(mask[2], vec![true; 5]);
     sentence.annotated_types = Some(vec!["P".into()]);
-    let mask = partial_label_mask(&sentence, &labels).expect("mask");
+    let mask = partial_label_mask(
+        &sentence.labels,
+        sentence.annotated_types.as_deref(),
+        &labels,
+    )
+    .expect("mask");
     assert_eq!(mask[1], vec![true, false, false, true, true]);
 }
 
@@ -389,6 +474,7 @@ fn format_two_models_load_without_clusters() {
         lexicon_folds: 0,
         embedded: Gazetteers::default(),
         clusters: WordClusters::default(),
+        label_scheme: LabelScheme::Bio,
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let old = FormatTwo {

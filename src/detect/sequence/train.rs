@@ -7,8 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use rustc_hash::FxHashMap;
 
 use super::{
-    Gazetteers, LabelledSentence, MODEL_VERSION, SequenceModel, Stems, UNKNOWN, WordClusters,
-    bio_spans, sentence_features,
+    Gazetteers, LabelScheme, LabelledSentence, MODEL_VERSION, SequenceModel, Stems, UNKNOWN,
+    WordClusters, bio_spans, sentence_features,
 };
 
 const LEXICON: &str = "train";
@@ -25,6 +25,8 @@ pub struct TrainOptions {
     pub embedded: Gazetteers,
     /// Word clusters shipped inside the model and used alike in training and detection.
     pub clusters: WordClusters,
+    /// How mentions are labelled in training.
+    pub label_scheme: LabelScheme,
 }
 
 impl SequenceModel {
@@ -37,14 +39,18 @@ impl SequenceModel {
         mut progress: impl FnMut(usize, f64),
     ) -> SequenceModel {
         let mut stems = Stems::default();
+        let encoded_labels: Vec<Vec<String>> = data
+            .iter()
+            .map(|s| options.label_scheme.encode(&s.labels))
+            .collect();
         let labels: Vec<String> = {
-            let set: BTreeSet<&String> = data
+            let set: BTreeSet<&String> = encoded_labels
                 .iter()
-                .flat_map(|s| &s.labels)
+                .flatten()
                 .filter(|l| *l != UNKNOWN)
                 .collect();
             let mut l: Vec<String> = set.into_iter().cloned().collect();
-            // "O" first, then B-/I- pairs in order.
+            // "O" first, then each type's labels together.
             l.sort_by_key(|x| (x != "O", x.get(2..).unwrap_or("").to_string(), x.clone()));
             l
         };
@@ -113,11 +119,11 @@ impl SequenceModel {
                     .collect()
             })
             .collect();
-        let gold: Vec<Vec<usize>> = data
+        let gold: Vec<Vec<usize>> = encoded_labels
             .iter()
-            .map(|s| {
+            .map(|given| {
                 // An unknown token's gold label is never read: its sentence has a mask.
-                s.labels
+                given
                     .iter()
                     .map(|l| label_index.get(l.as_str()).copied().unwrap_or(0))
                     .collect()
@@ -125,7 +131,8 @@ impl SequenceModel {
             .collect();
         let masks: Vec<Option<Vec<Vec<bool>>>> = data
             .iter()
-            .map(|s| partial_label_mask(s, &labels))
+            .zip(&encoded_labels)
+            .map(|(s, given)| partial_label_mask(given, s.annotated_types.as_deref(), &labels))
             .collect();
         let nl = labels.len();
         let mut model = SequenceModel {
@@ -139,6 +146,7 @@ impl SequenceModel {
             clusters: options.clusters.clone(),
             index,
             predecessors: Default::default(),
+            bilou: Default::default(),
         };
         // Averaging: `acc` holds sum of c·Δ; the average is w − acc / c.
         let mut acc_w = vec![0.0f64; model.weights.len()];
@@ -242,26 +250,23 @@ impl XorShift {
 /// any for an unknown token, else `O` or any label of a type the source does not
 /// annotate. `None` when the labels given are the whole truth.
 pub(super) fn partial_label_mask(
-    sentence: &LabelledSentence,
+    given: &[String],
+    annotated_types: Option<&[String]>,
     labels: &[String],
 ) -> Option<Vec<Vec<bool>>> {
     let open: Vec<bool> = labels
         .iter()
         .map(|l| {
             l.get(2..).is_some_and(|t| {
-                sentence
-                    .annotated_types
-                    .as_ref()
-                    .is_some_and(|annotated| !annotated.iter().any(|a| a == t))
+                annotated_types.is_some_and(|annotated| !annotated.iter().any(|a| a == t))
             })
         })
         .collect();
-    if !open.contains(&true) && !sentence.labels.iter().any(|l| l == UNKNOWN) {
+    if !open.contains(&true) && !given.iter().any(|l| l == UNKNOWN) {
         return None;
     }
     Some(
-        sentence
-            .labels
+        given
             .iter()
             .map(|given| {
                 labels
