@@ -100,7 +100,13 @@ fn train_ner_from_iob2_and_span_documents_then_detect() {
     std::fs::write(&spans, TAE_SPANS).expect("write");
     std::fs::write(&iob2, IOB2).expect("write");
     let model = data.join("models").join("ner-perceptron.bin.gz");
+    // Two short training documents teach BIO's two labels per type; BILOU's four
+    // (first, inside, last, only) need more examples of each than they give.
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[detect.ner]\nlabel_scheme = \"bio\"\n").expect("write");
     let output = declass(&data)
+        .arg("--config")
+        .arg(&config)
         .args([
             "train",
             "ner",
