@@ -267,6 +267,11 @@ pub struct EntityTypeConfig {
     /// "Mr"; UNER's and OntoNotes' do not).
     #[serde(default)]
     pub strip_leading: Vec<String>,
+    /// With the knowledge bases, a mention of this type stands only when it holds a digit
+    /// or a word with a sense under one of these concepts (a date needs a number or a
+    /// word of time). Empty: no check.
+    #[serde(default)]
+    pub evidence_under: Vec<String>,
 }
 
 /// Distant supervision of the named-entity model (`declass train ner --silver`): in an

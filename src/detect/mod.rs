@@ -365,7 +365,7 @@ impl DetectorSet {
 /// the mention, and so do instances: diseases are often named after people ("Crohn's",
 /// "Hodgkin"), so a person's name must not veto one.
 fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence::Confirmer {
-    Box::new(move |mention: &str| {
+    Box::new(move |_kind: &str, mention: &str| {
         let head = mention.rsplit(' ').next().unwrap_or(mention);
         let mut contradicted = false;
         for term in [mention, head] {
@@ -389,6 +389,32 @@ fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence
             }
         }
         !contradicted
+    })
+}
+
+/// The knowledge bases' evidence for a mention's type (`[detect.ner.types] evidence_under`,
+/// by type): a mention of a type that asks for evidence stands only when it holds a digit
+/// or a word one of whose class senses lies under one of the type's concepts. A "date"
+/// the model reads into "about Jane Roe" or "IP" has neither a number nor a word of time.
+fn typed_evidence(
+    kb: Arc<KnowledgeBase>,
+    evidence_under: std::collections::BTreeMap<String, Vec<String>>,
+) -> sequence::Confirmer {
+    Box::new(move |kind: &str, mention: &str| {
+        let Some(concepts) = evidence_under.get(kind).filter(|c| !c.is_empty()) else {
+            return true;
+        };
+        mention.chars().any(|c| c.is_ascii_digit())
+            || mention.split(' ').any(|word| {
+                kb.lookup(word).into_iter().any(|concept| {
+                    !kb.is_instance(concept)
+                        && kb.chains(concept).iter().any(|chain| {
+                            std::iter::once(concept)
+                                .chain(chain.steps.iter().map(|step| step.concept))
+                                .any(|c| concepts.iter().any(|label| label == kb.label(c)))
+                        })
+                })
+            })
     })
 }
 
@@ -638,11 +664,41 @@ mod tests {
                 .expect("load");
         let stands = not_contradicted(Arc::new(kb), vec!["group".into(), "event".into()]);
         // Every sense of the head word is a group or an event.
-        assert!(!stands("democratic congress"));
+        assert!(!stands("Disease", "democratic congress"));
         // Unknown words, a disease sense, and a person's name (an eponym) never veto.
-        assert!(stands("gout"));
-        assert!(stands("avian flu"));
-        assert!(stands("crohn"));
+        assert!(stands("Disease", "gout"));
+        assert!(stands("Disease", "avian flu"));
+        assert!(stands("Disease", "crohn"));
+    }
+
+    #[test]
+    fn a_date_needs_a_number_or_a_word_of_time() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let label = "<http://www.w3.org/2004/02/skos/core#prefLabel>";
+        let broader = "<http://www.w3.org/2004/02/skos/core#broader>";
+        let instance = format!("<{}>", crate::kb::vocab::INSTANCE_OF);
+        let wordnet = format!(
+            "<urn:w:friday> {label} \"Friday\" .\n<urn:w:friday> {broader} <urn:w:day> .\n\
+             <urn:w:day> {label} \"day\" .\n<urn:w:day> {broader} <urn:w:unit> .\n\
+             <urn:w:unit> {label} \"time unit\" .\n\
+             <urn:w:roe> {label} \"roe\" .\n<urn:w:roe> {broader} <urn:w:food> .\n\
+             <urn:w:food> {label} \"food\" .\n\
+             <urn:w:june> {label} \"June\" .\n<urn:w:june> {instance} <urn:w:person> .\n\
+             <urn:w:person> {label} \"person\" .\n"
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        let kb =
+            KnowledgeBase::from_sources(&[kb_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
+                .expect("load");
+        let evidence = [("DATETIME".to_string(), vec!["time unit".to_string()])];
+        let stands = typed_evidence(Arc::new(kb), evidence.into_iter().collect());
+        assert!(stands("DATETIME", "last friday"));
+        assert!(stands("DATETIME", "2 may"));
+        // No number, no word of time: a class sense elsewhere or a person's name.
+        assert!(!stands("DATETIME", "about jane roe"));
+        assert!(!stands("DATETIME", "june"));
+        // Types that ask for no evidence are not checked.
+        assert!(stands("PER", "about jane roe"));
     }
 
     #[test]

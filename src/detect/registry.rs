@@ -224,15 +224,27 @@ fn build_disease(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
 }
 
 /// The named-entity labeller; with the knowledge bases it drops a mention the next words
-/// complete into a common noun (`[detect.ner] compound_reach`).
+/// complete into a common noun (`[detect.ner] compound_reach`) and one of a type with no
+/// evidence of it (`[detect.ner.types] evidence_under`).
 fn build_ner(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {
-    let detector = sequence_detector(sequence::NER, &NER_MODEL, with)?;
-    Ok(Box::new(match &with.resources.knowledge {
-        Some(kb) if with.config.ner.compound_reach > 0 => {
-            detector.with_common_nouns(super::common_noun(Arc::clone(kb)))
+    let mut detector = sequence_detector(sequence::NER, &NER_MODEL, with)?;
+    let ner = &with.config.ner;
+    if let Some(kb) = &with.resources.knowledge {
+        if ner.compound_reach > 0 {
+            detector = detector.with_common_nouns(super::common_noun(Arc::clone(kb)));
         }
-        _ => detector,
-    }))
+        let evidence_under: std::collections::BTreeMap<String, Vec<String>> = ner
+            .types
+            .iter()
+            .filter(|(_, t)| !t.evidence_under.is_empty())
+            .map(|(kind, t)| (kind.clone(), t.evidence_under.clone()))
+            .collect();
+        if !evidence_under.is_empty() {
+            detector =
+                detector.with_confirmer(super::typed_evidence(Arc::clone(kb), evidence_under));
+        }
+    }
+    Ok(Box::new(detector))
 }
 
 fn build_ic(with: &BuildInputs<'_>) -> Result<Box<dyn Detector>> {

@@ -68,10 +68,11 @@ pub const OLDEST_MODEL_VERSION: u32 = 2;
 /// Maps a normalized mention to a broader concept, or `None` to keep the default label.
 pub type Generalizer = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
-/// Whether a normalized mention may stand: the knowledge bases' check of what the model
-/// found (a "disease" whose words the knowledge bases know only as a legislature is not
-/// one).
-pub type Confirmer = Box<dyn Fn(&str) -> bool + Send + Sync>;
+/// Whether a normalized mention of an entity type (the model's name for it) may stand:
+/// the knowledge bases' check of what the model found (a "disease" whose words the
+/// knowledge bases know only as a legislature is not one, a "date" with no number and no
+/// word of time is not one).
+pub type Confirmer = Box<dyn Fn(&str, &str) -> bool + Send + Sync>;
 
 /// Whether a normalized phrase is a common noun of the knowledge bases (a class, not an
 /// individual): the check that a mention the next words complete into one ("driver" in
@@ -323,7 +324,7 @@ impl SequenceDetector {
                     doc.tokens[range.start + end - 1].end,
                 );
                 let norm = crate::text::tokenize::normalize(&doc.text[s..e]);
-                if self.confirmer.as_ref().is_some_and(|c| !c(&norm))
+                if self.confirmer.as_ref().is_some_and(|c| !c(&kind, &norm))
                     || self.inside_compound(doc, range.start + start, range.start + end, range.end)
                 {
                     vetoed += 1;
