@@ -15,7 +15,7 @@ use crate::detect::{
 };
 use crate::error::Result;
 use crate::kb::{ConceptRef, KnowledgeBase};
-use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy, concept_family};
+use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy, Taxonomy, concept_family};
 use crate::sanitize::{
     Carried, IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures,
 };
@@ -581,6 +581,36 @@ impl Engine {
         ))
     }
 
+    /// The sanitizer's view of the engine's knowledge bases.
+    fn taxonomy(&self) -> KbTaxonomy<'_> {
+        KbTaxonomy {
+            kb: &self.knowledge,
+            label_limit: self.config.sanitize.concept_label_limit,
+            abstract_concepts: &self.config.sanitize.abstract_concepts,
+            memo: &self.concepts,
+            sets: self.concept_sets.as_ref(),
+        }
+    }
+
+    /// The nearest class the knowledge bases publish `term` as, read as it would stand
+    /// in its place ("Seattle" → "a city", "breast cancer" → "breast diseases"), `levels`
+    /// steps up its chain (1: the nearest;
+    /// the last step when the chain is shorter); a capitalized term is read as a proper
+    /// name. `None` when no knowledge base knows it. Asked out of any document, no
+    /// privacy budget chooses the step: this is for a caller that has already decided
+    /// the term goes (Presidio's anonymizer, `declass.presidio.Generalize`).
+    pub fn generalize(&self, term: &str, levels: usize) -> Option<String> {
+        let taxonomy = self.taxonomy();
+        let term = term.trim();
+        let proper = term.starts_with(char::is_uppercase);
+        let context = crate::text::tokenize::index_terms(term)
+            .into_iter()
+            .collect();
+        let sense = taxonomy.sense(term, proper, &context)?;
+        let step = sense.steps.get(levels.max(1) - 1).or(sense.steps.last())?;
+        Some(crate::sanitize::standalone(&step.label))
+    }
+
     /// The IC the sanitizer gives each phrase (same count source, same prior back-off),
     /// counted in one batch: evaluation weighs tokens by it.
     pub fn information_content(&self, phrases: &[TermSet]) -> Result<Vec<Figure>> {
@@ -666,13 +696,7 @@ impl Engine {
             Ok(shared) => Arc::clone(&shared),
             Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         };
-        let taxonomy = KbTaxonomy {
-            kb: &self.knowledge,
-            label_limit: self.config.sanitize.concept_label_limit,
-            abstract_concepts: &self.config.sanitize.abstract_concepts,
-            memo: &self.concepts,
-            sets: self.concept_sets.as_ref(),
-        };
+        let taxonomy = self.taxonomy();
         let known = classes.map(|classes| KnownTyper {
             classes,
             detectors: &self.detectors,

@@ -18,7 +18,7 @@ use declass::detect::{DetectorInputs, finding_records};
 use declass::pipeline::{Detail, DocumentInputs, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report, text_edits};
-use declass::serve::presidio::entity_type;
+use declass::serve::presidio::{entity_type, supported_entity_types};
 use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
 
 create_exception!(
@@ -380,6 +380,26 @@ impl Engine {
         Ok(out.unbind())
     }
 
+    /// The nearest class the knowledge bases publish `term` as, with its article
+    /// ("Seattle" → "a city"), `levels` steps up its chain; None when no
+    /// knowledge base knows it. No privacy budget chooses the step (there is no
+    /// document): for callers that have already decided the term goes, as Presidio's
+    /// anonymizer has (`declass.presidio.Generalize`).
+    #[pyo3(signature = (term, levels=1))]
+    fn generalize(&self, py: Python<'_>, term: String, levels: usize) -> PyResult<Option<String>> {
+        if levels == 0 {
+            return Err(PyValueError::new_err("levels: must be at least 1"));
+        }
+        Ok(py.detach(|| self.core.generalize(&term, levels)))
+    }
+
+    /// The Presidio entity types `analyze` can report, as `declass serve` answers
+    /// `/supportedentities`.
+    fn supported_entities(&self) -> Vec<String> {
+        let config = self.core.config();
+        supported_entity_types(&config.serve, &config.detect)
+    }
+
     /// The sensitive terms the engine's detectors find, without sanitizing, in the shape
     /// of Presidio's `AnalyzerEngine.analyze`: `RecognizerResult`s with code-point
     /// offsets, ordered by position; `entities` keeps only those entity names.
@@ -581,7 +601,7 @@ fn presidio_entity(category: &str) -> PyResult<String> {
 }
 
 #[pymodule]
-#[pyo3(name = "declass")]
+#[pyo3(name = "_native")]
 fn declass_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
     m.add_class::<SanitizeResult>()?;

@@ -115,6 +115,19 @@ fn reads_as(
     label.to_string()
 }
 
+/// A class label as it reads in place of a name with no sentence to fit: a heading in
+/// title case as the plural or mass noun it is ("Breast Diseases" → "breast diseases"),
+/// a period with "the", any other class with its indefinite article ("a city").
+pub fn standalone(label: &str) -> String {
+    if is_title_case_heading(label) {
+        common_noun_heading(label)
+    } else if is_period(label) {
+        format!("the {label}")
+    } else {
+        indefinite(label)
+    }
+}
+
 /// Whether `label` is a heading in title case, as MeSH writes them ("Breast Diseases").
 fn is_title_case_heading(label: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
@@ -645,6 +658,14 @@ mod tests {
         assert_eq!(replacements[0].original, "Dr. Alan Whitcombe");
         assert_eq!(replacements[0].information.original_bits, 4.0);
         assert_eq!(replacements[0].information.kept_bits, 1.0);
+    }
+
+    #[test]
+    fn a_class_alone_reads_with_its_article_or_as_a_heading() {
+        assert_eq!(super::standalone("city"), "a city");
+        assert_eq!(super::standalone("American state"), "an American state");
+        assert_eq!(super::standalone("Breast Diseases"), "breast diseases");
+        assert_eq!(super::standalone("1990s"), "the 1990s");
     }
 
     #[test]

@@ -43,6 +43,7 @@ use std::collections::BTreeSet;
 pub use config::{
     BudgetRule, ContextScope, Knapsack, RiskModel, SanitizeConfig, Strategy, ThresholdRule,
 };
+pub use finish::standalone;
 pub use identifying::IdentifyingModel;
 pub use plan::{
     Action, Assessment, Disclosure, Plan, Reason, Replacement, Role, Rule, Threshold, Utility,

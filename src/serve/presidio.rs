@@ -188,13 +188,25 @@ pub async fn supported_entities(
     Query(query): Query<LanguageQuery>,
 ) -> Result<Json<Vec<String>>, ApiError> {
     english_only(query.language.as_deref())?;
-    let mut names: Vec<String> = state.config.entities.keys().cloned().collect();
-    for category in reported_categories(&state.engine.config().detect) {
-        names.push(entity_type(&state.config, &category));
+    Ok(Json(supported_entity_types(
+        &state.config,
+        &state.engine.config().detect,
+    )))
+}
+
+/// The Presidio entity types an engine configured with `detect` can report under
+/// `config`'s `[serve.entities]`: the mapped ones and every category's, sorted.
+pub fn supported_entity_types(
+    config: &ServeConfig,
+    detect: &crate::detect::DetectConfig,
+) -> Vec<String> {
+    let mut names: Vec<String> = config.entities.keys().cloned().collect();
+    for category in reported_categories(detect) {
+        names.push(entity_type(config, &category));
     }
     names.sort();
     names.dedup();
-    Ok(Json(names))
+    names
 }
 
 /// The `language` a listing route is asked about; absent means English.
