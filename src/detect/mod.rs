@@ -394,8 +394,9 @@ fn not_contradicted(kb: Arc<KnowledgeBase>, veto_under: Vec<String>) -> sequence
 
 /// The knowledge bases' evidence for a mention's type (`[detect.ner.types] evidence_under`,
 /// by type): a mention of a type that asks for evidence stands only when it holds a digit
-/// or a word one of whose class senses lies under one of the type's concepts. A "date"
-/// the model reads into "about Jane Roe" or "IP" has neither a number nor a word of time.
+/// or a word (hyphenated parts apart, inflected forms as their lemmas too) one of whose
+/// class senses lies under one of the type's concepts: "three-month", "ten minutes". A
+/// "date" the model reads into "about Jane Roe" has neither a number nor a word of time.
 fn typed_evidence(
     kb: Arc<KnowledgeBase>,
     evidence_under: std::collections::BTreeMap<String, Vec<String>>,
@@ -405,8 +406,8 @@ fn typed_evidence(
             return true;
         };
         mention.chars().any(|c| c.is_ascii_digit())
-            || mention.split(' ').any(|word| {
-                kb.lookup(word).into_iter().any(|concept| {
+            || mention.split([' ', '-']).any(|word| {
+                kb.lookup_readings(word).into_iter().any(|concept| {
                     !kb.is_instance(concept)
                         && kb.chains(concept).iter().any(|chain| {
                             std::iter::once(concept)
@@ -693,6 +694,8 @@ mod tests {
         let evidence = [("DATETIME".to_string(), vec!["time unit".to_string()])];
         let stands = typed_evidence(Arc::new(kb), evidence.into_iter().collect());
         assert!(stands("DATETIME", "last friday"));
+        assert!(stands("DATETIME", "three-day"));
+        assert!(stands("DATETIME", "ten days"));
         assert!(stands("DATETIME", "2 may"));
         // No number, no word of time: a class sense elsewhere or a person's name.
         assert!(!stands("DATETIME", "about jane roe"));

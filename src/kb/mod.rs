@@ -244,6 +244,23 @@ impl KnowledgeBase {
         found.into_iter().map(ConceptRef).collect()
     }
 
+    /// Every concept `term` can be read as: [`Self::lookup`]'s and, for an inflected form,
+    /// its lemmas' too ("minutes" is the record of a meeting and the plural of "minute"),
+    /// which `lookup` tries only when the form itself is no label.
+    pub fn lookup_readings(&self, term: &str) -> Vec<ConceptRef> {
+        let mut found = self.lookup(term);
+        let low = tokenize::normalize(&term.split_whitespace().collect::<Vec<_>>().join(" "));
+        for lemma in self.lemma_forms(&low) {
+            for &id in self.index.lower.get(lemma.as_str()).into_iter().flatten() {
+                let id = ConceptRef(self.index.absorbed_by.get(&id).copied().unwrap_or(id));
+                if !found.contains(&id) {
+                    found.push(id);
+                }
+            }
+        }
+        found
+    }
+
     /// Concepts with a label spelt exactly as `term`, case included: how a proper name is
     /// looked up, so the title "Entourage" is not taken for the common noun "entourage".
     pub fn lookup_exact(&self, term: &str) -> Vec<ConceptRef> {
