@@ -34,16 +34,6 @@ CONFIG = '[stats]\nprior = "none"\n[setup]\nauto = false\n[serve]\nanalyzer_erro
 # Tests whose expectations declass does not meet, and why. Run as strict expected
 # failures: one that passes fails the run until it is taken off this list.
 DIFFERENT = {
-    "test_given_no_analyze_text_input_then_return_error":
-        "same status (500 with analyzer_error_status); the message names the field",
-    "test_given_no_analyze_language_input_then_return_error":
-        "same status; the message names the field",
-    "test_given_analyze_text_no_language_input_then_return_error":
-        "same status; the message names the field",
-    "test_given_a_incorrect_analyze_language_input_then_return_error":
-        "same status; the message names the language and says only `en` is served",
-    "test_given_a_unsupported_language_for_supported_entities_then_expect_an_error":
-        "same status; the message names the language",
     "test_given_wrong_ad_hoc_json_exception_is_given":
         "the message names the field, not a Python exception",
     "test_given_anonymize_called_with_deformed_body_then_bad_request_error_returned":

@@ -42,8 +42,12 @@ pub enum OneOrMany {
 /// ignores them).
 #[derive(Deserialize)]
 pub struct AnalyzeRequest {
-    pub text: OneOrMany,
-    pub language: String,
+    /// Absent, it is refused with Presidio's own message ([`NO_TEXT`]), as is a missing
+    /// `language` ([`NO_LANGUAGE`]), which a client may match on.
+    #[serde(default)]
+    pub text: Option<OneOrMany>,
+    #[serde(default)]
+    pub language: Option<String>,
     /// Passed through to Presidio's logs, whatever its JSON type; declass logs no request
     /// content, so it is taken and not used.
     #[serde(default)]
@@ -216,14 +220,18 @@ pub struct LanguageQuery {
     pub language: Option<String>,
 }
 
+/// Presidio's analyzer's messages for a request without text, without a language, or in
+/// a language it has no recognizers for: clients written for Presidio match on them.
+const NO_TEXT: &str = "No text provided";
+const NO_LANGUAGE: &str = "No language provided";
+const NO_RECOGNIZERS: &str = "No matching recognizers were found to serve the request.";
+
 /// Only English is served: another language is refused (400) at every route that takes
-/// one, rather than answered as if it were English.
+/// one, with Presidio's message, rather than answered as if it were English.
 fn english_only(language: Option<&str>) -> Result<(), ApiError> {
     match language {
         None | Some("en") => Ok(()),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "field `language`: `{other}` is not supported (only `en`)"
-        ))),
+        Some(_) => Err(ApiError::bad_request(NO_RECOGNIZERS)),
     }
 }
 
@@ -294,14 +302,18 @@ pub async fn analyze(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnalyzeRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    english_only(Some(&request.language))?;
     let (texts, batch) = match request.text {
-        OneOrMany::One(t) => (vec![t], false),
-        OneOrMany::Many(ts) => (ts, true),
+        Some(OneOrMany::One(t)) => (vec![t], false),
+        Some(OneOrMany::Many(ts)) => (ts, true),
+        None => (Vec::new(), false),
     };
     if texts.iter().all(String::is_empty) {
-        return Err(ApiError::bad_request("field `text`: no text provided"));
+        return Err(ApiError::bad_request(NO_TEXT));
     }
+    let Some(language) = request.language else {
+        return Err(ApiError::bad_request(NO_LANGUAGE));
+    };
+    english_only(Some(&language))?;
     let ad_hoc = compile_ad_hoc(&request.ad_hoc_recognizers)?;
     let allow = AllowList::new(
         &request.allow_list,

@@ -893,11 +893,14 @@ async fn bad_requests_name_what_is_wrong_and_limits_hold() {
         ),
         ("/v1/sanitize", r#"{"protect": ["x"]}"#, "text"),
         ("/analyze", r#"{"text": 5, "language": "en"}"#, "text"),
+        // Presidio's own messages, which its clients may match on.
         (
             "/analyze",
             r#"{"text": "a b", "language": "de"}"#,
-            "language",
+            "No matching recognizers were found to serve the request.",
         ),
+        ("/analyze", r#"{"language": "en"}"#, "No text provided"),
+        ("/analyze", r#"{"text": "a b"}"#, "No language provided"),
         (
             "/v1/count",
             r#"{"requests": [{"all_of": []}]}"#,
