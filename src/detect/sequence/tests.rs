@@ -26,8 +26,8 @@ fn bio_spans_follow_conlleval() {
     );
 }
 
-#[test]
-fn learns_a_small_pattern_and_round_trips() {
+/// Disease mentions of one and of three words, and sentences without one.
+fn small_disease_data() -> Vec<LabelledSentence> {
     let mut data = Vec::new();
     for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
         data.push(s(
@@ -40,15 +40,26 @@ fn learns_a_small_pattern_and_round_trips() {
         ));
         data.push(s("the doctors were treated well", "O O O O O"));
     }
-    let options = TrainOptions {
+    data
+}
+
+/// Eight epochs, no lexicon, no clusters, in `label_scheme`.
+fn small_options(label_scheme: LabelScheme) -> TrainOptions {
+    TrainOptions {
         epochs: 8,
         seed: 3,
         min_feature_count: 1,
         lexicon_folds: 0,
         embedded: Gazetteers::default(),
         clusters: WordClusters::default(),
-        label_scheme: LabelScheme::Bio,
-    };
+        label_scheme,
+    }
+}
+
+#[test]
+fn learns_a_small_pattern_and_round_trips() {
+    let data = small_disease_data();
+    let options = small_options(LabelScheme::Bio);
     let gaz = Gazetteers::default();
     let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
     let words: Vec<String> = "patients with cholera were treated"
@@ -82,28 +93,9 @@ fn bilou_marks_where_mentions_end_and_predicts_in_bio() {
         LabelScheme::Bio.encode(&labels("B-D I-D")),
         labels("B-D I-D")
     );
-    let mut data = Vec::new();
-    for name in ["asthma", "diabetes", "cancer", "gout", "malaria", "measles"] {
-        data.push(s(
-            &format!("patients with {name} were treated"),
-            "O O B-D O O",
-        ));
-        data.push(s(
-            &format!("chronic {name} syndrome is rare"),
-            "B-D I-D I-D O O",
-        ));
-    }
-    let options = TrainOptions {
-        epochs: 8,
-        seed: 3,
-        min_feature_count: 1,
-        lexicon_folds: 0,
-        embedded: Gazetteers::default(),
-        clusters: WordClusters::default(),
-        label_scheme: LabelScheme::Bilou,
-    };
     let gaz = Gazetteers::default();
-    let model = SequenceModel::train(&data, &gaz, &options, |_, _| {});
+    let options = small_options(LabelScheme::Bilou);
+    let model = SequenceModel::train(&small_disease_data(), &gaz, &options, |_, _| {});
     assert_eq!(model.labels, labels("O B-D I-D L-D U-D"));
     assert_eq!(
         model.predict(&labels("patients with cholera were treated"), None, &gaz),
