@@ -594,11 +594,12 @@ impl Engine {
 
     /// The nearest class the knowledge bases publish `term` as, read as it would stand
     /// in its place ("Seattle" → "a city", "breast cancer" → "breast diseases"), `levels`
-    /// steps up its chain (1: the nearest;
-    /// the last step when the chain is shorter); a capitalized term is read as a proper
-    /// name. `None` when no knowledge base knows it. Asked out of any document, no
-    /// privacy budget chooses the step: this is for a caller that has already decided
-    /// the term goes (Presidio's anonymizer, `declass.presidio.Generalize`).
+    /// steps up its chain (1: the nearest; the last step when the chain is shorter); a
+    /// capitalized term is read as a proper name. `None` when no knowledge base knows it.
+    /// Asked out of any document, no privacy budget chooses the step, and the nearest
+    /// class may still narrow the term down ("a national capital"): this is for a caller
+    /// that has already decided the term goes and how far to climb (Presidio's
+    /// anonymizer, `declass.presidio.Generalize`).
     pub fn generalize(&self, term: &str, levels: usize) -> Option<String> {
         let taxonomy = self.taxonomy();
         let term = term.trim();

@@ -380,10 +380,11 @@ impl Engine {
         Ok(out.unbind())
     }
 
-    /// The nearest class the knowledge bases publish `term` as, with its article
-    /// ("Seattle" → "a city"), `levels` steps up its chain; None when no
-    /// knowledge base knows it. No privacy budget chooses the step (there is no
-    /// document): for callers that have already decided the term goes, as Presidio's
+    /// The nearest class the knowledge bases publish `term` as, read as it would stand
+    /// in its place ("Seattle" → "a city", "breast cancer" → "breast diseases"), `levels`
+    /// steps up its chain; None when no knowledge base knows it. No privacy budget
+    /// chooses the step (there is no document), and the nearest class may still narrow
+    /// the term down: for callers that have already decided the term goes, as Presidio's
     /// anonymizer has (`declass.presidio.Generalize`).
     #[pyo3(signature = (term, levels=1))]
     fn generalize(&self, py: Python<'_>, term: String, levels: usize) -> PyResult<Option<String>> {

@@ -207,41 +207,24 @@ impl KnowledgeBase {
     /// priority knowledge bases first and WordNet senses in WordNet order. A concept that
     /// a higher-priority one stands for (GeoNames' Miami for WordNet's) is shown as that one.
     pub fn lookup(&self, term: &str) -> Vec<ConceptRef> {
-        let surface = term.split_whitespace().collect::<Vec<_>>().join(" ");
+        let surface = surface_form(term);
         if surface.is_empty() {
             return Vec::new();
         }
         let low = tokenize::normalize(&surface);
-        let mut found: Vec<u32> = Vec::new();
-        let add = |ids: Option<&[u32]>, found: &mut Vec<u32>| {
-            for &id in ids.into_iter().flatten() {
-                let id = self.index.absorbed_by.get(&id).copied().unwrap_or(id);
-                if !found.contains(&id) {
-                    found.push(id);
-                }
-            }
-        };
-        add(
-            self.index.exact.get(surface.as_str()).map(|p| &p[..]),
-            &mut found,
-        );
-        add(
-            self.index.lower.get(low.as_str()).map(|p| &p[..]),
-            &mut found,
-        );
+        let mut found = Vec::new();
+        self.add_concepts(self.index.exact.get(surface.as_str()), &mut found);
+        self.add_concepts(self.index.lower.get(low.as_str()), &mut found);
         if found.is_empty() {
             for lemma in self.lemma_forms(&low) {
-                add(
-                    self.index.lower.get(lemma.as_str()).map(|p| &p[..]),
-                    &mut found,
-                );
+                self.add_concepts(self.index.lower.get(lemma.as_str()), &mut found);
             }
         }
         if found.is_empty() {
             let key = self.lemmatizer.stem_key(&low);
-            add(self.stem_index().get(&key).map(|p| &p[..]), &mut found);
+            self.add_concepts(self.stem_index().get(&key), &mut found);
         }
-        found.into_iter().map(ConceptRef).collect()
+        found
     }
 
     /// Every concept `term` can be read as: [`Self::lookup`]'s and, for an inflected form,
@@ -249,14 +232,8 @@ impl KnowledgeBase {
     /// which `lookup` tries only when the form itself is no label.
     pub fn lookup_readings(&self, term: &str) -> Vec<ConceptRef> {
         let mut found = self.lookup(term);
-        let low = tokenize::normalize(&term.split_whitespace().collect::<Vec<_>>().join(" "));
-        for lemma in self.lemma_forms(&low) {
-            for &id in self.index.lower.get(lemma.as_str()).into_iter().flatten() {
-                let id = ConceptRef(self.index.absorbed_by.get(&id).copied().unwrap_or(id));
-                if !found.contains(&id) {
-                    found.push(id);
-                }
-            }
+        for lemma in self.lemma_forms(&tokenize::normalize(&surface_form(term))) {
+            self.add_concepts(self.index.lower.get(lemma.as_str()), &mut found);
         }
         found
     }
@@ -264,15 +241,23 @@ impl KnowledgeBase {
     /// Concepts with a label spelt exactly as `term`, case included: how a proper name is
     /// looked up, so the title "Entourage" is not taken for the common noun "entourage".
     pub fn lookup_exact(&self, term: &str) -> Vec<ConceptRef> {
-        let surface = term.split_whitespace().collect::<Vec<_>>().join(" ");
-        let mut found: Vec<ConceptRef> = Vec::new();
-        for &id in self.index.exact.get(surface.as_str()).into_iter().flatten() {
+        let mut found = Vec::new();
+        self.add_concepts(
+            self.index.exact.get(surface_form(term).as_str()),
+            &mut found,
+        );
+        found
+    }
+
+    /// Appends the concepts of `ids` not yet in `found`, each as the concept that stands
+    /// for it (GeoNames' Miami for WordNet's).
+    fn add_concepts<I: AsRef<[u32]>>(&self, ids: Option<&I>, found: &mut Vec<ConceptRef>) {
+        for &id in ids.map(AsRef::as_ref).into_iter().flatten() {
             let id = ConceptRef(self.index.absorbed_by.get(&id).copied().unwrap_or(id));
             if !found.contains(&id) {
                 found.push(id);
             }
         }
-        found
     }
 
     /// Whether the concept is a place located in another (a GeoNames entity).
@@ -678,4 +663,9 @@ pub fn concept_json(kb: &KnowledgeBase, c: ConceptRef, with_chains: bool) -> Con
                 .collect()
         }),
     }
+}
+
+/// A term's words joined by single spaces: how labels are indexed.
+fn surface_form(term: &str) -> String {
+    term.split_whitespace().collect::<Vec<_>>().join(" ")
 }

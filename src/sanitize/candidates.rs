@@ -327,7 +327,7 @@ impl Run<'_, '_> {
     /// noun ("a smith") would publish the surname, while a place or a building named
     /// after someone ("Elizabeth Street", typed otherwise) keeps the class of its head.
     fn typed_as_personal_name(&self, i: usize, words: &[&str]) -> bool {
-        let Some(typer) = self.s.name_typer else {
+        let Some(typer) = self.s.name_typer.filter(|_| words.len() > 1) else {
             return false;
         };
         match typer.given_names_then_surname(words) {

@@ -10,8 +10,11 @@
   for with `OperatorConfig("generalize", {"engine": engine})`, it puts in an entity's place
   the nearest class declass's knowledge bases know it by ("Seattle" → "a city", "breast
   cancer" → "breast diseases") instead of a tag ("<LOCATION>"), so the released text still
-  says what kind of thing was there. An entity no knowledge base knows reads as its type ("a person",
-  "a phone number"), or as the `fallback` parameter when one is given.
+  says what kind of thing was there. An entity no knowledge base knows reads as its type
+  ("a person", "a phone number"), or as the `fallback` parameter when one is given. No
+  privacy budget chooses the class (the anonymizer has already decided the entity goes)
+  and the nearest class may still narrow it down ("Paris" → "a national capital"):
+  `levels` climbs further.
 
 Both need the Presidio packages they plug into (`pip install "declass[presidio]"`);
 importing this module without them raises ImportError naming the missing one.

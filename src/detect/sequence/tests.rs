@@ -394,50 +394,28 @@ fn partial_label_mask_fixes_entities_and_opens_other_types() {
         .iter()
         .map(|l| l.to_string())
         .collect();
-    let mut sentence = s("Ann came today", "B-P O O");
-    assert_eq!(
+    let mask_of = |sentence: &LabelledSentence| {
         partial_label_mask(
             &sentence.labels,
             sentence.annotated_types.as_deref(),
-            &labels
-        ),
-        None
-    );
+            &labels,
+        )
+    };
+    let mut sentence = s("Ann came today", "B-P O O");
+    assert_eq!(mask_of(&sentence), None);
     sentence.annotated_types = Some(vec!["P".into()]);
-    let mask = partial_label_mask(
-        &sentence.labels,
-        sentence.annotated_types.as_deref(),
-        &labels,
-    )
-    .expect("mask");
+    let mask = mask_of(&sentence).expect("mask");
     assert_eq!(mask[0], vec![false, true, false, false, false]);
     assert_eq!(mask[2], vec![true, false, false, true, true]);
     sentence.annotated_types = Some(vec!["P".into(), "D".into()]);
-    assert_eq!(
-        partial_label_mask(
-            &sentence.labels,
-            sentence.annotated_types.as_deref(),
-            &labels
-        ),
-        None
-    );
+    assert_eq!(mask_of(&sentence), None);
     // An unknown token may take any label, whatever the source annotates.
     let mut sentence = s("Ann met Bo", "B-P O ?");
-    let mask = partial_label_mask(
-        &sentence.labels,
-        sentence.annotated_types.as_deref(),
-        &labels,
-    )
-    .expect("mask");
+    let mask = mask_of(&sentence).expect("mask");
     assert_eq!(mask[1], vec![true, false, false, false, false]);
     assert_eq!(mask[2], vec![true; 5]);
     sentence.annotated_types = Some(vec!["P".into()]);
-    let mask = partial_label_mask(
-        &sentence.labels,
-        sentence.annotated_types.as_deref(),
-        &labels,
-    )
-    .expect("mask");
+    let mask = mask_of(&sentence).expect("mask");
     assert_eq!(mask[1], vec![true, false, false, true, true]);
 }
 
