@@ -587,6 +587,7 @@ impl Engine {
             kb: &self.knowledge,
             label_limit: self.config.sanitize.concept_label_limit,
             abstract_concepts: &self.config.sanitize.abstract_concepts,
+            instance_kinds: &self.config.sanitize.instance_kinds,
             memo: &self.concepts,
             sets: self.concept_sets.as_ref(),
         }

@@ -4,14 +4,15 @@
 //! - a proper name no knowledge base knows: its class, from a person's title before it
 //!   ("Dr. Alan Whitcombe" → person), the common noun at its head ("Rice University",
 //!   "University of Michigan" → university), a common noun just before it ("the film
-//!   Nightfall" → film) or a sequence labeller's class ("Jack Marshak" → person); a
-//!   shorter name is never a generalization of a name;
+//!   Nightfall" → film) or a sequence labeller's class ("Jack Marshak" → person), else
+//!   the name concept ("a name"); a shorter name is never a generalization of a name;
 //! - any other phrase: its simplifications from the left, then the steps of the first
 //!   simplification a knowledge base knows (Sánchez et al. (2014) §4.3: "curable breast cancer" →
 //!   "breast cancer").
 //!
 //! A term with a class is never taken to the root: its broadest readable generalization is
-//! the last resort. Only a term nothing can type falls back to the root.
+//! the last resort. Only a term nothing can type (no name, no knowledge base's) falls
+//! back to the root.
 
 use super::Run;
 use super::collect::{ItemOrigin, phrase_set};
@@ -301,8 +302,8 @@ impl Run<'_, '_> {
     }
 
     /// The class of a proper name no knowledge base knows, from the first that says: a
-    /// person's title before it, the common noun at its head, a common noun just before
-    /// it, or the name typer.
+    /// person's title before it, a common noun just before it or before its list, the
+    /// common noun at its head, or the name typer.
     fn name_class(&self, i: usize, out: &mut Vec<Candidate>) {
         let item = &self.items[i];
         let words: Vec<&str> = item.text.split_whitespace().collect();
@@ -313,12 +314,20 @@ impl Run<'_, '_> {
             self.push_concept(out, &self.s.config.person_concept);
             return;
         }
-        self.head_class(&words, out);
+        // The noun a list of names hangs on says what each is, whatever its own words
+        // say: "the television series …, Gilmore Girls and Will & Grace" are series, not
+        // girls or a will.
+        self.appositive_class(i, out);
         if out.is_empty() {
-            self.appositive_class(i, out);
+            self.head_class(&words, out);
         }
         if out.is_empty() {
             self.labelled_class(i, out);
+        }
+        if out.is_empty() {
+            // Nothing says what it names: it is still a name, which reads where the root
+            // ("an entity") says nothing.
+            self.push_concept(out, &self.s.config.name_concept);
         }
     }
 
@@ -350,7 +359,9 @@ impl Run<'_, '_> {
     /// The common noun that says what a name is, standing just before it or before the
     /// list the name is an item of: "the film Nightfall", "the HBO series Entourage", "the
     /// television series MacGyver, Married... with Children, Roseanne", "films such as
-    /// Virtuosity (1995), Blade (1998)".
+    /// Virtuosity (1995), Blade (1998)". The noun is the name's kind and its broadest
+    /// class: above it a film is a "show", a "social event", an "event", which a reader
+    /// takes for other senses or learns nothing from.
     fn appositive_class(&self, i: usize, out: &mut Vec<Candidate>) {
         let Some(&(start, _)) = self.items[i].spans.first() else {
             return;
@@ -359,32 +370,33 @@ impl Run<'_, '_> {
             return;
         };
         let noun = self.doc.tokens[cue].norm.clone();
-        if let Some(sense) = self.sense(&noun, false) {
-            if let Some(step) = self.s.taxonomy.concept(&noun) {
-                // The document's own word, unless it is inflected ("films"): then the
-                // concept's label.
-                let label = if step
-                    .counting
-                    .alternatives()
-                    .iter()
-                    .any(|p| p.join(" ") == noun)
-                {
-                    noun.clone()
-                } else {
-                    step.label.clone()
-                };
-                push(
-                    out,
-                    Candidate {
-                        label,
-                        ..step.into()
-                    },
-                );
-            }
-            for step in sense.steps.iter().cloned() {
-                push(out, step.into());
-            }
-        }
+        let Some(step) = self.s.taxonomy.concept(&noun) else {
+            return;
+        };
+        // The document's own word, in the singular when it is a plural of one of the
+        // concept's labels ("films" → "film"), else the concept's label.
+        let labels: Vec<String> = step
+            .counting
+            .alternatives()
+            .iter()
+            .map(|p| p.join(" "))
+            .collect();
+        let singular = [noun.strip_suffix("es"), noun.strip_suffix('s')]
+            .into_iter()
+            .flatten()
+            .find(|s| labels.iter().any(|l| l == s));
+        let label = if labels.contains(&noun) {
+            noun.clone()
+        } else {
+            singular.map_or_else(|| step.label.clone(), str::to_string)
+        };
+        push(
+            out,
+            Candidate {
+                label,
+                ..step.into()
+            },
+        );
     }
 
     /// The token of the common noun that says what the name at byte `start` is.

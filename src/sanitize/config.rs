@@ -2,6 +2,7 @@
 //! limits of the generalization search. Every choice is an enum, so a misspelt value fails
 //! when the configuration is loaded, naming the key.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -150,9 +151,16 @@ pub struct SanitizeConfig {
     pub date_concept: String,
     /// The concept a person's name generalizes to when no knowledge base knows it.
     pub person_concept: String,
+    /// The concept a proper name generalizes to when nothing says what it names.
+    pub name_concept: String,
     /// Concepts too abstract to be read as a replacement (the top of WordNet): a
     /// generalization chain stops below them.
     pub abstract_concepts: Vec<String>,
+    /// A named entity (a knowledge base's instance) under one of these concepts (the
+    /// nearest on its chains) is published at broadest as the class it maps to
+    /// ("location" → "place"): past the entity's own class, the chain's classes ("seat",
+    /// "region", "administrative district") say nothing a reader would use.
+    pub instance_kinds: BTreeMap<String, String>,
     /// Classes a reader learns next to nothing from ("date", "location", "large
     /// integer"): counted with `abstract_concepts` and `root_label` as top-level in the
     /// readability measure. Not a rule: the budget still decides what is published.
@@ -262,10 +270,18 @@ impl SanitizeConfig {
             ("number_concept", &self.number_concept),
             ("date_concept", &self.date_concept),
             ("person_concept", &self.person_concept),
+            ("name_concept", &self.name_concept),
         ] {
             if value.trim().is_empty() {
                 return bad(key, "must not be empty");
             }
+        }
+        if self
+            .instance_kinds
+            .iter()
+            .any(|(under, kind)| under.trim().is_empty() || kind.trim().is_empty())
+        {
+            return bad("instance_kinds", "concept labels must not be empty");
         }
         Ok(())
     }

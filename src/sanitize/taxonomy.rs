@@ -3,7 +3,7 @@
 //! its descendants' labels, so counts grow monotonically up a chain, as Sánchez et al. (2014) §3.2
 //! requires).
 //!
-//! Three rules keep replacements correct and readable:
+//! Four rules keep replacements correct and readable:
 //! - a proper name is looked up by its exact spelling only, so the title "Entourage" is not
 //!   taken for the common noun "entourage" (a cortege); an instance sense (a named person
 //!   or thing of WordNet) is taken only when it fits the document: the mention spells a
@@ -12,7 +12,10 @@
 //! - a located-in step reads as a place of the entity's own class ("city in Florida"),
 //!   never as the container's class ("North American country" for Florida);
 //! - a chain stops below the concepts too abstract to be read (`sanitize.abstract_concepts`:
-//!   the top of WordNet, "physical entity", "abstraction"…).
+//!   the top of WordNet, "physical entity", "abstraction"…);
+//! - a named entity (an instance) is published as its own class, in the places it lies in,
+//!   and at broadest as its kind (`sanitize.instance_kinds`: a place, a person), never as
+//!   the classes between, which read as other senses ("Berlin" → "a seat", "a center").
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
@@ -98,8 +101,12 @@ pub struct KbTaxonomy<'a> {
     pub label_limit: usize,
     /// Labels of concepts too abstract to be a replacement.
     pub abstract_concepts: &'a [String],
+    /// An instance under a concept labelled with a key is published at broadest as the
+    /// concept labelled with its value (`sanitize.instance_kinds`).
+    pub instance_kinds: &'a std::collections::BTreeMap<String, String>,
     /// What is known of `kb`'s concepts whatever the document, shared by the documents
-    /// of a run: built for `kb`, `label_limit` and `abstract_concepts`, never other ones.
+    /// of a run: built for `kb`, `label_limit`, `abstract_concepts` and `instance_kinds`,
+    /// never other ones.
     pub memo: &'a ConceptMemo,
     /// `kb`'s concepts as a family of term sets, each counted by its
     /// [`KnowledgeBase::counting_phrases`] at `label_limit` ([`concept_family`]): a
@@ -272,6 +279,8 @@ impl KbTaxonomy<'_> {
         sense.categories.insert(self.kb.label(concept).to_string());
         let first_class = self.class_of(concept);
         let class = first_class.map(|c| self.kb.label(c).to_string());
+        // The instance's kind: the nearest concept on its chains that `instance_kinds` maps.
+        let mut kind: Option<(usize, &str)> = None;
         for chain in self.kb.chains(concept) {
             // An instance reads as its first class: Miami is a city before it is a port of
             // entry, and the later classes are often a namesake's.
@@ -283,8 +292,14 @@ impl KbTaxonomy<'_> {
             }
             let mut readable = true;
             let mut in_container = false;
-            for step in chain.steps.iter().skip(1) {
+            for (depth, step) in chain.steps.iter().enumerate().skip(1) {
                 let label = self.kb.label(step.concept);
+                if sense.instance
+                    && let Some(mapped) = self.instance_kinds.get(label)
+                    && kind.is_none_or(|(nearest, _)| depth < nearest)
+                {
+                    kind = Some((depth, mapped.as_str()));
+                }
                 if step.relation == Some(Relation::LocatedIn) {
                     in_container = true;
                     // A class named after a place ("American state") already says where.
@@ -312,10 +327,23 @@ impl KbTaxonomy<'_> {
                 if self.is_abstract(step.concept) {
                     readable = false;
                 }
-                if readable {
+                // A named entity is published as its own class, not as the classes above it.
+                let own_class = depth == 1 || !sense.instance;
+                if readable && own_class {
                     push_new(&mut sense.steps, self.step(step.concept));
                 }
             }
+        }
+        if let Some((_, kind)) = kind
+            && let Some(&broadest) = self.kb.lookup(kind).first()
+        {
+            push_new(
+                &mut sense.steps,
+                Step {
+                    label: kind.to_string(),
+                    ..self.step(broadest)
+                },
+            );
         }
         sense
     }
@@ -408,7 +436,7 @@ mod tests {
     use super::*;
 
     /// Two senses of "bank" (the first, as WordNet would list it, by a river), a named
-    /// person "Williams", and a city in a state in a country.
+    /// person "Williams", and a city (a municipality, a place) in a state in a country.
     fn kb(dir: &std::path::Path) -> KnowledgeBase {
         let source = crate::kb::tests::source(
             dir,
@@ -422,7 +450,9 @@ ex:institution skos:prefLabel "financial institution" ; skos:broader ex:entity .
 ex:bank2 skos:prefLabel "bank" ; skos:altLabel "depository" ; skos:broader ex:institution .
 ex:songwriter skos:prefLabel "songwriter" ; skos:broader ex:entity .
 ex:williams skos:prefLabel "Hank Williams" ; skos:altLabel "Williams" ; dcl:instanceOf ex:songwriter .
-ex:city skos:prefLabel "city" ; skos:broader ex:entity .
+ex:place skos:prefLabel "place" ; skos:broader ex:entity .
+ex:municipality skos:prefLabel "municipality" ; skos:broader ex:place .
+ex:city skos:prefLabel "city" ; skos:broader ex:municipality .
 ex:state skos:prefLabel "American state" ; skos:broader ex:entity .
 ex:country skos:prefLabel "North American country" ; skos:broader ex:entity .
 ex:us skos:prefLabel "United States" ; dcl:instanceOf ex:country .
@@ -438,10 +468,17 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
     fn taxonomy(kb: &KnowledgeBase) -> KbTaxonomy<'_> {
         static ABSTRACT: std::sync::LazyLock<Vec<String>> =
             std::sync::LazyLock::new(|| vec!["entity".to_string()]);
+        static KINDS: std::sync::LazyLock<std::collections::BTreeMap<String, String>> =
+            std::sync::LazyLock::new(|| {
+                [("municipality".to_string(), "place".to_string())]
+                    .into_iter()
+                    .collect()
+            });
         KbTaxonomy {
             kb,
             label_limit: 10,
             abstract_concepts: &ABSTRACT,
+            instance_kinds: &KINDS,
             // One memo per knowledge base: concept numbers are the base's own.
             memo: Box::leak(Box::new(ConceptMemo::new(1_000))),
             sets: None,
@@ -501,10 +538,20 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
         let kb = kb(tmp.path());
         let t = taxonomy(&kb);
         let miami = t.sense("Miami", true, &Context::default()).expect("known");
+        // A named place is its own class, then where it lies, then (`instance_kinds`)
+        // a place: "municipality", a class above its own, is not published.
         assert_eq!(
             labels(&miami),
-            vec!["city", "city in Florida", "city in the United States"]
+            vec![
+                "city",
+                "city in Florida",
+                "city in the United States",
+                "place"
+            ]
         );
+        // The common noun still generalizes along its chain.
+        let city = t.sense("city", false, &Context::default()).expect("known");
+        assert_eq!(labels(&city), vec!["municipality", "place"]);
         let florida = t
             .sense("Florida", true, &Context::default())
             .expect("known");

@@ -429,9 +429,6 @@ impl Run<'_, '_> {
                 });
             } else {
                 let ordered = self.by_information(candidates)?;
-                // A published generalization is already a class: it never goes to the root.
-                let typed =
-                    !ordered.is_empty() || matches!(item.origin, ItemOrigin::GeneralizationOf(_));
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
                 for c in &ordered {
@@ -470,6 +467,12 @@ impl Run<'_, '_> {
                         ic: original_ic,
                     });
                 }
+                // A published generalization is already a class, and so is a term with a
+                // generalization less informative than itself: neither goes to the root.
+                // A term whose classes the corpus finds no less informative keeps the root
+                // as its last resort, or it could not be generalized at all.
+                let typed =
+                    options.len() > 1 || matches!(item.origin, ItemOrigin::GeneralizationOf(_));
                 if !typed {
                     let root = self.root();
                     options.push(Option_ {
