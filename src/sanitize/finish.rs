@@ -307,13 +307,27 @@ fn fold_titles(
     lost
 }
 
+/// How a sentence around the replacements reads, for [`merge_adjacent`].
+struct Around<'a> {
+    /// The class of people.
+    person: &'a str,
+    /// Whether a class is a kind of person (an occupation, a role).
+    person_kind: &'a dyn Fn(&str) -> bool,
+    /// Whether a determiner comes before a byte offset.
+    determined: &'a dyn Fn(usize) -> bool,
+}
+
 /// Merges replacements that stand side by side into one phrase, so the released sentence
 /// reads as one: the same reading twice ("Phyllis Mary" → "a person a person") is said
-/// once, and a period before a thing ("the 2002 Finnish Cup" → "the 2000s a cup") modifies
-/// it ("the 2000s cup"); not before a person (`person`, the class of people), who is no
-/// thing of a period ("On 7 January 2021 Bagbin was elected"). Returns the bits the dropped
-/// repeats kept, which the utility no longer counts.
-fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, person: &str) -> f64 {
+/// once; the rest of a person's name read apart ("Phyllis Mary Taylor" → "a person a city
+/// in the United States") goes into the person; a role before a person ("British actor
+/// Charles Quartermaine" → "actor a person") names the person ("an actor"); and a period
+/// before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966 TV series" →
+/// "the 20th century series") modifies it ("the 2000s cup"); not before a person, who is
+/// no thing of a period ("On 7 January 2021 Bagbin was elected"), nor before a name. Returns the bits the dropped readings kept, which the utility no longer
+/// counts.
+fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, around: &Around<'_>) -> f64 {
+    let person = around.person;
     let mut lost = 0.0;
     let mut merged: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
@@ -329,13 +343,46 @@ fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, person: &str)
                 .all(|c| c.is_whitespace() && c != '\n' && c != '\r');
         let reading = match (&previous.replacement, &r.replacement) {
             (Some(first), Some(second)) if side_by_side => {
-                if without_article(first).eq_ignore_ascii_case(without_article(second)) {
+                let rest_of_name = previous.class.as_deref() == Some(person)
+                    && r.class.as_deref() != Some(person)
+                    && is_one_capitalized_word(&r.original);
+                let role_before_person = r.class.as_deref() == Some(person)
+                    && previous
+                        .class
+                        .as_deref()
+                        .is_some_and(|c| c != person && (around.person_kind)(c));
+                if without_article(first).eq_ignore_ascii_case(without_article(second))
+                    || rest_of_name
+                {
                     lost += r.information.kept_bits;
-                    Some((first.clone(), previous.information.kept_bits, false))
+                    // A name the role before it typed ("British actor Charles
+                    // Quartermaine" → "actor" "an actor") keeps its article.
+                    let reading = if without_article(first) == first.as_str()
+                        && without_article(second) != second.as_str()
+                        && !rest_of_name
+                        && !(around.determined)(previous.start)
+                    {
+                        second.clone()
+                    } else {
+                        first.clone()
+                    };
+                    Some((reading, previous.information.kept_bits, false))
+                } else if role_before_person {
+                    // The role says what the person is: "an actor".
+                    lost += r.information.kept_bits;
+                    let reading = if (around.determined)(previous.start)
+                        || without_article(first) != first.as_str()
+                    {
+                        first.clone()
+                    } else {
+                        indefinite(first)
+                    };
+                    Some((reading, previous.information.kept_bits, false))
                 } else if is_period(first.strip_prefix("the ").unwrap_or(first))
                     && r.class.as_deref() != Some(person)
-                    && second.split_whitespace().count() > 1
-                    && without_article(second) != second.as_str()
+                    && (second.split_whitespace().count() > 1
+                        && without_article(second) != second.as_str()
+                        || second.starts_with(char::is_lowercase))
                 {
                     // A period modifying the thing after it: the thing is the class.
                     Some((
@@ -374,6 +421,15 @@ fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, person: &str)
     }
     *replacements = merged;
     lost
+}
+
+/// One word in capitals first ("Taylor"): what is left of a name read apart.
+fn is_one_capitalized_word(original: &str) -> bool {
+    let mut words = original.split_whitespace();
+    words
+        .next()
+        .is_some_and(|w| w.starts_with(char::is_uppercase) && w.chars().all(char::is_alphabetic))
+        && words.next().is_none()
 }
 
 /// A published text without its indefinite article: "a cup" → "cup".
@@ -529,10 +585,15 @@ impl Run<'_, '_> {
             self.s.person_titles,
             &self.s.config.person_concept,
         );
+        let person = std::slice::from_ref(&self.s.config.person_concept);
         kept_bits -= merge_adjacent(
             &self.doc.text,
             &mut replacements,
-            &self.s.config.person_concept,
+            &Around {
+                person: &self.s.config.person_concept,
+                person_kind: &|class| self.s.taxonomy.usual_sense_under(class, person).is_some(),
+                determined: &|start| determined(self.doc, start),
+            },
         );
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
         let config = self.s.config;
@@ -572,7 +633,82 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent};
+    use super::{
+        Around, Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent,
+    };
+
+    /// People are "person".
+    fn around<'a>(
+        person_kind: &'a dyn Fn(&str) -> bool,
+        determined: &'a dyn Fn(usize) -> bool,
+    ) -> Around<'a> {
+        Around {
+            person: "person",
+            person_kind,
+            determined,
+        }
+    }
+
+    #[test]
+    fn a_role_or_the_rest_of_a_name_goes_into_the_person_beside_it() {
+        let text = "was British actor Charles Quartermaine and Phyllis Mary Taylor, who met \
+                    the Soviet defender Ivan Dubinsky and singer Jo Cole in the 1966 TV series in May 2021 \
+                    Bagbin.";
+        let span = |s: &str| {
+            let start = text.find(s).expect("in text");
+            (start, start + s.len())
+        };
+        let generalized = |s: &str, reading: &str, class: &str| {
+            let (start, end) = span(s);
+            Replacement::generalized(text, start, end, reading, class)
+        };
+        let mut replacements = vec![
+            generalized("British actor", "actor", "actor"),
+            generalized("Charles Quartermaine", "an actor", "actor"),
+            generalized("Phyllis Mary", "a person", "person"),
+            generalized(
+                "Taylor",
+                "a city in the United States",
+                "city in the United States",
+            ),
+            generalized("Soviet defender", "defender", "defender"),
+            generalized("Ivan Dubinsky", "a person", "person"),
+            generalized("singer", "singer", "singer"),
+            generalized("Jo Cole", "a person", "person"),
+            generalized("1966", "20th century", "20th century"),
+            generalized("TV series", "series", "series"),
+            generalized("May 2021", "the 2020s", "2020s"),
+            generalized("Bagbin", "a person", "person"),
+        ];
+        let roles = |class: &str| ["actor", "defender", "singer"].contains(&class);
+        let after_the = |start: usize| text[..start].ends_with("the ");
+        let lost = merge_adjacent(text, &mut replacements, &around(&roles, &after_the));
+        assert_eq!(lost, 4.0, "four merged readings' bits");
+        let read: Vec<(&str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        // A role with no determiner takes its article (a name the role typed gives its
+        // own); one after "the" does not; a period before a thing modifies it, and before
+        // a person stays apart.
+        assert_eq!(
+            read,
+            [
+                ("British actor Charles Quartermaine", "an actor"),
+                ("Phyllis Mary Taylor", "a person"),
+                ("Soviet defender Ivan Dubinsky", "defender"),
+                ("singer Jo Cole", "a singer"),
+                ("1966 TV series", "20th century series"),
+                ("May 2021", "the 2020s"),
+                ("Bagbin", "a person"),
+            ]
+        );
+    }
 
     #[test]
     fn replacements_side_by_side_read_as_one_phrase() {
@@ -592,8 +728,11 @@ mod tests {
             Replacement::generalized(text, 92, 96, "a person", "person"),
             Replacement::generalized(text, 97, 101, "a person", "person"),
         ];
-        let lost = merge_adjacent(text, &mut replacements, "person");
-        assert_eq!(lost, 1.0, "the repeated person's bit");
+        let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
+        assert_eq!(
+            lost, 2.0,
+            "the repeated person's bit and the rest of a name"
+        );
         let read: Vec<(usize, usize, &str, &str)> = replacements
             .iter()
             .map(|r| {
@@ -606,14 +745,13 @@ mod tests {
             })
             .collect();
         // Two readings that differ stay apart, and so does a period before a bare word or
-        // a person, and the same reading on two lines.
+        // a person, and the same reading on two lines; the rest of a name joins the person.
         assert_eq!(
             read,
             [
                 (0, 12, "a person", "person"),
                 (21, 37, "2000s cup", "cup"),
-                (42, 46, "a person", "person"),
-                (47, 51, "a scholar", "scholar"),
+                (42, 51, "a person", "person"),
                 (56, 60, "the 1990s", "1990s"),
                 (61, 65, "Open", "open"),
                 (70, 81, "the 2020s", "2020s"),

@@ -51,10 +51,10 @@ pub(super) fn measure(
             counts.adjacent += 1;
         }
         // An amount reads as the determiner of the replacement after it ("several
-        // tournaments"): not two replacements side by side.
+        // tournaments", "a few regiments"): not two replacements side by side.
         let amount = published
             .split_whitespace()
-            .next()
+            .find(|word| !matches!(*word, "a" | "an"))
             .is_some_and(|word| QUANTIFIERS.contains(&word.to_lowercase().as_str()));
         previous_end = (!amount).then_some(r.end);
         if r.action != Action::Generalize {
