@@ -68,6 +68,19 @@ impl Server {
         self.log.lock().expect("log").clone()
     }
 
+    /// The log once a line holds `text`, or after a few seconds without one: the server
+    /// writes a request's access line after answering it, and a thread reads it over.
+    pub fn log_once(&self, text: &str) -> Vec<String> {
+        for _ in 0..100 {
+            let log = self.log();
+            if log.iter().any(|line| line.contains(text)) {
+                return log;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        self.log()
+    }
+
     /// Stops the server now (a count source going down).
     pub fn stop(&mut self) {
         let _ = self.child.kill();
