@@ -429,6 +429,7 @@ impl Run<'_, '_> {
                 });
             } else {
                 let ordered = self.by_information(candidates)?;
+                let has_class = !ordered.is_empty();
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
                 for c in &ordered {
@@ -467,12 +468,13 @@ impl Run<'_, '_> {
                         ic: original_ic,
                     });
                 }
-                // A published generalization is already a class, and so is a term with a
-                // generalization less informative than itself: neither goes to the root.
-                // A term whose classes the corpus finds no less informative keeps the root
-                // as its last resort, or it could not be generalized at all.
-                let typed =
-                    options.len() > 1 || matches!(item.origin, ItemOrigin::GeneralizationOf(_));
+                // A published generalization is already a class, and a term with a class
+                // never goes to the root either; but a name whose classes (at least "a
+                // name") the corpus finds no less informative than itself keeps the root
+                // as its last resort, as a name nothing types always had.
+                let name = item.proper || item.kind() == Some(TermKind::ProperName);
+                let typed = matches!(item.origin, ItemOrigin::GeneralizationOf(_))
+                    || has_class && (options.len() > 1 || !name);
                 if !typed {
                     let root = self.root();
                     options.push(Option_ {
