@@ -858,6 +858,11 @@ impl Windowed {
             }));
         into.utility.original_bits += part.utility.original_bits;
         into.utility.kept_bits += part.utility.kept_bits;
+        for (kind, part) in part.utility.by_kind {
+            let into = into.utility.by_kind.entry(kind).or_default();
+            into.original_bits += part.original_bits;
+            into.kept_bits += part.kept_bits;
+        }
     }
 
     /// The document's result; its analysis is not kept (only its text), so memory holds

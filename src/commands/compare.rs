@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use declass::Config;
 use declass::eval::compare::{
     DocumentRef, EngineSetup, Gold, Run, RunSummary, Variant, VariantInfo, comparison_table,
-    markdown_report, per_document_table, run_variants,
+    markdown_report, per_document_table, run_variants, utility_by_kind_table,
 };
 use declass::eval::plot::{self, DocumentSeries, RecallPanel, RecallPoint, strategy_description};
 use declass::eval::tab::read_tab_documents;
@@ -48,7 +48,8 @@ pub struct CompareArgs {
     pub variant: Vec<String>,
     #[command(flatten)]
     pub detectors: DetectorArgs,
-    /// Output directory: comparison.csv, comparison.md, per_document.csv and the plots
+    /// Output directory: comparison.csv, comparison.md, per_document.csv,
+    /// utility_by_kind.csv and the plots
     /// (SVG and PNG).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -223,6 +224,10 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
     write(
         &args.out.join("per_document.csv"),
         per_document_table(&runs, &documents).to_csv()?.as_bytes(),
+    )?;
+    write(
+        &args.out.join("utility_by_kind.csv"),
+        utility_by_kind_table(&summaries).to_csv()?.as_bytes(),
     )?;
     write_plots(&args.out, &summaries, &runs, &variants)?;
     out!("{}", table.to_markdown())?;

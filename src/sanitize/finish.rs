@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::candidates::Candidate;
 use super::plan::{
-    Action, Assessment, Disclosure, Information, Plan, Reason, Replacement, Role, Threshold,
-    Utility,
+    Action, Assessment, Disclosure, Information, KindUtility, Plan, Reason, Replacement, Role,
+    Threshold, Utility,
 };
 use super::readability::DETERMINERS;
 use super::risk::Risk;
@@ -262,18 +262,18 @@ fn operated_replacement(
 /// Whitcombe" reads "a person", not "A scholar A person" (the title and the name were
 /// found apart, by the sanitizer and by a detector). The merged span publishes the
 /// person's replacement; returns the bits the titles' own replacements had kept, which
-/// the document no longer keeps.
+/// the document no longer keeps, by the start of the replacement that had kept them.
 fn fold_titles(
     text: &str,
     replacements: &mut Vec<Replacement>,
     titles: &[String],
     person: &str,
-) -> f64 {
+) -> Vec<(usize, f64)> {
     let is_title = |original: &str| {
         let word = original.trim_end_matches('.');
         titles.iter().any(|t| t.eq_ignore_ascii_case(word))
     };
-    let mut lost = 0.0;
+    let mut lost = Vec::new();
     let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
         let names_a_person = r.replacement.is_some() && r.class.as_deref() == Some(person);
@@ -285,7 +285,7 @@ fn fold_titles(
         });
         match folded.pop() {
             Some(title) if names_a_person && title_before => {
-                lost += title.information.kept_bits;
+                lost.push((title.start, title.information.kept_bits));
                 folded.push(Replacement {
                     start: title.start,
                     original: text[title.start..r.end].to_string(),
@@ -324,11 +324,16 @@ struct Around<'a> {
 /// Charles Quartermaine" → "actor a person") names the person ("an actor"); and a period
 /// before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966 TV series" →
 /// "the 20th century series") modifies it ("the 2000s cup"); not before a person, who is
-/// no thing of a period ("On 7 January 2021 Bagbin was elected"), nor before a name. Returns the bits the dropped readings kept, which the utility no longer
-/// counts.
-fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, around: &Around<'_>) -> f64 {
+/// no thing of a period ("On 7 January 2021 Bagbin was elected"), nor before a name.
+/// Returns the bits the dropped readings kept, which the utility no longer counts, by the
+/// start of the replacement that kept them.
+fn merge_adjacent(
+    text: &str,
+    replacements: &mut Vec<Replacement>,
+    around: &Around<'_>,
+) -> Vec<(usize, f64)> {
     let person = around.person;
-    let mut lost = 0.0;
+    let mut lost = Vec::new();
     let mut merged: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
         let Some(previous) = merged.last_mut() else {
@@ -354,7 +359,7 @@ fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, around: &Arou
                 if without_article(first).eq_ignore_ascii_case(without_article(second))
                     || rest_of_name
                 {
-                    lost += r.information.kept_bits;
+                    lost.push((r.start, r.information.kept_bits));
                     // A name the role before it typed ("British actor Charles
                     // Quartermaine" → "actor" "an actor") keeps its article.
                     let reading = if without_article(first) == first.as_str()
@@ -369,7 +374,7 @@ fn merge_adjacent(text: &str, replacements: &mut Vec<Replacement>, around: &Arou
                     Some((reading, previous.information.kept_bits, false))
                 } else if role_before_person {
                     // The role says what the person is: "an actor".
-                    lost += r.information.kept_bits;
+                    lost.push((r.start, r.information.kept_bits));
                     let reading = if (around.determined)(previous.start)
                         || without_article(first) != first.as_str()
                     {
@@ -450,6 +455,9 @@ impl Run<'_, '_> {
         let mut replacements = Vec::new();
         let mut original_bits = 0.0;
         let mut kept_bits = 0.0;
+        let mut by_kind: BTreeMap<String, KindUtility> = BTreeMap::new();
+        // The kind of each replacement, by its start, for the bits merging drops.
+        let mut kind_at: BTreeMap<usize, String> = BTreeMap::new();
         let mut entry_of: BTreeMap<usize, usize> = BTreeMap::new();
         for (e, entry) in self.entries.iter().enumerate() {
             for &m in &entry.mentions {
@@ -487,11 +495,15 @@ impl Run<'_, '_> {
                 };
                 original_bits += bits;
                 kept_bits += kept;
+                let kind = by_kind.entry(finding.category.clone()).or_default();
+                kind.original_bits += bits;
+                kind.kept_bits += kept;
                 replacement.information = Information {
                     original_bits: bits,
                     kept_bits: kept,
                 };
             }
+            kind_at.insert(replacement.start, finding.category.clone());
             replacements.push(replacement);
         }
         let mut assessments = Vec::new();
@@ -527,9 +539,19 @@ impl Run<'_, '_> {
             };
             let names_something =
                 item.proper || matches!(item.kind(), Some(TermKind::ProperName | TermKind::Number));
+            let kind = match item.kind() {
+                Some(TermKind::Date) => "date",
+                Some(TermKind::Number) => "number",
+                Some(TermKind::ProperName) => "name",
+                _ if item.proper => "name",
+                _ => "phrase",
+            };
             for &(start, end) in &item.spans {
                 original_bits += ic.bits;
                 kept_bits += kept;
+                let counted = by_kind.entry(kind.to_string()).or_default();
+                counted.original_bits += ic.bits;
+                counted.kept_bits += kept;
                 if self.s.assessments {
                     assessments.push(Assessment {
                         start,
@@ -542,6 +564,7 @@ impl Run<'_, '_> {
                     });
                 }
                 if let Some(d) = decision {
+                    kind_at.insert(start, kind.to_string());
                     replacements.push(Replacement {
                         start,
                         end,
@@ -579,14 +602,14 @@ impl Run<'_, '_> {
             }
         }
         replacements.sort_by_key(|r| (r.start, r.end));
-        kept_bits -= fold_titles(
+        let mut lost = fold_titles(
             &self.doc.text,
             &mut replacements,
             self.s.person_titles,
             &self.s.config.person_concept,
         );
         let person = std::slice::from_ref(&self.s.config.person_concept);
-        kept_bits -= merge_adjacent(
+        lost.extend(merge_adjacent(
             &self.doc.text,
             &mut replacements,
             &Around {
@@ -594,7 +617,13 @@ impl Run<'_, '_> {
                 person_kind: &|class| self.s.taxonomy.usual_sense_under(class, person).is_some(),
                 determined: &|start| determined(self.doc, start),
             },
-        );
+        ));
+        for (start, bits) in lost {
+            kept_bits -= bits;
+            if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(k)) {
+                kind.kept_bits -= bits;
+            }
+        }
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
         let config = self.s.config;
         let top_level: std::collections::BTreeSet<String> = config
@@ -622,6 +651,7 @@ impl Run<'_, '_> {
                 } else {
                     1.0
                 },
+                by_kind,
             },
             assessments,
             counts_from: self.s.counts.identity(),
@@ -683,6 +713,7 @@ mod tests {
         let roles = |class: &str| ["actor", "defender", "singer"].contains(&class);
         let after_the = |start: usize| text[..start].ends_with("the ");
         let lost = merge_adjacent(text, &mut replacements, &around(&roles, &after_the));
+        let lost: f64 = lost.iter().map(|(_, bits)| bits).sum();
         assert_eq!(lost, 4.0, "four merged readings' bits");
         let read: Vec<(&str, &str)> = replacements
             .iter()
@@ -728,7 +759,10 @@ mod tests {
             Replacement::generalized(text, 92, 96, "a person", "person"),
             Replacement::generalized(text, 97, 101, "a person", "person"),
         ];
-        let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
+        let lost: f64 = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false))
+            .iter()
+            .map(|(_, bits)| bits)
+            .sum();
         assert_eq!(
             lost, 2.0,
             "the repeated person's bit and the rest of a name"
@@ -777,7 +811,7 @@ mod tests {
             Replacement::generalized(text, 49, 53, "a time", "time"),
         ];
         let lost = fold_titles(text, &mut replacements, &titles, "person");
-        assert_eq!(lost, 1.0);
+        assert_eq!(lost, [(0, 1.0)], "the title's bit");
         let spans: Vec<(usize, usize, &str)> = replacements
             .iter()
             .map(|r| (r.start, r.end, r.replacement.as_deref().unwrap_or_default()))

@@ -46,7 +46,8 @@ pub use config::{
 pub use finish::standalone;
 pub use identifying::IdentifyingModel;
 pub use plan::{
-    Action, Assessment, Disclosure, Plan, Reason, Replacement, Role, Rule, Threshold, Utility,
+    Action, Assessment, Disclosure, KindUtility, Plan, Reason, Replacement, Role, Rule, Threshold,
+    Utility,
 };
 pub use taxonomy::{NameTyper, Sense, Step, Taxonomy};
 

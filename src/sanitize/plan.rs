@@ -2,6 +2,8 @@
 //! threshold or the budgets it worked to, and the utility kept. Renderers and evaluation
 //! read only these types.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::config::{RiskModel, Strategy, ThresholdRule};
@@ -174,12 +176,35 @@ pub struct Assessment {
 }
 
 /// Utility kept, Sánchez et al. (2014) eq. 20–21.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Utility {
     pub original_bits: f64,
     pub kept_bits: f64,
     /// kept / original, in [0, 1] (1 when the document has no terms).
     pub ratio: f64,
+    /// The same sums by kind of term — a detector's category for what it found ("person",
+    /// "date", "email"), else the term's kind ("name", "date", "number", "phrase") — so a
+    /// reader sees where the information went: a document can keep its phrases and lose
+    /// every date.
+    pub by_kind: BTreeMap<String, KindUtility>,
+}
+
+/// Eq. 20 of one kind of term, before and after.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct KindUtility {
+    pub original_bits: f64,
+    pub kept_bits: f64,
+}
+
+impl KindUtility {
+    /// Eq. 21 for the kind: kept / original (1 when it has no information).
+    pub fn ratio(&self) -> f64 {
+        if self.original_bits > 0.0 {
+            self.kept_bits / self.original_bits
+        } else {
+            1.0
+        }
+    }
 }
 
 /// The sanitizer's decisions for one document.

@@ -305,6 +305,23 @@ fn radiotherapy_generalized_garden_kept() {
     let bc = replaced(&plan, "breast cancer").expect("sensitive");
     assert_eq!(bc.replacement.as_deref(), Some("disease"));
     assert!(plan.utility.ratio > 0.0 && plan.utility.ratio < 1.0);
+    // Eq. 20 by kind adds up to the document's: the sensitive finding under its category,
+    // the phrases under "phrase".
+    let kinds = &plan.utility.by_kind;
+    let original: f64 = kinds.values().map(|k| k.original_bits).sum();
+    let kept: f64 = kinds.values().map(|k| k.kept_bits).sum();
+    assert!(
+        (original - plan.utility.original_bits).abs() < 1e-9,
+        "{kinds:?}"
+    );
+    assert!((kept - plan.utility.kept_bits).abs() < 1e-9, "{kinds:?}");
+    let phrases = kinds.get("phrase").expect("phrases");
+    assert!(
+        phrases.kept_bits < phrases.original_bits,
+        "radiotherapy lost bits"
+    );
+    let disease = kinds.get("disease").expect("the finding's category");
+    assert!(disease.kept_bits < disease.original_bits, "{kinds:?}");
 }
 
 #[test]

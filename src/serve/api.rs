@@ -230,7 +230,7 @@ pub async fn assess(
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         Ok(AssessResponse {
             threshold: done.plan.threshold.clone(),
-            utility: done.plan.utility,
+            utility: done.plan.utility.clone(),
             findings: finding_records(&done.doc, &done.findings),
             terms: done
                 .plan

@@ -26,6 +26,7 @@ mod tests;
 
 pub use render::{
     SPEED_COLUMN, Table, VariantInfo, comparison_table, markdown_report, per_document_table,
+    utility_by_kind_table,
 };
 pub use score::{
     Gold, GoldScores, QsScores, RunSummary, TokenWeights, qs_scores, summarize,

@@ -140,6 +140,38 @@ pub fn comparison_table(summaries: &[RunSummary]) -> Table {
     }
 }
 
+/// Eq. 21 by kind of term for each run, pooled over its documents: where the information
+/// went (names, dates, numbers, phrases, each detector's category).
+pub fn utility_by_kind_table(summaries: &[RunSummary]) -> Table {
+    let header = [
+        "variant",
+        "strategy",
+        "kind",
+        "original_bits",
+        "kept_bits",
+        "utility_kept",
+    ];
+    let rows = summaries
+        .iter()
+        .flat_map(|s| {
+            s.utility_by_kind.iter().map(|(kind, u)| {
+                vec![
+                    s.variant.clone(),
+                    format!("{:?}", s.strategy),
+                    kind.clone(),
+                    fixed(u.original_bits, 2),
+                    fixed(u.kept_bits, 2),
+                    fixed(u.ratio(), 4),
+                ]
+            })
+        })
+        .collect();
+    Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    }
+}
+
 /// One row per (run, document): what the per-document plot shows, with the ids.
 pub fn per_document_table(runs: &[Run], documents: &[DocumentRef<'_>]) -> Table {
     let header = [

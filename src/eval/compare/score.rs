@@ -12,7 +12,7 @@ use crate::eval::tab::{
 use crate::pipeline::Engine;
 use crate::sanitize::plan::Readability;
 use crate::sanitize::render::tab_spans;
-use crate::sanitize::{Plan, Role, Strategy};
+use crate::sanitize::{KindUtility, Plan, Role, Strategy};
 use crate::stats::TermSet;
 use crate::text::CharOffsets;
 
@@ -201,6 +201,8 @@ pub struct RunSummary {
     pub threshold_mean: Option<f64>,
     /// How the replacements read, summed over the documents.
     pub readability: Readability,
+    /// Eq. 20 by kind of term, summed over the documents (see [`crate::sanitize::Utility::by_kind`]).
+    pub utility_by_kind: BTreeMap<String, KindUtility>,
     pub seconds: f64,
     pub gold: Option<GoldScores>,
 }
@@ -268,6 +270,14 @@ pub fn summarize(
             .then(|| thresholds.iter().sum::<f64>() / thresholds.len() as f64),
         readability: plans().fold(Readability::default(), |mut sum, p| {
             sum.add(&p.readability);
+            sum
+        }),
+        utility_by_kind: plans().fold(BTreeMap::new(), |mut sum, p| {
+            for (kind, part) in &p.utility.by_kind {
+                let into: &mut KindUtility = sum.entry(kind.clone()).or_default();
+                into.original_bits += part.original_bits;
+                into.kept_bits += part.kept_bits;
+            }
             sum
         }),
         seconds: run.documents.iter().map(|d| d.seconds).sum(),

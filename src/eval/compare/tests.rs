@@ -62,6 +62,7 @@ fn plan(replacements: Vec<Replacement>, kept: f64, threshold: Option<f64>) -> Pl
             original_bits: 10.0,
             kept_bits: kept,
             ratio: kept / 10.0,
+            by_kind: Default::default(),
         },
         assessments: Vec::new(),
         counts_from: "test".into(),
