@@ -154,6 +154,9 @@ const NAME_PARTICLES: &[&str] = &[
 /// Bracket segments are cut at these.
 const SEGMENT_BREAKS: &[&str] = &[";", ","];
 
+/// Words that open where something happened ("born in Cork"): language data.
+const PLACE_PREPOSITIONS: &[&str] = &["in", "at", "near", "from"];
+
 impl AliasRules {
     pub fn new(config: &ProtectConfig) -> Self {
         let phrase = |text: &String| -> Vec<String> {
@@ -248,6 +251,9 @@ impl AliasRules {
         let limit = (end + 80).min(tokens.len());
         let mut segment: Vec<usize> = Vec::new();
         let mut depth = 0usize;
+        // A place's containers after a comma continue the segment that says where ("born
+        // 14 March 1962 in Cork, Ireland"): they are where, not another name.
+        let mut in_a_place = false;
         let mut k = end + 1;
         while k < limit {
             let t = text_of(k);
@@ -260,7 +266,14 @@ impl AliasRules {
                 _ => {}
             }
             if SEGMENT_BREAKS.contains(&t) && depth == 0 {
-                self.bracket_segment(doc, view, &segment, parts, glosses, found);
+                if !in_a_place {
+                    self.bracket_segment(doc, view, &segment, parts, glosses, found);
+                }
+                in_a_place = t == ","
+                    && (in_a_place
+                        || segment
+                            .iter()
+                            .any(|&m| PLACE_PREPOSITIONS.contains(&view.folded[m].as_str())));
                 segment.clear();
             } else if t == ":" {
                 // "Hebrew: …", "pinyin: …": the label is no part of the name.
@@ -270,7 +283,9 @@ impl AliasRules {
             }
             k += 1;
         }
-        self.bracket_segment(doc, view, &segment, parts, glosses, found);
+        if !in_a_place {
+            self.bracket_segment(doc, view, &segment, parts, glosses, found);
+        }
     }
 
     /// ", born X" or "or X" right after a mention.
