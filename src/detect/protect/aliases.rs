@@ -157,6 +157,12 @@ const SEGMENT_BREAKS: &[&str] = &[";", ","];
 /// Words that open where something happened ("born in Cork"): language data.
 const PLACE_PREPOSITIONS: &[&str] = &["in", "at", "near", "from"];
 
+/// Words that open another name in a bracket ("born Nora Louise Kuzma", "also known as"):
+/// language data.
+const ALIAS_CUES: &[&str] = &[
+    "born", "nee", "also", "known", "as", "aka", "or", "formerly",
+];
+
 impl AliasRules {
     pub fn new(config: &ProtectConfig) -> Self {
         let phrase = |text: &String| -> Vec<String> {
@@ -252,7 +258,13 @@ impl AliasRules {
         let mut segment: Vec<usize> = Vec::new();
         let mut depth = 0usize;
         // A place's containers after a comma continue the segment that says where ("born
-        // 14 March 1962 in Cork, Ireland"): they are where, not another name.
+        // 14 March 1962 in Cork, Ireland"): they are where, not another name, unless a cue
+        // opens one ("in Cork, née Helen Walsh").
+        let opens_a_name = |segment: &[usize]| {
+            segment
+                .first()
+                .is_some_and(|&m| ALIAS_CUES.contains(&view.folded[m].as_str()))
+        };
         let mut in_a_place = false;
         let mut k = end + 1;
         while k < limit {
@@ -266,11 +278,12 @@ impl AliasRules {
                 _ => {}
             }
             if SEGMENT_BREAKS.contains(&t) && depth == 0 {
-                if !in_a_place {
+                let where_ = in_a_place && !opens_a_name(&segment);
+                if !where_ {
                     self.bracket_segment(doc, view, &segment, parts, glosses, found);
                 }
                 in_a_place = t == ","
-                    && (in_a_place
+                    && (where_
                         || segment
                             .iter()
                             .any(|&m| PLACE_PREPOSITIONS.contains(&view.folded[m].as_str())));
@@ -283,7 +296,7 @@ impl AliasRules {
             }
             k += 1;
         }
-        if !in_a_place {
+        if !in_a_place || opens_a_name(&segment) {
             self.bracket_segment(doc, view, &segment, parts, glosses, found);
         }
     }
@@ -328,13 +341,10 @@ impl AliasRules {
         {
             return;
         }
-        const LEAD: &[&str] = &[
-            "born", "nee", "also", "known", "as", "aka", "or", "formerly",
-        ];
         let words: Vec<usize> = segment
             .iter()
             .copied()
-            .skip_while(|&k| LEAD.contains(&view.folded[k].as_str()))
+            .skip_while(|&k| ALIAS_CUES.contains(&view.folded[k].as_str()))
             .filter(|&k| view.folded[k].chars().any(char::is_alphabetic))
             .collect();
         let (Some(&first), Some(&last)) = (words.first(), words.last()) else {

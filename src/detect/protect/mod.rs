@@ -725,12 +725,19 @@ mod tests {
             mentions("traci lords", text),
             vec!["Traci Elizabeth Lords", "Nora Louise Kuzma", "Kuzma"]
         );
-        // Where the person was born is no other name: "Ireland" after "in Cork,".
+        // Where the person was born is no other name: "Ireland" after "in Cork,"; a name a
+        // cue opens after the place still is.
         let text = "Helen Marsh (born 14 March 1962 in Cork, Ireland; also Nell Marsh) wrote. \
                     Ireland was home.";
         assert_eq!(
             mentions("helen marsh", text),
             vec!["Helen Marsh", "Nell Marsh"]
+        );
+        let text = "Helen Marsh (born 1962 in Cork, Ireland, née Helen Walsh) wrote. Walsh \
+                    was her name in Ireland.";
+        assert_eq!(
+            mentions("helen marsh", text),
+            vec!["Helen Marsh", "Helen Walsh", "Walsh"]
         );
         let text = "Yida Huang (pinyin: Huáng Yìdá; born 1979) is a singer. \"YiDA\" was his name.";
         assert_eq!(
