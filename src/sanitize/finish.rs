@@ -457,7 +457,7 @@ impl Run<'_, '_> {
         let mut kept_bits = 0.0;
         let mut by_kind: BTreeMap<String, KindUtility> = BTreeMap::new();
         // The kind of each replacement, by its start, for the bits merging drops.
-        let mut kind_at: BTreeMap<usize, String> = BTreeMap::new();
+        let mut kind_at: BTreeMap<usize, &str> = BTreeMap::new();
         let mut entry_of: BTreeMap<usize, usize> = BTreeMap::new();
         for (e, entry) in self.entries.iter().enumerate() {
             for &m in &entry.mentions {
@@ -503,7 +503,7 @@ impl Run<'_, '_> {
                     kept_bits: kept,
                 };
             }
-            kind_at.insert(replacement.start, finding.category.clone());
+            kind_at.insert(replacement.start, &finding.category);
             replacements.push(replacement);
         }
         let mut assessments = Vec::new();
@@ -564,7 +564,7 @@ impl Run<'_, '_> {
                     });
                 }
                 if let Some(d) = decision {
-                    kind_at.insert(start, kind.to_string());
+                    kind_at.insert(start, kind);
                     replacements.push(Replacement {
                         start,
                         end,
@@ -620,7 +620,7 @@ impl Run<'_, '_> {
         ));
         for (start, bits) in lost {
             kept_bits -= bits;
-            if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(k)) {
+            if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(*k)) {
                 kind.kept_bits -= bits;
             }
         }
