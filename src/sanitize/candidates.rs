@@ -294,10 +294,30 @@ impl Run<'_, '_> {
             }
             return;
         }
-        if let Some(sense) = self.sense(&current.label, false) {
+        let person = &self.s.config.person_concept;
+        let protected = entry.protected && current.label != *person;
+        // A protected person's class climbs its sense as a kind of person, whatever other
+        // senses the document's words favour.
+        let sense = if protected {
+            self.s
+                .taxonomy
+                .usual_sense_under(&current.label, std::slice::from_ref(person))
+        } else {
+            self.sense(&current.label, false).map(|s| (*s).clone())
+        };
+        if let Some(sense) = sense {
             for step in sense.steps.iter().cloned() {
+                // A protected person read as their occupation climbs its classes of
+                // persons to "person", never past it ("organism", "causal agent").
+                let past_person = protected && step.label == *person;
                 push(out, step.into());
+                if past_person {
+                    return;
+                }
             }
+        }
+        if protected {
+            self.push_concept(out, person);
         }
     }
 
@@ -311,6 +331,9 @@ impl Run<'_, '_> {
         // Governor Ronald Reagan".
         let titled = words.len() > 1 && words[..words.len() - 1].iter().any(|w| self.is_title(w));
         if titled || self.typed_as_personal_name(i, &words) {
+            if titled {
+                self.push_title_class(&words[..words.len() - 1], out);
+            }
             self.push_concept(out, &self.s.config.person_concept);
             return;
         }
@@ -328,6 +351,24 @@ impl Run<'_, '_> {
             // Nothing says what it names: it is still a name, which reads where the root
             // ("an entity") says nothing.
             self.push_concept(out, &self.s.config.name_concept);
+        }
+    }
+
+    /// The class of persons a title before a name says its bearer is, the title nearest
+    /// the name first: "President John Dramani Mahama" is a president, "Major General
+    /// Smith" a general. Abbreviations ("Lt", "Dr") and titles whose usual sense is no
+    /// kind of person say nothing beyond "person".
+    fn push_title_class(&self, before_name: &[&str], out: &mut Vec<Candidate>) {
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let class = before_name.iter().rev().find_map(|word| {
+            let word = word.trim_end_matches('.').to_lowercase();
+            (self.is_title(&word) && word != self.s.config.person_concept)
+                .then(|| self.s.taxonomy.usual_sense_under(&word, person))
+                .flatten()
+                .map(|_| word)
+        });
+        if let Some(class) = class {
+            self.push_concept(out, &class);
         }
     }
 

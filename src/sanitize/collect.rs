@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Run;
 use super::config::Strategy;
 use super::ladders::{counted_noun, number_ladder};
-use super::taxonomy::Sense;
+use super::taxonomy::{Sense, Step};
 use crate::detect::{Finding, Proposal, protect};
 use crate::stats::TermSet;
 use crate::text::tokenize::index_terms;
@@ -193,6 +193,10 @@ const PREDICATING: &[&str] = &[
 /// modifiers and one coordinated noun ("was an American politician and attorney").
 const PREDICATE_REACH: usize = 6;
 
+/// Words that open a relative clause, whose predicate is said of the noun before them.
+/// Language data.
+const RELATIVE_PRONOUNS: &[&str] = &["who", "whom", "whose", "which", "that"];
+
 /// Function words a part of a term left beside a finding does not start or end with.
 /// Language data.
 const PART_EDGE_WORDS: &[&str] = &[
@@ -314,6 +318,23 @@ impl Run<'_, '_> {
     pub(super) fn collect(&mut self, persons: &[String]) {
         self.collect_entries(persons);
         self.collect_terms();
+        if self.strategy == Strategy::S5
+            && self.s.config.risk_model == super::RiskModel::Cumulative
+            && self.s.config.person_reads_as_occupation
+        {
+            for e in 0..self.entries.len() {
+                let reads_as_person = self.entries[e]
+                    .generalization
+                    .as_ref()
+                    .is_some_and(|g| g.label == self.s.config.person_concept);
+                if self.entries[e].protected
+                    && reads_as_person
+                    && let Some(occupation) = self.occupation_of(e)
+                {
+                    self.entries[e].generalization = Some(occupation);
+                }
+            }
+        }
         // With S5, the generalizations of entries are terms of Q too (Sánchez et al. 2014, §3.1).
         if self.strategy == Strategy::S5 {
             for (index, e) in self.entries.iter().enumerate() {
@@ -1099,6 +1120,91 @@ impl Run<'_, '_> {
                     .is_some_and(|sense| is_person_class(&sense))
             }),
         }
+    }
+
+    /// The occupation or role the document first predicates of protected person `e`, as
+    /// a class of persons: the noun phrase follows a copula or "as" in a sentence whose
+    /// last protected person before it is `e`, with no relative pronoun between (in
+    /// "married John, who was a lawyer" the lawyer is John). An occupation that is a
+    /// quasi-identifier is never published as it stands, so the person reads as the
+    /// occupation's first generalization, what its own mention reads as at most: "is a
+    /// Ghanaian politician" → "politician", "was a gardener" → "worker".
+    fn occupation_of(&self, e: usize) -> Option<Generalization> {
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let hidden = self.s.config.occupations_are_quasi_identifiers;
+        let mut first: Option<(usize, Generalization)> = None;
+        for item in &self.items {
+            if item.origin != ItemOrigin::Term(TermKind::NounPhrase) {
+                continue;
+            }
+            for &(start, _) in &item.spans {
+                if first.as_ref().is_some_and(|(at, _)| *at <= start)
+                    || !self.predicated(start)
+                    || !self.said_of(e, start)
+                {
+                    continue;
+                }
+                let lower = item.text.to_lowercase();
+                let words: Vec<&str> = lower.split_whitespace().collect();
+                let Some(&head) = words.last() else {
+                    continue;
+                };
+                let Some(sense) = self.s.taxonomy.usual_sense_under(head, person) else {
+                    continue;
+                };
+                let class = if words.len() > 1 || !hidden {
+                    // "Ghanaian politician" is first published as its head.
+                    self.s.taxonomy.concept(head).map(|concept| Step {
+                        label: head.to_string(),
+                        ..concept
+                    })
+                } else {
+                    sense.steps.first().cloned()
+                };
+                if let Some(class) = class.filter(|c| c.label != self.s.config.person_concept) {
+                    first = Some((
+                        start,
+                        Generalization {
+                            label: class.label,
+                            source: class.source,
+                            set: class.counting,
+                        },
+                    ));
+                }
+            }
+        }
+        first.map(|(_, class)| class)
+    }
+
+    /// Whether the predicate at byte `start` is said of protected person `e`: the last
+    /// protected person named before it in its sentence is `e`, and no relative pronoun
+    /// stands between.
+    fn said_of(&self, e: usize, start: usize) -> bool {
+        let Some(sentence) = self.doc.sentence_at(start) else {
+            return false;
+        };
+        let last = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| entry.protected)
+            .flat_map(|(owner, entry)| entry.mentions.iter().map(move |&m| (m, owner)))
+            .filter(|&(m, _)| {
+                let f = &self.findings[m];
+                sentence.start <= f.start && f.end <= start
+            })
+            .max_by_key(|&(m, _)| self.findings[m].end);
+        let Some((m, owner)) = last else {
+            return false;
+        };
+        let from = self.findings[m].end;
+        owner == e
+            && !self
+                .doc
+                .tokens
+                .iter()
+                .filter(|t| from <= t.start && t.end <= start)
+                .any(|t| RELATIVE_PRONOUNS.contains(&t.norm.as_str()))
     }
 
     /// Whether the sentence around byte `start` is about a person before it: it names a

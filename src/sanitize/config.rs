@@ -142,6 +142,10 @@ pub struct SanitizeConfig {
     /// A kind of person the document predicates of someone (an occupation, a role) is a
     /// quasi-identifier like a name or a date.
     pub occupations_are_quasi_identifiers: bool,
+    /// A protected person reads as the occupation the document predicates of them ("a
+    /// politician"), priced like any term, rather than as `person_concept`, which says
+    /// nothing: cumulative model and S5 only, where what an entry publishes is priced.
+    pub person_reads_as_occupation: bool,
     /// A numbered designation whose noun can name a part of a text or a rule (a sense
     /// under one of these concepts) is a reference, not a quantity or a name.
     pub reference_concepts: Vec<String>,

@@ -149,6 +149,7 @@ impl Taxonomy for Kb {
             "disease" => Some(step("disease", &["breast cancer"])),
             "breast disease" => Some(step("breast disease", &["breast cancer"])),
             "worker" => Some(step("worker", &[])),
+            "person" => Some(step("person", &["worker", "filler", "garden"])),
             _ => None,
         }
     }
@@ -692,6 +693,32 @@ fn cumulative_predicated_occupations_are_quasi_identifiers() {
         sc.occupations_are_quasi_identifiers = false;
     });
     assert!(replaced(&off, "gardener").is_none());
+}
+
+/// A protected person reads as the occupation the document predicates of them, at the
+/// level the occupation's own mention is published at most, while the budget affords
+/// it; "a person" when it does not, or when the configuration says so.
+#[test]
+fn a_protected_person_reads_as_their_occupation_within_the_budget() {
+    let text = "Kim Doe was a gardener. She likes her garden.";
+    let person = |plan: &Plan| {
+        replaced(plan, "Kim Doe")
+            .and_then(|r| r.replacement.clone())
+            .expect("the person is generalized")
+    };
+    let loose = cumulative(text, 100.0, |_| {});
+    assert_eq!(person(&loose), "a worker", "{:?}", loose.replacements);
+    assert_eq!(
+        replaced(&loose, "gardener").and_then(|r| r.replacement.as_deref()),
+        Some("worker"),
+        "no more than the occupation's own mention says"
+    );
+    let d = &loose.disclosure[0];
+    assert!(d.published_bits > 0.0 && d.within_budget, "{d:?}");
+    let tight = cumulative(text, 0.0, |_| {});
+    assert_eq!(person(&tight), "a person");
+    let off = cumulative(text, 100.0, |sc| sc.person_reads_as_occupation = false);
+    assert_eq!(person(&off), "a person");
 }
 
 /// A common phrase that says a name inside it (a capitalized adjective: "Intensive

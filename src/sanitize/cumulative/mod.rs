@@ -430,6 +430,8 @@ impl Run<'_, '_> {
             } else {
                 let ordered = self.by_information(candidates)?;
                 let has_class = !ordered.is_empty();
+                let person = &self.s.config.person_concept;
+                let person_class = ordered.iter().find(|c| c.label == *person).cloned();
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
                 for c in &ordered {
@@ -468,6 +470,26 @@ impl Run<'_, '_> {
                         ic: original_ic,
                     });
                 }
+                // A protected person read as their occupation can always be read as a
+                // person, priced as the floor where the corpus finds "person" no less
+                // informative.
+                let reads_as_occupation = matches!(item.origin,
+                    ItemOrigin::GeneralizationOf(e) if self.entries[e].protected)
+                    && item.text != *person;
+                if reads_as_occupation
+                    && let Some(person_class) = person_class
+                    && !options
+                        .iter()
+                        .any(|o| o.candidate.as_ref().is_some_and(|c| c.label == *person))
+                {
+                    let floor = options.last().map_or(original_ic, |o| o.ic);
+                    options.push(Option_ {
+                        set: person_class.set.clone(),
+                        candidate: Some(person_class),
+                        removed: false,
+                        ic: floor,
+                    });
+                }
                 // A published generalization is already a class, and a term with a class
                 // never goes to the root either; but a name whose classes (at least "a
                 // name") the corpus finds no less informative than itself keeps the root
@@ -501,14 +523,28 @@ impl Run<'_, '_> {
             1 => 0.0,
             n => options[n - 1].ic,
         };
+        // What "person" says, where the item is a protected person's published class.
+        let person = &self.s.config.person_concept;
+        let person_ic = options
+            .iter()
+            .find(|o| o.candidate.as_ref().map_or(&item.text, |c| &c.label) == person)
+            .map_or(original_ic, |o| o.ic);
         let mut shares = Vec::with_capacity(options.len());
         for option in &options {
             let mut by_target = BTreeMap::new();
             for &t in &ts {
                 if self.is_own_generalization(i, t) {
-                    if !self.entries[t].protected {
-                        by_target.insert(t, self.own_generalization_share(t, option)?);
-                    }
+                    let share = if self.entries[t].protected {
+                        // The budget leaves "person" to the reader; a person read as
+                        // their occupation is asserted to be one, w = 1 beyond that.
+                        Figure {
+                            bits: (option.ic - person_ic).max(0.0),
+                            origin: Origin::AssertionBound,
+                        }
+                    } else {
+                        self.own_generalization_share(t, option)?
+                    };
+                    by_target.insert(t, share);
                     continue;
                 }
                 by_target.insert(
@@ -518,9 +554,14 @@ impl Run<'_, '_> {
             }
             shares.push(by_target);
         }
+        // A published generalization stands at every mention of its entry.
+        let occurrences = match item.origin {
+            ItemOrigin::GeneralizationOf(e) => self.entries[e].mentions.len(),
+            ItemOrigin::Term(_) => item.spans.len(),
+        };
         Ok(Choice {
             item: i,
-            occurrences: item.spans.len().max(1) as f64,
+            occurrences: occurrences.max(1) as f64,
             options,
             shares,
         })
