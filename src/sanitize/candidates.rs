@@ -170,8 +170,10 @@ impl Run<'_, '_> {
                             push(&mut out, rung_candidate(rung, "number"));
                         }
                         // What a number counts is its class ("for years"); a bare number
-                        // reads as "a number".
-                        if counted_noun(&item.text).is_none() {
+                        // reads as "a number", unless it is ten or more: "many".
+                        if counted_noun(&item.text).is_none()
+                            && !last.as_ref().is_some_and(super::ladders::says_many)
+                        {
                             self.push_ladder_end(
                                 &mut out,
                                 &self.s.config.number_concept,

@@ -286,8 +286,55 @@ fn amounts_covered(value: f64, unit: &str) -> Vec<String> {
         .iter()
         .map(|(below, _)| *below)
         .find(|below| value < *below)
-        .unwrap_or(f64::INFINITY)
-        .min(1e10);
+        .unwrap_or(f64::INFINITY);
+    amounts_between(low, high, unit)
+}
+
+/// From this amount up, an amount is also "many": the step between its order of
+/// magnitude ("hundreds of games") and the bare noun ("games"), which says nothing of
+/// how many.
+const MANY_FROM: f64 = 10.0;
+
+/// Whether a rung is the "many" of its ladder, where a count of ten or more ends as a
+/// date with a year ends at its century: "a number" says no less to the corpus and
+/// nothing to a reader.
+pub fn says_many(rung: &Rung) -> bool {
+    rung.text.split_whitespace().next() == Some(MANY)
+}
+
+const MANY: &str = "many";
+
+/// "many" with the unit, covering every amount from [`MANY_FROM`] up and the vague
+/// amounts that say them ("dozens of games", "hundreds of games").
+fn many(unit: &str) -> Rung {
+    let with_unit = |amount: &str| {
+        if unit.is_empty() {
+            amount.to_string()
+        } else {
+            format!("{amount} {unit}")
+        }
+    };
+    let mut covers = amounts_between(MANY_FROM, f64::INFINITY, unit);
+    covers.extend(
+        VAGUE_AMOUNTS
+            .iter()
+            .filter(|(below, _)| *below > MANY_FROM)
+            .map(|(_, words)| match words.strip_suffix(" of") {
+                Some(bare) if unit.is_empty() => bare.to_string(),
+                _ => with_unit(words),
+            }),
+    );
+    let text = with_unit(MANY);
+    Rung {
+        covers,
+        ..rung(text.clone(), text)
+    }
+}
+
+/// The amounts from `low` up to `high` with `unit`, in each way they are written: every
+/// value where the range holds at most a hundred, else its round values.
+fn amounts_between(low: f64, high: f64, unit: &str) -> Vec<String> {
+    let high = high.min(1e10);
     let values: Vec<u64> = if high - low <= 100.0 {
         (low as u64..high as u64).collect()
     } else {
@@ -478,6 +525,11 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
         covers,
         ..rung(text, counted)
     }];
+    if value >= MANY_FROM {
+        let mut many = many(&unit);
+        many.covers.push(words.join(" "));
+        rungs.push(many);
+    }
     if let Some(noun) = counted_noun(&words.join(" ")) {
         rungs.push(rung(noun.clone(), noun));
     }
@@ -597,7 +649,7 @@ mod tests {
         );
         assert_eq!(
             texts(number_ladder("thirty years")),
-            vec!["dozens of years", "years"]
+            vec!["dozens of years", "many years", "years"]
         );
         assert_eq!(
             texts(number_ladder("5 miles")),
@@ -606,12 +658,21 @@ mod tests {
         assert_eq!(counted_noun("two classes").as_deref(), Some("classes"));
         assert_eq!(counted_noun("155 lb"), None, "an abbreviation");
         assert_eq!(counted_noun("sixth round"), None, "an ordinal");
-        assert_eq!(texts(number_ladder("155 lb")), vec!["hundreds of lb"]);
-        assert_eq!(texts(number_ladder("1,200")), vec!["thousands"]);
+        assert_eq!(
+            texts(number_ladder("155 lb")),
+            vec!["hundreds of lb", "many lb"]
+        );
+        assert_eq!(texts(number_ladder("1,200")), vec!["thousands", "many"]);
         assert_eq!(texts(number_ladder("five")), vec!["several"]);
-        assert_eq!(texts(number_ladder("twenty - five")), vec!["dozens"]);
-        assert_eq!(texts(number_ladder("two hundred")), vec!["hundreds"]);
-        assert_eq!(texts(number_ladder("289–296")), vec!["hundreds"]);
+        assert_eq!(
+            texts(number_ladder("twenty - five")),
+            vec!["dozens", "many"]
+        );
+        assert_eq!(
+            texts(number_ladder("two hundred")),
+            vec!["hundreds", "many"]
+        );
+        assert_eq!(texts(number_ladder("289–296")), vec!["hundreds", "many"]);
         assert_eq!(texts(number_ladder("sixth round")), vec!["round"]);
         assert_eq!(texts(number_ladder("4th republic")), vec!["republic"]);
         assert!(number_ladder("seventh").is_empty());
@@ -652,6 +713,18 @@ mod tests {
         }
         assert!(!thousands.contains(&"1,000,000".to_string()));
         assert!(covers("twenty - five").contains(&"twenty - five".to_string()));
+        // "many" covers every amount from ten up and the vague amounts below it.
+        let many = &number_ladder("thirty years")[1];
+        for phrase in [
+            "10 years",
+            "thirty years",
+            "500 years",
+            "hundreds of years",
+            "more than ten years",
+        ] {
+            assert!(many.covers.contains(&phrase.to_string()), "{phrase}");
+        }
+        assert!(!many.covers.contains(&"9 years".to_string()));
         assert_eq!(with_thousands_separators(1234567), "1,234,567");
     }
 }

@@ -817,7 +817,7 @@ fn readme_article_reads_correctly() {
 }
 
 /// A number generalized to an amount keeps the noun it counts readable: "over hundreds of
-/// appearances", "in a number of films", never "hundreds appearances".
+/// appearances", "in many films", "in a number of films", never "hundreds appearances".
 #[test]
 fn an_amount_before_the_noun_it_counts_reads_with_of() {
     // Amounts common in the corpus, the numbers themselves in no document.
@@ -839,7 +839,10 @@ fn an_amount_before_the_noun_it_counts_reads_with_of() {
             .find(|r| r["original"] == number)
             .and_then(|r| r["replacement"].as_str())
             .unwrap_or_else(|| panic!("{number} is generalized: {text}"));
-        assert!(replacement.ends_with(" of"), "{number} → {replacement}");
+        assert!(
+            replacement.ends_with(" of") || replacement == "many",
+            "{number} → {replacement}"
+        );
         assert!(text.contains(&format!("{replacement} {noun}")), "{text}");
     }
 }
