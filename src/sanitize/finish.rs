@@ -34,6 +34,16 @@ fn determined(doc: &Document, start: usize) -> bool {
         if DETERMINERS.contains(&token.norm.as_str()) {
             return true;
         }
+        // A plural possessive, "the Players' League": the apostrophe right after a word
+        // in "s".
+        let plural_possessive = matches!(token.norm.as_str(), "'" | "’")
+            && prev.checked_sub(1).is_some_and(|before| {
+                let word = &doc.tokens[before];
+                word.end == token.start && word.norm.ends_with('s')
+            });
+        if plural_possessive {
+            return true;
+        }
         let modifier = matches!(doc.tags.get(prev), Some(Upos::Adj | Upos::Adv | Upos::Num))
             && token.kind == crate::text::TokenKind::Word;
         if !modifier {
@@ -85,6 +95,14 @@ fn is_period(label: &str) -> bool {
         && (label.ends_with('s') || label.ends_with("century"))
 }
 
+/// Whether a published reading is a period, however [`reads_as`] put it in its
+/// sentence: "the 2020s", "in the 2020s", "a day in the 2020s".
+fn reads_as_period(reading: &str) -> bool {
+    let bare = reading.strip_prefix("a day ").unwrap_or(reading);
+    let bare = bare.strip_prefix("in ").unwrap_or(bare);
+    is_period(bare.strip_prefix("the ").unwrap_or(bare))
+}
+
 /// The text put in place of a span: a common noun that replaces a name or a number takes
 /// an indefinite article, a period takes "the", unless the text already determines it.
 fn reads_as(
@@ -103,11 +121,27 @@ fn reads_as(
             .unwrap_or(label)
             .to_string();
     }
+    let bare = label.strip_prefix("the ").unwrap_or(label);
+    if is_period(bare) {
+        // A date said right after its verb ("born 24 September 1957") becomes a period,
+        // which English puts after "in": "born in the 20th century"; a day after "on"
+        // stays a day: "on 22 April 1876" → "on a day in the 1870s".
+        let previous = doc
+            .tokens
+            .partition_point(|t| t.end <= start)
+            .checked_sub(1);
+        let after_verb = previous.is_some_and(|k| doc.tags.get(k) == Some(&Upos::Verb));
+        let after_on = previous.is_some_and(|k| doc.tokens[k].norm == "on");
+        return if after_on {
+            format!("a day in the {bare}")
+        } else if after_verb {
+            format!("in the {bare}")
+        } else {
+            format!("the {bare}")
+        };
+    }
     if label.starts_with("the ") || label.starts_with("a ") {
         return label.to_string();
-    }
-    if is_period(label) {
-        return format!("the {label}");
     }
     if noun && names_something {
         return indefinite(label);
@@ -321,10 +355,12 @@ struct Around<'a> {
 /// reads as one: the same reading twice ("Phyllis Mary" → "a person a person") is said
 /// once; the rest of a person's name read apart ("Phyllis Mary Taylor" → "a person a city
 /// in the United States") goes into the person; a role before a person ("British actor
-/// Charles Quartermaine" → "actor a person") names the person ("an actor"); and a period
-/// before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966 TV series" →
-/// "the 20th century series") modifies it ("the 2000s cup"); not before a person, who is
-/// no thing of a period ("On 7 January 2021 Bagbin was elected"), nor before a name.
+/// Charles Quartermaine" → "actor a person") names the person ("an actor"); two parts of
+/// one name read as a person and as an occupation ("Phyllis" "Mary Taylor") are one
+/// person; a period before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966
+/// TV series" → "the 20th century series") modifies it ("the 2000s cup"), not a name;
+/// before a person, who is no thing of a period, it is set off by a comma ("On 7 January
+/// 2021 Bagbin was elected" → "On the 2020s, a person was elected").
 /// Returns the bits the dropped readings kept, which the utility no longer counts, by the
 /// start of the replacement that kept them.
 fn merge_adjacent(
@@ -403,6 +439,14 @@ fn merge_adjacent(
                         format!("{first} {}", without_article(second)),
                         previous.information.kept_bits + r.information.kept_bits,
                         true,
+                    ))
+                } else if reads_as_period(first) && is_person(r.class.as_deref()) {
+                    // A time then who acted in it ("On 7 January 2021 Bagbin was
+                    // elected"): the comma English puts after an opening adverbial.
+                    Some((
+                        format!("{first}, {second}"),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        false,
                     ))
                 } else {
                     None
@@ -674,8 +718,45 @@ impl Run<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::{
-        Around, Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent,
+        Around, Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent, reads_as,
     };
+    use crate::config::Config;
+    use crate::text::{Analyzer, Tagger, Upos};
+
+    /// "born" is a verb, "on" and "in" prepositions, "the" a determiner.
+    struct Tags;
+
+    impl Tagger for Tags {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            words
+                .iter()
+                .map(|w| match *w {
+                    "born" => Upos::Verb,
+                    "on" | "On" | "in" => Upos::Adp,
+                    "the" => Upos::Det,
+                    _ => Upos::Propn,
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_date_read_as_a_period_takes_the_preposition_its_sentence_needs() {
+        let config = Config::builtin().expect("config");
+        let text = "Kim born 1957 in 1960 on 2 May 1970 the 1976 vote in the Players' League";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let at = |s: &str| text.find(s).expect("in text");
+        let read = |s: &str, label: &str| reads_as(&doc, at(s), label, true, true);
+        assert_eq!(read("1957", "the 1950s"), "in the 1950s");
+        assert_eq!(read("1960", "the 1960s"), "the 1960s");
+        assert_eq!(
+            read("2 May", "the 20th century"),
+            "a day in the 20th century"
+        );
+        assert_eq!(read("1976", "the 1970s"), "1970s");
+        // A plural possessive determines the noun after it.
+        assert_eq!(read("League", "association"), "association");
+    }
 
     /// People are "person".
     fn around<'a>(
@@ -738,7 +819,7 @@ mod tests {
             .collect();
         // A role with no determiner takes its article (a name the role typed gives its
         // own); one after "the" does not; a period before a thing modifies it, and before
-        // a person stays apart.
+        // a person is set off by a comma.
         assert_eq!(
             read,
             [
@@ -747,8 +828,10 @@ mod tests {
                 ("Soviet defender Ivan Dubinsky", "defender"),
                 ("singer Jo Cole", "a singer"),
                 ("1966 TV series", "20th century series"),
-                ("May 2021", "the 2020s"),
-                ("Bagbin", "a person"),
+                ("May 2021 Bagbin", "the 2020s, a person"),
+                // A name read in two, one part a person and one an occupation, is one
+                // person.
+                ("Ruth Ann Lee", "a person"),
             ]
         );
     }
@@ -790,8 +873,9 @@ mod tests {
                 )
             })
             .collect();
-        // Two readings that differ stay apart, and so does a period before a bare word or
-        // a person, and the same reading on two lines; the rest of a name joins the person.
+        // Two readings that differ stay apart, and so does a period before a bare word,
+        // and the same reading on two lines; a period before a person is set off by a
+        // comma; the rest of a name joins the person.
         assert_eq!(
             read,
             [
@@ -800,8 +884,7 @@ mod tests {
                 (42, 51, "a person", "person"),
                 (56, 60, "the 1990s", "1990s"),
                 (61, 65, "Open", "open"),
-                (70, 81, "the 2020s", "2020s"),
-                (82, 86, "a person", "person"),
+                (70, 86, "the 2020s, a person", "2020s"),
                 (92, 96, "a person", "person"),
                 (97, 101, "a person", "person"),
             ]
