@@ -687,10 +687,16 @@ impl Run<'_, '_> {
             .chain(std::iter::once(&config.root_label))
             .map(|c| c.to_lowercase())
             .collect();
-        let readability =
-            super::readability::measure(&self.doc.text, &replacements, &top_level, |start| {
-                determined(self.doc, start)
-            });
+        // A role predicated of someone takes no article: "was elected Speaker", "is the
+        // Chief Instructor and Chairman".
+        let readability = super::readability::measure(
+            &self.doc.text,
+            &replacements,
+            &top_level,
+            |start, class| {
+                determined(self.doc, start) || (person_kind(class) && self.predicated(start))
+            },
+        );
         Ok(Plan {
             strategy: self.strategy,
             risk_model: self.s.config.risk_model,

@@ -31,12 +31,13 @@ const QUANTIFIERS: &[&str] = &[
 
 /// Measures the replacements of one document (sorted by start) of `text`. `top_level`
 /// holds the classes, in lower case, that count as top-level or abstract; `determined`
-/// says whether a determiner comes before a byte offset.
+/// says whether the class published at a byte offset needs no determiner there (one
+/// comes before it, or the sentence uses it without one).
 pub(super) fn measure(
     text: &str,
     replacements: &[Replacement],
     top_level: &BTreeSet<String>,
-    determined: impl Fn(usize) -> bool,
+    determined: impl Fn(usize, &str) -> bool,
 ) -> Readability {
     let mut counts = Readability::default();
     let mut previous_end: Option<usize> = None;
@@ -76,7 +77,7 @@ pub(super) fn measure(
         if bare
             && is_singular(&class)
             && stood_for_a_name_number_or_plural(&r.original)
-            && !determined(r.start)
+            && !determined(r.start, &class)
         {
             counts.without_determiner += 1;
         }
@@ -119,7 +120,7 @@ mod tests {
             Replacement::generalized(text, 52, 57, "an Entity", "Entity"),
         ];
         let top: BTreeSet<String> = ["entity", "date"].iter().map(|s| s.to_string()).collect();
-        let counts = measure(text, &replacements, &top, |_| false);
+        let counts = measure(text, &replacements, &top, |_, _| false);
         assert_eq!(
             counts,
             Readability {
@@ -134,8 +135,8 @@ mod tests {
             Replacement::generalized(text, 35, 40, "several", "several"),
             Replacement::generalized(text, 41, 48, "years", "years"),
         ];
-        assert_eq!(measure(text, &amount, &top, |_| false).adjacent, 0);
-        let determined = measure(text, &replacements, &top, |_| true);
+        assert_eq!(measure(text, &amount, &top, |_, _| false).adjacent, 0);
+        let determined = measure(text, &replacements, &top, |_, _| true);
         assert_eq!(determined.without_determiner, 0);
     }
 
