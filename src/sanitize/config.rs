@@ -142,6 +142,9 @@ pub struct SanitizeConfig {
     /// A kind of person the document predicates of someone (an occupation, a role) is a
     /// quasi-identifier like a name or a date.
     pub occupations_are_quasi_identifiers: bool,
+    /// After the greedy descent, move items back towards their start while every
+    /// target stays within its budget: the greedy's whole steps often end well under it.
+    pub knapsack_refill: bool,
     /// A protected person reads as the occupation the document predicates of them ("a
     /// politician"), priced like any term, rather than as `person_concept`, which says
     /// nothing: cumulative model and S5 only, where what an entry publishes is priced.

@@ -64,6 +64,66 @@ pub(super) fn greedy(
     }
 }
 
+/// The greedy's repair: a descent by whole steps ends below the budget, often well below
+/// (the last move of an item to its class removes more than was over). While some item
+/// can move back towards its start (never past it: a quasi-identifier by kind stays
+/// generalized) with every target still within its budget, or no further over it than it
+/// was, take the move that gains the most utility per bit it adds; ties go to the larger
+/// gain, then the earlier item and option.
+pub(super) fn refill(
+    choices: &[Choice],
+    atoms: &[Vec<Parts>],
+    state: &mut [usize],
+    start: &[usize],
+    budgets: &BTreeMap<usize, f64>,
+) {
+    let mut ledger = Ledger::new(choices, atoms, state);
+    loop {
+        let before = ledger.totals();
+        let mut best: Option<(f64, f64, usize, usize)> = None;
+        for (k, choice) in choices.iter().enumerate() {
+            let from = state[k];
+            for to in start[k]..from {
+                let gained = choice.occurrences * (choice.options[to].ic - choice.options[from].ic);
+                if gained <= 1e-12 {
+                    continue;
+                }
+                ledger.shift(choice, atoms, k, from, to);
+                let after = ledger.totals();
+                ledger.shift(choice, atoms, k, to, from);
+                let fits = after.iter().all(|(t, &total)| {
+                    let was = before.get(t).copied().unwrap_or(0.0);
+                    let budget = budgets.get(t).copied().unwrap_or(f64::INFINITY);
+                    total <= budget.max(was) + 1e-9
+                });
+                if !fits {
+                    continue;
+                }
+                let added: f64 = after
+                    .iter()
+                    .map(|(t, &total)| (total - before.get(t).copied().unwrap_or(0.0)).max(0.0))
+                    .sum();
+                let ratio = if added > 1e-12 {
+                    gained / added
+                } else {
+                    f64::INFINITY
+                };
+                let better = best.is_none_or(|(r, g, _, _)| {
+                    ratio.total_cmp(&r).then(gained.total_cmp(&g)).is_gt()
+                });
+                if better {
+                    best = Some((ratio, gained, k, to));
+                }
+            }
+        }
+        let Some((_, _, k, to)) = best else {
+            return;
+        };
+        ledger.shift(&choices[k], atoms, k, state[k], to);
+        state[k] = to;
+    }
+}
+
 /// One greedy move, ordered by utility lost per bit removed (to [`RATIO_RESOLUTION`]),
 /// then bits removed, item and option.
 #[derive(Debug, Clone, Copy)]

@@ -44,7 +44,7 @@ mod knapsack;
 #[cfg(test)]
 mod tests;
 
-use knapsack::{Ledger, exact, greedy};
+use knapsack::{Ledger, exact, greedy, refill};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
@@ -277,7 +277,12 @@ impl Run<'_, '_> {
                     Knapsack::Exact if single_target => {
                         state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                     }
-                    _ => greedy(&choices, &atoms, &mut state, &budgets),
+                    _ => {
+                        greedy(&choices, &atoms, &mut state, &budgets);
+                        if self.s.config.knapsack_refill {
+                            refill(&choices, &atoms, &mut state, &start, &budgets);
+                        }
+                    }
                 }
             }
             let moved: Vec<usize> = (0..choices.len())

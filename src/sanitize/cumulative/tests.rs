@@ -245,3 +245,39 @@ fn exact_is_never_worse_than_greedy_and_within_budget() {
         }
     }
 }
+
+/// The repair after the greedy spends what its whole steps left under the budget, best
+/// utility per bit first, never past an item's start and never over the budget.
+#[test]
+fn refill_takes_back_steps_the_budget_still_affords() {
+    // Shares w · IC towards target 0.
+    let choices = vec![
+        choice(0, 1.0, &[8.0, 2.0, 0.0]),
+        choice(1, 0.5, &[6.0, 1.0]),
+        choice(2, 1.0, &[9.0, 0.0]),
+    ];
+    let atoms = distinct(&choices);
+    // The greedy took item 0 to its floor; item 2 starts at its class (a quasi-identifier
+    // by kind). Item 1 stays as it is: 3 bits.
+    let greedy_end = [2, 0, 1];
+    let start = [0, 0, 1];
+    let refilled = |budget: f64| {
+        let mut state = greedy_end.to_vec();
+        refill(
+            &choices,
+            &atoms,
+            &mut state,
+            &start,
+            &BTreeMap::from([(0, budget)]),
+        );
+        assert!(total(&choices, &state)[&0] <= budget + 1e-9);
+        state
+    };
+    // 11 bits: item 0 back to its most specific form (3 + 8); item 2 never past its
+    // start.
+    assert_eq!(refilled(11.0), [0, 0, 1]);
+    // 6 bits: only item 0's middle option (3 + 2) fits.
+    assert_eq!(refilled(6.0), [1, 0, 1]);
+    // 3 bits: nothing.
+    assert_eq!(refilled(3.0), greedy_end);
+}
