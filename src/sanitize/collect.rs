@@ -38,6 +38,11 @@ pub(super) struct Entry {
     pub category: String,
     /// The generalization published for it (g(s)), updated when it proves risky.
     pub generalization: Option<Generalization>,
+    /// The generalization eq. 6 measures the risks towards it with, where it is not the
+    /// published one: a protected person read as their occupation is measured as
+    /// "person", the class the budget leaves to the reader, so the occupation is priced
+    /// once, as its own share, and not again inside every other term's risk.
+    pub measured_as: Option<Generalization>,
     pub contexts: BTreeSet<usize>,
 }
 
@@ -331,7 +336,8 @@ impl Run<'_, '_> {
                     && reads_as_person
                     && let Some(occupation) = self.occupation_of(e)
                 {
-                    self.entries[e].generalization = Some(occupation);
+                    let entry = &mut self.entries[e];
+                    entry.measured_as = entry.generalization.replace(occupation);
                 }
             }
         }
@@ -888,6 +894,7 @@ impl Run<'_, '_> {
                         protected: false,
                         category: finding.category.clone(),
                         generalization,
+                        measured_as: None,
                         contexts: BTreeSet::new(),
                     });
                     by_key.insert(key, self.entries.len() - 1);
@@ -920,6 +927,7 @@ impl Run<'_, '_> {
                 protected: true,
                 category: "person".to_string(),
                 generalization: None,
+                measured_as: None,
                 contexts: contexts.clone(),
             });
         }

@@ -48,9 +48,11 @@ impl Run<'_, '_> {
     /// root: every document, so eq. 16 reduces to eq. 3 and it is treated as none.
     pub(super) fn risk_generalization(&self, e: usize) -> Option<&Generalization> {
         if self.strategy == super::Strategy::S5 {
-            self.entries[e]
-                .generalization
+            let entry = &self.entries[e];
+            entry
+                .measured_as
                 .as_ref()
+                .or(entry.generalization.as_ref())
                 .filter(|g| !g.set.is_empty())
         } else {
             None
@@ -106,19 +108,18 @@ impl Run<'_, '_> {
     /// The targets `ts` interned, with their own counts (and their generalizations')
     /// registered, and the number of the list of (target, generalization) they make.
     fn plan_targets(&mut self, ts: &[usize]) -> super::TargetPlan {
-        let s5 = self.strategy == super::Strategy::S5;
         let mut listed = Vec::with_capacity(ts.len());
         let mut ids = Vec::with_capacity(ts.len());
         for &t in ts {
             let t_id = self.table.intern(&self.entries[t].set);
             self.table.register_single(t_id);
-            let g_id = match &self.entries[t].generalization {
-                Some(g) if s5 && !g.set.is_empty() => {
-                    let id = self.table.intern(&g.set);
+            let g_id = match self.risk_generalization(t).map(|g| g.set.clone()) {
+                Some(set) => {
+                    let id = self.table.intern(&set);
                     self.table.register_single(id);
                     id
                 }
-                _ => u32::MAX,
+                None => u32::MAX,
             };
             listed.push((t, g_id));
             ids.push((t_id, g_id));
