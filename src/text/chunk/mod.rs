@@ -580,8 +580,10 @@ impl Ctx<'_> {
                 stop += 1;
             } else if stop + 1 < end
                 && self.tags[stop + 1] == Upos::Propn
+                && !self.is_month(stop + 1)
                 && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
             {
+                // Not before a month: "the United States on June 5" ends at "States".
                 stop += 2;
             } else {
                 break;
@@ -794,6 +796,7 @@ impl Ctx<'_> {
                 stop += 1;
             } else if stop + 1 < end
                 && self.is_capitalized(stop + 1)
+                && !self.is_month(stop + 1)
                 && (NAME_CONNECTORS.contains(&self.word(stop)) || self.is_tight_joiner(stop, end))
             {
                 // The connector; the capitalized word after it counts on the next turn.

@@ -593,3 +593,23 @@ fn numbered_designations_are_one_name() {
         ]
     );
 }
+
+#[test]
+fn a_name_connector_before_a_month_ends_the_name() {
+    assert_eq!(
+        terms(
+            "in the United States on June 5 , 1965",
+            &[
+                "ADP", "DET", "ADJ", "PROPN", "ADP", "PROPN", "NUM", "PUNCT", "NUM"
+            ]
+        ),
+        vec![
+            ("United States".to_string(), TermKind::ProperName),
+            ("June 5 , 1965".to_string(), TermKind::Date)
+        ]
+    );
+    assert_eq!(
+        terms("the Order of Canada", &["DET", "PROPN", "ADP", "PROPN"]),
+        vec![("Order of Canada".to_string(), TermKind::ProperName)]
+    );
+}
