@@ -440,6 +440,20 @@ fn merge_adjacent(
                         previous.information.kept_bits + r.information.kept_bits,
                         true,
                     ))
+                } else if (around.determined)(previous.start)
+                    && first.starts_with(char::is_lowercase)
+                    && without_article(first) == first.as_str()
+                    && without_article(second).starts_with(char::is_lowercase)
+                    && !is_person(r.class.as_deref())
+                {
+                    // A bare noun the determiner before it shares with the noun after it
+                    // modifies that noun, as the name it replaced did: "the Lt Gen F N
+                    // Billimoria trophy" → "the officer award".
+                    Some((
+                        format!("{first} {}", without_article(second)),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
                 } else if reads_as_period(first) && is_person(r.class.as_deref()) {
                     // A time then who acted in it ("On 7 January 2021 Bagbin was
                     // elected"): the comma English puts after an opening adverbial.
@@ -780,7 +794,7 @@ mod tests {
     fn a_role_or_the_rest_of_a_name_goes_into_the_person_beside_it() {
         let text = "was British actor Charles Quartermaine and Phyllis Mary Taylor, who met \
                     the Soviet defender Ivan Dubinsky and singer Jo Cole in the 1966 TV series in May 2021 \
-                    Bagbin and Ruth Ann Lee.";
+                    Bagbin and Ruth Ann Lee won the Billimoria trophy.";
         let span = |s: &str| {
             let start = text.find(s).expect("in text");
             (start, start + s.len())
@@ -808,6 +822,8 @@ mod tests {
             generalized("Bagbin", "a person", "person"),
             generalized("Ruth", "a person", "person"),
             generalized("Ann Lee", "an actor", "actor"),
+            generalized("Billimoria", "officer", "officer"),
+            generalized("trophy", "award", "award"),
         ];
         let roles = |class: &str| ["actor", "defender", "singer"].contains(&class);
         let after_the = |start: usize| text[..start].ends_with("the ");
@@ -838,6 +854,8 @@ mod tests {
                 // A name read in two, one part a person and one an occupation, is one
                 // person.
                 ("Ruth Ann Lee", "a person"),
+                // A bare noun after "the" modifies the bare noun after it.
+                ("Billimoria trophy", "officer award"),
             ]
         );
     }
