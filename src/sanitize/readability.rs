@@ -98,10 +98,13 @@ fn is_singular(class: &str) -> bool {
     !head.ends_with('s') || ["ss", "us", "is"].iter().any(|e| head.ends_with(e))
 }
 
-/// Whether the original needed no determiner of its own: a name or a number (capital or
-/// digit first), or a plural ("three decades").
+/// Whether the original needed no determiner of its own: a name or a number (its head,
+/// the last word, with a capital or a digit first), or a plural ("three decades"). A
+/// name before a common noun ("U.S. history", "JKA karate") is that noun, used bare as
+/// the sentence uses it, and so may its class be.
 fn stood_for_a_name_number_or_plural(original: &str) -> bool {
-    original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+    let head = original.split_whitespace().last().unwrap_or(original);
+    head.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
         || !is_singular(&original.to_lowercase())
 }
 
@@ -149,5 +152,8 @@ mod tests {
         assert!(!stood_for_a_name_number_or_plural("law"));
         assert!(stood_for_a_name_number_or_plural("three decades"));
         assert!(stood_for_a_name_number_or_plural("Leeds"));
+        assert!(stood_for_a_name_number_or_plural("Imperial War Museum"));
+        assert!(!stood_for_a_name_number_or_plural("U.S. history"));
+        assert!(!stood_for_a_name_number_or_plural("JKA karate"));
     }
 }
