@@ -816,6 +816,44 @@ fn readme_article_reads_correctly() {
     assert_eq!(readability["without_determiner"], 0, "{text}");
 }
 
+/// A biography reads as a person would write it: the subject as the occupation the text
+/// gives them, a birth date after "born" with its "in", a day after "on" still a day, and
+/// a time opening a sentence set off from the person after it.
+#[test]
+fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
+    let s = setup();
+    // Room in the budget for the occupation: the test corpus has never seen it, and
+    // prices it at the unseen bound.
+    let config = std::fs::read_to_string(&s.config).expect("config");
+    std::fs::write(
+        &s.config,
+        config.replace(
+            "[sanitize]\n",
+            "[sanitize]\nbudget = \"fixed\"\nbudget_bits = 60.0\n",
+        ),
+    )
+    .expect("config");
+    let report = protected_report(
+        &s,
+        "Kim Doe (born 24 September 1957) is a Ghanaian politician. He served in the \
+         government from 2009 until 2012. On 7 January 2021 Doe was elected to the \
+         parliament.\n",
+        "Kim Doe",
+    );
+    let text = report["sanitized_text"].as_str().expect("text");
+    assert!(text.starts_with("A politician (born in the "), "{text}");
+    assert!(
+        text.contains("On a day in the 2020s, a politician was elected"),
+        "{text}"
+    );
+    assert!(!text.contains("Kim") && !text.contains("Doe"), "{text}");
+    let readability = &report["readability"];
+    assert_eq!(readability["adjacent"], 0, "{text}");
+    assert_eq!(readability["without_determiner"], 0, "{text}");
+    let disclosure = &report["disclosure"][0];
+    assert_eq!(disclosure["within_budget"], true, "{disclosure}");
+}
+
 /// A number generalized to an amount keeps the noun it counts readable: "over hundreds of
 /// appearances", "in many films", "in a number of films", never "hundreds appearances".
 #[test]
