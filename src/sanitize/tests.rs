@@ -721,6 +721,53 @@ fn a_protected_person_reads_as_their_occupation_within_the_budget() {
     assert_eq!(person(&off), "a person");
 }
 
+/// Where the corpus knows the person, the other terms' eq. 6 risks are measured against
+/// "person" whatever class the person is read as: the occupation is priced once, as its
+/// own share, not again inside every other term's risk.
+#[test]
+fn risks_towards_a_person_read_as_their_occupation_are_measured_against_person() {
+    let text = "Kim Doe was a gardener. She likes her garden.";
+    let corpus = Corpus::new(&[
+        (3, &["kim doe", "garden", "worker"]),
+        (2, &["kim doe", "garden"]),
+        (30, &["garden"]),
+        (40, &["worker", "filler"]),
+        (50, &["disease"]),
+    ]);
+    let garden_share = |occupation: bool| {
+        let config = Config::builtin().expect("config");
+        let mut sc = config.sanitize.clone();
+        sc.risk_model = RiskModel::Cumulative;
+        sc.budget = BudgetRule::Fixed;
+        sc.budget_bits = 0.0;
+        sc.person_reads_as_occupation = occupation;
+        let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+        let findings = vec![Finding {
+            start: 0,
+            end: "Kim Doe".len(),
+            category: "person".into(),
+            detector: protect::NAME.into(),
+            proposal: Proposal::Generalize("person".into()),
+            confidence: 1.0,
+            reason: protect::protected_reason(0),
+        }];
+        let plan = plan_for(&sc, &corpus, &doc, &findings, Strategy::S5).expect("plan");
+        let garden = replaced(&plan, "garden").expect("nothing fits a budget of 0");
+        garden
+            .reasons
+            .iter()
+            .find(|r| r.sensitive == "Kim Doe")
+            .map(|r| r.dr_bits)
+            .expect("a reason towards the person")
+    };
+    let (read_as_occupation, read_as_person) = (garden_share(true), garden_share(false));
+    assert!(read_as_person > 0.0);
+    assert!(
+        (read_as_occupation - read_as_person).abs() < 1e-9,
+        "{read_as_occupation} vs {read_as_person}"
+    );
+}
+
 /// A common phrase that says a name inside it (a capitalized adjective: "Intensive
 /// garden", as "American right fielder" says a nationality) is a quasi-identifier like the name alone, and is never
 /// published as a shorter phrase that still says it.
