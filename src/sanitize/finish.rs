@@ -358,9 +358,11 @@ struct Around<'a> {
 /// Charles Quartermaine" → "actor a person") names the person ("an actor"); two parts of
 /// one name read as a person and as an occupation ("Phyllis" "Mary Taylor") are one
 /// person; a period before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966
-/// TV series" → "the 20th century series") modifies it ("the 2000s cup"), not a name;
-/// before a person, who is no thing of a period, it is set off by a comma ("On 7 January
-/// 2021 Bagbin was elected" → "On the 2020s, a person was elected").
+/// TV series" → "the 20th century series") modifies it ("the 2000s cup"), not a name,
+/// and so does a bare noun the determiner before both shares ("the Billimoria trophy" →
+/// "the officer award"); before a person, who is no thing of a period, a period is set off
+/// by a comma ("On 7 January 2021 Bagbin was elected" → "On the 2020s, a person was
+/// elected").
 /// Returns the bits the dropped readings kept, which the utility no longer counts, by the
 /// start of the replacement that kept them.
 fn merge_adjacent(
