@@ -1205,13 +1205,12 @@ impl Run<'_, '_> {
         let Some((m, owner)) = last else {
             return false;
         };
-        let from = self.findings[m].end;
+        let tokens = &self.doc.tokens;
+        let first = tokens.partition_point(|t| t.start < self.findings[m].end);
+        let last = tokens.partition_point(|t| t.end <= start).max(first);
         owner == e
-            && !self
-                .doc
-                .tokens
+            && !tokens[first..last]
                 .iter()
-                .filter(|t| from <= t.start && t.end <= start)
                 .any(|t| RELATIVE_PRONOUNS.contains(&t.norm.as_str()))
     }
 

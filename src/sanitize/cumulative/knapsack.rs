@@ -79,7 +79,6 @@ pub(super) fn refill(
 ) {
     let mut ledger = Ledger::new(choices, atoms, state);
     loop {
-        let before = ledger.totals();
         let mut best: Option<(f64, f64, usize, usize)> = None;
         for (k, choice) in choices.iter().enumerate() {
             let from = state[k];
@@ -88,20 +87,31 @@ pub(super) fn refill(
                 if gained <= 1e-12 {
                     continue;
                 }
+                // Only the targets the item has a share towards can change.
+                let targets: BTreeSet<usize> = choice.shares[from]
+                    .keys()
+                    .chain(choice.shares[to].keys())
+                    .copied()
+                    .collect();
+                let before: Vec<f64> = targets.iter().map(|&t| ledger.total_of(t)).collect();
                 ledger.shift(choice, atoms, k, from, to);
-                let after = ledger.totals();
+                let after: Vec<f64> = targets.iter().map(|&t| ledger.total_of(t)).collect();
                 ledger.shift(choice, atoms, k, to, from);
-                let fits = after.iter().all(|(t, &total)| {
-                    let was = before.get(t).copied().unwrap_or(0.0);
-                    let budget = budgets.get(t).copied().unwrap_or(f64::INFINITY);
-                    total <= budget.max(was) + 1e-9
-                });
+                let fits = targets
+                    .iter()
+                    .zip(&before)
+                    .zip(&after)
+                    .all(|((t, &was), &now)| {
+                        let budget = budgets.get(t).copied().unwrap_or(f64::INFINITY);
+                        now <= budget.max(was) + 1e-9
+                    });
                 if !fits {
                     continue;
                 }
-                let added: f64 = after
+                let added: f64 = before
                     .iter()
-                    .map(|(t, &total)| (total - before.get(t).copied().unwrap_or(0.0)).max(0.0))
+                    .zip(&after)
+                    .map(|(was, now)| (now - was).max(0.0))
                     .sum();
                 let ratio = if added > 1e-12 {
                     gained / added
@@ -258,6 +268,11 @@ impl Ledger {
             .collect()
     }
 
+    /// Target `t`'s disclosure (0 when no option has a share towards it).
+    fn total_of(&self, t: usize) -> f64 {
+        self.totals.get(t).copied().flatten().unwrap_or(0.0)
+    }
+
     fn total(&mut self, t: usize) -> &mut f64 {
         if self.totals.len() <= t {
             self.totals.resize(t + 1, None);
@@ -305,7 +320,7 @@ impl Ledger {
     pub(super) fn over(&self, budgets: &BTreeMap<usize, f64>) -> BTreeSet<usize> {
         budgets
             .iter()
-            .filter(|(t, b)| self.totals.get(**t).copied().flatten().unwrap_or(0.0) > **b + 1e-9)
+            .filter(|(t, b)| self.total_of(**t) > **b + 1e-9)
             .map(|(&t, _)| t)
             .collect()
     }
