@@ -524,6 +524,16 @@ fn deterministic() {
 /// the disclosure of the other terms is bounded by `w · IC` and the terms likeliest to be
 /// attributes (names) go first.
 fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) -> Plan {
+    cumulative_over(&corpus(), text, budget_bits, edit)
+}
+
+/// [`cumulative`] with the counts of `counts`.
+fn cumulative_over(
+    counts: &dyn CountSource,
+    text: &str,
+    budget_bits: f64,
+    edit: impl Fn(&mut SanitizeConfig),
+) -> Plan {
     let config = Config::builtin().expect("config");
     let mut sc = config.sanitize.clone();
     sc.risk_model = RiskModel::Cumulative;
@@ -543,7 +553,7 @@ fn cumulative(text: &str, budget_bits: f64, edit: impl Fn(&mut SanitizeConfig)) 
         confidence: 1.0,
         reason: protect::protected_reason(0),
     }];
-    plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan")
+    plan_for(&sc, counts, &doc, &findings, Strategy::S5).expect("plan")
 }
 
 #[test]
@@ -735,23 +745,9 @@ fn risks_towards_a_person_read_as_their_occupation_are_measured_against_person()
         (50, &["disease"]),
     ]);
     let garden_share = |occupation: bool| {
-        let config = Config::builtin().expect("config");
-        let mut sc = config.sanitize.clone();
-        sc.risk_model = RiskModel::Cumulative;
-        sc.budget = BudgetRule::Fixed;
-        sc.budget_bits = 0.0;
-        sc.person_reads_as_occupation = occupation;
-        let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
-        let findings = vec![Finding {
-            start: 0,
-            end: "Kim Doe".len(),
-            category: "person".into(),
-            detector: protect::NAME.into(),
-            proposal: Proposal::Generalize("person".into()),
-            confidence: 1.0,
-            reason: protect::protected_reason(0),
-        }];
-        let plan = plan_for(&sc, &corpus, &doc, &findings, Strategy::S5).expect("plan");
+        let plan = cumulative_over(&corpus, text, 0.0, |sc| {
+            sc.person_reads_as_occupation = occupation;
+        });
         let garden = replaced(&plan, "garden").expect("nothing fits a budget of 0");
         garden
             .reasons
