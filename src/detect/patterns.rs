@@ -501,19 +501,26 @@ impl PatternsDetector {
         }
     }
 
-    /// Years standing alone: the text pipeline's date terms of one four-digit token that no
-    /// full-date pattern covered, unless a plural noun follows (a count, not a year).
+    /// Years standing alone: the text pipeline's date terms of one four-digit token, or a
+    /// season of two years ("1997–98", labelled by its first), that no full-date pattern
+    /// covered, unless a plural noun follows (a count, not a year).
     fn bare_years(&self, doc: &Document, taken: &[Hit]) -> Vec<Hit> {
         let mut hits = Vec::new();
         for term in doc.terms.iter().filter(|t| t.kind == TermKind::Date) {
-            if term.tokens.len() != 1
+            let text = doc.term_text(term);
+            let season = crate::text::is_season(&text.replace(char::is_whitespace, ""));
+            if (term.tokens.len() != 1 && !season)
                 || taken
                     .iter()
                     .any(|h| h.start < term.end && term.start < h.end)
             {
                 continue;
             }
-            let word = doc.term_text(term);
+            let word = if season {
+                text.get(..4).unwrap_or(text)
+            } else {
+                text
+            };
             let Ok(year) = word.parse::<i32>() else {
                 continue;
             };
@@ -525,7 +532,8 @@ impl PatternsDetector {
                 && doc.tags[next] == Upos::Noun
                 && (doc.tokens[next].norm.ends_with('s')
                     || COUNT_NOUNS.contains(&doc.tokens[next].norm.as_str()));
-            if counts_things {
+            // A season counts nothing: "the 2003-04 seasons" are dates.
+            if counts_things && !season {
                 continue;
             }
             hits.push(Hit {
@@ -1620,8 +1628,8 @@ mod tests {
 
     #[test]
     fn bare_years_are_dates_unless_they_count_things() {
-        let text =
-            "In 1938 Smith left; the 1992 season ended; 2000 people came; 1500 soldiers died.";
+        let text = "In 1938 Smith left; the 1992 season ended; 2000 people came; 1500 soldiers died; \
+             the 1997–98 and 2003-04 seasons.";
         let config = crate::Config::builtin().expect("config");
         let doc = crate::text::Analyzer::new(&NumbersAndNouns, &config.text).analyze(text.into());
         let years: Vec<(String, Proposal)> = detector("decade", "")
@@ -1635,6 +1643,8 @@ mod tests {
             vec![
                 ("1938".to_string(), Proposal::Generalize("1930s".into())),
                 ("1992".into(), Proposal::Generalize("1990s".into())),
+                ("1997–98".into(), Proposal::Generalize("1990s".into())),
+                ("2003-04".into(), Proposal::Generalize("2000s".into())),
             ]
         );
         let mut off = config.detect.patterns.clone();

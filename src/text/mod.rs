@@ -43,7 +43,7 @@ pub struct Edit {
 }
 
 pub(crate) use chunk::list_cue;
-pub use chunk::{Term, TermKind, is_function_word, time_of_day};
+pub use chunk::{Term, TermKind, is_function_word, is_season, time_of_day};
 pub use config::{PosConfig, TextConfig};
 pub use tokenize::{Token, TokenKind};
 pub use upos::Upos;

@@ -184,6 +184,18 @@ impl Ctx<'_> {
             && (w.starts_with('1') || w.starts_with("20"))
     }
 
+    /// Where a season or a range of years starting with the year at `i` ends: "1997–98",
+    /// "1997-1998", "1997/98" are one date, not a year and a number.
+    fn season_end(&self, i: usize, end: usize) -> Option<usize> {
+        let (dash, second) = (i + 1, i + 2);
+        (second < end
+            && matches!(self.word(dash), "-" | "–" | "/")
+            && !self.tokens[dash].space_before
+            && !self.tokens[second].space_before
+            && is_season(&format!("{}-{}", self.word(i), self.word(second))))
+        .then_some(second + 1)
+    }
+
     fn is_day(&self, i: usize) -> bool {
         let w = self
             .word(i)
@@ -327,8 +339,10 @@ impl Ctx<'_> {
             if within(k) && self.is_decade(k) {
                 stop = Some(k + 1);
             }
-        } else if (self.is_year(i) && self.tags[i] == Upos::Num)
-            || (self.tokens[i].kind == TokenKind::Number && is_numeric_date(self.word(i)))
+        } else if self.is_year(i) && self.tags[i] == Upos::Num {
+            stop = Some(self.season_end(i, end).unwrap_or(i + 1));
+        } else if self.tokens[i].kind == TokenKind::Number
+            && (is_numeric_date(self.word(i)) || is_season(self.word(i)))
         {
             stop = Some(i + 1);
         }
@@ -998,6 +1012,27 @@ pub fn time_of_day(text: &str) -> Option<(u32, u32)> {
         Some(pm) if hour <= 12 => Some(((hour % 12) + if pm { 12 } else { 0 }, minute)),
         Some(_) => None,
         None => (hour < 24).then_some((hour, minute)),
+    }
+}
+
+/// `1997-98`, `1997–1998`, `1997/98`: a season or a range of years, the second after
+/// the first.
+pub fn is_season(w: &str) -> bool {
+    let Some((first, second)) = w.split_once(['-', '–', '/']) else {
+        return false;
+    };
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if first.len() != 4 || !digits(first) || !digits(second) {
+        return false;
+    }
+    let (Ok(from), Ok(to)) = (first.parse::<u32>(), second.parse::<u32>()) else {
+        return false;
+    };
+    match second.len() {
+        // "1999-00": the years after the first, across a century.
+        2 => (1..10).contains(&((to + 100 - from % 100) % 100)),
+        4 => from < to && to <= from + 10,
+        _ => false,
     }
 }
 

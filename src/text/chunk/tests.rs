@@ -294,6 +294,24 @@ fn dates_and_numbers() {
 }
 
 #[test]
+fn a_season_is_one_date() {
+    assert_eq!(
+        terms(
+            "the 1997–98 cup in 1999/00 and 2003-04, not 1997–12",
+            &[
+                "DET", "NUM", "PUNCT", "NUM", "NOUN", "ADP", "NUM", "CCONJ", "NUM", "PUNCT",
+                "PART", "NUM", "PUNCT", "NUM"
+            ]
+        )
+        .into_iter()
+        .filter(|(_, kind)| *kind == TermKind::Date)
+        .map(|(text, _)| text)
+        .collect::<Vec<_>>(),
+        ["1997–98", "1999/00", "2003-04", "1997"]
+    );
+}
+
+#[test]
 fn dates_sharing_their_month_or_year_are_one_date() {
     assert_eq!(
         terms(
