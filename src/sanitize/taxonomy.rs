@@ -327,8 +327,11 @@ impl KbTaxonomy<'_> {
                 if self.is_abstract(step.concept) {
                     readable = false;
                 }
-                // A named entity is published as its own class, not as the classes above it.
-                let own_class = depth == 1 || !sense.instance;
+                // A named entity is published as its own class, not as the classes above it;
+                // another named entity is no class ("Albion", an instance of "Great
+                // Britain", is not "a Great Britain").
+                let own_class =
+                    (depth == 1 && !self.kb.is_instance(step.concept)) || !sense.instance;
                 if readable && own_class {
                     push_new(&mut sense.steps, self.step(step.concept));
                 }
@@ -459,6 +462,9 @@ ex:us skos:prefLabel "United States" ; dcl:instanceOf ex:country .
 ex:florida skos:prefLabel "Florida" ; dcl:instanceOf ex:state ; dcl:locatedIn ex:us .
 ex:miami skos:prefLabel "Miami" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:florida .
 ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
+ex:island skos:prefLabel "island" ; skos:broader ex:entity .
+ex:gb skos:prefLabel "Great Britain" ; dcl:instanceOf ex:island .
+ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
 "#,
         );
         let config = crate::Config::builtin().expect("config").kb;
@@ -559,6 +565,23 @@ ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
         assert!(!labels(&florida).contains(&"North American country"));
         assert!(florida.categories.contains("American state"));
         assert!(!florida.categories.contains("North American country"));
+    }
+
+    #[test]
+    fn another_named_entity_is_no_class() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let t = taxonomy(&kb);
+        let gb = t
+            .sense("Great Britain", true, &Context::default())
+            .expect("known");
+        assert_eq!(labels(&gb), vec!["island"]);
+        // An instance of an instance (WordNet's "Albion" of "Great Britain") is not "a
+        // Great Britain", nor the class above it: a named entity reads as its own class.
+        let albion = t
+            .sense("Old Albion", true, &Context::default())
+            .expect("known");
+        assert!(labels(&albion).is_empty(), "{:?}", labels(&albion));
     }
 
     #[test]
