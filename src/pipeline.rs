@@ -117,6 +117,10 @@ impl NameTyper for NerTyper {
     fn given_names_then_surname(&self, words: &[&str]) -> Result<bool> {
         Ok(given_names_then_surname(self.labeller()?, words))
     }
+
+    fn census_name_word(&self, word: &str) -> Result<bool> {
+        Ok(census_name_word(self.labeller()?, word))
+    }
 }
 
 /// The names the document's own detection run typed: the `ner` detector, when it is
@@ -149,6 +153,10 @@ impl NameTyper for KnownTyper<'_> {
     fn given_names_then_surname(&self, words: &[&str]) -> Result<bool> {
         Ok(given_names_then_surname(self.detectors, words))
     }
+
+    fn census_name_word(&self, word: &str) -> Result<bool> {
+        Ok(census_name_word(self.detectors, word))
+    }
 }
 
 /// [`NameTyper::given_names_then_surname`] by the census lists of `detectors`' lexicons.
@@ -162,6 +170,13 @@ fn given_names_then_surname(detectors: &DetectorSet, words: &[&str]) -> bool {
             .iter()
             .all(|w| detectors.lexicon_holds(FIRST_NAMES, &w.to_lowercase()))
         && detectors.lexicon_holds(SURNAMES, &last.to_lowercase())
+}
+
+/// [`NameTyper::census_name_word`] by the census lists of `detectors`' lexicons.
+fn census_name_word(detectors: &DetectorSet, word: &str) -> bool {
+    use crate::detect::ner::{FIRST_NAMES, SURNAMES};
+    let word = word.to_lowercase();
+    detectors.lexicon_holds(FIRST_NAMES, &word) || detectors.lexicon_holds(SURNAMES, &word)
 }
 
 /// The spans of findings that propose a class, with that class.

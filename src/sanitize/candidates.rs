@@ -331,7 +331,21 @@ impl Run<'_, '_> {
         let words: Vec<&str> = item.text.split_whitespace().collect();
         // A person's title before the last word: "Dr. Alan Whitcombe", "California
         // Governor Ronald Reagan".
-        let titled = words.len() > 1 && words[..words.len() - 1].iter().any(|w| self.is_title(w));
+        let after_title = words[..words.len().saturating_sub(1)]
+            .iter()
+            .rposition(|w| self.is_title(w))
+            .map(|k| &words[k + 1..]);
+        // The name after the title ends at its first word in lowercase ("Dr. Donald Blake
+        // from Marvel Comics"). "St. Patrick's High School" and "Major League Baseball"
+        // begin with a title and name no one; "Minister for Health" is a role.
+        let titled = after_title.is_some_and(|rest| {
+            let name: Vec<&str> = rest
+                .iter()
+                .copied()
+                .take_while(|w| w.starts_with(char::is_uppercase))
+                .collect();
+            !name.is_empty() && !self.names_a_thing(&name)
+        });
         if titled || self.typed_as_personal_name(i, &words) {
             if titled {
                 self.push_title_class(&words[..words.len() - 1], out);
@@ -397,6 +411,26 @@ impl Run<'_, '_> {
         typed
             .first()
             .is_some_and(|c| c.label == self.s.config.person_concept)
+    }
+
+    /// Whether a name's words hold a common noun the census lists do not hold as a given
+    /// name or a surname ("Music", "Cup", "School", "Health"; not "Chase", "Smith"): a
+    /// person's name is made of names, a thing's of the nouns that say what it is.
+    pub(super) fn names_a_thing(&self, words: &[&str]) -> bool {
+        let Some(typer) = self.s.name_typer else {
+            return false;
+        };
+        words.iter().any(|word| {
+            let word = word.trim_end_matches(['.', ',']);
+            let word = word
+                .strip_suffix("'s")
+                .or_else(|| word.strip_suffix("’s"))
+                .unwrap_or(word);
+            word.len() > 1
+                && word.chars().all(char::is_alphabetic)
+                && self.is_common_noun(word)
+                && !typer.census_name_word(word).unwrap_or(true)
+        })
     }
 
     /// The common noun that says what a name is, standing just before it or before the
@@ -489,6 +523,20 @@ impl Run<'_, '_> {
                 }
             });
             if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
+                // A name is a person, a place, an organization or some other named thing,
+                // never a date, an amount or a group ("the 2016 Vuelta a España", labelled
+                // a date around the name, is no date).
+                let named_kind = self.s.config.instance_kinds.values().any(|k| k == class);
+                // The labeller's person is a thing when the name holds a common noun that
+                // is no one's name: "Sony Music Taiwan", "UEFA Cup Winners".
+                let words: Vec<&str> = self.items[i].text.split_whitespace().collect();
+                let misread_person =
+                    *class == self.s.config.person_concept && self.names_a_thing(&words);
+                let class = if named_kind && !misread_person {
+                    class
+                } else {
+                    &self.s.config.name_concept
+                };
                 self.push_concept(out, class);
                 return;
             }
@@ -496,7 +544,7 @@ impl Run<'_, '_> {
     }
 
     /// The class from the common noun at the head of a name of several words.
-    fn head_class(&self, words: &[&str], out: &mut Vec<Candidate>) {
+    pub(super) fn head_class(&self, words: &[&str], out: &mut Vec<Candidate>) {
         // The head of "University of Michigan" is "University".
         let before_connector: Vec<&str> = words
             .iter()

@@ -823,7 +823,7 @@ impl Run<'_, '_> {
 
     /// Whether `written` (a word as the text spells it) is a common noun the knowledge
     /// bases know and no name of theirs: "court", not "Ankara".
-    fn is_common_noun(&self, written: &str) -> bool {
+    pub(super) fn is_common_noun(&self, written: &str) -> bool {
         !self.sense(written, true).is_some_and(|s| s.instance)
             && self
                 .sense(&written.to_lowercase(), false)
@@ -962,6 +962,7 @@ impl Run<'_, '_> {
         match (&finding.proposal, self.strategy.generalizes_sensitive()) {
             (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
                 _ if priced && let Some(amount) = self.amount_of_time(finding, label) => amount,
+                _ if priced && let Some(thing) = self.misread_person(finding, label) => thing,
                 Some(_) if priced && let Some(class) = self.known_class_under(finding, label) => {
                     class
                 }
@@ -978,6 +979,39 @@ impl Run<'_, '_> {
             }),
             _ => None,
         }
+    }
+
+    /// A labeller's person that names a thing ("St. Patrick's High School", "Major League
+    /// Baseball": a common noun no one is named), published as the class of its head noun,
+    /// else as a name.
+    fn misread_person(&self, finding: &Finding, label: &str) -> Option<Generalization> {
+        if label != self.s.config.person_concept || finding.detector == protect::NAME {
+            return None;
+        }
+        let text = &self.doc.text[finding.start..finding.end];
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if !self.names_a_thing(&words) {
+            return None;
+        }
+        let mut classes = Vec::new();
+        self.head_class(&words, &mut classes);
+        let class = match classes.into_iter().next() {
+            Some(c) => Generalization {
+                label: c.label,
+                source: c.source,
+                set: c.set,
+            },
+            None => {
+                let name = &self.s.config.name_concept;
+                let step = self.s.taxonomy.concept(name)?;
+                Generalization {
+                    label: name.clone(),
+                    source: step.source,
+                    set: step.counting,
+                }
+            }
+        };
+        Some(class)
     }
 
     /// A date finding that counts units of time ("thirty years", found as a date by a

@@ -91,6 +91,9 @@ pub trait NameTyper {
     /// "Johnny Chase"). Then the last word's sense as a common noun ("a smith", "a
     /// chase") may be nothing but the surname, and publishing it publishes the name.
     fn given_names_then_surname(&self, words: &[&str]) -> crate::error::Result<bool>;
+    /// Whether the census lists hold `word` as a given name or a surname ("Chase",
+    /// "Smith"): a common noun in a name is then no sign that the name is a thing's.
+    fn census_name_word(&self, word: &str) -> crate::error::Result<bool>;
 }
 
 /// [`Taxonomy`] over the loaded knowledge bases.
