@@ -592,10 +592,22 @@ impl Run<'_, '_> {
             return;
         }
         if let Some(step) = self.s.taxonomy.concept(&head) {
+            // The head as the knowledge base spells the class: "Star Wars" is a war, not
+            // "a wars".
+            let spelled = step
+                .counting
+                .alternatives()
+                .iter()
+                .any(|p| p.join(" ") == head);
+            let label = if spelled {
+                head.clone()
+            } else {
+                step.label.clone()
+            };
             push(
                 out,
                 Candidate {
-                    label: head.clone(),
+                    label,
                     ..step.into()
                 },
             );

@@ -89,6 +89,18 @@ pub(super) fn vowel_sound(label: &str) -> bool {
     }
 }
 
+/// Whether a class `label` stands where a plural common noun stood (the original's last
+/// word, in lowercase, reads as a plural) and is itself a singular noun: it is then
+/// published in the plural, with no article, as the original was.
+fn stands_for_a_plural(original: &str, label: &str) -> bool {
+    let head = original.split_whitespace().last().unwrap_or_default();
+    head.chars().all(|c| c.is_lowercase())
+        && !super::readability::is_singular(head)
+        && label.starts_with(char::is_lowercase)
+        && super::readability::is_singular(label)
+        && !is_period(label)
+}
+
 /// A decade or century ("1950s", "20th century"), which reads with "the".
 fn is_period(label: &str) -> bool {
     label.starts_with(|c: char| c.is_ascii_digit())
@@ -345,6 +357,8 @@ fn fold_titles(
 struct Around<'a> {
     /// The class of people.
     person: &'a str,
+    /// The class an amount ends at ("number").
+    number: &'a str,
     /// Whether a class is a kind of person (an occupation, a role).
     person_kind: &'a dyn Fn(&str) -> bool,
     /// Whether a determiner comes before a byte offset.
@@ -362,7 +376,8 @@ struct Around<'a> {
 /// and so does a bare noun the determiner before both shares ("the Billimoria trophy" →
 /// "the officer award"); before a person, who is no thing of a period, a period is set off
 /// by a comma ("On 7 January 2021 Bagbin was elected" → "On the 2020s, a person was
-/// elected").
+/// elected"); two amounts side by side are one measurement ("5 ft 9" → "a number"),
+/// and an amount counts the thing after it ("a few" "a device" → "a few devices").
 /// Returns the bits the dropped readings kept, which the utility no longer counts, by the
 /// start of the replacement that kept them.
 fn merge_adjacent(
@@ -373,6 +388,9 @@ fn merge_adjacent(
     let person = around.person;
     let is_person =
         |class: Option<&str>| class.is_some_and(|c| c == person || (around.person_kind)(c));
+    let is_amount = |r: &Replacement| {
+        r.source == "number" || r.class.as_deref().is_some_and(|c| c == around.number)
+    };
     let mut lost = Vec::new();
     let mut merged: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
@@ -402,9 +420,13 @@ fn merge_adjacent(
                     && is_person(r.class.as_deref())
                     && r.class.as_deref() != Some(person)
                     && previous.class.as_deref() == Some(person);
+                // Two amounts side by side are one measurement ("5 ft 9" → "a number
+                // several"): the first, broader or not, says it.
+                let one_amount = is_amount(previous) && is_amount(&r);
                 if without_article(first).eq_ignore_ascii_case(without_article(second))
                     || rest_of_name
                     || one_person
+                    || one_amount
                 {
                     lost.push((r.start, r.information.kept_bits));
                     // A name the role before it typed ("British actor Charles
@@ -430,6 +452,28 @@ fn merge_adjacent(
                         indefinite(first)
                     };
                     Some((reading, previous.information.kept_bits, false))
+                } else if is_amount(previous)
+                    && !is_amount(&r)
+                    && !is_person(r.class.as_deref())
+                    && without_article(second) != second.as_str()
+                    && super::readability::is_singular(without_article(second))
+                {
+                    // An amount counts the thing after it, as the number it replaced did:
+                    // "2/5 Gorkha Rifles" → "a few" "a device" → "a few devices".
+                    let amount = without_article(first);
+                    let of = if amount == around.number || super::ladders::amount_takes_of(amount) {
+                        " of"
+                    } else {
+                        ""
+                    };
+                    Some((
+                        format!(
+                            "{first}{of} {}",
+                            crate::text::lemma::noun_plural(without_article(second))
+                        ),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
                 } else if is_period(first.strip_prefix("the ").unwrap_or(first))
                     && !is_person(r.class.as_deref())
                     && (second.split_whitespace().count() > 1
@@ -639,7 +683,18 @@ impl Run<'_, '_> {
                         end,
                         original: self.doc.text[start..end].to_string(),
                         replacement: label.map(|c| {
-                            let text = reads_as(self.doc, start, &c.label, c.noun, names_something);
+                            let original = &self.doc.text[start..end];
+                            // "a name" and "a person" stand for a name wherever it stood
+                            // ("Star Wars: Droids").
+                            let names_something = names_something
+                                || c.label == self.s.config.name_concept
+                                || c.label == self.s.config.person_concept;
+                            let text = if c.noun && stands_for_a_plural(original, &c.label) {
+                                // "other DMK candidates" → "other politicians".
+                                crate::text::lemma::noun_plural(&c.label)
+                            } else {
+                                reads_as(self.doc, start, &c.label, c.noun, names_something)
+                            };
                             // "over 100 appearances" → "over hundreds of appearances", "in
                             // 19 films" → "in a number of films".
                             let counts_noun = item.kind() == Some(TermKind::Number)
@@ -684,6 +739,7 @@ impl Run<'_, '_> {
             &mut replacements,
             &Around {
                 person: &self.s.config.person_concept,
+                number: &self.s.config.number_concept,
                 person_kind: &person_kind,
                 determined: &|start| determined(self.doc, start),
             },
@@ -740,7 +796,8 @@ impl Run<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::{
-        Around, Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent, reads_as,
+        Around, Replacement, common_noun_heading, fold_titles, indefinite, merge_adjacent,
+        reads_as, stands_for_a_plural,
     };
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
@@ -787,6 +844,7 @@ mod tests {
     ) -> Around<'a> {
         Around {
             person: "person",
+            number: "number",
             person_kind,
             determined,
         }
@@ -918,6 +976,54 @@ mod tests {
         assert_eq!(replacements[0].original, "Phyllis Mary");
         assert_eq!(replacements[0].information.original_bits, 4.0);
         assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn amounts_side_by_side_are_one_and_an_amount_counts_the_thing_after_it() {
+        let text = "Listed at 5 ft 9 in, he led 2/5 Gorkha Rifles and 3 Gorkha Rifles.";
+        let amount = |start, end, published: &str, class: &str| Replacement {
+            source: "number".to_string(),
+            ..Replacement::generalized(text, start, end, published, class)
+        };
+        let mut replacements = vec![
+            Replacement::generalized(text, 10, 14, "a number", "number"),
+            amount(15, 16, "several", "several"),
+            amount(28, 31, "a few", "a few"),
+            Replacement::generalized(text, 32, 45, "a device", "device"),
+            Replacement::generalized(text, 50, 51, "a number", "number"),
+            Replacement::generalized(text, 52, 65, "a device", "device"),
+        ];
+        let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
+        assert_eq!(lost, [(15, 1.0)], "the second amount's bit");
+        let read: Vec<(usize, usize, &str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.start,
+                    r.end,
+                    r.replacement.as_deref().unwrap_or_default(),
+                    r.class.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (10, 16, "a number", "number"),
+                (28, 45, "a few devices", "device"),
+                (50, 65, "a number of devices", "device"),
+            ]
+        );
+        assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn a_class_standing_for_a_plural_is_a_plural() {
+        assert!(stands_for_a_plural("DMK candidates", "politician"));
+        assert!(!stands_for_a_plural("DMK candidate", "politician"));
+        assert!(!stands_for_a_plural("Academy Awards", "award"));
+        assert!(!stands_for_a_plural("three decades", "the 1990s"));
+        assert!(!stands_for_a_plural("karate classes", "lessons"));
     }
 
     #[test]

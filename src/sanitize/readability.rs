@@ -45,18 +45,25 @@ pub(super) fn measure(
         let Some(published) = r.replacement.as_deref() else {
             continue;
         };
+        // An amount reads as the determiner of the replacement after it ("several
+        // tournaments", "a few regiments"): not two replacements side by side.
+        let mut words = published
+            .split_whitespace()
+            .skip_while(|word| matches!(*word, "a" | "an"));
+        let amount = words
+            .next()
+            .is_some_and(|word| QUANTIFIERS.contains(&word.to_lowercase().as_str()));
+        // An amount with its noun ("nine months" → "several months") opens a noun phrase
+        // of its own, as its number did: "the collapse of an Asian country several
+        // months into his presidency" reads as the original did.
+        let counted_phrase = amount && r.source == "number" && words.next().is_some();
         if let Some(end) = previous_end
             && end <= r.start
             && text[end..r.start].chars().all(char::is_whitespace)
+            && !counted_phrase
         {
             counts.adjacent += 1;
         }
-        // An amount reads as the determiner of the replacement after it ("several
-        // tournaments", "a few regiments"): not two replacements side by side.
-        let amount = published
-            .split_whitespace()
-            .find(|word| !matches!(*word, "a" | "an"))
-            .is_some_and(|word| QUANTIFIERS.contains(&word.to_lowercase().as_str()));
         previous_end = (!amount).then_some(r.end);
         if r.action != Action::Generalize {
             continue;
@@ -88,7 +95,7 @@ pub(super) fn measure(
 /// The head of a class label ("city" of "city in Florida", "diseases" of "breast
 /// diseases") does not read as an English plural. A spelling test, which is why the
 /// count is a proxy: a mass noun ("music") counts as singular.
-fn is_singular(class: &str) -> bool {
+pub(super) fn is_singular(class: &str) -> bool {
     let head_phrase = class
         .split(" in ")
         .next()
@@ -139,6 +146,21 @@ mod tests {
             Replacement::generalized(text, 41, 48, "years", "years"),
         ];
         assert_eq!(measure(text, &amount, &top, |_, _| false).adjacent, 0);
+        // A counted phrase after a replacement opens a noun phrase of its own, as its
+        // number did ("Leeds three decades" reads as the original did); a bare amount
+        // after one does not.
+        let counted = |published: &str| Replacement {
+            source: "number".to_string(),
+            ..Replacement::generalized(text, 35, 48, published, published)
+        };
+        for (published, adjacent) in [("several decades", 0), ("several", 1)] {
+            let side_by_side = [
+                Replacement::generalized(text, 19, 34, "a treatment", "treatment"),
+                counted(published),
+            ];
+            let counts = measure(text, &side_by_side, &top, |_, _| false);
+            assert_eq!(counts.adjacent, adjacent, "{published}");
+        }
         let determined = measure(text, &replacements, &top, |_, _| true);
         assert_eq!(determined.without_determiner, 0);
     }

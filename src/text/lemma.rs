@@ -26,6 +26,61 @@ const NOUN_RULES: &[(&str, &str)] = &[
     ("ies", "y"),
 ];
 
+/// The plural of a singular English noun phrase (its last word inflected): the form
+/// WordNet's exception list gives the word ("child" → "children", "analysis" →
+/// "analyses"), else the regular spelling rules morphy's detachment rules undo
+/// ("church" → "churches", "city" → "cities", "chairman" → "chairmen", "politician" →
+/// "politicians"). Used to publish a class where a plural stood ("other DMK
+/// candidates" → "other politicians").
+pub fn noun_plural(singular: &str) -> String {
+    static IRREGULAR: std::sync::LazyLock<HashMap<String, String>> =
+        std::sync::LazyLock::new(|| {
+            let mut plurals = HashMap::new();
+            for line in NOUN_EXC.lines() {
+                let mut words = line.split_ascii_whitespace();
+                if let Some(inflected) = words.next() {
+                    for base in words {
+                        plurals
+                            .entry(base.replace('_', " "))
+                            .or_insert_with(|| inflected.replace('_', " "));
+                    }
+                }
+            }
+            plurals
+        });
+    // The head of "city in Michigan" or "member of parliament" is before the preposition.
+    let (head, rest) = [" in ", " of "]
+        .iter()
+        .filter_map(|p| singular.find(p))
+        .min()
+        .map_or((singular, ""), |at| singular.split_at(at));
+    let (before, word) = match head.rsplit_once(' ') {
+        Some((before, word)) => (Some(before), word),
+        None => (None, head),
+    };
+    let plural = if let Some(irregular) = IRREGULAR.get(word) {
+        irregular.clone()
+    } else if let Some(stem) = word.strip_suffix("man") {
+        format!("{stem}men")
+    } else if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| word.ends_with(e))
+    {
+        format!("{word}es")
+    } else if let Some(stem) = word
+        .strip_suffix('y')
+        .filter(|stem| !stem.ends_with(['a', 'e', 'i', 'o', 'u']))
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{word}s")
+    };
+    match before {
+        Some(before) => format!("{before} {plural}{rest}"),
+        None => format!("{plural}{rest}"),
+    }
+}
+
 /// Base forms of nouns, checked against a lexicon the caller supplies.
 pub struct Lemmatizer {
     noun_exceptions: HashMap<String, Vec<String>>,
@@ -120,6 +175,19 @@ mod tests {
         assert_eq!(lem.noun_lemmas("women", &lex), vec!["woman"]);
         assert_eq!(lem.noun_lemmas("bus", &lex), vec!["bus"]);
         assert!(lem.noun_lemmas("xyzzies", &lex).is_empty());
+    }
+
+    #[test]
+    fn plurals_by_the_exception_list_then_the_spelling_rules() {
+        assert_eq!(noun_plural("child"), "children");
+        assert_eq!(noun_plural("analysis"), "analyses");
+        assert_eq!(noun_plural("politician"), "politicians");
+        assert_eq!(noun_plural("church"), "churches");
+        assert_eq!(noun_plural("city"), "cities");
+        assert_eq!(noun_plural("day"), "days");
+        assert_eq!(noun_plural("chairman"), "chairmen");
+        assert_eq!(noun_plural("presiding officer"), "presiding officers");
+        assert_eq!(noun_plural("city in Michigan"), "cities in Michigan");
     }
 
     #[test]

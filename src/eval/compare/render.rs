@@ -246,8 +246,9 @@ pub fn markdown_report(table: &Table, variants: &[VariantInfo], documents: usize
          class is top-level or abstract (`sanitize.top_level_classes`, \
          `abstract_concepts`, `root_label`), counted by class whatever article it reads \
          with; `adjacent_replacements`: pairs of replacements with only white space \
-         between them (\"A scholar A person\"; an amount before the noun it counts \
-         aside); `without_determiner`: a name, number or \
+         between them (\"A scholar A person\"; an amount before the noun it counts, \
+         and a counted phrase such as \"several months\" after a replacement, aside); \
+         `without_determiner`: a name, number or \
          plural generalized to a bare singular noun with no determiner before it \
          (\"taught for date\"), a spelling proxy that also counts mass nouns.\n",
     );
