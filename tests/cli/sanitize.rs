@@ -854,6 +854,44 @@ fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
     assert_eq!(disclosure["within_budget"], true, "{disclosure}");
 }
 
+/// A season is one date, not a year and a number; a class standing for a plural common
+/// noun is a plural; a named entity another entity is an instance of ("Albion" of
+/// "Great Britain" in WordNet) is no class of it; and a name with a title before it that
+/// holds a common noun no one is named ("Major League Baseball") is no person.
+#[test]
+fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
+    let s = setup();
+    let report = protected_report(
+        &s,
+        "Kim Doe played in the 1997–98 season for a team in Albion. Doe campaigned with \
+         other DMK candidates. Doe later worked for Major League Baseball.\n",
+        "Kim Doe",
+    );
+    let text = report["sanitized_text"].as_str().expect("text");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    let replaced = |original: &str| {
+        replacements
+            .iter()
+            .find(|r| r["original"] == original)
+            .and_then(|r| r["replacement"].as_str())
+            .unwrap_or_else(|| panic!("{original} is replaced: {text}"))
+    };
+    assert!(replaced("1997–98").contains("1990s"), "{text}");
+    assert!(!text.contains("98"), "{text}");
+    assert!(
+        !text.contains("Great Britain") && !text.contains("Albion"),
+        "{text}"
+    );
+    let candidates = replaced("DMK candidates");
+    assert!(
+        candidates.ends_with('s') && !candidates.starts_with("a "),
+        "{candidates}: {text}"
+    );
+    let league = replaced("Major League Baseball");
+    assert!(!league.contains("person"), "{league}: {text}");
+    assert_eq!(report["readability"]["without_determiner"], 0, "{text}");
+}
+
 /// A number generalized to an amount keeps the noun it counts readable: "over hundreds of
 /// appearances", "in many films", "in a number of films", never "hundreds appearances".
 #[test]
