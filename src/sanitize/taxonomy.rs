@@ -237,6 +237,33 @@ impl KbTaxonomy<'_> {
         best.map(|(_, overlap, sense)| (sense, overlap))
     }
 
+    /// Words of `concept`'s neighbourhood found in the document that the neighbourhood of
+    /// some other of `senses` lacks: what tells it apart from its namesakes.
+    fn distinguishing_overlap(
+        &self,
+        concept: ConceptRef,
+        senses: &[ConceptRef],
+        term: &str,
+        context: &Context,
+    ) -> usize {
+        let own = index_terms(term);
+        let others: Vec<Arc<Described>> = senses
+            .iter()
+            .filter(|&&c| c != concept)
+            .map(|&c| self.described(c))
+            .collect();
+        self.described(concept)
+            .neighbourhood
+            .iter()
+            .filter(|w| !own.iter().any(|o| o.as_str() == &***w) && context.contains(&***w))
+            .filter(|w| {
+                others
+                    .iter()
+                    .any(|o| o.neighbourhood.binary_search(w).is_err())
+            })
+            .count()
+    }
+
     /// Whether a proper name may take `concept`: places and classes always; a named
     /// instance when the mention spells a name of two or more words, or the sense shares
     /// a word with the document.
@@ -399,14 +426,40 @@ impl Taxonomy for KbTaxonomy<'_> {
         if proper && !self.fits(term, concept, overlap) {
             return None;
         }
+        let places: Vec<ConceptRef> = senses
+            .iter()
+            .copied()
+            .filter(|&c| proper && self.kb.is_place(c))
+            .collect();
+        let fits_document = if places.len() > 1 && places.contains(&concept) {
+            // Places sharing a name are told apart by where they lie, not by the classes
+            // they all share ("state", "city").
+            self.distinguishing_overlap(concept, &places, term, context) > 0
+        } else {
+            senses.len() == 1 || overlap > 0
+        };
         let described = self.described(concept);
-        Some(Sense {
-            fits_document: senses.len() == 1 || overlap > 0,
+        let mut sense = Sense {
+            fits_document,
             ..described
                 .sense
                 .get_or_init(|| self.describe(concept))
                 .clone()
-        })
+        };
+        if !fits_document && places.contains(&concept) {
+            // Places sharing a name the document does not tell apart ("Springfield" in a
+            // text about Michigan, which the gazetteer's Springfields are not in): only
+            // what every one of them is may be published, or the text would say "a
+            // state capital in Missouri" of a village in Michigan.
+            for &other in places.iter().filter(|&&c| c != concept) {
+                let described = self.described(other);
+                let other = described.sense.get_or_init(|| self.describe(other));
+                sense
+                    .steps
+                    .retain(|step| other.steps.iter().any(|o| o.label == step.label));
+            }
+        }
+        Some(sense)
     }
 
     fn concept(&self, label: &str) -> Option<Step> {
@@ -465,6 +518,9 @@ ex:us skos:prefLabel "United States" ; dcl:instanceOf ex:country .
 ex:florida skos:prefLabel "Florida" ; dcl:instanceOf ex:state ; dcl:locatedIn ex:us .
 ex:miami skos:prefLabel "Miami" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:florida .
 ex:entourage skos:prefLabel "entourage" ; skos:broader ex:entity .
+ex:texas skos:prefLabel "Texas" ; dcl:instanceOf ex:state ; dcl:locatedIn ex:us .
+ex:springfield1 skos:prefLabel "Springfield" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:florida .
+ex:springfield2 skos:prefLabel "Springfield" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:texas .
 ex:island skos:prefLabel "island" ; skos:broader ex:entity .
 ex:gb skos:prefLabel "Great Britain" ; dcl:instanceOf ex:island .
 ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
@@ -568,6 +624,27 @@ ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
         assert!(!labels(&florida).contains(&"North American country"));
         assert!(florida.categories.contains("American state"));
         assert!(!florida.categories.contains("North American country"));
+    }
+
+    #[test]
+    fn places_sharing_a_name_the_document_does_not_tell_apart_publish_what_they_share() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let kb = kb(tmp.path());
+        let t = taxonomy(&kb);
+        let told = t
+            .sense("Springfield", true, &words(&["florida", "state"]))
+            .expect("known");
+        assert!(told.fits_document);
+        assert_eq!(labels(&told)[..2], ["city", "city in Florida"]);
+        // "state" and "city" are shared by every Springfield: no evidence for either.
+        let untold = t
+            .sense("Springfield", true, &words(&["michigan", "state", "city"]))
+            .expect("known");
+        assert!(!untold.fits_document);
+        assert_eq!(
+            labels(&untold),
+            vec!["city", "city in the United States", "place"]
+        );
     }
 
     #[test]
