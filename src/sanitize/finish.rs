@@ -837,6 +837,21 @@ mod tests {
         assert_eq!(read("League", "association"), "association");
     }
 
+    /// Each replacement's span, reading and class.
+    fn spans_read(replacements: &[Replacement]) -> Vec<(usize, usize, &str, &str)> {
+        replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.start,
+                    r.end,
+                    r.replacement.as_deref().unwrap_or_default(),
+                    r.class.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
     /// People are "person".
     fn around<'a>(
         person_kind: &'a dyn Fn(&str) -> bool,
@@ -946,17 +961,7 @@ mod tests {
             lost, 2.0,
             "the repeated person's bit and the rest of a name"
         );
-        let read: Vec<(usize, usize, &str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.start,
-                    r.end,
-                    r.replacement.as_deref().unwrap_or_default(),
-                    r.class.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = spans_read(&replacements);
         // Two readings that differ stay apart, and so does a period before a bare word,
         // and the same reading on two lines; a period before a person is set off by a
         // comma; the rest of a name joins the person.
@@ -995,17 +1000,7 @@ mod tests {
         ];
         let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
         assert_eq!(lost, [(15, 1.0)], "the second amount's bit");
-        let read: Vec<(usize, usize, &str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.start,
-                    r.end,
-                    r.replacement.as_deref().unwrap_or_default(),
-                    r.class.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = spans_read(&replacements);
         assert_eq!(
             read,
             [
