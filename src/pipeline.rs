@@ -121,6 +121,12 @@ impl NameTyper for NerTyper {
     fn census_name_word(&self, word: &str) -> Result<bool> {
         Ok(census_name_word(self.labeller()?, word))
     }
+
+    fn census_given_name(&self, word: &str) -> Result<bool> {
+        Ok(self
+            .labeller()?
+            .lexicon_holds(crate::detect::ner::FIRST_NAMES, &word.to_lowercase()))
+    }
 }
 
 /// The names the document's own detection run typed: the `ner` detector, when it is
@@ -156,6 +162,12 @@ impl NameTyper for KnownTyper<'_> {
 
     fn census_name_word(&self, word: &str) -> Result<bool> {
         Ok(census_name_word(self.detectors, word))
+    }
+
+    fn census_given_name(&self, word: &str) -> Result<bool> {
+        Ok(self
+            .detectors
+            .lexicon_holds(crate::detect::ner::FIRST_NAMES, &word.to_lowercase()))
     }
 }
 

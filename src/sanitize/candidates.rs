@@ -336,15 +336,17 @@ impl Run<'_, '_> {
             .rposition(|w| self.is_title(w))
             .map(|k| &words[k + 1..]);
         // The name after the title ends at its first word in lowercase ("Dr. Donald Blake
-        // from Marvel Comics"). "St. Patrick's High School" and "Major League Baseball"
-        // begin with a title and name no one; "Minister for Health" is a role.
+        // from Marvel Comics"). "Major League Baseball" begins with a title and names no
+        // one: no given name, and a common noun no census list names; "Minister for
+        // Health" is a role. A given name keeps the person ("Dr. John Nightfall"), whose
+        // surname would otherwise be published as its class.
         let titled = after_title.is_some_and(|rest| {
             let name: Vec<&str> = rest
                 .iter()
                 .copied()
                 .take_while(|w| w.starts_with(char::is_uppercase))
                 .collect();
-            !name.is_empty() && !self.names_a_thing(&name)
+            !name.is_empty() && (self.holds_a_given_name(&name) || !self.names_a_thing(&name))
         });
         if titled || self.typed_as_personal_name(i, &words) {
             if titled {
@@ -413,6 +415,22 @@ impl Run<'_, '_> {
             .is_some_and(|c| c.label == self.s.config.person_concept)
     }
 
+    /// Whether one of a name's words is a given name of the census lists. A typer that
+    /// cannot answer says yes: the name stays a person's.
+    pub(super) fn holds_a_given_name(&self, words: &[&str]) -> bool {
+        let Some(typer) = self.s.name_typer else {
+            return true;
+        };
+        words.iter().any(|word| {
+            let word = word.trim_end_matches(['.', ',']);
+            let word = word
+                .strip_suffix("'s")
+                .or_else(|| word.strip_suffix("’s"))
+                .unwrap_or(word);
+            typer.census_given_name(word).unwrap_or(true)
+        })
+    }
+
     /// Whether a name's words hold a common noun the census lists do not hold as a given
     /// name or a surname ("Music", "Cup", "School", "Health"; not "Chase", "Smith"): a
     /// person's name is made of names, a thing's of the nouns that say what it is.
@@ -429,6 +447,7 @@ impl Run<'_, '_> {
             word.len() > 1
                 && word.chars().all(char::is_alphabetic)
                 && self.is_common_noun(word)
+                // A typer that cannot answer leaves the name a person's.
                 && !typer.census_name_word(word).unwrap_or(true)
         })
     }

@@ -990,7 +990,7 @@ impl Run<'_, '_> {
         }
         let text = &self.doc.text[finding.start..finding.end];
         let words: Vec<&str> = text.split_whitespace().collect();
-        if !self.names_a_thing(&words) {
+        if self.holds_a_given_name(&words) || !self.names_a_thing(&words) {
             return None;
         }
         let mut classes = Vec::new();

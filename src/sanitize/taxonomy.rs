@@ -94,6 +94,8 @@ pub trait NameTyper {
     /// Whether the census lists hold `word` as a given name or a surname ("Chase",
     /// "Smith"): a common noun in a name is then no sign that the name is a thing's.
     fn census_name_word(&self, word: &str) -> crate::error::Result<bool>;
+    /// Whether the census lists hold `word` as a given name ("John", "Patrick").
+    fn census_given_name(&self, word: &str) -> crate::error::Result<bool>;
 }
 
 /// [`Taxonomy`] over the loaded knowledge bases.

@@ -857,14 +857,16 @@ fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
 /// A season is one date, not a year and a number; a class standing for a plural common
 /// noun is a plural; a named entity another entity is an instance of ("Albion" of
 /// "Great Britain" in WordNet) is no class of it; and a name with a title before it that
-/// holds a common noun no one is named ("Major League Baseball") is no person.
+/// holds a common noun no one is named and no given name ("Major League Baseball") is no
+/// person.
 #[test]
 fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
     let s = setup();
     let report = protected_report(
         &s,
         "Kim Doe played in the 1997–98 season for a team in Albion. Doe campaigned with \
-         other DMK candidates. Doe later worked for Major League Baseball.\n",
+         other DMK candidates. Doe later worked for Major League Baseball with Dr. John \
+         Nightfall.\n",
         "Kim Doe",
     );
     let text = report["sanitized_text"].as_str().expect("text");
@@ -889,6 +891,9 @@ fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
     );
     let league = replaced("Major League Baseball");
     assert!(!league.contains("person"), "{league}: {text}");
+    // A given name keeps a titled name a person's: its surname, a common noun no census
+    // list holds, is not published as its class.
+    assert!(!text.to_lowercase().contains("nightfall"), "{text}");
     assert_eq!(report["readability"]["without_determiner"], 0, "{text}");
 }
 
