@@ -59,6 +59,15 @@ impl From<Step> for Candidate {
     }
 }
 
+/// A word of a name without the punctuation after it or its possessive: "Patrick's" →
+/// "Patrick", "Jr." → "Jr".
+fn bare_word(word: &str) -> &str {
+    let word = word.trim_end_matches(['.', ',']);
+    word.strip_suffix("'s")
+        .or_else(|| word.strip_suffix("’s"))
+        .unwrap_or(word)
+}
+
 /// Adds the rungs of `ladder` above the one published as `label`; false when `label` is
 /// on no rung of it.
 fn push_rungs_above(
@@ -421,14 +430,9 @@ impl Run<'_, '_> {
         let Some(typer) = self.s.name_typer else {
             return true;
         };
-        words.iter().any(|word| {
-            let word = word.trim_end_matches(['.', ',']);
-            let word = word
-                .strip_suffix("'s")
-                .or_else(|| word.strip_suffix("’s"))
-                .unwrap_or(word);
-            typer.census_given_name(word).unwrap_or(true)
-        })
+        words
+            .iter()
+            .any(|word| typer.census_given_name(bare_word(word)).unwrap_or(true))
     }
 
     /// Whether a name's words hold a common noun the census lists do not hold as a given
@@ -439,11 +443,7 @@ impl Run<'_, '_> {
             return false;
         };
         words.iter().any(|word| {
-            let word = word.trim_end_matches(['.', ',']);
-            let word = word
-                .strip_suffix("'s")
-                .or_else(|| word.strip_suffix("’s"))
-                .unwrap_or(word);
+            let word = bare_word(word);
             word.len() > 1
                 && word.chars().all(char::is_alphabetic)
                 && self.is_common_noun(word)
