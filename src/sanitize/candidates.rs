@@ -15,7 +15,7 @@
 //! back to the root.
 
 use super::Run;
-use super::collect::{ItemOrigin, phrase_set};
+use super::collect::{ItemOrigin, phrase_set, rung_set};
 use super::ladders::{
     Rung, counted_noun, date_ladder, is_bare_numeral, listed_ordinals, number_ladder, ranked_noun,
 };
@@ -101,17 +101,8 @@ fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
 }
 
 fn rung_candidate(rung: Rung, source: &str) -> Candidate {
-    let set = if rung.covers.is_empty() {
-        phrase_set(&rung.counted)
-    } else {
-        TermSet::any_of(
-            std::iter::once(&rung.counted)
-                .chain(&rung.covers)
-                .map(|phrase| index_terms(phrase)),
-        )
-    };
     Candidate {
-        set,
+        set: rung_set(&rung),
         label: rung.text,
         source: source.to_string(),
         noun: false,

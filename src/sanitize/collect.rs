@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Run;
 use super::config::Strategy;
-use super::ladders::{counted_noun, number_ladder};
+use super::ladders::{Rung, counted_noun, date_ladder, number_ladder};
 use super::taxonomy::{Sense, Step};
 use crate::detect::{Finding, Proposal, protect};
 use crate::stats::TermSet;
@@ -962,6 +962,11 @@ impl Run<'_, '_> {
         match (&finding.proposal, self.strategy.generalizes_sensitive()) {
             (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
                 _ if priced && let Some(amount) = self.amount_of_time(finding, label) => amount,
+                None if let Some(rung) =
+                    date_rung(&self.doc.text[finding.start..finding.end], label) =>
+                {
+                    rung
+                }
                 _ if priced && let Some(thing) = self.misread_person(finding, label) => thing,
                 Some(_) if priced && let Some(class) = self.known_class_under(finding, label) => {
                     class
@@ -1282,11 +1287,58 @@ impl Run<'_, '_> {
     }
 }
 
+/// What a rung is counted as: its phrase, with every narrower phrase it covers.
+pub(super) fn rung_set(rung: &Rung) -> TermSet {
+    if rung.covers.is_empty() {
+        phrase_set(&rung.counted)
+    } else {
+        TermSet::any_of(
+            std::iter::once(&rung.counted)
+                .chain(&rung.covers)
+                .map(|phrase| index_terms(phrase)),
+        )
+    }
+}
+
+/// A detector's proposal for a date that is a rung of the date's own ladder ("2020s" of
+/// "2021"), counted as the ladder's candidates are, with every date it covers: counted by
+/// its own words alone, a decade few documents write reads as more informative than the
+/// year it stands for, and the report would say the year's information was all kept.
+fn date_rung(date: &str, label: &str) -> Option<Generalization> {
+    let rung = date_ladder(date)
+        .into_iter()
+        .find(|r| r.counted == label || r.text == label)?;
+    Some(Generalization {
+        set: rung_set(&rung),
+        label: label.to_string(),
+        source: "date".to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{is_enumerator, is_office_of};
+    use super::{date_rung, is_enumerator, is_office_of};
+
+    #[test]
+    fn a_detectors_decade_is_counted_with_the_years_it_covers() {
+        let decade = date_rung("2021", "2020s").expect("a rung of 2021's ladder");
+        assert_eq!(decade.label, "2020s");
+        let phrases: Vec<String> = decade
+            .set
+            .alternatives()
+            .iter()
+            .map(|p| p.join(" "))
+            .collect();
+        for year in ["2020s", "2020", "2021", "2029"] {
+            assert!(phrases.iter().any(|p| p == year), "{year}: {phrases:?}");
+        }
+        assert!(!phrases.iter().any(|p| p == "2030"), "{phrases:?}");
+        assert!(date_rung("2021", "the 21st century").is_some());
+        assert!(date_rung("2021", "1990s").is_none());
+        assert!(date_rung("Tuesday", "2020s").is_none());
+    }
 
     #[test]
     fn an_office_of_an_institution_the_text_names_ends_in_its_noun() {
