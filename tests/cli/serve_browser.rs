@@ -419,3 +419,294 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
     );
     Ok(())
 }
+
+/// The review by keyboard, at a phone's width, of a file with Windows line endings: one
+/// replacement at a time is a Tab stop, the keys move it, Escape leaves the edit box, `c`
+/// re-checks and `x` exports; the details panel opens on screen at a phone's width; the
+/// export keeps the file's CRLF, and the decision log's offsets point into the exported
+/// text (each decision's published span and each flag's term are found there); a date's
+/// bits say what its generalization kept, not the date's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyboard_review_of_a_windows_file_exports_its_line_endings_and_offsets() {
+    // A corpus that speaks of other years of the article's decades, so a decade is
+    // counted in more documents than the year it stands for.
+    let s = crate::common::setup_with(&[
+        (
+            6,
+            "The festival came back in 2024, the first time in the 2020s.",
+        ),
+        (6, "Elections were held in 2016 and again in 2018."),
+    ]);
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let crlf = ARTICLE.replace('\n', "\r\n");
+    let file = crate::common::write(&s.root, "article-windows.txt", &crlf);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let client = browser(&driver, profile.path()).await;
+    let result = keyboard_review(&client, &server, &file, &crlf).await;
+    let _ = client.close().await;
+    result.expect("keyboard review");
+}
+
+/// The `data-index` of the element that has the focus, if it is a replacement.
+async fn focused_index(client: &Client) -> Option<i64> {
+    script(
+        client,
+        "const e = document.activeElement; return e && e.matches('#output mark') ? Number(e.dataset.index) : null;",
+        vec![],
+    )
+    .await
+    .as_i64()
+}
+
+/// The replacements that are a Tab stop.
+async fn tab_stops(client: &Client) -> Value {
+    script(
+        client,
+        "return Array.from(document.querySelectorAll('#output mark')).filter((m) => m.tabIndex === 0).map((m) => Number(m.dataset.index));",
+        vec![],
+    )
+    .await
+}
+
+async fn press(client: &Client, keys: &str) -> Result<(), String> {
+    client
+        .active_element()
+        .await
+        .map_err(|e| e.to_string())?
+        .send_keys(keys)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+fn key(k: fantoccini::key::Key) -> String {
+    char::from(k).to_string()
+}
+
+/// `text[start..end]` in code points, as the page counts offsets.
+fn code_points(text: &str, start: &Value, end: &Value) -> String {
+    let (start, end) = (start.as_u64().unwrap_or(0), end.as_u64().unwrap_or(0));
+    text.chars()
+        .skip(start as usize)
+        .take(end.saturating_sub(start) as usize)
+        .collect()
+}
+
+async fn keyboard_review(
+    client: &Client,
+    server: &Server,
+    file: &std::path::Path,
+    crlf: &str,
+) -> Result<(), String> {
+    use fantoccini::key::Key;
+    client
+        .goto(&server.url("/"))
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .find(Locator::Id("upload"))
+        .await
+        .map_err(|e| e.to_string())?
+        .send_keys(&file.display().to_string())
+        .await
+        .map_err(|e| e.to_string())?;
+    let opened = Instant::now();
+    while script(
+        client,
+        "return document.getElementById('doc').value.length;",
+        vec![],
+    )
+    .await
+    .as_u64()
+    .unwrap_or(0)
+        == 0
+    {
+        if opened.elapsed() > Duration::from_secs(30) {
+            return Err("the file was not opened".into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    client
+        .find(Locator::Id("protect"))
+        .await
+        .map_err(|e| e.to_string())?
+        .send_keys("Margaret Ellison")
+        .await
+        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("sanitize")).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+    let count = client
+        .find_all(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| e.to_string())?
+        .len() as i64;
+    assert!(count >= 3, "{count} replacements");
+
+    // One Tab stop, which the keys move.
+    assert_eq!(tab_stops(client).await, json!([0]));
+    click(client, Locator::Css("#output mark[data-index=\"0\"]")).await?;
+    assert_eq!(focused_index(client).await, Some(0));
+    press(client, "n").await?;
+    assert_eq!(focused_index(client).await, Some(1));
+    press(client, &key(Key::Right)).await?;
+    assert_eq!(focused_index(client).await, Some(2));
+    press(client, &key(Key::Left)).await?;
+    assert_eq!(focused_index(client).await, Some(1));
+    press(client, &key(Key::End)).await?;
+    assert_eq!(focused_index(client).await, Some(count - 1));
+    assert_eq!(tab_stops(client).await, json!([count - 1]));
+    press(client, &key(Key::Home)).await?;
+    assert_eq!(tab_stops(client).await, json!([0]));
+
+    // `e` edits, Escape comes back to the replacement, unedited.
+    press(client, "e").await?;
+    let in_edit = script(client, "return document.activeElement.id;", vec![]).await;
+    assert_eq!(in_edit, json!("edit-value"));
+    press(client, "changed").await?;
+    press(client, &key(Key::Escape)).await?;
+    assert_eq!(focused_index(client).await, Some(0));
+    assert!(!text_of(client, "#d-decision").await.contains("reviewer"));
+
+    // A date's bits: its generalization never keeps more than the date said, and keeps
+    // less where the corpus tells the date from what replaces it.
+    let marks = client
+        .find_all(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut dates = Vec::new();
+    for mark in &marks {
+        mark.click().await.map_err(|e| e.to_string())?;
+        let original = text_of(client, "#d-original").await;
+        if !original.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let bits = text_of(client, "#d-bits").await;
+        let figures: Vec<f64> = bits
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|f| f.parse().ok())
+            .collect();
+        assert!(
+            figures.len() == 2 && figures[1] <= figures[0],
+            "{original}: {bits}"
+        );
+        dates.push((original, figures[1] < figures[0]));
+    }
+    assert!(dates.iter().any(|(_, less)| *less), "{dates:?}");
+
+    // Reject a replacement that gives the person away, re-check with `c`, export with `x`.
+    let index = script(
+        client,
+        "return state.items.findIndex((item) => item.report.role === 'correlated');",
+        vec![],
+    )
+    .await
+    .as_i64()
+    .filter(|&i| i >= 0)
+    .ok_or("no replacement gives the person away")?;
+    click(
+        client,
+        Locator::Css(&format!("#output mark[data-index=\"{index}\"]")),
+    )
+    .await?;
+    press(client, "r").await?;
+    press(client, "c").await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Id("recheck-result"))
+        .await
+        .map_err(|e| format!("`c` did not re-check: {e}"))?;
+    press(client, "x").await?;
+    let exported = visible_text(client, "exported").await;
+    assert!(!exported.is_empty(), "`x` did not export");
+
+    // The export: the file's line endings, and offsets into the exported text.
+    let final_text = script(
+        client,
+        "return document.getElementById('final-text').textContent;",
+        vec![],
+    )
+    .await;
+    let final_text = final_text.as_str().unwrap_or_default();
+    assert_eq!(
+        final_text.matches("\r\n").count(),
+        crlf.matches("\r\n").count()
+    );
+    assert!(
+        !final_text.replace("\r\n", "").contains('\n'),
+        "{final_text:?}"
+    );
+    let log = script(
+        client,
+        "return document.getElementById('decision-log').textContent;",
+        vec![],
+    )
+    .await;
+    let log: Value = serde_json::from_str(log.as_str().unwrap_or_default()).expect("log JSON");
+    for d in log["decisions"].as_array().expect("decisions") {
+        assert_eq!(
+            code_points(final_text, &d["published_start"], &d["published_end"]),
+            d["published"].as_str().unwrap_or_default(),
+            "{d}"
+        );
+        assert_eq!(
+            code_points(crlf, &d["original_start"], &d["original_end"]),
+            d["original"].as_str().unwrap_or_default(),
+            "{d}"
+        );
+    }
+    let flagged = log["recheck"]["flagged"].as_array().expect("flagged");
+    assert!(!flagged.is_empty(), "{log}");
+    for f in flagged {
+        assert_eq!(
+            code_points(final_text, &f["start"], &f["end"]),
+            f["term"].as_str().unwrap_or_default(),
+            "{f}"
+        );
+    }
+
+    // A phone's width: the details open on screen, the replacement above them.
+    client
+        .set_window_size(390, 844)
+        .await
+        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("close-detail")).await?;
+    script(
+        client,
+        "document.querySelector('#output mark[data-index=\"1\"]').scrollIntoView({block: 'end'});",
+        vec![],
+    )
+    .await;
+    click(client, Locator::Css("#output mark[data-index=\"1\"]")).await?;
+    let placed = script(
+        client,
+        "const d = document.getElementById('detail').getBoundingClientRect();
+         const m = document.querySelector('#output mark[data-index=\"1\"]').getBoundingClientRect();
+         return [d.top, d.bottom, d.height, m.top, m.bottom, window.innerHeight];",
+        vec![],
+    )
+    .await;
+    let v: Vec<f64> = placed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_f64)
+        .collect();
+    let [top, bottom, height, mark_top, mark_bottom, screen] = v[..] else {
+        return Err(format!("{placed}"));
+    };
+    assert!(
+        height > 0.0 && top >= 0.0 && bottom <= screen + 1.0,
+        "details off screen: {placed}"
+    );
+    assert!(
+        mark_top >= 0.0 && mark_bottom <= top,
+        "the replacement is hidden: {placed}"
+    );
+    Ok(())
+}

@@ -1,7 +1,11 @@
 // The review page: sanitize a document through /v1/sanitize, review every replacement
 // (accept, reject, edit), re-check the edited text through /v1/assess, and export the
 // final text with a decision log. Offsets in reports are code points; so are the
-// arrays of characters here (Array.from).
+// arrays of characters here (Array.from), and the decision log's offsets into the
+// original and the exported text. The document is built once per report: selecting and
+// deciding touch only the replacement concerned, so moving through a long document stays
+// as quick as through a short one. One replacement at a time is a Tab stop (a roving tab
+// index); the keys move between them.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +21,8 @@ const state = {
   selected: -1,
   recheck: null,     // the last re-check's result
   overBudget: [],    // the report's targets whose disclosure stays over their budget
+  current: 0,        // the replacement that is the document's Tab stop
+  uploaded: null,    // a file's text as read ({raw, shown}): a text box turns CRLF into LF
 };
 
 function status(message, error) {
@@ -110,7 +116,10 @@ function load(report, originalText) {
   state.original = Array.from(originalText);
   state.items = align(state.original, report.sanitized_text, report.replacements);
   state.selected = -1;
+  state.current = 0;
   state.recheck = null;
+  $("detail").hidden = true;
+  document.body.classList.remove("detail-open");
   $("flags").textContent = "";
   $("exported").hidden = true;
   $("review").hidden = false;
@@ -141,27 +150,37 @@ function originalFromReport(report) {
   return out.join("");
 }
 
+// Builds the document: each replacement a mark after the text node of its gap, both kept
+// on the item so a decision changes only them.
 function render() {
   const output = $("output");
   output.textContent = "";
   let o = 0;
   state.items.forEach((item) => {
-    const r = item.report;
-    const gap = item.decision.choice === "accept" ? item.sanitizedGap : item.originalGap;
-    output.append(document.createTextNode(gap));
-    const mark = document.createElement("mark");
-    mark.tabIndex = 0;
-    mark.dataset.index = String(item.index);
-    mark.textContent = item.decision.value;
-    if (item.decision.by === "reviewer") mark.classList.add(item.decision.choice === "accept" ? "accepted" : item.decision.choice === "reject" ? "rejected" : "edited");
-    if (item.flagged) mark.classList.add("flagged");
-    if (item.index === state.selected) mark.classList.add("selected");
-    mark.setAttribute("role", "button");
-    mark.setAttribute("aria-label", "replacement " + (item.index + 1) + ": " + item.decision.value);
-    output.append(mark);
-    o = r.end;
+    item.gapNode = document.createTextNode("");
+    item.mark = document.createElement("mark");
+    item.mark.dataset.index = String(item.index);
+    item.mark.setAttribute("role", "button");
+    output.append(item.gapNode, item.mark);
+    refresh(item);
+    o = item.report.end;
   });
   output.append(document.createTextNode(state.original.slice(o).join("")));
+}
+
+// Shows one replacement as its decision, flag and selection have it.
+function refresh(item) {
+  const accepted = item.decision.choice === "accept";
+  item.gapNode.data = accepted ? item.sanitizedGap : item.originalGap;
+  const mark = item.mark;
+  mark.textContent = item.decision.value;
+  mark.tabIndex = item.index === state.current ? 0 : -1;
+  mark.className = "";
+  if (item.decision.by === "reviewer") mark.classList.add(accepted ? "accepted" : item.decision.choice === "reject" ? "rejected" : "edited");
+  if (item.flagged) mark.classList.add("flagged");
+  if (item.index === state.selected) mark.classList.add("selected");
+  mark.setAttribute("aria-label", "replacement " + (item.index + 1) + " of " + state.items.length + ": " +
+    item.decision.value + (item.flagged ? " (flagged by the re-check)" : ""));
 }
 
 function origin(report) {
@@ -180,10 +199,13 @@ function why(report) {
 
 function select(index, focus) {
   if (index < 0 || index >= state.items.length) return;
+  const previous = [state.selected, state.current];
   state.selected = index;
+  state.current = index;
   const item = state.items[index];
   const r = item.report;
   $("detail").hidden = false;
+  document.body.classList.add("detail-open");
   $("d-index").textContent = (index + 1) + " of " + state.items.length;
   $("d-original").textContent = r.original;
   $("d-replacement").textContent = item.rendered;
@@ -193,11 +215,18 @@ function select(index, focus) {
   $("d-bits").textContent = r.information.original_bits.toFixed(2) + " → " + r.information.kept_bits.toFixed(2) + " bits";
   $("d-decision").textContent = item.decision.choice + " (" + item.decision.by + ")";
   $("edit-value").value = item.decision.value;
-  render();
+  for (const i of new Set([...previous, index])) if (i >= 0 && i < state.items.length) refresh(state.items[i]);
   if (focus) {
-    const mark = document.querySelector('mark[data-index="' + index + '"]');
-    if (mark) mark.focus();
+    item.mark.focus({ preventScroll: true });
+    item.mark.scrollIntoView({ block: "center" });
   }
+}
+
+function closeDetail() {
+  $("detail").hidden = true;
+  document.body.classList.remove("detail-open");
+  const item = state.items[state.current];
+  if (item) item.mark.focus();
 }
 
 function decide(choice, value) {
@@ -211,24 +240,71 @@ function decide(choice, value) {
   status("Replacement " + (state.selected + 1) + ": " + choice + ".");
 }
 
-function finalText() {
-  let out = "";
+// The text as it will be released and the text the re-check assesses (the protected
+// targets' mentions the engine replaced put back: without them the edited text names no
+// one, and nothing in it could be risky towards anyone), with the pieces both are made of:
+// for each, where it lies in either text and whether it reads the same in both.
+function layout() {
+  const out = { final: "", recheck: "", pieces: [], spans: [], restored: [] };
+  let f = 0;
+  let c = 0;
+  const add = (finalPiece, recheckPiece) => {
+    const fl = Array.from(finalPiece).length;
+    const cl = Array.from(recheckPiece).length;
+    out.final += finalPiece;
+    out.recheck += recheckPiece;
+    const piece = { f: [f, f + fl], c: [c, c + cl], same: finalPiece === recheckPiece };
+    out.pieces.push(piece);
+    f += fl;
+    c += cl;
+    return piece;
+  };
   for (const item of state.items) {
-    out += item.decision.choice === "accept" ? item.sanitizedGap : item.originalGap;
-    out += item.decision.value;
+    const accepted = item.decision.choice === "accept";
+    const target = accepted && item.report.role === "sensitive";
+    const gap = accepted ? item.sanitizedGap : item.originalGap;
+    add(gap, target ? item.originalGap : gap);
+    const piece = add(item.decision.value, target ? item.report.original : item.decision.value);
+    out.spans.push(piece);
+    if (target) out.restored.push(piece.c);
   }
   const last = state.items.length ? state.items[state.items.length - 1].report.end : 0;
-  return out + state.original.slice(last).join("");
+  const rest = state.original.slice(last).join("");
+  add(rest, rest);
+  return out;
 }
 
+// An offset into the re-checked text, as an offset into the released text: inside a piece
+// that reads the same in both it moves with the piece; inside one that differs (a target
+// put back) it is the piece's start, or its end for the end of a span.
+function releasedOffset(pieces, offset, isEnd) {
+  for (const p of pieces) {
+    const inside = isEnd ? offset > p.c[0] && offset <= p.c[1] : offset >= p.c[0] && offset < p.c[1];
+    if (!inside) continue;
+    if (p.same) return p.f[0] + (offset - p.c[0]);
+    return isEnd ? p.f[1] : p.f[0];
+  }
+  return pieces.length ? pieces[pieces.length - 1].f[1] : 0;
+}
+
+function finalText() {
+  return layout().final;
+}
+
+// Every decision with its offsets into the original and into the exported text; the
+// re-check's flags with theirs into the exported text.
 function decisionLog() {
+  const placed = layout();
   return {
     doc_id: state.docId,
     protect: state.protect,
-    decisions: state.items.map((item) => ({
+    offsets: "code points: original_* into the original text, published_* and the flags' into the exported text",
+    decisions: state.items.map((item, i) => ({
       replacement: item.index + 1,
-      start: item.report.start,
-      end: item.report.end,
+      original_start: item.report.start,
+      original_end: item.report.end,
+      published_start: placed.spans[i].f[0],
+      published_end: placed.spans[i].f[1],
       original: item.report.original,
       proposed: item.rendered,
       published: item.decision.value,
@@ -239,12 +315,20 @@ function decisionLog() {
       source: item.report.source,
       reasons: item.report.reasons,
     })),
-    recheck: state.recheck,
+    recheck: state.recheck && {
+      flagged: state.recheck.flagged.map((f) => ({
+        ...f,
+        start: releasedOffset(placed.pieces, f.start, false),
+        end: releasedOffset(placed.pieces, f.end, true),
+      })),
+    },
   };
 }
 
 async function sanitize() {
-  const text = $("doc").value;
+  const shown = $("doc").value;
+  // A file's own line endings, unless the text was edited since it was opened.
+  const text = state.uploaded && state.uploaded.shown === shown ? state.uploaded.raw : shown;
   if (!text.trim()) { status("Paste or open a document first.", true); return; }
   state.protect = protectList();
   state.docId = "document";
@@ -257,26 +341,13 @@ async function sanitize() {
   }
 }
 
-// The final text assessed again, with the mentions of the protected targets the engine
-// replaced put back (the engine replaces them again): without them the edited text names
-// no one, and nothing in it could be risky towards anyone. Whatever else the engine would
-// now replace is flagged: a rejected or edited replacement that became risky, or a new one.
+// The edited text assessed again (see `layout`). Whatever the engine would now replace is
+// flagged: a rejected or edited replacement that became risky, or a new one.
 async function recheck() {
-  let text = "";
-  const restored = [];
-  const spans = [];
-  const length = () => Array.from(text).length;
-  for (const item of state.items) {
-    const accepted = item.decision.choice === "accept";
-    const target = accepted && item.report.role === "sensitive";
-    text += accepted && !target ? item.sanitizedGap : item.originalGap;
-    const start = length();
-    text += target ? item.report.original : item.decision.value;
-    spans.push([start, length()]);
-    if (target) restored.push([start, length()]);
-  }
-  const last = state.items.length ? state.items[state.items.length - 1].report.end : 0;
-  text += state.original.slice(last).join("");
+  const placed = layout();
+  const text = placed.recheck;
+  const restored = placed.restored;
+  const spans = placed.spans.map((p) => p.c);
   status("Re-checking the edited text…");
   try {
     const answer = await post("/v1/assess", requestBody(text));
@@ -307,7 +378,7 @@ async function recheck() {
     heading.textContent = flagged.length === 0 ? "Re-check: nothing in the edited text is risky." :
       "Re-check: " + flagged.length + " term" + (flagged.length === 1 ? " is" : "s are") + " risky in the edited text.";
     flags.append(heading, list);
-    render();
+    state.items.forEach(refresh);
     status("Re-checked.");
   } catch (e) {
     status("Re-check failed (nothing was assessed): " + e.message, true);
@@ -342,8 +413,14 @@ $("export").addEventListener("click", exportAll);
 $("accept").addEventListener("click", () => decide("accept"));
 $("reject").addEventListener("click", () => decide("reject"));
 $("edit").addEventListener("click", () => decide("edit", $("edit-value").value));
+$("close-detail").addEventListener("click", closeDetail);
 $("edit-value").addEventListener("keydown", (e) => {
   if (e.key === "Enter") { e.preventDefault(); decide("edit", $("edit-value").value); }
+  if (e.key === "Escape") {
+    e.preventDefault();
+    const item = state.items[state.selected];
+    if (item) { $("edit-value").value = item.decision.value; item.mark.focus(); }
+  }
 });
 $("output").addEventListener("click", (e) => {
   const mark = e.target.closest("mark");
@@ -351,22 +428,34 @@ $("output").addEventListener("click", (e) => {
 });
 $("output").addEventListener("keydown", (e) => {
   const mark = e.target.closest("mark");
-  if (!mark) return;
+  if (!mark || e.ctrlKey || e.metaKey || e.altKey) return;
   const index = Number(mark.dataset.index);
+  const next = () => select(Math.min(index + 1, state.items.length - 1), true);
+  const previous = () => select(Math.max(index - 1, 0), true);
   const keys = {
     Enter: () => select(index, true), " ": () => select(index, true),
     a: () => { select(index, false); decide("accept"); },
     r: () => { select(index, false); decide("reject"); },
     e: () => { select(index, false); $("edit-value").focus(); },
-    n: () => select(Math.min(index + 1, state.items.length - 1), true),
-    p: () => select(Math.max(index - 1, 0), true),
+    n: next, ArrowRight: next, ArrowDown: next,
+    p: previous, ArrowLeft: previous, ArrowUp: previous,
+    Home: () => select(0, true), End: () => select(state.items.length - 1, true),
+    Escape: closeDetail,
   };
+  if (keys[e.key]) { e.preventDefault(); e.stopPropagation(); keys[e.key](); }
+});
+// Re-check and export from anywhere in the review but a text field.
+document.addEventListener("keydown", (e) => {
+  if ($("review").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest("input, textarea, select")) return;
+  const keys = { c: recheck, x: exportAll };
   if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
 });
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
   const text = await file.text();
+  state.uploaded = null;
   let report = null;
   if (/\.json$/i.test(file.name)) {
     try { report = JSON.parse(text); } catch (e) { status(file.name + ": not JSON: " + e.message, true); return; }
@@ -375,6 +464,7 @@ $("upload").addEventListener("change", async () => {
     try {
       const original = originalFromReport(report);
       $("doc").value = original;
+      state.uploaded = { raw: original, shown: $("doc").value };
       // Whom the report protected: without them a re-check would protect no one and
       // find nothing risky.
       state.protect = (report.disclosure || []).filter((d) => d.protected).map((d) => d.target);
@@ -388,6 +478,7 @@ $("upload").addEventListener("change", async () => {
     status(file.name + ": not a sanitize --format json report (no sanitized_text or replacements)", true);
   } else {
     $("doc").value = text;
+    state.uploaded = { raw: text, shown: $("doc").value };
     status("Opened " + file.name + ": name the persons to protect and press Sanitize.");
   }
 });
