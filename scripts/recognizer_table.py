@@ -61,6 +61,7 @@ RECOGNIZERS = [
     ("url", "url", "url", "URL"),
     ("us_ssn", "ssn", "ssn", "US_SSN"),
     ("date", "date", "date", "DATE_TIME"),
+    ("mac", "mac", "mac", "MAC_ADDRESS"),
 ]
 
 DATE_CATEGORIES = {"date", "datetime"}

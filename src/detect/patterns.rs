@@ -45,6 +45,8 @@ pub const BUILTIN: &[&str] = &[
     "crypto",
     "itin",
     "nino",
+    "mac",
+    "medical_license",
 ];
 
 /// Plural nouns without a final "s": a year-like number before them is a count.
@@ -236,6 +238,12 @@ impl PatternsDetector {
             }
             "nino" => candidates(&NINO, text, |s| {
                 valid_nino(s).then(|| "national insurance number".into())
+            }),
+            "mac" => candidates(&MAC, text, |s| {
+                valid_mac(s).then(|| "hardware address".into())
+            }),
+            "medical_license" => candidates(&DEA, text, |s| {
+                valid_dea(s).then(|| "medical licence number".into())
             }),
             _ => Vec::new(),
         }
@@ -997,6 +1005,18 @@ static UK_POSTCODE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?-u:\b)(?:GIR ?0AA|[A-PR-UWYZ](?:[0-9][A-HJKPSTUW0-9]?|[A-HK-Y][0-9][ABEHMNPRV-Y0-9]?) ?[0-9][ABD-HJLNP-UW-Z]{2})(?-u:\b)",
     )
 });
+/// Six pairs of hex digits, all joined by ":" or all by "-" (IEEE 802's forms), or three
+/// groups of four joined by "." (Cisco's).
+static MAC: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(
+        r"(?-u:\b)(?:[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?-u:\b)",
+    )
+});
+/// A US DEA registration number, the medical licence Presidio's recognizer finds: a
+/// registrant-type letter, the registrant's initial (or 9), seven digits.
+static DEA: LazyLock<Regex> = LazyLock::new(|| {
+    static_regex(r"(?-u:\b)[ABCDEFGHJKLMPRSTUXabcdefghjklmprstux](?:[A-Za-z]|9)[0-9]{7}(?-u:\b)")
+});
 static NHS: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{3}[ \-]?[0-9]{3}[ \-]?[0-9]{4}(?-u:\b)"));
 
@@ -1198,6 +1218,19 @@ fn valid_nino(s: &str) -> bool {
     !["BG", "GB", "NK", "KN", "NT", "TN", "ZZ"].contains(&prefix.as_str())
 }
 
+/// A MAC address that names a device: not the broadcast address (all ones) nor all zeros.
+fn valid_mac(s: &str) -> bool {
+    let hex: String = s.chars().filter(char::is_ascii_hexdigit).collect();
+    !hex.eq_ignore_ascii_case("ffffffffffff") && hex != "000000000000"
+}
+
+/// DEA number check digit: the first, third and fifth digits plus twice the second,
+/// fourth and sixth end in the seventh.
+fn valid_dea(s: &str) -> bool {
+    let d = digits(s.get(2..).unwrap_or(""));
+    d.len() == 7 && (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10 == d[6]
+}
+
 /// NHS number: weights 10…2 on the first nine digits, check digit 11 − (sum mod 11),
 /// 11 becomes 0, 10 is never issued.
 pub fn valid_nhs(s: &str) -> bool {
@@ -1363,6 +1396,40 @@ mod tests {
             vec!["uk_postcode", "uk_postcode"]
         );
         assert!(categories("Codes QV1 1AA and SW1A 1CI.").is_empty());
+    }
+
+    #[test]
+    fn hardware_addresses_in_each_of_their_forms() {
+        assert_eq!(
+            builtin("MACs: 00:11:22:33:44:55 and AA-bb-CC-dd-EE-ff, Cisco's 0012.3456.789A."),
+            pairs(&[
+                ("mac", "00:11:22:33:44:55"),
+                ("mac", "AA-bb-CC-dd-EE-ff"),
+                ("mac", "0012.3456.789A")
+            ])
+        );
+        for no in [
+            "Broadcast: FF:FF:FF:FF:FF:FF",
+            "Zeros: 00:00:00:00:00:00",
+            "Mixed: 10:2F:33-AC-29-C3",
+            "Short: 00:1A:2B:3C:4D",
+        ] {
+            assert!(!builtin(no).iter().any(|(c, _)| c == "mac"), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_dea_number_needs_its_check_digit() {
+        assert!(valid_dea("AB1234563"));
+        assert!(!valid_dea("AB1234564"));
+        assert!(valid_dea("M91234563"));
+        assert_eq!(
+            builtin("Prescriber DEA number AB1234563."),
+            pairs(&[("medical_license", "AB1234563")])
+        );
+        assert!(builtin("Prescriber DEA number AB1234564.").is_empty());
+        // Not a registrant-type letter.
+        assert!(builtin("Code IB1234563 on file.").is_empty());
     }
 
     #[test]

@@ -90,7 +90,7 @@ class DeclassRecognizer(EntityRecognizer):
 
 #: Presidio's entity types whose names are not the words a reader would use.
 _READINGS = {"DATE_TIME": "a date", "NRP": "a group", "MEDICAL_CONDITION": "a condition"}
-_ACRONYMS = {"us", "uk", "ip", "iban", "nhs", "ssn", "itin", "nino", "aba", "url", "au", "in"}
+_ACRONYMS = {"us", "uk", "ip", "iban", "nhs", "ssn", "itin", "nino", "aba", "url", "au", "in", "mac"}
 
 
 def _type_reading(entity_type: str) -> str:
