@@ -53,7 +53,7 @@ DIFFERENT = {
         ON_PURPOSE + ": same status (400); the message says where the JSON is malformed",
     "test_given_a_correct_input_for_supported_entities_then_expect_a_correct_response":
         PRESIDIO_TOO + " (its default registry has no Australian or Singaporean recognizers "
-        "and lists MAC_ADDRESS, UUID…); declass lists every type /analyze emits",
+        "and lists UUID, AGE, ID…); declass lists every type /analyze emits",
     "test_given_an_illegal_input_for_supported_entities_then_igonre_and_proceed":
         PRESIDIO_TOO + " (as above)",
     "test_given_anonymizers_called_then_expected_anonymizers_list_returned":
