@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
 use crate::stats::prior::WordFreq;
 use crate::stats::{CountSource, StatsConfig};
+use crate::text::chunk::VAGUE_QUANTIFIERS;
 use crate::text::{CharOffsets, Document};
 
 pub use config::DetectConfig;
@@ -405,17 +406,29 @@ fn typed_evidence(
         let Some(concepts) = evidence_under.get(kind).filter(|c| !c.is_empty()) else {
             return true;
         };
-        mention.chars().any(|c| c.is_ascii_digit())
-            || mention.split([' ', '-']).any(|word| {
-                kb.lookup_readings(word).into_iter().any(|concept| {
-                    !kb.is_instance(concept)
-                        && kb.chains(concept).iter().any(|chain| {
-                            std::iter::once(concept)
-                                .chain(chain.steps.iter().map(|step| step.concept))
-                                .any(|c| concepts.iter().any(|label| label == kb.label(c)))
-                        })
-                })
+        if mention.chars().any(|c| c.is_ascii_digit()) {
+            return true;
+        }
+        let is_evidence = |word: &str| {
+            kb.lookup_readings(word).into_iter().any(|concept| {
+                !kb.is_instance(concept)
+                    && kb.chains(concept).iter().any(|chain| {
+                        std::iter::once(concept)
+                            .chain(chain.steps.iter().map(|step| step.concept))
+                            .any(|c| concepts.iter().any(|label| label == kb.label(c)))
+                    })
             })
+        };
+        let words: Vec<&str> = mention
+            .split([' ', '-'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let quantifier = |word: &str| VAGUE_QUANTIFIERS.contains(&word.to_lowercase().as_str());
+        // An amount said without a number ("many years", "a few weeks") says how long,
+        // not when: it is no date.
+        let amount = words.iter().any(|w| quantifier(w))
+            && words.iter().all(|w| quantifier(w) || is_evidence(w));
+        !amount && words.iter().any(|w| is_evidence(w))
     })
 }
 
@@ -697,6 +710,11 @@ mod tests {
         assert!(stands("DATETIME", "three-day"));
         assert!(stands("DATETIME", "ten days"));
         assert!(stands("DATETIME", "2 may"));
+        assert!(stands("DATETIME", "a friday in june"));
+        // An amount of time said without a number says how long, not when.
+        assert!(!stands("DATETIME", "many days"));
+        assert!(!stands("DATETIME", "a few days"));
+        assert!(!stands("DATETIME", "dozens of fridays"));
         // No number, no word of time: a class sense elsewhere or a person's name.
         assert!(!stands("DATETIME", "about jane roe"));
         assert!(!stands("DATETIME", "june"));

@@ -27,7 +27,7 @@ mod tests;
 
 pub use words::is_function_word;
 use words::*;
-pub(crate) use words::{DECADE_PARTS, ORDINAL_WORDS};
+pub(crate) use words::{DECADE_PARTS, ORDINAL_WORDS, VAGUE_QUANTIFIERS};
 
 use std::ops::Range;
 

@@ -307,6 +307,28 @@ pub(super) const MEASURE_UNITS: &[&str] = &[
     "%",
 ];
 
+/// Words that say how many without a number ("many", "a few", "dozens of"): before a
+/// unit of time they make an amount of time ("many years"), not a date. Language data.
+pub(crate) const VAGUE_QUANTIFIERS: &[&str] = &[
+    "a",
+    "an",
+    "few",
+    "several",
+    "many",
+    "some",
+    "numerous",
+    "countless",
+    "dozens",
+    "scores",
+    "hundreds",
+    "thousands",
+    "millions",
+    "of",
+    "more",
+    "than",
+    "plenty",
+];
+
 /// Words that name a part of a decade ("early 2000s", "mid-1990s"). Language data.
 pub(crate) const DECADE_PARTS: &[&str] = &["early", "mid", "late"];
 
