@@ -246,6 +246,99 @@ pub struct DocumentInputs {
     pub context: Vec<String>,
 }
 
+/// One document to sanitize or assess as every front end asks for it — the CLI's
+/// documents, `POST /v1/sanitize` and `/v1/assess`, Python's `Engine` — checked by one
+/// rule when it is made ([`DocumentRequest::new`]), before any work.
+#[derive(Debug, Clone)]
+pub struct DocumentRequest {
+    /// The report's `doc_id`, and what errors name.
+    pub id: String,
+    pub text: String,
+    pub inputs: DocumentInputs,
+    pub strategy: Strategy,
+}
+
+impl DocumentRequest {
+    /// Refuses a protected person or sensitive term without a letter or digit
+    /// ([`crate::detect::check_words`]): it would protect nothing while the caller believes
+    /// something is protected. The engine applies the same rule where it detects, so a
+    /// document that reaches it another way is refused alike.
+    pub fn new(
+        id: impl Into<String>,
+        text: String,
+        inputs: DocumentInputs,
+        strategy: Strategy,
+    ) -> Result<DocumentRequest> {
+        crate::detect::check_words(crate::detect::PROTECTED_PERSON, &inputs.protect)?;
+        crate::detect::check_words(crate::detect::SENSITIVE_TERM, &inputs.sensitive)?;
+        Ok(DocumentRequest {
+            id: id.into(),
+            text,
+            inputs,
+            strategy,
+        })
+    }
+}
+
+/// Worker threads that sanitize documents in batches read ahead from an input of any
+/// length, results in input order: the batch loop of the CLI's JSON Lines and of Python's
+/// `sanitize_many`. Memory holds one batch, not the input.
+pub struct Batches {
+    pool: rayon::ThreadPool,
+    size: usize,
+}
+
+impl Batches {
+    /// `jobs` worker threads (`None`: one per core), each given `per_job` documents a
+    /// batch.
+    pub fn new(jobs: Option<usize>, per_job: usize) -> Result<Batches> {
+        let jobs = match jobs {
+            Some(0) => {
+                return Err(crate::Error::Parameter {
+                    what: "jobs".into(),
+                    message: "must be at least 1".into(),
+                });
+            }
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| crate::Error::Parameter {
+                what: "jobs".into(),
+                message: format!("cannot start {jobs} worker threads: {e}"),
+            })?;
+        Ok(Batches {
+            pool,
+            size: jobs * per_job.max(1),
+        })
+    }
+
+    /// The next batch of `items` (empty at the end); the first error stops the reading.
+    pub fn next<T, E>(
+        &self,
+        items: &mut impl Iterator<Item = std::result::Result<T, E>>,
+    ) -> std::result::Result<Vec<T>, E> {
+        items.by_ref().take(self.size).collect()
+    }
+
+    /// `work` over a batch on the worker threads, results in the batch's order.
+    pub fn run<T: Sync, R: Send>(
+        &self,
+        batch: &[T],
+        work: impl Fn(&T) -> R + Sync + Send,
+    ) -> Vec<R> {
+        use rayon::prelude::*;
+        self.pool.install(|| batch.par_iter().map(work).collect())
+    }
+
+    /// Runs `f` on the worker threads (a caller's own parallel work over its inputs).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+}
+
 /// A document after the pipeline: its analysis, the merged findings and the plan.
 pub struct Processed {
     pub doc: Document,
@@ -459,6 +552,22 @@ impl Engine {
             context: Vec::new(),
         };
         self.process_document(text, &inputs, strategy, detail, progress)
+    }
+
+    /// Sanitizes a request's document ([`Engine::process_document`]).
+    pub fn process_request(
+        &self,
+        request: &DocumentRequest,
+        detail: Detail,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Processed> {
+        self.process_document(
+            request.text.clone(),
+            &request.inputs,
+            request.strategy,
+            detail,
+            progress,
+        )
     }
 
     /// [`Engine::process_reporting`] with this document's own persons and sensitive terms.

@@ -1,8 +1,10 @@
 //! The `declass` Python module: the library's engine (`declass::pipeline::Engine`) opened
 //! once per `Engine` object and shared by every call and thread; the work of each call runs
-//! with the GIL released, and `sanitize_many` spreads documents over rayon workers as
+//! with the GIL released. Documents are the library's `DocumentRequest`s, checked as the CLI
+//! and the service check theirs; `sanitize_many` runs them in the library's `Batches`, as
 //! `declass sanitize --jobs` does. Results carry the fields of the CLI's JSON report, and
-//! `analyze` answers in the shape of Presidio's `RecognizerResult`.
+//! `analyze` answers with the function `/analyze` answers with, in the shape of Presidio's
+//! `RecognizerResult`.
 
 use std::path::PathBuf;
 
@@ -10,15 +12,16 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rayon::prelude::*;
 
 use declass::config::Config;
 use declass::data::DataDir;
-use declass::detect::{DetectorInputs, finding_records};
-use declass::pipeline::{Detail, DocumentInputs, Processed};
+use declass::detect::{DetectorInputs, PROTECTED_PERSON, SENSITIVE_TERM, check_words};
+use declass::pipeline::{Batches, Detail, DocumentInputs, DocumentRequest, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report, text_edits};
-use declass::serve::presidio::{entity_type, supported_entity_types};
+use declass::serve::presidio::{
+    ResultFilter, analyzer_results, entity_type, supported_entity_types,
+};
 use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
 
 create_exception!(
@@ -33,18 +36,12 @@ fn engine_error(err: impl std::fmt::Display) -> PyErr {
     DeclassError::new_err(err.to_string())
 }
 
-/// Refuses a name or term without a letter or digit, as the CLI does: it would protect
-/// nothing while the caller believes something is protected.
+/// Refuses a name or term without a letter or digit by the rule every entry point applies
+/// ([`check_words`]), as a `ValueError` before any work: it would protect nothing while the
+/// caller believes something is protected.
 fn checked_terms(what: &str, terms: Option<Vec<String>>) -> PyResult<Vec<String>> {
     let terms = terms.unwrap_or_default();
-    for term in &terms {
-        let form = declass::text::skeleton::matching_form(term);
-        if !form.chars().any(char::is_alphanumeric) {
-            return Err(PyValueError::new_err(format!(
-                "{what} {term:?} must contain a letter or digit (an empty name protects nothing)"
-            )));
-        }
-    }
+    check_words(what, &terms).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(terms)
 }
 
@@ -54,13 +51,6 @@ fn checked_terms(what: &str, terms: Option<Vec<String>>) -> PyResult<Vec<String>
 struct Engine {
     core: declass::pipeline::Engine,
     render: RenderOptions,
-}
-
-/// One document to sanitize, read from Python while holding the GIL.
-struct Job {
-    id: String,
-    text: String,
-    inputs: DocumentInputs,
 }
 
 /// The outcome of one document, rendered to the JSON report while the GIL is released.
@@ -78,14 +68,10 @@ impl Engine {
     }
 
     /// Sanitizes one document: the work of `sanitize` and of each `sanitize_many` item.
-    fn run(&self, job: &Job, strategy: Strategy) -> declass::Result<Done> {
-        let done: Processed = self.core.process_document(
-            job.text.clone(),
-            &job.inputs,
-            strategy,
-            Detail::Report,
-            &mut |_, _| {},
-        )?;
+    fn run(&self, job: &DocumentRequest) -> declass::Result<Done> {
+        let done: Processed = self
+            .core
+            .process_request(job, Detail::Report, &mut |_, _| {})?;
         let full = report(&job.id, &done.doc.text, &done.plan, &self.render);
         let report = serde_json::to_value(&full).map_err(|e| {
             declass::Error::input(&job.id, format!("cannot encode the report: {e}"))
@@ -118,48 +104,45 @@ impl Engine {
         position: usize,
         protect: &[String],
         sensitive: &[String],
-    ) -> PyResult<Job> {
-        let mut job = Job {
-            id: String::new(),
-            text: String::new(),
-            inputs: DocumentInputs {
-                protect: protect.to_vec(),
-                sensitive: sensitive.to_vec(),
-                context: Vec::new(),
-            },
+        strategy: Strategy,
+    ) -> PyResult<DocumentRequest> {
+        let mut inputs = DocumentInputs {
+            protect: protect.to_vec(),
+            sensitive: sensitive.to_vec(),
+            context: Vec::new(),
         };
-        if item.is_instance_of::<PyString>() {
-            job.text = item.extract()?;
-            return Ok(job);
-        }
         let bad = |what: String| PyValueError::new_err(format!("document {position}: {what}"));
-        let text = item
-            .get_item("text")
-            .map_err(|_| bad("neither a string nor a mapping with a \"text\" string".into()))?;
-        job.text = text
-            .extract()
-            .map_err(|_| bad("\"text\" is not a string".into()))?;
-        for (key, into) in [
-            ("protect", &mut job.inputs.protect),
-            ("sensitive", &mut job.inputs.sensitive),
-        ] {
-            if let Ok(value) = item.get_item(key)
+        let mut id = String::new();
+        let text = if item.is_instance_of::<PyString>() {
+            item.extract()?
+        } else {
+            let text = item
+                .get_item("text")
+                .map_err(|_| bad("neither a string nor a mapping with a \"text\" string".into()))?;
+            for (key, into) in [
+                ("protect", &mut inputs.protect),
+                ("sensitive", &mut inputs.sensitive),
+            ] {
+                if let Ok(value) = item.get_item(key)
+                    && !value.is_none()
+                {
+                    let terms: Vec<String> = value
+                        .extract()
+                        .map_err(|_| bad(format!("\"{key}\" is not a list of strings")))?;
+                    into.extend(terms);
+                }
+            }
+            if let Ok(value) = item.get_item("id")
                 && !value.is_none()
             {
-                let terms: Vec<String> = value
+                id = value
                     .extract()
-                    .map_err(|_| bad(format!("\"{key}\" is not a list of strings")))?;
-                into.extend(checked_terms(key, Some(terms))?);
+                    .map_err(|_| bad("\"id\" is not a string".into()))?;
             }
-        }
-        if let Ok(id) = item.get_item("id")
-            && !id.is_none()
-        {
-            job.id = id
-                .extract()
-                .map_err(|_| bad("\"id\" is not a string".into()))?;
-        }
-        Ok(job)
+            text.extract()
+                .map_err(|_| bad("\"text\" is not a string".into()))?
+        };
+        DocumentRequest::new(id, text, inputs, strategy).map_err(|e| bad(e.to_string()))
     }
 }
 
@@ -229,18 +212,14 @@ impl Engine {
         doc_id: String,
     ) -> PyResult<SanitizeResult> {
         let strategy = self.strategy(strategy)?;
-        let job = Job {
-            id: doc_id,
-            text,
-            inputs: DocumentInputs {
-                protect: checked_terms("protect", protect)?,
-                sensitive: checked_terms("sensitive", sensitive)?,
-                context: Vec::new(),
-            },
+        let inputs = DocumentInputs {
+            protect: protect.unwrap_or_default(),
+            sensitive: sensitive.unwrap_or_default(),
+            context: Vec::new(),
         };
-        let done = py
-            .detach(|| self.run(&job, strategy))
-            .map_err(engine_error)?;
+        let job = DocumentRequest::new(doc_id, text, inputs, strategy)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let done = py.detach(|| self.run(&job)).map_err(engine_error)?;
         Self::result(py, done)
     }
 
@@ -261,8 +240,8 @@ impl Engine {
     ) -> PyResult<SanitizeResult> {
         let strategy = self.strategy(strategy)?;
         let inputs = DocumentInputs {
-            protect: checked_terms("protect", protect)?,
-            sensitive: checked_terms("sensitive", sensitive)?,
+            protect: checked_terms(PROTECTED_PERSON, protect)?,
+            sensitive: checked_terms(SENSITIVE_TERM, sensitive)?,
             context: Vec::new(),
         };
         let done = py
@@ -322,8 +301,8 @@ impl Engine {
         errors: &str,
     ) -> PyResult<Py<PyList>> {
         let strategy = self.strategy(strategy)?;
-        let protect = checked_terms("protect", protect)?;
-        let sensitive = checked_terms("sensitive", sensitive)?;
+        let protect = checked_terms(PROTECTED_PERSON, protect)?;
+        let sensitive = checked_terms(SENSITIVE_TERM, sensitive)?;
         let raise = match errors {
             "raise" => true,
             "return" => false,
@@ -333,36 +312,25 @@ impl Engine {
                 )));
             }
         };
-        let jobs = match jobs {
-            Some(0) => return Err(PyValueError::new_err("jobs must be at least 1")),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, usize::from),
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .map_err(|e| engine_error(format!("cannot start the worker threads: {e}")))?;
+        let batches = Batches::new(jobs, BATCH_PER_JOB).map_err(|e| match e {
+            declass::Error::Parameter { .. } => PyValueError::new_err(e.to_string()),
+            other => engine_error(other),
+        })?;
         let out = PyList::empty(py);
-        let mut items = documents.try_iter()?;
+        let mut items = documents
+            .try_iter()?
+            .enumerate()
+            .map(|(position, item)| Self::job(&item?, position, &protect, &sensitive, strategy));
         let mut position = 0usize;
         loop {
-            let mut batch = Vec::with_capacity(jobs * BATCH_PER_JOB);
-            for item in items.by_ref().take(jobs * BATCH_PER_JOB) {
-                batch.push(Self::job(&item?, position, &protect, &sensitive)?);
-                position += 1;
-            }
+            let batch = batches.next(&mut items)?;
             if batch.is_empty() {
                 break;
             }
-            let first = position - batch.len();
-            let results: Vec<declass::Result<Done>> = py.detach(|| {
-                pool.install(|| {
-                    batch
-                        .par_iter()
-                        .map(|job| self.run(job, strategy))
-                        .collect()
-                })
-            });
+            let first = position;
+            position += batch.len();
+            let results: Vec<declass::Result<Done>> =
+                py.detach(|| batches.run(&batch, |job| self.run(job)));
             for (offset, result) in results.into_iter().enumerate() {
                 match result {
                     Ok(done) => out.append(Self::result(py, done)?)?,
@@ -403,7 +371,8 @@ impl Engine {
 
     /// The sensitive terms the engine's detectors find, without sanitizing, in the shape
     /// of Presidio's `AnalyzerEngine.analyze`: `RecognizerResult`s with code-point
-    /// offsets, ordered by position; `entities` keeps only those entity names.
+    /// offsets, in Presidio's order (higher score first, then position, then the longer
+    /// span), as `/analyze` answers; `entities` keeps only those entity names.
     #[pyo3(signature = (text, entities=None, *, language="en", score_threshold=0.0, protect=None, sensitive=None))]
     #[allow(clippy::too_many_arguments)]
     fn analyze(
@@ -422,39 +391,29 @@ impl Engine {
             )));
         }
         let inputs = DocumentInputs {
-            protect: checked_terms("protect", protect)?,
-            sensitive: checked_terms("sensitive", sensitive)?,
+            protect: checked_terms(PROTECTED_PERSON, protect)?,
+            sensitive: checked_terms(SENSITIVE_TERM, sensitive)?,
             context: Vec::new(),
         };
-        let records = py
-            .detach(|| {
-                self.core
-                    .analyze_document(text, &inputs)
-                    .map(|(doc, findings)| {
-                        let scores = findings.iter().map(|f| f.score());
-                        finding_records(&doc, &findings)
-                            .into_iter()
-                            .zip(scores)
-                            .collect::<Vec<_>>()
-                    })
-            })
+        let filter = ResultFilter {
+            entities,
+            score_threshold,
+            explain: false,
+        };
+        let config = &self.core.config().serve;
+        let found = py
+            .detach(|| analyzer_results(&self.core, config, text, &inputs, &filter))
             .map_err(engine_error)?;
-        Ok(records
+        Ok(found
             .into_iter()
-            .map(|(r, score)| RecognizerResult {
-                entity_type: entity_type(&self.core.config().serve, &r.category),
-                start: r.start,
-                end: r.end,
-                score,
-                category: r.category,
-                detector: r.detector,
-                generalization: r.generalization,
-            })
-            .filter(|r| {
-                entities
-                    .as_ref()
-                    .is_none_or(|wanted| wanted.contains(&r.entity_type))
-                    && r.score >= score_threshold
+            .map(|f| RecognizerResult {
+                entity_type: f.result.entity_type,
+                start: f.result.start,
+                end: f.result.end,
+                score: f.result.score,
+                category: f.category,
+                detector: f.detector,
+                generalization: f.generalization,
             })
             .collect())
     }

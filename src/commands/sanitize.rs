@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
 use declass::io::write_atomic;
-use declass::pipeline::{Detail, Engine, Processed};
+use declass::pipeline::{Batches, Detail, DocumentInputs, DocumentRequest, Engine, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{OutputFormat, RenderOptions, Rendering, Sanitized, text_edits};
 use declass::stats::cache::keyed_hex;
@@ -345,8 +345,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         strategy,
         rendering,
         engine,
-        pool,
-        ..
+        batches,
     } = prepare(ctx, &args)?;
     // What the documents share is measured once, before any is sanitized; the batch's
     // index is removed when `_batch` goes, on every way out of this function.
@@ -405,7 +404,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         progress.inc((inputs.len() - todo.len()) as u64);
         // Each document is sanitized and written on a worker; the manifest is updated here,
         // in input order, as each result arrives in turn.
-        let written: Vec<declass::Result<()>> = pool.install(|| {
+        let written: Vec<declass::Result<()>> = batches.install(|| {
             todo.par_iter()
                 .map(|&position| {
                     let input = &inputs[position];
@@ -450,7 +449,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         return Ok(());
     }
     // One output stream: every document must succeed or nothing is written (fail closed).
-    let results: Vec<declass::Result<Processed>> = pool.install(|| {
+    let results: Vec<declass::Result<Processed>> = batches.install(|| {
         inputs
             .par_iter()
             .map(|input| {
@@ -622,25 +621,19 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
         strategy,
         rendering,
         engine,
-        pool,
-        jobs,
+        batches,
     } = prepare(ctx, args)?;
     let mut file = match &args.out {
         Some(out) => Some(declass::io::AtomicWriter::create(out)?),
         None => None,
     };
-    let mut lines = reader.lines().enumerate();
     let mut position = 0usize;
-    loop {
-        let mut batch: Vec<(usize, Input)> = Vec::with_capacity(jobs * JSONL_BATCH_PER_JOB);
-        while batch.len() < jobs * JSONL_BATCH_PER_JOB {
-            let Some((index, line)) = lines.next() else {
-                break;
-            };
+    let mut documents = reader
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !matches!(line, Ok(l) if l.trim().is_empty()))
+        .map(|(index, line)| -> Result<(usize, Input)> {
             let line = line.with_context(|| format!("{name}:{}: cannot read", index + 1))?;
-            if line.trim().is_empty() {
-                continue;
-            }
             let doc: JsonlDocument = serde_json::from_str(&line).with_context(|| {
                 format!(
                     "{name}:{}: not a document {{\"id\", \"text\", \"protect\"?}} (nothing was written)",
@@ -648,7 +641,7 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                 )
             })?;
             position += 1;
-            batch.push((
+            Ok((
                 position,
                 Input {
                     relative: PathBuf::from(&doc.id),
@@ -658,22 +651,21 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                     protect: doc.protect,
                     package: None,
                 },
-            ));
-        }
+            ))
+        });
+    let mut count = 0usize;
+    loop {
+        let batch = batches.next(&mut documents)?;
         if batch.is_empty() {
             break;
         }
-        let rendered: Vec<Result<String>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|(position, input)| {
-                    let done = process_one(&engine, input, strategy, args.format, args.strict)
-                        .with_context(|| {
-                            format!("{}: cannot sanitize (the stream stops here)", input.id)
-                        })?;
-                    Ok(rendering.json_line(&sanitized(input, &done, *position))?)
-                })
-                .collect()
+        count += batch.len();
+        let rendered = batches.run(&batch, |(position, input)| -> Result<String> {
+            let done = process_one(&engine, input, strategy, args.format, args.strict)
+                .with_context(|| {
+                    format!("{}: cannot sanitize (the stream stops here)", input.id)
+                })?;
+            Ok(rendering.json_line(&sanitized(input, &done, *position))?)
         });
         for line in rendered {
             let line = line?;
@@ -683,7 +675,7 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
             }
         }
     }
-    if position == 0 {
+    if count == 0 {
         eprintln!(
             "declass: warning: {name}: no documents (empty JSON Lines input), the output is empty"
         );
@@ -700,9 +692,8 @@ struct Prepared {
     /// How documents are rendered: `--format`, `--mark`, `--redact-report`.
     rendering: Rendering,
     engine: std::mem::ManuallyDrop<Engine>,
-    pool: rayon::ThreadPool,
-    /// Worker threads: `--jobs`, else one per core.
-    jobs: usize,
+    /// The worker threads: `--jobs`, else one per core.
+    batches: Batches,
 }
 
 fn prepare(ctx: &Ctx, args: &SanitizeArgs) -> Result<Prepared> {
@@ -715,14 +706,7 @@ fn prepare(ctx: &Ctx, args: &SanitizeArgs) -> Result<Prepared> {
         redact: args.redact_report,
     };
     let engine = open_engine(ctx, &args.sensitive)?;
-    let jobs = match args.jobs {
-        Some(n) => usize::from(n),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .context("cannot start the worker threads")?;
+    let batches = Batches::new(args.jobs.map(usize::from), JSONL_BATCH_PER_JOB)?;
     Ok(Prepared {
         strategy: args
             .sensitive
@@ -730,8 +714,7 @@ fn prepare(ctx: &Ctx, args: &SanitizeArgs) -> Result<Prepared> {
             .unwrap_or(ctx.config.sanitize.strategy),
         rendering,
         engine,
-        pool,
-        jobs,
+        batches,
     })
 }
 
@@ -752,10 +735,18 @@ fn process_one(
         ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let done = engine.process_reporting(
+    let request = DocumentRequest::new(
+        input.id.as_str(),
         input.text.clone(),
-        &input.protect,
+        DocumentInputs {
+            protect: input.protect.clone(),
+            ..DocumentInputs::default()
+        },
         strategy,
+    )
+    .map_err(|e| declass::Error::input(&input.id, e.to_string()))?;
+    let done = engine.process_request(
+        &request,
         match format {
             Format::Text => Detail::Text,
             Format::Json | Format::Tab => Detail::Report,

@@ -13,7 +13,7 @@ use super::{ApiError, ApiJson, AppState, on_engine};
 use crate::detect::finding_records;
 use crate::eval::tab::TabDocument;
 use crate::kb::{ConceptJson, concept_json};
-use crate::pipeline::{Detail, DocumentInputs, Engine, Processed};
+use crate::pipeline::{Detail, DocumentInputs, DocumentRequest, Engine, Processed};
 use crate::sanitize::Strategy;
 use crate::sanitize::render::{RenderOptions, redacted_report, report, sanitized_text, tab_spans};
 use crate::stats::remote::{BatchCountRequest, BatchCountResponse};
@@ -60,17 +60,12 @@ pub struct SanitizeRequest {
     pub redact_report: bool,
 }
 
-/// One document of a request, resolved.
-struct Job {
-    id: String,
-    text: String,
-    protect: Vec<String>,
-    sensitive: Vec<String>,
-    strategy: Strategy,
-}
-
 impl SanitizeRequest {
-    fn job(self, engine_strategy: Strategy) -> Result<(Job, Format, bool, bool), ApiError> {
+    /// The library's request, checked as every entry point checks it, and how to answer.
+    fn job(
+        self,
+        engine_strategy: Strategy,
+    ) -> Result<(DocumentRequest, Format, bool, bool), ApiError> {
         let (id, text, mut protect) = match (self.text, self.document) {
             (Some(text), None) => (
                 self.id.unwrap_or_else(|| "document".into()),
@@ -92,47 +87,25 @@ impl SanitizeRequest {
                 ));
             }
         };
-        for (field, list) in [("protect", &self.protect), ("sensitive", &self.sensitive)] {
-            if let Some(i) = list.iter().position(|t| t.trim().is_empty()) {
-                return Err(ApiError::bad_request(format!(
-                    "field `{field}[{i}]`: empty"
-                )));
-            }
-        }
         protect.extend(self.protect);
         if self.redact_report && self.format != Format::Json {
             return Err(ApiError::bad_request(
                 "field `redact_report`: applies to the JSON report (format \"json\")",
             ));
         }
-        Ok((
-            Job {
-                id,
-                text,
-                protect,
-                sensitive: self.sensitive,
-                strategy: self.strategy.unwrap_or(engine_strategy),
-            },
-            self.format,
-            self.mark,
-            self.redact_report,
-        ))
+        let inputs = DocumentInputs {
+            protect,
+            sensitive: self.sensitive,
+            context: Vec::new(),
+        };
+        let request =
+            DocumentRequest::new(id, text, inputs, self.strategy.unwrap_or(engine_strategy))?;
+        Ok((request, self.format, self.mark, self.redact_report))
     }
 }
 
-fn run(engine: &Engine, job: &Job, detail: Detail) -> Result<Processed, ApiError> {
-    let inputs = DocumentInputs {
-        protect: job.protect.clone(),
-        sensitive: job.sensitive.clone(),
-        context: Vec::new(),
-    };
-    Ok(engine.process_document(
-        job.text.clone(),
-        &inputs,
-        job.strategy,
-        detail,
-        &mut |_, _| {},
-    )?)
+fn run(engine: &Engine, request: &DocumentRequest, detail: Detail) -> Result<Processed, ApiError> {
+    Ok(engine.process_request(request, detail, &mut |_, _| {})?)
 }
 
 /// `POST /v1/sanitize`: the document sanitized, in the format asked for, exactly as

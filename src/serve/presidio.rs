@@ -367,10 +367,12 @@ fn presidio_order(a: &AnalyzerResult, b: &AnalyzerResult) -> std::cmp::Ordering 
         .then(a.entity_type.cmp(&b.entity_type))
 }
 
-struct ResultFilter {
-    entities: Option<Vec<String>>,
-    score_threshold: f64,
-    explain: bool,
+/// Which findings an analysis reports: Presidio's `entities` (all when `None`) and
+/// `score_threshold`, and whether each carries its explanation.
+pub struct ResultFilter {
+    pub entities: Option<Vec<String>>,
+    pub score_threshold: f64,
+    pub explain: bool,
 }
 
 impl ResultFilter {
@@ -394,32 +396,69 @@ fn detect(
         context: context.to_vec(),
         ..Default::default()
     };
-    let (doc, findings) = engine.analyze_document(text.to_string(), &inputs)?;
+    Ok(
+        analyzer_results(engine, config, text.to_string(), &inputs, filter)?
+            .into_iter()
+            .map(|found| found.result)
+            .collect(),
+    )
+}
+
+/// A finding as Presidio's analyzer reports it, with declass's own category, detector and
+/// proposed generalization beside (`None`: removal).
+pub struct AnalyzedFinding {
+    pub result: AnalyzerResult,
+    pub category: String,
+    pub detector: String,
+    pub generalization: Option<String>,
+}
+
+/// What the engine's detectors find in `text` as Presidio's analyzer results (code-point
+/// offsets, `[serve.entities]` names, `filter` applied), in Presidio's order: `/analyze`'s
+/// results before its ad-hoc recognizers and allow list, and Python's `Engine.analyze`.
+pub fn analyzer_results(
+    engine: &Engine,
+    config: &ServeConfig,
+    text: String,
+    inputs: &crate::pipeline::DocumentInputs,
+    filter: &ResultFilter,
+) -> crate::Result<Vec<AnalyzedFinding>> {
+    let (doc, findings) = engine.analyze_document(text, inputs)?;
     let offsets = CharOffsets::new(&doc.text);
-    Ok(findings
+    let mut found: Vec<AnalyzedFinding> = findings
         .iter()
         .filter_map(|f: &Finding| {
             let entity = entity_type(config, &f.category);
             let score = f.score();
-            filter.keeps(&entity, score).then(|| AnalyzerResult {
-                analysis_explanation: filter.explain.then(|| Explanation {
-                    recognizer: f.detector.clone(),
-                    pattern_name: None,
-                    pattern: None,
-                    original_score: score,
+            filter.keeps(&entity, score).then(|| AnalyzedFinding {
+                result: AnalyzerResult {
+                    analysis_explanation: filter.explain.then(|| Explanation {
+                        recognizer: f.detector.clone(),
+                        pattern_name: None,
+                        pattern: None,
+                        original_score: score,
+                        score,
+                        textual_explanation: f.reason.clone(),
+                        score_context_improvement: 0.0,
+                        supportive_context_word: String::new(),
+                        validation_result: None,
+                    }),
+                    start: offsets.char_of(f.start),
+                    end: offsets.char_of(f.end),
+                    entity_type: entity,
                     score,
-                    textual_explanation: f.reason.clone(),
-                    score_context_improvement: 0.0,
-                    supportive_context_word: String::new(),
-                    validation_result: None,
-                }),
-                start: offsets.char_of(f.start),
-                end: offsets.char_of(f.end),
-                entity_type: entity,
-                score,
+                },
+                category: f.category.clone(),
+                detector: f.detector.clone(),
+                generalization: match &f.proposal {
+                    crate::detect::Proposal::Generalize(label) => Some(label.clone()),
+                    crate::detect::Proposal::Remove => None,
+                },
             })
         })
-        .collect())
+        .collect();
+    found.sort_by(|a, b| presidio_order(&a.result, &b.result));
+    Ok(found)
 }
 
 /// An ad-hoc recognizer ready to run: its patterns compiled, its deny list as a pattern.
