@@ -56,7 +56,11 @@ pub(super) fn measure(
         // An amount with its noun ("nine months" → "several months") opens a noun phrase
         // of its own, as its number did: "the collapse of an Asian country several
         // months into his presidency" reads as the original did.
-        let counted_phrase = amount && r.source == "number" && words.next().is_some();
+        // So does the noun alone, its number dropped ("nine months" → "months"): "a place
+        // months into his presidency".
+        let counted_phrase = r.source == "number"
+            && ((amount && words.next().is_some())
+                || super::ladders::counted_noun(&r.original).as_deref() == Some(published));
         if let Some(end) = previous_end
             && end <= r.start
             && text[end..r.start].chars().all(char::is_whitespace)
@@ -146,14 +150,14 @@ mod tests {
             Replacement::generalized(text, 41, 48, "years", "years"),
         ];
         assert_eq!(measure(text, &amount, &top, |_, _| false).adjacent, 0);
-        // A counted phrase after a replacement opens a noun phrase of its own, as its
-        // number did ("Leeds three decades" reads as the original did); a bare amount
-        // after one does not.
+        // A counted phrase, or the noun its number counted, after a replacement opens a
+        // noun phrase of its own, as its number did ("Leeds three decades" reads as the
+        // original did); a bare amount after one does not.
         let counted = |published: &str| Replacement {
             source: "number".to_string(),
             ..Replacement::generalized(text, 35, 48, published, published)
         };
-        for (published, adjacent) in [("several decades", 0), ("several", 1)] {
+        for (published, adjacent) in [("several decades", 0), ("decades", 0), ("several", 1)] {
             let side_by_side = [
                 Replacement::generalized(text, 19, 34, "a treatment", "treatment"),
                 counted(published),

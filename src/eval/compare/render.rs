@@ -247,7 +247,8 @@ pub fn markdown_report(table: &Table, variants: &[VariantInfo], documents: usize
          `abstract_concepts`, `root_label`), counted by class whatever article it reads \
          with; `adjacent_replacements`: pairs of replacements with only white space \
          between them (\"A scholar A person\"; an amount before the noun it counts, \
-         and a counted phrase such as \"several months\" after a replacement, aside); \
+         and a counted phrase such as \"several months\", or the noun its number \
+         counted, \"months\", after a replacement, aside); \
          `without_determiner`: a name, number or \
          plural generalized to a bare singular noun with no determiner before it \
          (\"taught for date\"), a spelling proxy that also counts mass nouns.\n",
