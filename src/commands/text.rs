@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use declass::pipeline::windows;
 use declass::text::pos::{self, PerceptronTagger};
-use declass::text::report::DocumentView;
+use declass::text::report::{Before, DocumentView};
 use declass::text::{Analyzer, conllu};
 
 use super::{Ctx, PrintFormatArgs};
@@ -53,15 +54,36 @@ fn tagger(ctx: &Ctx, model: Option<&Path>) -> Result<PerceptronTagger> {
     })
 }
 
+/// The JSON form is one document, analysed whole. The listing is analysed and written
+/// window by window (`[pipeline] window_chars`, cut where the sanitizer cuts a long
+/// document), so its first lines come at once and a reader that goes away (`| head`)
+/// stops the work; numbers and offsets are the whole text's (a paragraph longer than a
+/// window is numbered as two).
 pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
     let text = declass::formats::read_document_text(&args.file)?;
     let tagger = tagger(ctx, None)?;
-    let doc = Analyzer::new(&tagger, &ctx.config.text).analyze(text);
-    let view = DocumentView::new(&doc);
+    let analyzer = Analyzer::new(&tagger, &ctx.config.text);
     if args.format.is_json() {
-        outln!("{}", serde_json::to_string_pretty(&view)?)?;
-    } else {
-        out!("{}", view.to_text())?;
+        let doc = analyzer.analyze(text);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&DocumentView::new(&doc))?
+        )?;
+        return Ok(());
+    }
+    let mut before = Before::default();
+    for range in windows(&text, ctx.config.pipeline.window_chars) {
+        let doc = analyzer.analyze(text[range].to_string());
+        let view = DocumentView::new(&doc);
+        if view.sentences.is_empty() {
+            before = before.after(&view);
+            continue;
+        }
+        if before.sentences > 0 {
+            out!("\n")?;
+        }
+        out!("{}", view.to_text_after(before))?;
+        before = before.after(&view);
     }
     Ok(())
 }

@@ -52,6 +52,29 @@ pub struct DocumentView<'a> {
     pub terms: Vec<TermView<'a>>,
 }
 
+/// Where a part of a longer text starts in it: the bytes, characters, sentences and
+/// paragraphs before it, which its view's offsets and numbers are shifted by, so that a
+/// text listed part by part numbers and places everything as if it were listed whole.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Before {
+    pub bytes: usize,
+    pub chars: usize,
+    pub sentences: usize,
+    pub paragraphs: usize,
+}
+
+impl Before {
+    /// Past `view`, the part just listed.
+    pub fn after(self, view: &DocumentView<'_>) -> Before {
+        Before {
+            bytes: self.bytes + view.bytes,
+            chars: self.chars + view.chars,
+            sentences: self.sentences + view.sentences.len(),
+            paragraphs: self.paragraphs + view.paragraphs,
+        }
+    }
+}
+
 impl<'a> DocumentView<'a> {
     pub fn new(doc: &'a Document) -> Self {
         let offsets = CharOffsets::new(&doc.text);
@@ -106,17 +129,30 @@ impl<'a> DocumentView<'a> {
     /// The readable listing: each sentence with its tagged tokens (`word/TAG`) and the
     /// terms found in it, with code-point spans.
     pub fn to_text(&self) -> String {
+        self.to_text_after(Before::default())
+    }
+
+    /// [`DocumentView::to_text`] of a part of a longer text, numbered and placed as in
+    /// the whole (`before` it).
+    pub fn to_text_after(&self, before: Before) -> String {
+        // Terms by sentence in one pass: a listing is linear in the text's length.
+        let mut terms_of: Vec<Vec<&TermView<'_>>> = vec![Vec::new(); self.sentences.len()];
+        for term in &self.terms {
+            if let Some(list) = terms_of.get_mut(term.sentence) {
+                list.push(term);
+            }
+        }
         let mut out = String::new();
-        for (index, sentence) in self.sentences.iter().enumerate() {
+        for (index, (sentence, terms)) in self.sentences.iter().zip(&terms_of).enumerate() {
             if index > 0 {
                 out.push('\n');
             }
             out.push_str(&format!(
                 "sentence {} (paragraph {}, chars {}..{}): {}\n",
-                index + 1,
-                sentence.paragraph + 1,
-                sentence.span.char_start,
-                sentence.span.char_end,
+                before.sentences + index + 1,
+                before.paragraphs + sentence.paragraph + 1,
+                before.chars + sentence.span.char_start,
+                before.chars + sentence.span.char_end,
                 one_line(sentence.text)
             ));
             let tagged: Vec<String> = sentence
@@ -125,13 +161,13 @@ impl<'a> DocumentView<'a> {
                 .map(|t| format!("{}/{}", t.text, t.upos))
                 .collect();
             out.push_str(&format!("  tokens: {}\n", tagged.join(" ")));
-            for term in self.terms.iter().filter(|t| t.sentence == index) {
+            for term in terms {
                 out.push_str(&format!(
                     "  term: {} [{}] chars {}..{}\n",
                     one_line(term.text),
                     kind_name(term.kind),
-                    term.span.char_start,
-                    term.span.char_end
+                    before.chars + term.span.char_start,
+                    before.chars + term.span.char_end
                 ));
             }
         }
@@ -195,6 +231,17 @@ mod tests {
         assert!(view.terms.iter().any(|t| t.text == "Zoë Müller"));
         let listing = view.to_text();
         assert!(listing.contains("Zürich/PROPN"), "{listing}");
+        // Listed part by part, a text reads as listed whole.
+        let (first, second) = text.split_at(text.find("Tokyo").expect("second paragraph"));
+        let first = Analyzer::new(&CaseTagger, &config).analyze(first.to_string());
+        let first = DocumentView::new(&first);
+        let second = Analyzer::new(&CaseTagger, &config).analyze(second.to_string());
+        let second = DocumentView::new(&second);
+        let before = Before::default().after(&first);
+        assert_eq!(
+            format!("{}\n{}", first.to_text(), second.to_text_after(before)),
+            listing
+        );
         assert!(
             listing.contains("term: Zoë Müller [proper name] chars 0..10"),
             "{listing}"
