@@ -202,12 +202,27 @@ async fn a_saved_report_opened_for_review_keeps_its_persons() {
     result.expect("review of a saved report");
 }
 
-async fn open_reject_recheck(
-    client: &Client,
-    server: &Server,
-    saved: &std::path::Path,
-    report: &Value,
-) -> Result<(), String> {
+/// Types the person to protect, presses Sanitize and waits for the replacements.
+async fn protect_and_sanitize(client: &Client, person: &str) -> Result<(), String> {
+    client
+        .find(Locator::Id("protect"))
+        .await
+        .map_err(|e| e.to_string())?
+        .send_keys(person)
+        .await
+        .map_err(|e| e.to_string())?;
+    click(client, Locator::Id("sanitize")).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#output mark"))
+        .await
+        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+    Ok(())
+}
+
+/// Loads the page and opens `file` with its file input, as a reviewer would.
+async fn open_file(client: &Client, server: &Server, file: &std::path::Path) -> Result<(), String> {
     client
         .goto(&server.url("/"))
         .await
@@ -216,9 +231,18 @@ async fn open_reject_recheck(
         .find(Locator::Id("upload"))
         .await
         .map_err(|e| e.to_string())?
-        .send_keys(&saved.display().to_string())
+        .send_keys(&file.display().to_string())
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+async fn open_reject_recheck(
+    client: &Client,
+    server: &Server,
+    saved: &std::path::Path,
+    report: &Value,
+) -> Result<(), String> {
+    open_file(client, server, saved).await?;
     client
         .wait()
         .at_most(Duration::from_secs(30))
@@ -265,21 +289,7 @@ async fn review(client: &Client, server: &Server, report: &Value) -> Result<(), 
         vec![json!(ARTICLE)],
     )
     .await;
-    let protect = client
-        .find(Locator::Id("protect"))
-        .await
-        .map_err(|e| e.to_string())?;
-    protect
-        .send_keys("Margaret Ellison")
-        .await
-        .map_err(|e| e.to_string())?;
-    click(client, Locator::Id("sanitize")).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Css("#output mark"))
-        .await
-        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+    protect_and_sanitize(client, "Margaret Ellison").await?;
 
     // Every replacement highlighted, and the document reads as the engine's text.
     let marks = client
@@ -499,17 +509,7 @@ async fn keyboard_review(
     crlf: &str,
 ) -> Result<(), String> {
     use fantoccini::key::Key;
-    client
-        .goto(&server.url("/"))
-        .await
-        .map_err(|e| e.to_string())?;
-    client
-        .find(Locator::Id("upload"))
-        .await
-        .map_err(|e| e.to_string())?
-        .send_keys(&file.display().to_string())
-        .await
-        .map_err(|e| e.to_string())?;
+    open_file(client, server, file).await?;
     let opened = Instant::now();
     while script(
         client,
@@ -526,20 +526,7 @@ async fn keyboard_review(
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    client
-        .find(Locator::Id("protect"))
-        .await
-        .map_err(|e| e.to_string())?
-        .send_keys("Margaret Ellison")
-        .await
-        .map_err(|e| e.to_string())?;
-    click(client, Locator::Id("sanitize")).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Css("#output mark"))
-        .await
-        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+    protect_and_sanitize(client, "Margaret Ellison").await?;
     let count = client
         .find_all(Locator::Css("#output mark"))
         .await
