@@ -1,10 +1,11 @@
-"""Runs Presidio's end-to-end API tests (the files beside this one, see README.md) against
-one `declass serve`, with a strict JSON comparison.
+"""Runs Presidio's end-to-end API tests against one `declass serve`, with a strict JSON
+comparison: the conftest.py scripts/presidio_e2e.sh puts beside a copy of Presidio's
+`e2e-tests` (Presidio's files, MIT licence, are not kept in this repository).
 
 The server gets a data directory of its own with a small reference corpus built by the
 binary (no network) and runs the detectors Presidio's default analyzer stands for:
 validated patterns and the named-entity model. `DECLASS_BIN` names the binary
-(`.ci/run` and scripts/presidio_e2e.sh set it).
+(set by scripts/presidio_e2e.sh).
 """
 
 import json
