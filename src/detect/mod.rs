@@ -419,16 +419,19 @@ fn typed_evidence(
                     })
             })
         };
-        let words: Vec<&str> = mention
+        // Each word looked up once: is it a vague quantifier, is it evidence.
+        let words: Vec<(bool, bool)> = mention
             .split([' ', '-'])
             .filter(|w| !w.is_empty())
+            .map(|w| {
+                let quantifier = VAGUE_QUANTIFIERS.contains(&w.to_lowercase().as_str());
+                (quantifier, !quantifier && is_evidence(w))
+            })
             .collect();
-        let quantifier = |word: &str| VAGUE_QUANTIFIERS.contains(&word.to_lowercase().as_str());
         // An amount said without a number ("many years", "a few weeks") says how long,
         // not when: it is no date.
-        let amount = words.iter().any(|w| quantifier(w))
-            && words.iter().all(|w| quantifier(w) || is_evidence(w));
-        !amount && words.iter().any(|w| is_evidence(w))
+        let amount = words.iter().any(|&(q, _)| q) && words.iter().all(|&(q, e)| q || e);
+        !amount && words.iter().any(|&(_, e)| e)
     })
 }
 
