@@ -11,6 +11,8 @@
 const $ = (id) => document.getElementById(id);
 const REMOVAL_MARKER = "***";
 const MEASURED = new Set(["corpus", "remote", "blended"]);
+// The width below which the details open over the page (review.css).
+const NARROW = window.matchMedia("(max-width: 800px)");
 
 const state = {
   docId: "document",
@@ -218,7 +220,9 @@ function select(index, focus) {
   for (const i of new Set([...previous, index])) if (i >= 0 && i < state.items.length) refresh(state.items[i]);
   if (focus) {
     item.mark.focus({ preventScroll: true });
-    item.mark.scrollIntoView({ block: "center" });
+    // Where the details cover the bottom of the screen, the replacement is brought to
+    // the middle, above them; elsewhere only into view.
+    item.mark.scrollIntoView({ block: NARROW.matches ? "center" : "nearest" });
   }
 }
 
