@@ -743,8 +743,7 @@ fn process_one(
             ..DocumentInputs::default()
         },
         strategy,
-    )
-    .map_err(|e| declass::Error::input(&input.id, e.to_string()))?;
+    )?;
     let done = engine.process_request(
         &request,
         match format {
