@@ -92,6 +92,22 @@ fn canonical(path: &Path) -> Result<PathBuf> {
 pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>, bool)> {
     if let Some(tab) = tab {
         let docs = read_tab_documents(tab)?;
+        let unnamed: Vec<&str> = docs
+            .iter()
+            .filter(|d| d.protected_person().is_none())
+            .map(|d| d.doc_id.as_str())
+            .collect();
+        if let Some(first) = unnamed.first() {
+            // Said once for the file, not passed over; the tasks' wording is not repeated.
+            eprintln!(
+                "declass: warning: {}: {} of {} documents' tasks name no person to protect (no \"person:\"; \
+                 the first: {first}): only the run's --protect persons and what the detectors find are \
+                 concealed in them",
+                tab.display(),
+                unnamed.len(),
+                docs.len()
+            );
+        }
         let inputs = docs
             .into_iter()
             .map(|d| Input {

@@ -299,6 +299,20 @@ fn names_without_a_letter_or_digit_are_refused_everywhere() {
             .failure()
             .stderr(predicate::str::contains("letter or digit"));
     }
+    // A task that names no person protects no one: said on stderr, not passed over.
+    let tab = serde_json::json!([{
+        "doc_id": "d1", "text": "Margaret Ellison left.", "task": "Conceal the patient",
+        "annotations": {}
+    }]);
+    let tab = write(&s.root, "tab.json", &tab.to_string());
+    s.declass()
+        .args(["sanitize", "--tab"])
+        .arg(&tab)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "1 of 1 documents' tasks name no person to protect",
+        ));
 }
 
 /// A long document sanitized window by window: an alias or a longer form of the name
