@@ -16,6 +16,7 @@ use serde::Deserialize;
 use crate::data::DataConfig;
 use crate::detect::DetectConfig;
 use crate::error::{Error, Result};
+use crate::formats::FormatsConfig;
 use crate::kanon::KanonConfig;
 use crate::kb::KbConfig;
 use crate::krepeat::KRepeatConfig;
@@ -46,6 +47,7 @@ pub struct Config {
     pub pipeline: PipelineConfig,
     pub serve: ServeConfig,
     pub table: TableConfig,
+    pub formats: FormatsConfig,
 }
 
 /// `declass serve`: where it listens and the limits every request is held to (`[serve]`).
@@ -230,6 +232,17 @@ impl Config {
             1,
             usize::MAX,
         );
+        let formats = &self.formats;
+        check.range(
+            "formats.max_unpacked_bytes",
+            formats.max_unpacked_bytes.min(usize::MAX as u64) as usize,
+            1,
+            usize::MAX,
+        );
+        let pdf = &formats.pdf;
+        check.finite_at_least("formats.pdf.font_size", f64::from(pdf.font_size), 4.0);
+        check.finite_at_least("formats.pdf.line_spacing", f64::from(pdf.line_spacing), 1.0);
+        check.finite_at_least("formats.pdf.margin", f64::from(pdf.margin), 0.0);
         let serve = &self.serve;
         if serve.addr.parse::<std::net::SocketAddr>().is_err() {
             check.fail(

@@ -247,7 +247,7 @@ impl Engine {
         let done = py
             .detach(|| -> declass::Result<Done> {
                 let bytes = std::fs::read(&path).map_err(|e| declass::Error::io(&path, e))?;
-                let package = declass::formats::open(&path, &bytes)?;
+                let package = declass::formats::open(&path, &bytes, &self.core.config().formats)?;
                 let text = match &package {
                     Some(package) => package.text().to_string(),
                     None => declass::io::decode_text(bytes, &path)?,

@@ -143,7 +143,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
-    let (mut inputs, _) = read_inputs(&args.inputs, args.tab.as_deref())?;
+    let (mut inputs, _) = read_inputs(&args.inputs, args.tab.as_deref(), &ctx.config.formats)?;
     if inputs.is_empty() {
         bail!("no documents to compare");
     }

@@ -113,7 +113,7 @@ pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
         &ctx.config.detect,
         &resources,
     )?;
-    let text = declass::formats::read_document_text(&args.file)?;
+    let text = declass::formats::read_document_text(&args.file, &ctx.config.formats)?;
     let tagger = ctx.tagger()?;
     let doc = Analyzer::new(tagger.as_ref(), &ctx.config.text).analyze(text);
     let findings = detectors

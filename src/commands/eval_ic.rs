@@ -48,7 +48,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
     if let Some(bad) = args.sweep.iter().find(|m| !m.is_finite() || **m < 0.0) {
         bail!("--sweep: {bad} is not a number of documents (0 or more)");
     }
-    let (inputs, _) = read_inputs(&args.inputs, args.tab.as_deref())?;
+    let (inputs, _) = read_inputs(&args.inputs, args.tab.as_deref(), &ctx.config.formats)?;
     let reference_files = if args.reference.is_empty() {
         ensure_reference_lists(ctx.config.count_settings(), &ctx.data, None, ctx.auto_setup)
             .context("the default reference lists")?

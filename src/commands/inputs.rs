@@ -89,7 +89,11 @@ fn canonical(path: &Path) -> Result<PathBuf> {
 /// The documents of `tab` (each protecting its `task` person), or of `inputs` (files,
 /// directories read recursively, `-` for standard input). Also says whether there are
 /// several plain inputs (so outputs go to a directory).
-pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>, bool)> {
+pub fn read_inputs(
+    inputs: &[PathBuf],
+    tab: Option<&Path>,
+    formats: &declass::formats::FormatsConfig,
+) -> Result<(Vec<Input>, bool)> {
     if let Some(tab) = tab {
         let docs = read_tab_documents(tab)?;
         let unnamed: Vec<&str> = docs
@@ -162,7 +166,7 @@ pub fn read_inputs(inputs: &[PathBuf], tab: Option<&Path>) -> Result<(Vec<Input>
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|_| full.clone())
         };
-        let (text, package) = declass::formats::read_document(&path)?;
+        let (text, package) = declass::formats::read_document(&path, formats)?;
         let package = package.map(Box::new);
         let id = path.display().to_string();
         if text.trim().is_empty() {

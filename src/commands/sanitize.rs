@@ -334,7 +334,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
     if let Some(path) = &args.jsonl {
         return run_sanitize_jsonl(ctx, &args, path);
     }
-    let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref())?;
+    let (inputs, several) = read_inputs(&args.inputs, args.tab.as_deref(), &ctx.config.formats)?;
     // A wrong `--out` is refused before any document is sanitized.
     match (&args.out, several) {
         (Some(dir), true) => declass::io::ensure_output_dir(dir)?,
@@ -511,7 +511,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
 }
 
 pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
-    let text = declass::formats::read_document_text(&args.file)?;
+    let text = declass::formats::read_document_text(&args.file, &ctx.config.formats)?;
     let strategy = args
         .sensitive
         .strategy

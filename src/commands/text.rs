@@ -60,7 +60,7 @@ fn tagger(ctx: &Ctx, model: Option<&Path>) -> Result<PerceptronTagger> {
 /// stops the work; numbers and offsets are the whole text's (a paragraph longer than a
 /// window is numbered as two).
 pub fn nlp(ctx: &Ctx, args: &NlpArgs) -> Result<()> {
-    let text = declass::formats::read_document_text(&args.file)?;
+    let text = declass::formats::read_document_text(&args.file, &ctx.config.formats)?;
     let tagger = tagger(ctx, None)?;
     let analyzer = Analyzer::new(&tagger, &ctx.config.text);
     if args.format.is_json() {

@@ -1,6 +1,7 @@
 //! Documents in their own formats: a word-processing package (DOCX, ODT), a web page
-//! (HTML) or a Markdown file read into the text the sanitizer works on, and written back in its format with
-//! the sanitized text in place of the original, its formatting kept. What a release famously leaks besides the
+//! (HTML), a Markdown file or a PDF read into the text the sanitizer works on, and written
+//! back in its format with the sanitized text in place of the original, its formatting kept
+//! (a PDF is typeset anew from its sanitized text: see [`pdf`]). What a release famously leaks besides the
 //! text — tracked deletions, comment authors, document properties, alternative text of
 //! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
 //! part this module cannot read is removed, never copied blind; [`HiddenContent`] lists
@@ -11,6 +12,7 @@ mod html;
 mod image;
 mod markdown;
 mod odt;
+pub mod pdf;
 mod xml;
 
 use std::collections::BTreeMap;
@@ -18,7 +20,7 @@ use std::io::{Cursor, Read, Write};
 use std::ops::Range;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::text::Edit;
@@ -35,6 +37,19 @@ pub enum Kind {
     Html,
     /// A Markdown document (`.md`, `.markdown`).
     Markdown,
+    /// A PDF file: its text read page by page, the output typeset anew.
+    Pdf,
+}
+
+/// How documents in their own formats are read and written (`[formats]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormatsConfig {
+    /// The most a package may unpack to, in bytes: a small document that unpacks to
+    /// gigabytes is an attack on the machine, not a document.
+    pub max_unpacked_bytes: u64,
+    /// How a sanitized PDF is typeset.
+    pub pdf: pdf::PdfLayout,
 }
 
 impl Kind {
@@ -46,6 +61,19 @@ impl Kind {
     pub fn sniff(path: &Path, bytes: &[u8]) -> Result<Option<Kind>> {
         const ZIP: &[u8] = b"PK\x03\x04";
         const COMPOUND: &[u8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1";
+        // A PDF opens with its header; in a file named .pdf it may follow up to 1,024 bytes
+        // of anything (PDF 32000-1, annex H.3).
+        let named_pdf = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+        if bytes.starts_with(b"%PDF-")
+            || (named_pdf
+                && bytes[..bytes.len().min(1024)]
+                    .windows(5)
+                    .any(|w| w == b"%PDF-"))
+        {
+            return Ok(Some(Kind::Pdf));
+        }
         if bytes.starts_with(COMPOUND) {
             return Err(Error::input(
                 path,
@@ -103,9 +131,9 @@ impl Kind {
 
 /// The package a file holds, if it is one (by content; a file named `.docx` or `.odt`
 /// that is no such package is an error, not text).
-pub fn open(path: &Path, bytes: &[u8]) -> Result<Option<Package>> {
+pub fn open(path: &Path, bytes: &[u8], config: &FormatsConfig) -> Result<Option<Package>> {
     match Kind::sniff(path, bytes)? {
-        Some(kind) => Package::read(path, kind, bytes).map(Some),
+        Some(kind) => Package::read(path, kind, bytes, config).map(Some),
         None => {
             let extension = path
                 .extension()
@@ -114,6 +142,10 @@ pub fn open(path: &Path, bytes: &[u8]) -> Result<Option<Package>> {
                 Some(e @ ("docx" | "docm" | "odt")) => Err(Error::input(
                     path,
                     format!("named .{e} but not a ZIP package: damaged, or another format"),
+                )),
+                Some("pdf") => Err(Error::input(
+                    path,
+                    "named .pdf but has no PDF header: damaged, or another format",
                 )),
                 _ => Ok(None),
             }
@@ -130,7 +162,7 @@ pub struct PackageFile {
 
 /// The document at `path` (`-`: standard input): its text as the sanitizer reads it, and
 /// its package when it is a Word or OpenDocument file. Any other file is checked as text.
-pub fn read_document(path: &Path) -> Result<(String, Option<PackageFile>)> {
+pub fn read_document(path: &Path, config: &FormatsConfig) -> Result<(String, Option<PackageFile>)> {
     let (bytes, name) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -140,7 +172,7 @@ pub fn read_document(path: &Path) -> Result<(String, Option<PackageFile>)> {
     } else {
         (std::fs::read(path).map_err(|e| Error::io(path, e))?, path)
     };
-    match open(name, &bytes)? {
+    match open(name, &bytes, config)? {
         Some(package) => Ok((package.text.clone(), Some(PackageFile { package, bytes }))),
         None => Ok((crate::io::decode_text(bytes, name)?, None)),
     }
@@ -148,8 +180,8 @@ pub fn read_document(path: &Path) -> Result<(String, Option<PackageFile>)> {
 
 /// The text of the document at `path`, as [`read_document`] reads it: for the commands
 /// that look at a document without writing it back (`detect`, `assess`, `nlp`).
-pub fn read_document_text(path: &Path) -> Result<String> {
-    read_document(path).map(|(text, _)| text)
+pub fn read_document_text(path: &Path, config: &FormatsConfig) -> Result<String> {
+    read_document(path, config).map(|(text, _)| text)
 }
 
 /// What a package held that is not its main text, for [`HiddenContent`].
@@ -195,6 +227,20 @@ pub enum Disclosed {
     UnreadablePart,
     /// Text of a part beside the body (headers, footers, notes, comments, text boxes).
     PartText,
+    /// A PDF page's content streams, fonts and drawings: the text is typeset anew.
+    PageLayout,
+    /// A PDF page with no text to read (a scanned image): it is written empty.
+    PageWithoutText,
+    /// PDF form fields and their values.
+    FormData,
+    /// Actions a PDF runs when opened or when a page is shown.
+    Action,
+    /// PDF annotations: comments, highlights, stamps, links, redaction marks.
+    Annotation,
+    /// PDF bookmarks (the outline).
+    Bookmark,
+    /// Files attached to a PDF.
+    Attachment,
 }
 
 impl Disclosed {
@@ -224,6 +270,22 @@ impl Disclosed {
             Settings => ("application settings", "removed"),
             UnreadablePart => ("a part declass cannot read", "removed"),
             PartText => ("text", "sanitized"),
+            PageLayout => (
+                "page content streams, fonts and layout",
+                "not carried over: the sanitized text is typeset anew",
+            ),
+            PageWithoutText => (
+                "pages with no text layer (scanned images)",
+                "not carried over: written as empty pages",
+            ),
+            FormData => ("form fields and their values", "removed"),
+            Action => ("actions run on opening or on showing a page", "removed"),
+            Annotation => (
+                "annotations (comments, highlights, links, redaction marks)",
+                "removed",
+            ),
+            Bookmark => ("bookmarks", "removed"),
+            Attachment => ("attached files", "removed"),
         }
     }
 }
@@ -306,24 +368,23 @@ enum Container {
     Html(html::Html),
     /// A Markdown document.
     Markdown(markdown::Markdown),
+    /// A PDF's pages.
+    Pdf(pdf::Pdf),
 }
-
-/// The most a package may unpack to: a small document that unpacks to gigabytes is an
-/// attack on the machine, not a document.
-const MAX_UNPACKED_BYTES: u64 = 1 << 30;
 
 impl Package {
     /// Reads a package of `kind` (`path` for errors).
-    pub fn read(path: &Path, kind: Kind, bytes: &[u8]) -> Result<Package> {
+    pub fn read(path: &Path, kind: Kind, bytes: &[u8], config: &FormatsConfig) -> Result<Package> {
+        let limit = config.max_unpacked_bytes;
         let mut log = HiddenLog::default();
         let mut text = String::new();
         let container = match kind {
             Kind::Docx => Container::Zip(
-                docx::read(unpack(path, bytes)?, &mut text, &mut log)
+                docx::read(unpack(path, bytes, limit)?, &mut text, &mut log)
                     .map_err(|e| e.within(path.display().to_string()))?,
             ),
             Kind::Odt => Container::Zip(
-                odt::read(unpack(path, bytes)?, &mut text, &mut log)
+                odt::read(unpack(path, bytes, limit)?, &mut text, &mut log)
                     .map_err(|e| e.within(path.display().to_string()))?,
             ),
             Kind::Html => {
@@ -335,6 +396,10 @@ impl Package {
                 let source = crate::io::decode_text(bytes.to_vec(), path)?;
                 let name = path.display().to_string();
                 Container::Markdown(markdown::read(&name, source, &mut text)?)
+            }
+            Kind::Pdf => {
+                let name = path.display().to_string();
+                Container::Pdf(pdf::read(&name, bytes, &config.pdf, &mut text, &mut log)?)
             }
         };
         Ok(Package {
@@ -371,6 +436,17 @@ impl Package {
             Container::Html(page) => Ok(page.write(&piece_texts(&self.text, page.pieces(), edits))),
             Container::Markdown(doc) => {
                 Ok(doc.write(&piece_texts(&self.text, doc.pieces(), edits)))
+            }
+            Container::Pdf(doc) => {
+                let ranges = doc.ranges();
+                let mut pages: Vec<String> = ranges
+                    .iter()
+                    .map(|r| self.text[r.clone()].to_string())
+                    .collect();
+                for (index, text) in piece_texts(&self.text, &ranges, edits) {
+                    pages[index] = text;
+                }
+                doc.write(&pages)
             }
         }
     }
@@ -476,7 +552,7 @@ fn paragraph_break(text: &mut String) {
 }
 
 /// The entries of a ZIP package, in order, refusing encrypted ones and damage.
-fn unpack(path: &Path, bytes: &[u8]) -> Result<Vec<RawEntry>> {
+fn unpack(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<RawEntry>> {
     let damaged = |e: &dyn std::fmt::Display| Error::input(path, format!("damaged package: {e}"));
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(&e))?;
     let mut entries = Vec::with_capacity(archive.len());
@@ -498,15 +574,15 @@ fn unpack(path: &Path, bytes: &[u8]) -> Result<Vec<RawEntry>> {
             return Err(damaged(&format!("{name} appears twice")));
         }
         total += file.size();
-        if total > MAX_UNPACKED_BYTES {
+        if total > limit {
             return Err(Error::input(
                 path,
-                format!("unpacks to more than {MAX_UNPACKED_BYTES} bytes: refused"),
+                format!("unpacks to more than {limit} bytes: refused"),
             ));
         }
         let mut content = Vec::with_capacity(file.size().min(1 << 24) as usize);
         file.by_ref()
-            .take(MAX_UNPACKED_BYTES + 1)
+            .take(limit + 1)
             .read_to_end(&mut content)
             .map_err(|e| Error::input(path, format!("{name}: damaged: {e}")))?;
         entries.push(RawEntry {
@@ -516,6 +592,19 @@ fn unpack(path: &Path, bytes: &[u8]) -> Result<Vec<RawEntry>> {
         });
     }
     Ok(entries)
+}
+
+/// The settings of `[formats]` in the shipped configuration, for tests of this module.
+#[cfg(test)]
+pub(crate) fn test_config() -> FormatsConfig {
+    FormatsConfig {
+        max_unpacked_bytes: 1 << 30,
+        pdf: pdf::PdfLayout {
+            font_size: 10.5,
+            line_spacing: 1.35,
+            margin: 56.0,
+        },
+    }
 }
 
 #[cfg(test)]
@@ -564,7 +653,8 @@ mod tests {
             "<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Dear Ja</w:t></w:r><w:r><w:t>ne Roe,</w:t></w:r></w:p>\
              <w:p><w:r><w:t>Bye &amp; thanks.</w:t></w:r></w:p>",
         );
-        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        let package =
+            Package::read(Path::new("t.docx"), Kind::Docx, &bytes, &test_config()).expect("read");
         assert_eq!(package.text(), "Dear Jane Roe,\n\nBye & thanks.\n\n");
         let edits = [
             edit(package.text(), "Jane Roe", "a person"),
@@ -583,7 +673,8 @@ mod tests {
         let bytes = docx(
             "<w:p><w:r><w:t>Jane</w:t></w:r><w:r><w:t xml:space=\"preserve\"> Roe came</w:t></w:r></w:p>",
         );
-        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        let package =
+            Package::read(Path::new("t.docx"), Kind::Docx, &bytes, &test_config()).expect("read");
         let xml = document_xml(
             &package
                 .write(&[edit(package.text(), "Roe", "X")])
@@ -609,7 +700,8 @@ mod tests {
         let bytes = docx(
             r#"<w:p><w:del w:id="1" w:author="Jane Roe"><w:r><w:delText>gone</w:delText></w:r></w:del><w:ins w:id="2" w:author="Jane Roe" w:date="2020-01-01T00:00:00Z"><w:r><w:t>kept</w:t></w:r></w:ins></w:p>"#,
         );
-        let package = Package::read(Path::new("t.docx"), Kind::Docx, &bytes).expect("read");
+        let package =
+            Package::read(Path::new("t.docx"), Kind::Docx, &bytes, &test_config()).expect("read");
         assert_eq!(package.text(), "kept\n\n");
         let xml = document_xml(&package.write(&[]).expect("write"));
         assert!(

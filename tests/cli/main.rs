@@ -20,6 +20,7 @@ mod krepeat_kanon;
 mod operators;
 mod outputs;
 mod parsers_never_panic;
+mod pdf;
 mod protect;
 mod robustness;
 mod sanitize;

@@ -194,6 +194,7 @@ proptest! {
         edit_at in any::<prop::sample::Index>(),
         edit_len in 0usize..12,
     ) {
+        let formats = declass::config::Config::load(None).expect("built-in configuration").formats;
         let mut document = WORD_DOCUMENT.as_bytes().to_vec();
         let mutate = |bytes: &mut Vec<u8>| {
             for (at, value) in &changes {
@@ -211,7 +212,7 @@ proptest! {
         if in_package {
             mutate(&mut bytes);
         }
-        if let Ok(Some(package)) = declass::formats::open(Path::new("d.docx"), &bytes) {
+        if let Ok(Some(package)) = declass::formats::open(Path::new("d.docx"), &bytes, &formats) {
             let text = package.text();
             let mut start = edit_at.index(text.len() + 1);
             while !text.is_char_boundary(start) {
@@ -223,7 +224,7 @@ proptest! {
             }
             let edit = declass::text::Edit { range: start..end, text: "a person".into() };
             if let Ok(written) = package.write(&[edit]) {
-                prop_assert!(declass::formats::open(Path::new("d.docx"), &written).is_ok());
+                prop_assert!(declass::formats::open(Path::new("d.docx"), &written, &formats).is_ok());
             }
         }
     }
