@@ -227,6 +227,8 @@ pub enum Disclosed {
     UnreadablePart,
     /// Text of a part beside the body (headers, footers, notes, comments, text boxes).
     PartText,
+    /// A note's custom mark (in place of its number), which is sanitized as text too.
+    NoteMark,
     /// A PDF page's content streams, fonts and drawings: the text is typeset anew.
     PageLayout,
     /// A PDF page with no text to read (a scanned image): it is written empty.
@@ -270,6 +272,10 @@ impl Disclosed {
             Settings => ("application settings", "removed"),
             UnreadablePart => ("a part declass cannot read", "removed"),
             PartText => ("text", "sanitized"),
+            NoteMark => (
+                "custom marks of notes",
+                "cleared (the mark itself sanitized as text)",
+            ),
             PageLayout => (
                 "page content streams, fonts and layout",
                 "not carried over: the sanitized text is typeset anew",

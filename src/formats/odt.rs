@@ -25,6 +25,8 @@ impl Dialect for OpenDocumentText {
             b"dc:creator" | b"meta:creator-initials" => Role::Drop(Disclosed::Author),
             b"dc:date" => Role::Drop(Disclosed::RevisionDate),
             b"svg:title" | b"svg:desc" => Role::Drop(Disclosed::AlternativeText),
+            b"text:note-body" | b"office:annotation" => Role::Aside,
+            b"text:note-citation" => Role::Mark,
             _ => Role::Other,
         }
     }
@@ -55,6 +57,9 @@ impl Dialect for OpenDocumentText {
             }
             b"form:value" | b"form:current-value" | b"form:label" | b"form:title" => {
                 AttributeRule::Clear(Disclosed::FormField)
+            }
+            b"text:label" if element == b"text:note-citation" => {
+                AttributeRule::Clear(Disclosed::NoteMark)
             }
             b"office:string-value" | b"text:string-value" | b"text:formula" => {
                 AttributeRule::Clear(Disclosed::DocumentVariable)
@@ -205,4 +210,77 @@ pub(super) fn read(
         });
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Cursor, Read, Write};
+    use std::path::Path;
+
+    use super::super::{Kind, Package, test_config};
+    use crate::text::Edit;
+
+    const NS: &str = r#"xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/""#;
+
+    fn odt(body: &str) -> Vec<u8> {
+        let content = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content {NS}><office:body><office:text>{body}</office:text></office:body></office:document-content>"#
+        );
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, bytes) in [
+            ("mimetype", "application/vnd.oasis.opendocument.text"),
+            ("content.xml", content.as_str()),
+        ] {
+            out.start_file(name, zip::write::SimpleFileOptions::default())
+                .expect("entry");
+            out.write_all(bytes.as_bytes()).expect("write");
+        }
+        out.finish().expect("zip").into_inner()
+    }
+
+    fn content_xml(package: &[u8]) -> String {
+        let mut archive = zip::ZipArchive::new(Cursor::new(package)).expect("zip");
+        let mut text = String::new();
+        archive
+            .by_name("content.xml")
+            .expect("content")
+            .read_to_string(&mut text)
+            .expect("read");
+        text
+    }
+
+    #[test]
+    fn notes_and_comments_inside_a_paragraph_are_read_after_it_and_written_in_place() {
+        let bytes = odt(
+            r#"<text:p>She accepted the findings<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>As Jane Roe recorded.</text:p></text:note-body></text:note>.<office:annotation><dc:creator>Jane Roe</dc:creator><text:p>Ask Jane Roe.</text:p></office:annotation> Then she left.</text:p><text:p>Next<text:note><text:note-citation text:label="JR">JR</text:note-citation><text:note-body><text:p>Custom.</text:p></text:note-body></text:note>.</text:p>"#,
+        );
+        let package =
+            Package::read(Path::new("t.odt"), Kind::Odt, &bytes, &test_config()).expect("read");
+        assert_eq!(
+            package.text(),
+            "She accepted the findings. Then she left.\n\nNextJR.\n\n\
+             As Jane Roe recorded.\n\nAsk Jane Roe.\n\nCustom.\n\n"
+        );
+        let text = package.text();
+        let edits: Vec<Edit> = ["Jane Roe", "JR"]
+            .iter()
+            .flat_map(|name| {
+                text.match_indices(name).map(|(at, _)| Edit {
+                    range: at..at + name.len(),
+                    text: "a person".into(),
+                })
+            })
+            .map(|edit| (edit.range.start, edit))
+            .collect::<std::collections::BTreeMap<usize, Edit>>()
+            .into_values()
+            .collect();
+        let xml = content_xml(&package.write(&edits).expect("write"));
+        assert!(
+            xml.contains("<text:note-citation>1</text:note-citation><text:note-body><text:p>As a person recorded.</text:p>"),
+            "{xml}"
+        );
+        assert!(xml.contains("<text:p>Ask a person.</text:p>"), "{xml}");
+        assert!(!xml.contains("Jane") && !xml.contains("JR"), "{xml}");
+        assert!(xml.contains("findings<text:note"), "{xml}");
+    }
 }

@@ -33,6 +33,14 @@ pub enum Role {
     /// A field instruction: its text is not shown, and it is cleared unless it holds no
     /// argument that could name anyone.
     Instruction,
+    /// Read after the rest of its part, as a paragraph of its own: a note's body or a
+    /// comment anchored inside a paragraph (ODF `text:note-body`, `office:annotation`),
+    /// which read in place would split that paragraph's sentence in two.
+    Aside,
+    /// A mark the office suite numbers itself (ODF `text:note-citation`): kept and not
+    /// read when it holds no letter, read as text when it does (a custom mark can name
+    /// anyone).
+    Mark,
     /// An element with no part in the text.
     Other,
 }
@@ -183,6 +191,10 @@ impl XmlPart {
     ) -> Result<Vec<TextPiece>> {
         let matching = self.matching_ends(part)?;
         let mut pieces = Vec::new();
+        // The text of asides, appended after the rest; a piece of it is placed there.
+        let mut aside = String::new();
+        let mut aside_pieces: Vec<TextPiece> = Vec::new();
+        let mut asides_open = 0usize;
         // Open elements: (name, role, index of start event).
         let mut stack: Vec<(Vec<u8>, Role, usize)> = Vec::new();
         let mut skip_until: Option<usize> = None;
@@ -212,6 +224,7 @@ impl XmlPart {
                         // Everything of the container already read is dropped too; its
                         // text pieces with it.
                         pieces.retain(|p: &TextPiece| p.event < from);
+                        aside_pieces.retain(|p: &TextPiece| p.event < from);
                         for k in from..=to {
                             self.removed.insert(k);
                         }
@@ -224,7 +237,20 @@ impl XmlPart {
                         i = to + 1;
                         continue;
                     }
+                    let out = if asides_open > 0 {
+                        &mut aside
+                    } else {
+                        &mut *text
+                    };
                     match role {
+                        Role::Mark if !is_empty && !holds_letter(&self.events[i + 1..end]) => {
+                            i = end + 1;
+                            continue;
+                        }
+                        Role::Aside if !is_empty => {
+                            asides_open += 1;
+                            paragraph_break(&mut aside);
+                        }
                         Role::Drop(what) => {
                             log.note(part, what);
                             skip_until = Some(end);
@@ -237,9 +263,9 @@ impl XmlPart {
                                 self.removed.insert(end);
                             }
                         }
-                        Role::Paragraph { .. } => paragraph_break(text),
+                        Role::Paragraph { .. } => paragraph_break(out),
                         Role::Chars if inside_text(&stack) => {
-                            text.push_str(&dialect.chars(start));
+                            out.push_str(&dialect.chars(start));
                         }
                         _ => {}
                     }
@@ -250,13 +276,16 @@ impl XmlPart {
                         stack.push((name, role, i));
                     }
                 }
-                Event::End(_) => {
-                    if let Some((_, role, _)) = stack.pop()
-                        && matches!(role, Role::Paragraph { .. })
-                    {
-                        paragraph_break(text);
+                Event::End(_) => match stack.pop() {
+                    Some((_, Role::Paragraph { .. }, _)) => {
+                        paragraph_break(if asides_open > 0 { &mut aside } else { text });
                     }
-                }
+                    Some((_, Role::Aside, _)) => {
+                        asides_open -= 1;
+                        paragraph_break(&mut aside);
+                    }
+                    _ => {}
+                },
                 Event::Text(t) => {
                     if let Some(role) = text_role(&stack) {
                         if role == Role::Instruction {
@@ -267,11 +296,16 @@ impl XmlPart {
                             }
                         } else {
                             let content = unescaped(part, t.as_ref())?;
-                            let start = text.len();
-                            text.push_str(&content);
-                            pieces.push(TextPiece {
+                            let (out, out_pieces) = if asides_open > 0 {
+                                (&mut aside, &mut aside_pieces)
+                            } else {
+                                (&mut *text, &mut pieces)
+                            };
+                            let start = out.len();
+                            out.push_str(&content);
+                            out_pieces.push(TextPiece {
                                 event: i,
-                                range: start..text.len(),
+                                range: start..out.len(),
                             });
                         }
                     }
@@ -279,11 +313,16 @@ impl XmlPart {
                 Event::CData(c) => {
                     if matches!(text_role(&stack), Some(Role::Text | Role::Paragraph { .. })) {
                         let content = String::from_utf8_lossy(c.as_ref()).into_owned();
-                        let start = text.len();
-                        text.push_str(&content);
-                        pieces.push(TextPiece {
+                        let (out, out_pieces) = if asides_open > 0 {
+                            (&mut aside, &mut aside_pieces)
+                        } else {
+                            (&mut *text, &mut pieces)
+                        };
+                        let start = out.len();
+                        out.push_str(&content);
+                        out_pieces.push(TextPiece {
                             event: i,
-                            range: start..text.len(),
+                            range: start..out.len(),
                         });
                     }
                 }
@@ -294,6 +333,15 @@ impl XmlPart {
                 _ => {}
             }
             i += 1;
+        }
+        if !aside.trim().is_empty() {
+            paragraph_break(text);
+            let offset = text.len();
+            text.push_str(&aside);
+            pieces.extend(aside_pieces.into_iter().map(|p| TextPiece {
+                event: p.event,
+                range: p.range.start + offset..p.range.end + offset,
+            }));
         }
         Ok(pieces)
     }
@@ -470,6 +518,19 @@ fn text_role(stack: &[(Vec<u8>, Role, usize)]) -> Option<Role> {
     stack.iter().rev().find_map(|(_, role, _)| match role {
         Role::Text | Role::Instruction | Role::Paragraph { holds_text: true } => Some(*role),
         _ => None,
+    })
+}
+
+/// Whether any text among `events` holds a letter.
+fn holds_letter(events: &[Event<'_>]) -> bool {
+    events.iter().any(|event| match event {
+        Event::Text(t) => String::from_utf8_lossy(t.as_ref())
+            .chars()
+            .any(char::is_alphabetic),
+        Event::CData(c) => String::from_utf8_lossy(c.as_ref())
+            .chars()
+            .any(char::is_alphabetic),
+        _ => false,
     })
 }
 
