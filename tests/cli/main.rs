@@ -17,6 +17,7 @@ mod eval_tab;
 mod formats;
 mod kb;
 mod krepeat_kanon;
+mod office_suite;
 mod operators;
 mod outputs;
 mod parsers_never_panic;

@@ -119,7 +119,7 @@ fn leaky_pdf(with_text: bool) -> Vec<u8> {
 }
 
 /// Every byte of a PDF with its streams decompressed, lowercased.
-fn everything_in(pdf: &[u8]) -> String {
+pub(crate) fn everything_in(pdf: &[u8]) -> String {
     let doc = Document::load_mem(pdf).expect("the output is a PDF");
     let mut out = pdf.to_vec();
     for object in doc.objects.values() {
