@@ -113,10 +113,9 @@ pub fn read(
     })
 }
 
-/// The text of page `number`, lines of a block joined by a space and blocks separated by
-/// a blank line (the output is typeset anew, so the original's line breaks carry nothing).
-/// The extractor is third-party code over untrusted input: a panic inside it is this
-/// page's error, not the process's end.
+/// The text of page `number`, as [`blocks`] lays it out. The extractor is third-party
+/// code over untrusted input: a panic inside it is this page's error, not the process's
+/// end.
 fn page_text(document: &Document, number: u32) -> std::result::Result<String, String> {
     let extracted = std::panic::catch_unwind(AssertUnwindSafe(|| {
         let mut raw = String::new();
@@ -133,22 +132,49 @@ fn page_text(document: &Document, number: u32) -> std::result::Result<String, St
     Ok(blocks(&raw))
 }
 
-/// `raw` as paragraphs: lines separated by one line break joined with a space, blocks
-/// separated by blank lines kept apart, runs of spaces and control characters collapsed.
+/// `raw` (the extractor's lines, a blank line where the page leaves a gap) as lines and
+/// paragraphs: runs of spaces and control characters collapsed, empty lines dropped,
+/// blocks separated by one blank line. A word hyphenated at the end of a line ("Mar-" then
+/// "garet") is joined when the next line goes on in lowercase, and at a soft hyphen: a
+/// name broken over two lines must be one word to be found.
 fn blocks(raw: &str) -> String {
     let mut out = String::new();
     for block in raw.split("\n\n") {
-        let words: Vec<&str> = block
-            .split(|c: char| c.is_whitespace() || c.is_control())
-            .filter(|w| !w.is_empty())
+        let lines: Vec<String> = block
+            .split('\n')
+            .map(|line| {
+                line.split(|c: char| c.is_whitespace() || c.is_control())
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|line| !line.is_empty())
             .collect();
-        if words.is_empty() {
+        if lines.is_empty() {
             continue;
         }
         if !out.is_empty() {
             out.push_str("\n\n");
         }
-        out.push_str(&words.join(" "));
+        let mut joined = String::new();
+        for line in lines {
+            if joined.is_empty() {
+                joined = line;
+                continue;
+            }
+            let goes_on = line.chars().next().is_some_and(char::is_lowercase);
+            let soft = joined.ends_with('\u{ad}');
+            let hyphenated = goes_on
+                && (joined.ends_with('-') || joined.ends_with('\u{2010}'))
+                && joined.chars().rev().nth(1).is_some_and(char::is_alphabetic);
+            if soft || hyphenated {
+                joined.pop();
+            } else {
+                joined.push('\n');
+            }
+            joined.push_str(&line);
+        }
+        out.push_str(&joined);
     }
     out
 }
@@ -690,9 +716,13 @@ mod tests {
     fn lines_of_a_block_are_one_paragraph() {
         assert_eq!(
             blocks("Jane\nRoe  met\u{0}him\n\n\n\nBob here\n"),
-            "Jane Roe met him\n\nBob here"
+            "Jane\nRoe met him\n\nBob here"
         );
         assert_eq!(blocks(" \n\n "), "");
+        assert_eq!(
+            blocks("Mar-\ngaret met a well-\nknown Mr-\nX, Ali\u{ad}\nce."),
+            "Margaret met a wellknown Mr-\nX, Alice."
+        );
     }
 
     #[test]
@@ -701,7 +731,7 @@ mod tests {
             "Jane Roe wrote to the board.",
             "It met in May.",
         ]));
-        assert_eq!(text, "Jane Roe wrote to the board. It met in May.\n\n");
+        assert_eq!(text, "Jane Roe wrote to the board.\nIt met in May.\n\n");
         assert_eq!(pdf.pages.len(), 1);
         assert_eq!(pdf.pages[0].size, (612.0, 792.0));
         let listed: Vec<(&str, &str, usize)> = hidden
