@@ -241,6 +241,17 @@ impl Config {
         );
         let pdf = &formats.pdf;
         check.finite_at_least("formats.pdf.font_size", f64::from(pdf.font_size), 4.0);
+        check.finite_at_least(
+            "formats.pdf.min_font_size",
+            f64::from(pdf.min_font_size),
+            4.0,
+        );
+        if pdf.min_font_size > pdf.font_size {
+            check.fail(
+                "formats.pdf.min_font_size",
+                "must be at most formats.pdf.font_size",
+            );
+        }
         check.finite_at_least("formats.pdf.line_spacing", f64::from(pdf.line_spacing), 1.0);
         check.finite_at_least("formats.pdf.margin", f64::from(pdf.margin), 0.0);
         let serve = &self.serve;

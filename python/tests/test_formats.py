@@ -83,3 +83,33 @@ def test_a_text_file_is_sanitized_as_text(engine, tmp_path):
     assert out.read_text() == result.text
     assert "Roe" not in result.text
     assert "hidden_content" not in result.report
+
+
+def pdf_streams(data):
+    """Every stream of a PDF, decompressed where it is Flate-compressed."""
+    import zlib
+
+    out = []
+    for match in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            out.append(zlib.decompress(match.group(1)))
+        except zlib.error:
+            out.append(match.group(1))
+    return out
+
+
+def test_a_pdf_an_office_suite_wrote_comes_back_as_a_new_pdf(engine, tmp_path):
+    import pathlib
+
+    source = pathlib.Path(__file__).resolve().parents[2] / "tests/fixtures/office/memo.pdf"
+    out = tmp_path / "released.pdf"
+    result = engine.sanitize_file(source, out, protect=["Jane Roe"])
+
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-")
+    everything = (data + b"".join(pdf_streams(data))).lower()
+    assert b"jane" not in everything and b"roe" not in everything
+    assert "Jane" not in result.text and "The accounts were in order." in result.text
+    listed = {(h["part"], h["action"]) for h in result.report["hidden_content"]}
+    assert ("Info dictionary", "removed") in listed, listed
+    assert any(part == "annotations" for part, _ in listed), listed

@@ -607,6 +607,7 @@ pub(crate) fn test_config() -> FormatsConfig {
         max_unpacked_bytes: 1 << 30,
         pdf: pdf::PdfLayout {
             font_size: 10.5,
+            min_font_size: 7.0,
             line_spacing: 1.35,
             margin: 56.0,
         },

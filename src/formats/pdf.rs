@@ -31,6 +31,11 @@ use crate::error::{Error, Result};
 pub struct PdfLayout {
     /// Font size, in points.
     pub font_size: f32,
+    /// The smallest size a page's text is set in, in points: a page whose text does not
+    /// fit at `font_size` is set smaller, by half points down to this, so that page N of
+    /// the output is page N of the original; text that does not fit even then continues
+    /// on a page of its own.
+    pub min_font_size: f32,
     /// Distance between baselines, as a multiple of the font size.
     pub line_spacing: f32,
     /// Margin on every side of a page, in points.
@@ -51,9 +56,11 @@ pub struct Pdf {
     layout: PdfLayout,
 }
 
-/// A page of the output: its size, and its lines as glyph ids of the embedded font.
+/// A page of the output: its size, its font size, and its lines as glyph ids of the
+/// embedded font.
 struct SetPage {
     size: (f32, f32),
+    font_size: f32,
     lines: Vec<Vec<u16>>,
 }
 
@@ -307,21 +314,30 @@ impl Pdf {
         let layout = &self.layout;
         let mut laid_out: Vec<SetPage> = Vec::new();
         for (page, text) in self.pages.iter().zip(texts) {
-            let width = (page.size.0 - 2.0 * layout.margin).max(layout.font_size * 4.0);
-            let lines_per_page = ((page.size.1 - 2.0 * layout.margin)
-                / (layout.font_size * layout.line_spacing))
-                .floor()
-                .max(1.0) as usize;
-            let lines = font.wrap(text, width, layout.font_size);
+            let mut size = layout.font_size;
+            let (lines, lines_per_page) = loop {
+                let width = (page.size.0 - 2.0 * layout.margin).max(size * 4.0);
+                let lines_per_page = ((page.size.1 - 2.0 * layout.margin)
+                    / (size * layout.line_spacing))
+                    .floor()
+                    .max(1.0) as usize;
+                let lines = font.wrap(text, width, size);
+                if lines.len() <= lines_per_page || size - 0.5 < layout.min_font_size {
+                    break (lines, lines_per_page);
+                }
+                size -= 0.5;
+            };
             if lines.is_empty() {
                 laid_out.push(SetPage {
                     size: page.size,
+                    font_size: size,
                     lines: Vec::new(),
                 });
             }
             for chunk in lines.chunks(lines_per_page) {
                 laid_out.push(SetPage {
                     size: page.size,
+                    font_size: size,
                     lines: chunk.to_vec(),
                 });
             }
@@ -465,9 +481,10 @@ impl Font {
             let mut content = Content::new();
             if !lines.is_empty() {
                 content.begin_text();
-                content.set_font(font_name, layout.font_size);
-                content.set_leading(layout.font_size * layout.line_spacing);
-                content.next_line(layout.margin, height - layout.margin - layout.font_size);
+                let size = set.font_size;
+                content.set_font(font_name, size);
+                content.set_leading(size * layout.line_spacing);
+                content.next_line(layout.margin, height - layout.margin - size);
                 for (index, line) in lines.iter().enumerate() {
                     if index > 0 {
                         content.next_line_using_leading();
@@ -778,7 +795,7 @@ mod tests {
     }
 
     #[test]
-    fn a_long_page_wraps_and_continues_on_a_page_of_its_own() {
+    fn a_full_page_is_set_smaller_and_a_longer_one_continues_on_a_page_of_its_own() {
         let pdf = Pdf {
             pages: vec![Page {
                 text: 0..0,
@@ -793,6 +810,17 @@ mod tests {
         assert!(read_back.pages.len() > 1, "{} pages", read_back.pages.len());
         let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         assert_eq!(words(&text), words(&long));
+        // A page a little too full is set smaller and stays one page.
+        let fuller = sentence.repeat(5);
+        let written = pdf.write(&[fuller.trim_end().to_string()]).expect("write");
+        let (text, read_back, _) = read_bytes(&written);
+        assert_eq!(read_back.pages.len(), 1);
+        assert_eq!(words(&text), words(&fuller));
+        let at_full_size =
+            Font::load()
+                .expect("font")
+                .wrap(fuller.trim_end(), 300.0 - 2.0 * 56.0, 10.5);
+        assert!(at_full_size.len() > 6, "{} lines", at_full_size.len());
     }
 
     #[test]
