@@ -24,8 +24,10 @@ fn words(text: &str) -> Vec<&str> {
     text.split_whitespace().collect()
 }
 
-/// The sanitized text of `input` as `sanitize --format json` reports it.
-fn sanitized_text(s: &Setup, input: &Path) -> String {
+/// The sanitized text of `input` as `sanitize --format json` reports it, and the original
+/// of every replacement that the sanitized text no longer holds anywhere (so no part of
+/// the released file may hold it either).
+fn sanitized(s: &Setup, input: &Path) -> (String, Vec<String>) {
     let run = s
         .declass()
         .arg("sanitize")
@@ -35,10 +37,19 @@ fn sanitized_text(s: &Setup, input: &Path) -> String {
         .expect("run");
     assert_success(&run);
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
-    report["sanitized_text"]
+    let text = report["sanitized_text"]
         .as_str()
         .expect("sanitized_text")
-        .to_string()
+        .to_string();
+    let gone = report["replacements"]
+        .as_array()
+        .expect("replacements")
+        .iter()
+        .filter_map(|r| r["original"].as_str())
+        .filter(|original| !text.to_lowercase().contains(&original.to_lowercase()))
+        .map(str::to_string)
+        .collect();
+    (text, gone)
 }
 
 /// The text LibreOffice reads from `file`, converted headless with a profile of its own.
@@ -92,14 +103,22 @@ fn documents_an_office_suite_wrote_are_released_clean_and_open_in_independent_re
         .expect("run");
     assert_success(&run);
 
-    let forms = ["jane", "roe"];
-    for name in ["memo.docx", "memo.odt"] {
-        let entries = unzip(&std::fs::read(released.join(name)).expect("released"));
-        assert_nowhere(&entries, &forms);
-    }
-    let pdf = everything_in(&std::fs::read(released.join("memo.pdf")).expect("released"));
-    for form in forms {
-        assert!(!pdf.contains(form), "{form} left in the released PDF");
+    // No form of the name, and no term the sanitized text no longer holds, is left in any
+    // part of a package or any stream of the PDF.
+    for name in ["memo.docx", "memo.odt", "memo.pdf"] {
+        let (_, gone) = sanitized(&s, &input.join(name));
+        assert!(gone.len() >= 3, "{name}: {gone:?}");
+        let mut forms: Vec<&str> = vec!["jane", "roe"];
+        forms.extend(gone.iter().map(String::as_str));
+        let bytes = std::fs::read(released.join(name)).expect("released");
+        if name.ends_with(".pdf") {
+            let pdf = everything_in(&bytes);
+            for form in forms {
+                assert!(!pdf.contains(&form.to_lowercase()), "{form} left in the released PDF");
+            }
+        } else {
+            assert_nowhere(&unzip(&bytes), &forms);
+        }
     }
 
     // Unchanged text and its formatting survive in Word's and OpenDocument's markup.
@@ -111,7 +130,7 @@ fn documents_an_office_suite_wrote_are_released_clean_and_open_in_independent_re
     // LibreOffice opens both packages; its text is declass's body text.
     for file in [released.join("memo.docx"), released.join("memo.odt")] {
         let read = libreoffice_text(&s, &file);
-        let ours = sanitized_text(&s, &input.join(file.file_name().expect("name")));
+        let (ours, _) = sanitized(&s, &input.join(file.file_name().expect("name")));
         let read_words = words(read.trim_start_matches('\u{feff}'));
         let our_words = words(&ours);
         assert!(read_words.len() >= 20, "{}: {read}", file.display());
@@ -138,6 +157,6 @@ fn documents_an_office_suite_wrote_are_released_clean_and_open_in_independent_re
         .expect("pdftotext (Debian package poppler-utils) must be installed");
     assert_success(&read);
     let shown = String::from_utf8(read.stdout).expect("UTF-8");
-    let ours = sanitized_text(&s, &input.join("memo.pdf"));
+    let (ours, _) = sanitized(&s, &input.join("memo.pdf"));
     assert_eq!(words(&shown), words(&ours), "pdftotext: {shown}");
 }
