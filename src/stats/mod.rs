@@ -23,7 +23,7 @@ pub mod prior;
 pub mod remote;
 pub mod shared;
 pub mod sources;
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-support"))]
 pub mod testutil;
 
 use rustc_hash::FxHashMap;

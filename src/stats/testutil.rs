@@ -1,6 +1,6 @@
 //! Brute-force counting for tests: the reference the index and the remote sources are
 //! checked against, by the unit tests and by the integration tests of `declass corpus`
-//! (hence public, and hidden from the documentation).
+//! (hence public, behind the `test-support` feature, which only the tests turn on).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -114,7 +114,10 @@ fn documents_an_office_suite_wrote_are_released_clean_and_open_in_independent_re
         if name.ends_with(".pdf") {
             let pdf = everything_in(&bytes);
             for form in forms {
-                assert!(!pdf.contains(&form.to_lowercase()), "{form} left in the released PDF");
+                assert!(
+                    !pdf.contains(&form.to_lowercase()),
+                    "{form} left in the released PDF"
+                );
             }
         } else {
             assert_nowhere(&unzip(&bytes), &forms);
