@@ -497,7 +497,12 @@ impl From<Error> for ApiError {
     /// Counts or knowledge bases that cannot be had are the service's state (503: try
     /// again later), bad input the caller's (400); nothing is answered either way.
     fn from(e: Error) -> ApiError {
-        let status = match &e {
+        // An error of one part of a job (a package's part) is of its cause's kind.
+        let mut cause = &e;
+        while let Error::Within { source, .. } = cause {
+            cause = source;
+        }
+        let status = match cause {
             Error::Count(_) | Error::Knowledge(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Input { .. } | Error::Parameter { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
