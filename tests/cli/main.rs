@@ -25,5 +25,6 @@ mod robustness;
 mod sanitize;
 mod serve_api;
 mod serve_browser;
+mod serve_files;
 mod table;
 mod text;
