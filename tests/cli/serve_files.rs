@@ -420,4 +420,21 @@ async fn uploads_are_refused_as_the_cli_refuses_files_and_within_their_limit() {
         .await
         .expect("request");
     assert_eq!(response.status().as_u16(), 415);
+
+    // The OpenAPI document describes the upload, its `file` format and the render route.
+    let openapi: Value = reqwest::get(server.url("/openapi.json"))
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON");
+    let upload = &openapi["paths"]["/v1/sanitize"]["post"]["requestBody"]["content"];
+    assert!(upload["multipart/form-data"].is_object(), "{upload}");
+    let fields = &openapi["components"]["schemas"]["SanitizeUpload"]["properties"];
+    assert!(
+        fields["format"]["enum"]
+            .as_array()
+            .is_some_and(|e| e.contains(&json!("file")))
+    );
+    assert!(openapi["paths"]["/v1/render"]["post"].is_object());
 }
