@@ -786,7 +786,33 @@ async fn review_word_document(
     let mark = format!("#output mark[data-index=\"{rejected}\"]");
     click(client, Locator::Css(&mark)).await?;
     click(client, Locator::Id("reject")).await?;
-    Ok([accepted, export_file(client).await?])
+    let reviewed = export_file(client).await?;
+    // An article made to agree with a replacement: the original text is rebuilt with the
+    // article it had, and the export's edits start at the article, as the engine's do.
+    let articles = script(
+        client,
+        r#"const report = { doc_id: "d", sanitized_text: "We saw an actor and a person.", strategy: "S2",
+             counts_from: "corpus", replacements: [
+               { start: 9, end: 13, original: "Jane", replacement: "actor", role: "sensitive" },
+               { start: 21, end: 23, original: "Ed", replacement: "person", role: "sensitive" }] };
+           const original = originalFromReport(report);
+           load(report, original);
+           const accepted = fileEdits();
+           state.items[1].decision = { choice: "reject", by: "reviewer", value: "Ed" };
+           return { original, accepted, rejected: fileEdits() };"#,
+        vec![],
+    )
+    .await;
+    assert_eq!(
+        articles,
+        json!({
+            "original": "We saw a Jane and an Ed.",
+            "accepted": [{"start": 7, "end": 13, "text": "an actor"},
+                         {"start": 18, "end": 23, "text": "a person"}],
+            "rejected": [{"start": 7, "end": 13, "text": "an actor"}],
+        })
+    );
+    Ok([accepted, reviewed])
 }
 
 /// Presses Export and returns the file offered for download: its name and bytes.

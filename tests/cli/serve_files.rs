@@ -404,6 +404,44 @@ async fn uploads_are_refused_as_the_cli_refuses_files_and_within_their_limit() {
             &b"A person came."[..]
         )
     );
+    // A web page and a Markdown file in their own formats.
+    for (name, source, content_type, file_name) in [
+        (
+            "page.html",
+            "<html><body><p title=\"Jane Roe\">Jane Roe came.</p></body></html>",
+            "text/html; charset=utf-8",
+            "document.html",
+        ),
+        (
+            "notes.md",
+            "# Notes\n\n*Jane Roe* came.\n",
+            "text/markdown; charset=utf-8",
+            "document.md",
+        ),
+    ] {
+        let (status, answered_type, disposition, body) = send(
+            &server,
+            "/v1/sanitize",
+            form(
+                name,
+                source.as_bytes().to_vec(),
+                &[("protect", "Jane Roe"), ("format", "file")],
+            ),
+        )
+        .await;
+        let body = String::from_utf8(body).expect("UTF-8");
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            (answered_type.as_str(), disposition.as_str()),
+            (
+                content_type,
+                format!("attachment; filename=\"{file_name}\"").as_str()
+            )
+        );
+        assert!(!body.contains("Jane") && !body.contains("Roe"), "{body}");
+        assert!(body.contains("came."), "{body}");
+    }
+
     // A page elsewhere may post a form without asking first: refused by its Origin.
     let response = reqwest::Client::new()
         .post(server.url("/v1/sanitize"))
