@@ -173,17 +173,17 @@ function originalFromReport(report) {
   const out = [];
   let o = 0;
   let s = 0;
-  for (const r of report.replacements) {
+  for (const [i, r] of report.replacements.entries()) {
     if (r.original === null) throw new Error("a redacted report has no originals to review");
     const gapLength = r.start - o;
     const piece = Array.from(r.replacement === null ? REMOVAL_MARKER : r.replacement);
     const found = [0, 1, -1].map((d) => s + gapLength + d).find((at) => at >= s &&
       san.slice(at, at + piece.length).join("").toLowerCase() === piece.join("").toLowerCase());
-    if (found === undefined) throw new Error("replacement " + (r.start + 1) + " is not where the sanitized text has it");
+    if (found === undefined) throw new Error("replacement " + (i + 1) + " is not where the sanitized text has it");
     let gap = san.slice(s, found).join("");
     if (found - s === gapLength + 1) gap = gap.replace(/\b([aA])n(\s*)$/u, "$1$2");
     else if (found - s === gapLength - 1) gap = gap.replace(/\b([aA])(\s*)$/u, "$1n$2");
-    if (Array.from(gap).length !== gapLength) throw new Error("the text before replacement at " + r.start + " differs from the original's");
+    if (Array.from(gap).length !== gapLength) throw new Error("the text before replacement " + (i + 1) + " is not the original's");
     out.push(...Array.from(gap), ...Array.from(r.original));
     s = found + piece.length;
     o = r.end;
