@@ -16,16 +16,16 @@
 //!
 //! Limits (`[serve]`): loopback only unless a bearer token is set, and then only requests
 //! whose `Host` (and `Origin`, if sent) is a loopback name (421, 403); JSON routes take
-//! `Content-Type: application/json` only (415), the upload routes a JSON body or
-//! `multipart/form-data`, which a page elsewhere may post without asking first, so there
-//! the `Origin` check (or the token) alone keeps other sites out; a body limit (413;
-//! uploads have their own); deadlines for a request's head (the connection is closed:
-//! silent, slow and idle clients hold no socket) and its body (408); a bound on open
-//! connections (503 and closed); a per-request timeout and a bound on requests in work,
-//! refusing one more at once (503) rather than queueing it. Failure is closed: a request
-//! whose counts or knowledge-base answers cannot be had gets 503 and no text. The access
-//! log (info level) holds method, route template, status, sizes and time, never a text,
-//! a term or a query string.
+//! `Content-Type: application/json` only (415), the upload routes (`/v1/sanitize`,
+//! `/v1/render`) `multipart/form-data` too, which a page elsewhere may post without
+//! asking first, so there the `Origin` check (or the token) alone keeps other sites out;
+//! a body limit (413; uploads have their own); deadlines for a request's head (the
+//! connection is closed: silent, slow and idle clients hold no socket) and its body
+//! (408); a bound on open connections (503 and closed); a per-request timeout and a
+//! bound on requests in work, refusing one more at once (503) rather than queueing it.
+//! Failure is closed: a request whose counts or knowledge-base answers cannot be had
+//! gets 503 and no text. The access log (info level) holds method, route template,
+//! status, sizes and time, never a text, a term or a query string.
 
 pub mod api;
 pub mod files;
