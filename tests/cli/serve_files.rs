@@ -281,6 +281,20 @@ async fn uploads_are_refused_as_the_cli_refuses_files_and_within_their_limit() {
     .await;
     refused(status, &body, 400, &["document.docx", "damaged"]);
     assert!(!error_of(&body).contains("Jane"));
+    // A package whose main part is damaged: 400 naming the part.
+    let mut broken = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, content) in [
+        ("[Content_Types].xml", "<Types/>"),
+        ("word/document.xml", "<w:document><w:body><w:p></w:body>"),
+    ] {
+        broken
+            .start_file(name, zip::write::SimpleFileOptions::default())
+            .expect("entry");
+        std::io::Write::write_all(&mut broken, content.as_bytes()).expect("write");
+    }
+    let broken = broken.finish().expect("zip").into_inner();
+    let (status, _, _, body) = send(&server, "/v1/sanitize", form("a.docx", broken, &[])).await;
+    refused(status, &body, 400, &["document.docx", "word/document.xml"]);
     // A file named .docx that is no package.
     let (status, _, _, body) = send(
         &server,
