@@ -129,6 +129,8 @@ impl Upload {
     fn open(&self) -> Result<Opened> {
         match formats::open(&self.name, &self.bytes)? {
             Some(package) => {
+                // `open` answers the package, not its kind, which names its media type:
+                // sniffed again (a ZIP's directory, or the head of a text).
                 let kind = Kind::sniff(&self.name, &self.bytes)?.ok_or_else(|| {
                     Error::input(&self.name, "read as a document of no known format")
                 })?;
