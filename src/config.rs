@@ -66,6 +66,9 @@ pub struct ServeConfig {
     /// Largest `/v1/count` body: a batch of `corpus.remote.batch_size` requests with
     /// their concepts' label sets, larger than a document.
     pub max_count_body_bytes: usize,
+    /// Largest `multipart/form-data` upload (`/v1/sanitize` with a file, `/v1/render`):
+    /// a word-processing file with its images is larger than a text.
+    pub max_upload_bytes: usize,
     /// A request not answered within this many milliseconds gets 503.
     pub request_timeout_ms: u64,
     /// Requests the engine works on at once; one more is refused with 503 at once.
@@ -265,6 +268,12 @@ impl Config {
         check.range(
             "serve.max_count_body_bytes",
             serve.max_count_body_bytes,
+            1024,
+            1 << 30,
+        );
+        check.range(
+            "serve.max_upload_bytes",
+            serve.max_upload_bytes,
             1024,
             1 << 30,
         );

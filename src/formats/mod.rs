@@ -600,6 +600,32 @@ fn unpack(path: &Path, bytes: &[u8], limit: u64) -> Result<Vec<RawEntry>> {
     Ok(entries)
 }
 
+impl Kind {
+    /// The media type a written document of this kind is served as (the service's
+    /// `format=file` answer): the written text formats are always UTF-8.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Kind::Docx => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            Kind::Odt => "application/vnd.oasis.opendocument.text",
+            Kind::Html => "text/html; charset=utf-8",
+            Kind::Markdown => "text/markdown; charset=utf-8",
+            Kind::Pdf => "application/pdf",
+        }
+    }
+
+    /// The file extension of this kind, without the dot: what a written document is named
+    /// by when its own name is not to be repeated (it may name the person).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Docx => "docx",
+            Kind::Odt => "odt",
+            Kind::Html => "html",
+            Kind::Markdown => "md",
+            Kind::Pdf => "pdf",
+        }
+    }
+}
+
 /// The settings of `[formats]` in the shipped configuration, for tests of this module.
 #[cfg(test)]
 pub(crate) fn test_config() -> FormatsConfig {

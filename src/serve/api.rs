@@ -1,8 +1,6 @@
 //! declass's own routes: sanitize and assess a document, answer count requests for
 //! other engines, and the knowledge bases' lookups and chains.
 
-use std::collections::BTreeMap;
-
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
@@ -12,14 +10,18 @@ use serde::{Deserialize, Serialize};
 use super::{ApiError, ApiJson, AppState, on_engine};
 use crate::detect::finding_records;
 use crate::eval::tab::TabDocument;
+use crate::formats::{Kind, Package};
 use crate::kb::{ConceptJson, concept_json};
 use crate::pipeline::{Detail, DocumentInputs, DocumentRequest, Engine, Processed};
 use crate::sanitize::Strategy;
-use crate::sanitize::render::{RenderOptions, redacted_report, report, sanitized_text, tab_spans};
+use crate::sanitize::render::{
+    OutputFormat, RenderOptions, Rendering, Sanitized, report, sanitized_text, text_edits,
+};
 use crate::stats::remote::{BatchCountRequest, BatchCountResponse};
 use crate::text::CharOffsets;
 
-/// The output formats of `/v1/sanitize`, those of `sanitize --format`.
+/// The output formats of `/v1/sanitize`: those of `sanitize --format`, and an uploaded
+/// file's own format.
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -30,7 +32,67 @@ pub enum Format {
     Json,
     /// `{doc_id: [[start, end], ...]}`.
     Tab,
+    /// An uploaded file sanitized in its own format, as `sanitize FILE --out OUT` writes
+    /// it (a text file as text): what `text` is for a file read as text.
+    File,
 }
+
+/// How a sanitize request is answered, whichever body it came in.
+#[derive(Debug, Clone, Copy)]
+pub struct Reply {
+    pub format: Format,
+    pub mark: bool,
+    pub redact: bool,
+}
+
+impl Reply {
+    /// The answer asked for, refusing a redacted report in a format that has none.
+    pub fn new(format: Format, mark: bool, redact: bool) -> Result<Reply, ApiError> {
+        if redact && format != Format::Json {
+            return Err(ApiError::bad_request(
+                "field `redact_report`: applies to the JSON report (format \"json\")",
+            ));
+        }
+        Ok(Reply {
+            format,
+            mark,
+            redact,
+        })
+    }
+}
+
+/// A sanitize answer's body and media type, and the name a document in its own format is
+/// downloaded as.
+pub struct Answer {
+    pub body: Vec<u8>,
+    pub content_type: &'static str,
+    pub file_name: Option<String>,
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        let mut response = ([(header::CONTENT_TYPE, self.content_type)], self.body).into_response();
+        if let Some(name) = self.file_name
+            && let Ok(value) = format!("attachment; filename=\"{name}\"").parse()
+        {
+            let headers = response.headers_mut();
+            headers.insert(header::CONTENT_DISPOSITION, value);
+            // A web page sanitized is a download, never a page of this service's origin.
+            headers.insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                header::HeaderValue::from_static("nosniff"),
+            );
+        }
+        response
+    }
+}
+
+/// The stem of every file the service answers: fixed, as the uploaded file's own name
+/// may name the person.
+pub const ANSWER_STEM: &str = "document";
+
+/// The media type of a text answer (the text of a file read as text, too).
+pub const TEXT_MEDIA_TYPE: &str = "text/plain; charset=utf-8";
 
 /// The body of `/v1/sanitize` and `/v1/assess`: a text or a document in the Text
 /// Anonymization Benchmark's format (whose `task` names the person to protect), and the
@@ -62,10 +124,7 @@ pub struct SanitizeRequest {
 
 impl SanitizeRequest {
     /// The library's request, checked as every entry point checks it, and how to answer.
-    fn job(
-        self,
-        engine_strategy: Strategy,
-    ) -> Result<(DocumentRequest, Format, bool, bool), ApiError> {
+    fn job(self, engine_strategy: Strategy) -> Result<(DocumentRequest, Reply), ApiError> {
         let (id, text, mut protect) = match (self.text, self.document) {
             (Some(text), None) => (
                 self.id.unwrap_or_else(|| "document".into()),
@@ -88,11 +147,13 @@ impl SanitizeRequest {
             }
         };
         protect.extend(self.protect);
-        if self.redact_report && self.format != Format::Json {
+        if self.format == Format::File {
             return Err(ApiError::bad_request(
-                "field `redact_report`: applies to the JSON report (format \"json\")",
+                "field `format`: \"file\" answers an uploaded file (multipart/form-data \
+                 with a `file` part); a text is answered as \"text\"",
             ));
         }
+        let reply = Reply::new(self.format, self.mark, self.redact_report)?;
         let inputs = DocumentInputs {
             protect,
             sensitive: self.sensitive,
@@ -100,7 +161,7 @@ impl SanitizeRequest {
         };
         let request =
             DocumentRequest::new(id, text, inputs, self.strategy.unwrap_or(engine_strategy))?;
-        Ok((request, self.format, self.mark, self.redact_report))
+        Ok((request, reply))
     }
 }
 
@@ -108,55 +169,82 @@ fn run(engine: &Engine, request: &DocumentRequest, detail: Detail) -> Result<Pro
     Ok(engine.process_request(request, detail, &mut |_, _| {})?)
 }
 
-/// `POST /v1/sanitize`: the document sanitized, in the format asked for, exactly as
-/// `declass sanitize --format FORMAT` writes it; or an error and no text.
-pub async fn sanitize(
-    State(state): State<AppState>,
-    ApiJson(request): ApiJson<SanitizeRequest>,
-) -> Result<Response, ApiError> {
+/// `POST /v1/sanitize` with a JSON body: the document sanitized, in the format asked
+/// for, exactly as `declass sanitize --format FORMAT` writes it; or an error and no text.
+pub async fn sanitize(state: AppState, request: SanitizeRequest) -> Result<Response, ApiError> {
     // A request's faults are named whatever the time limit: checked before the work.
-    let (job, format, mark, redact) = request.job(state.engine.config().sanitize.strategy)?;
-    let (body, content_type) = on_engine(&state, move |engine| {
-        let options = RenderOptions {
-            mark,
-            removal_marker: engine.config().sanitize.removal_marker.clone(),
-        };
-        let detail = match format {
-            Format::Text => Detail::Text,
-            Format::Json | Format::Tab => Detail::Report,
-        };
-        let done = run(engine, &job, detail)?;
-        let internal =
-            |e: serde_json::Error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
-        Ok(match format {
-            Format::Text => (
-                sanitized_text(&done.doc.text, &done.plan, &options),
-                "text/plain; charset=utf-8",
-            ),
-            Format::Json => {
-                let full = report(&job.id, &done.doc.text, &done.plan, &options);
-                let value = if redact {
-                    redacted_report(&full, 1).map_err(internal)?
-                } else {
-                    serde_json::to_value(&full).map_err(internal)?
-                };
-                (
-                    serde_json::to_string_pretty(&value).map_err(internal)? + "\n",
-                    "application/json",
-                )
+    let (job, reply) = request.job(state.engine.config().sanitize.strategy)?;
+    let answer = on_engine(&state, move |engine| answer(engine, &job, reply, None)).await?;
+    Ok(answer.into_response())
+}
+
+/// The answer to a sanitize request, as the CLI writes it: for a document uploaded in
+/// its own format (`source`: its package and kind) the report lists its hidden content,
+/// and `file` is the package written with the sanitized text in place.
+pub fn answer(
+    engine: &Engine,
+    job: &DocumentRequest,
+    reply: Reply,
+    source: Option<(&Package, Kind)>,
+) -> Result<Answer, ApiError> {
+    let options = RenderOptions {
+        mark: reply.mark,
+        removal_marker: engine.config().sanitize.removal_marker.clone(),
+    };
+    let detail = match reply.format {
+        Format::Text | Format::File => Detail::Text,
+        Format::Json | Format::Tab => Detail::Report,
+    };
+    let done = run(engine, job, detail)?;
+    let text_answer = |body: String, content_type, file_name| Answer {
+        body: body.into_bytes(),
+        content_type,
+        file_name,
+    };
+    let output = match reply.format {
+        Format::Text => OutputFormat::Text,
+        Format::Json => OutputFormat::Json,
+        Format::Tab => OutputFormat::Tab,
+        Format::File => {
+            let Some((package, kind)) = source else {
+                let name = format!("{ANSWER_STEM}.txt");
+                let text = sanitized_text(&done.doc.text, &done.plan, &options);
+                return Ok(text_answer(text, TEXT_MEDIA_TYPE, Some(name)));
+            };
+            if done.doc.text != package.text() {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the analysed text is not the package's text: nothing is returned",
+                ));
             }
-            Format::Tab => {
-                let map =
-                    BTreeMap::from([(job.id.as_str(), tab_spans(&done.doc.text, &done.plan))]);
-                (
-                    serde_json::to_string(&map).map_err(internal)? + "\n",
-                    "application/json",
-                )
-            }
-        })
-    })
-    .await?;
-    Ok(([(header::CONTENT_TYPE, content_type)], body).into_response())
+            let edits = text_edits(&done.doc.text, &done.plan, &options);
+            return Ok(Answer {
+                body: package.write(&edits)?,
+                content_type: kind.media_type(),
+                file_name: Some(format!("{ANSWER_STEM}.{}", kind.extension())),
+            });
+        }
+    };
+    let rendering = Rendering {
+        format: output,
+        options,
+        redact: reply.redact,
+    };
+    let document = Sanitized {
+        id: &job.id,
+        text: &done.doc.text,
+        plan: &done.plan,
+        position: 1,
+        hidden_content: source.map_or(&[], |(package, _)| package.hidden_content()),
+    };
+    let body = rendering
+        .document(&document)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let content_type = match output {
+        OutputFormat::Text => TEXT_MEDIA_TYPE,
+        OutputFormat::Json | OutputFormat::Tab => "application/json",
+    };
+    Ok(text_answer(body, content_type, None))
 }
 
 /// A term's assessment in code points: its IC and origin, its highest risk, the target
@@ -190,7 +278,7 @@ pub async fn assess(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<SanitizeRequest>,
 ) -> Result<Json<AssessResponse>, ApiError> {
-    let (job, _, _, _) = request.job(state.engine.config().sanitize.strategy)?;
+    let (job, _) = request.job(state.engine.config().sanitize.strategy)?;
     let answer = on_engine(&state, move |engine| {
         let done = run(engine, &job, Detail::Assessments)?;
         let options = RenderOptions {

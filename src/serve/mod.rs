@@ -8,21 +8,27 @@
 //!   unchanged; entity types map to declass categories by `[serve.entities]`.
 //! - declass's own ([`api`]): `POST /v1/sanitize` (the report `sanitize --format json`
 //!   writes), `POST /v1/assess`, `POST /v1/count` (the wire format of the remote count
-//!   source, `stats::remote`), `GET /v1/kb/chain`, `GET /v1/kb/lookup`.
+//!   source, `stats::remote`), `GET /v1/kb/chain`, `GET /v1/kb/lookup`; files in their
+//!   own formats ([`files`]): `POST /v1/sanitize` with a `multipart/form-data` upload,
+//!   `POST /v1/render` (an uploaded file written with a reviewer's edits).
 //! - `GET /health`, `GET /openapi.json` (an OpenAPI 3 document of these routes) and the
 //!   review page at `GET /` ([`page`]).
 //!
 //! Limits (`[serve]`): loopback only unless a bearer token is set, and then only requests
 //! whose `Host` (and `Origin`, if sent) is a loopback name (421, 403); JSON routes take
-//! `Content-Type: application/json` only (415); a body limit (413); deadlines for a
-//! request's head (the connection is closed: silent, slow and idle clients hold no
-//! socket) and its body (408); a bound on open connections (503 and closed); a
-//! per-request timeout and a bound on requests in work, refusing one more at once (503)
-//! rather than queueing it. Failure is closed: a request whose counts or knowledge-base
-//! answers cannot be had gets 503 and no text. The access log (info level) holds method,
-//! route template, status, sizes and time, never a text, a term or a query string.
+//! `Content-Type: application/json` only (415), the upload routes (`/v1/sanitize`,
+//! `/v1/render`) `multipart/form-data` too, which a page elsewhere may post without
+//! asking first, so there the `Origin` check (or the token) alone keeps other sites out;
+//! a body limit (413; uploads have their own); deadlines for a request's head (the
+//! connection is closed: silent, slow and idle clients hold no socket) and its body
+//! (408); a bound on open connections (503 and closed); a per-request timeout and a
+//! bound on requests in work, refusing one more at once (503) rather than queueing it.
+//! Failure is closed: a request whose counts or knowledge-base answers cannot be had
+//! gets 503 and no text. The access log (info level) holds method, route template,
+//! status, sizes and time, never a text, a term or a query string.
 
 pub mod api;
+pub mod files;
 pub mod page;
 pub mod presidio;
 
@@ -253,7 +259,16 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         .route("/anonymizers", get(presidio::anonymizers))
         .route("/deanonymize", post(presidio::deanonymize))
         .route("/deanonymizers", get(presidio::deanonymizers))
-        .route("/v1/sanitize", post(api::sanitize))
+        // A file and its images are larger than a text: the upload routes take
+        // `serve.max_upload_bytes` (a JSON body of /v1/sanitize keeps its own limit).
+        .route(
+            "/v1/sanitize",
+            post(files::sanitize).layer(DefaultBodyLimit::max(config.max_upload_bytes)),
+        )
+        .route(
+            "/v1/render",
+            post(files::render).layer(DefaultBodyLimit::max(config.max_upload_bytes)),
+        )
         .route("/v1/assess", post(api::assess))
         // A batch of count requests carries every concept's label set: larger than a
         // document.
@@ -497,7 +512,12 @@ impl From<Error> for ApiError {
     /// Counts or knowledge bases that cannot be had are the service's state (503: try
     /// again later), bad input the caller's (400); nothing is answered either way.
     fn from(e: Error) -> ApiError {
-        let status = match &e {
+        // An error of one part of a job (a package's part) is of its cause's kind.
+        let mut cause = &e;
+        while let Error::Within { source, .. } = cause {
+            cause = source;
+        }
+        let status = match cause {
             Error::Count(_) | Error::Knowledge(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Input { .. } | Error::Parameter { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -537,38 +557,59 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
         request: Request,
         state: &AppState,
     ) -> std::result::Result<Self, ApiError> {
-        let content_type = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok());
-        if !content_type.is_some_and(is_json_media_type) {
-            return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "the request body must be JSON sent with `Content-Type: application/json`",
-            ));
-        }
-        let limit = Duration::from_millis(state.config.body_read_timeout_ms);
-        let read = tokio::time::timeout(limit, Bytes::from_request(request, state)).await;
-        let bytes = read
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "the request body did not arrive within serve.body_read_timeout_ms",
-                )
-            })?
-            .map_err(|e| {
-                let status = e.status();
-                if status == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        status,
-                        "the request body is larger than serve.max_body_bytes",
-                    )
-                } else {
-                    ApiError::new(status, format!("cannot read the request body: {e}"))
-                }
-            })?;
-        parse_json(&bytes).map(ApiJson)
+        json_body(request, state, None).await.map(ApiJson)
     }
+}
+
+/// A JSON body, as [`ApiJson`] reads it; `limit`, when given, is the largest body in
+/// bytes instead of the route's (a JSON body on a route whose limit is set for uploads
+/// keeps `serve.max_body_bytes`).
+pub async fn json_body<T: DeserializeOwned>(
+    request: Request,
+    state: &AppState,
+    limit: Option<usize>,
+) -> std::result::Result<T, ApiError> {
+    let content_type = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    if !content_type.is_some_and(is_json_media_type) {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the request body must be JSON sent with `Content-Type: application/json`",
+        ));
+    }
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request body is larger than serve.max_body_bytes",
+        )
+    };
+    if limit.is_some_and(|limit| content_length(request.headers()) > limit as u64) {
+        return Err(too_large());
+    }
+    let deadline = Duration::from_millis(state.config.body_read_timeout_ms);
+    let read = tokio::time::timeout(deadline, Bytes::from_request(request, state)).await;
+    let bytes = read
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive within serve.body_read_timeout_ms",
+            )
+        })?
+        .map_err(|e| {
+            let status = e.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                ApiError::new(status, format!("cannot read the request body: {e}"))
+            }
+        })?;
+    // A body sent without a length is read up to the route's limit, then measured.
+    if limit.is_some_and(|limit| bytes.len() > limit) {
+        return Err(too_large());
+    }
+    parse_json(&bytes)
 }
 
 /// `application/json` or `application/<anything>+json`, with any parameters

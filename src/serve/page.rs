@@ -3,7 +3,9 @@
 //! `sanitize --format json` report), names the persons to protect, and reviews every
 //! replacement: accept, reject (keep the original) or edit; re-check sends the edited
 //! text back (`/v1/assess`), which flags whatever became risky; export writes the final
-//! text and a decision log of every choice and who made it.
+//! text and a decision log of every choice and who made it. A file in its own format
+//! (Word, OpenDocument, HTML, Markdown) is uploaded to `/v1/sanitize`, what it held
+//! beside its text listed, and exported in its format through `/v1/render`.
 
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};

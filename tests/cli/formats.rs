@@ -69,7 +69,7 @@ fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
 }
 
 /// Every entry of a package, decompressed.
-pub(crate) fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+pub fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).expect("a ZIP package");
     (0..archive.len())
         .map(|i| {
@@ -81,7 +81,7 @@ pub(crate) fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-pub(crate) fn part<'a>(entries: &'a [(String, Vec<u8>)], name: &str) -> &'a str {
+pub fn part<'a>(entries: &'a [(String, Vec<u8>)], name: &str) -> &'a str {
     let bytes = &entries
         .iter()
         .find(|(n, _)| n == name)
@@ -91,7 +91,7 @@ pub(crate) fn part<'a>(entries: &'a [(String, Vec<u8>)], name: &str) -> &'a str 
 }
 
 /// Panics naming the part when any part holds any of `words` (any case).
-pub(crate) fn assert_nowhere(entries: &[(String, Vec<u8>)], words: &[&str]) {
+pub fn assert_nowhere(entries: &[(String, Vec<u8>)], words: &[&str]) {
     for (name, bytes) in entries {
         let lower = String::from_utf8_lossy(bytes).to_lowercase();
         for word in words {
@@ -105,7 +105,7 @@ pub(crate) fn assert_nowhere(entries: &[(String, Vec<u8>)], words: &[&str]) {
 }
 
 /// A Word document about Jane Roe, her name in every place a release leaks it.
-fn docx() -> Vec<u8> {
+pub fn docx() -> Vec<u8> {
     let document = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document {W}><w:body>

@@ -27,5 +27,6 @@ mod robustness;
 mod sanitize;
 mod serve_api;
 mod serve_browser;
+mod serve_files;
 mod table;
 mod text;

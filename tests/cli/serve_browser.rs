@@ -697,3 +697,158 @@ async fn keyboard_review(
     );
     Ok(())
 }
+
+/// A Word document opened on the page is uploaded in its own format: the page shows its
+/// text, its replacements and what it held beside its text, and exports it as a Word
+/// document with every trace of the name gone, the bytes the CLI writes when every
+/// replacement is accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_word_document_is_reviewed_and_exported_in_its_own_format() {
+    let s = crate::common::setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let file = s.root.join("report.docx");
+    std::fs::write(&file, crate::formats::docx()).expect("write the document");
+    let released = s.root.join("released.docx");
+    s.declass()
+        .arg("sanitize")
+        .arg(&file)
+        .args(["--protect", "Jane Roe", "--out"])
+        .arg(&released)
+        .assert()
+        .success();
+    let expected = std::fs::read(&released).expect("the CLI's file");
+    let out = s
+        .declass()
+        .arg("sanitize")
+        .arg(&file)
+        .args(["--protect", "Jane Roe", "--format", "json"])
+        .output()
+        .expect("sanitize");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("report");
+    let rejected = report["replacements"]
+        .as_array()
+        .and_then(|all| all.iter().position(|r| r["role"] != "sensitive"))
+        .unwrap_or_else(|| panic!("a replacement of a term beside the person: {report}"));
+    let original = report["replacements"][rejected]["original"]
+        .as_str()
+        .expect("original")
+        .to_string();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let client = browser(&driver, profile.path()).await;
+    let result = review_word_document(&client, &server, &file, rejected).await;
+    let _ = client.close().await;
+    let [(name, exported), (_, reviewed)] = result.expect("review of a Word document");
+    assert_eq!(name, "released.docx");
+    crate::formats::assert_nowhere(&crate::formats::unzip(&exported), &["jane", "roe", "JR"]);
+    assert_eq!(exported, expected, "the CLI's bytes");
+    // The replacement the reviewer rejected is its original again; the person stays out.
+    let document = crate::formats::unzip(&reviewed);
+    let body = crate::formats::part(&document, "word/document.xml");
+    assert!(
+        body.contains(&original)
+            && !crate::formats::part(&crate::formats::unzip(&expected), "word/document.xml")
+                .contains(&original),
+        "{original:?} is back: {body}"
+    );
+    crate::formats::assert_nowhere(&document, &["jane", "JR"]);
+}
+
+/// Opens `file`, sanitizes it protecting Jane Roe, checks what the page shows, exports;
+/// rejects replacement `rejected` and exports again. Returns both downloads' names and
+/// bytes.
+async fn review_word_document(
+    client: &Client,
+    server: &Server,
+    file: &std::path::Path,
+    rejected: usize,
+) -> Result<[(String, Vec<u8>); 2], String> {
+    open_file(client, server, file).await?;
+    protect_and_sanitize(client, "Jane Roe").await?;
+    let text = script(
+        client,
+        "return document.getElementById('doc').value;",
+        vec![],
+    )
+    .await;
+    let text = text.as_str().unwrap_or_default();
+    assert!(
+        text.contains("Music helps.") && text.contains("Jane Roe"),
+        "the document's text is shown: {text}"
+    );
+    let hidden = visible_text(client, "hidden-content").await;
+    assert!(
+        hidden.contains("docProps/thumbnail.jpeg") && hidden.contains("removed"),
+        "{hidden}"
+    );
+    assert!(!text_of(client, "#output").await.contains("Roe"));
+    let accepted = export_file(client).await?;
+    let mark = format!("#output mark[data-index=\"{rejected}\"]");
+    click(client, Locator::Css(&mark)).await?;
+    click(client, Locator::Id("reject")).await?;
+    let reviewed = export_file(client).await?;
+    // An article made to agree with a replacement: the original text is rebuilt with the
+    // article it had, and the export's edits start at the article, as the engine's do.
+    let articles = script(
+        client,
+        r#"const report = { doc_id: "d", sanitized_text: "We saw an actor and a person.", strategy: "S2",
+             counts_from: "corpus", replacements: [
+               { start: 9, end: 13, original: "Jane", replacement: "actor", role: "sensitive" },
+               { start: 21, end: 23, original: "Ed", replacement: "person", role: "sensitive" }] };
+           const original = originalFromReport(report);
+           load(report, original);
+           const accepted = fileEdits();
+           state.items[1].decision = { choice: "reject", by: "reviewer", value: "Ed" };
+           return { original, accepted, rejected: fileEdits() };"#,
+        vec![],
+    )
+    .await;
+    assert_eq!(
+        articles,
+        json!({
+            "original": "We saw a Jane and an Ed.",
+            "accepted": [{"start": 7, "end": 13, "text": "an actor"},
+                         {"start": 18, "end": 23, "text": "a person"}],
+            "rejected": [{"start": 7, "end": 13, "text": "an actor"}],
+        })
+    );
+    Ok([accepted, reviewed])
+}
+
+/// Presses Export and returns the file offered for download: its name and bytes.
+async fn export_file(client: &Client) -> Result<(String, Vec<u8>), String> {
+    click(client, Locator::Id("export")).await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#download-file:not([hidden])"))
+        .await
+        .map_err(|e| format!("no file to download: {e}"))?;
+    let name = script(
+        client,
+        "return document.getElementById('download-file').download;",
+        vec![],
+    )
+    .await;
+    let bytes = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(document.getElementById('download-file').href)
+               .then((r) => r.arrayBuffer())
+               .then((b) => done(Array.from(new Uint8Array(b))));",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let bytes = bytes
+        .as_array()
+        .ok_or("no bytes")?
+        .iter()
+        .map(|b| {
+            b.as_u64()
+                .and_then(|b| u8::try_from(b).ok())
+                .ok_or("not a byte")
+        })
+        .collect::<Result<Vec<u8>, _>>()?;
+    Ok((name.as_str().unwrap_or_default().to_string(), bytes))
+}

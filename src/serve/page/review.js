@@ -1,6 +1,9 @@
 // The review page: sanitize a document through /v1/sanitize, review every replacement
 // (accept, reject, edit), re-check the edited text through /v1/assess, and export the
-// final text with a decision log. Offsets in reports are code points; so are the
+// final text with a decision log. A file in its own format (Word, OpenDocument, HTML,
+// Markdown: anything but a text or a report) is uploaded, its bytes kept here, and
+// exported in its format through /v1/render with the reviewed decisions as edits; the
+// service keeps nothing between requests. Offsets in reports are code points; so are the
 // arrays of characters here (Array.from), and the decision log's offsets into the
 // original and the exported text. The document is built once per report: selecting and
 // deciding touch only the replacement concerned, so moving through a long document stays
@@ -25,6 +28,7 @@ const state = {
   overBudget: [],    // the report's targets whose disclosure stays over their budget
   current: 0,        // the replacement that is the document's Tab stop
   uploaded: null,    // a file's text as read ({raw, shown}): a text box turns CRLF into LF
+  file: null,        // a file in its own format ({blob, name, uploadName, shown})
 };
 
 function status(message, error) {
@@ -33,22 +37,34 @@ function status(message, error) {
   el.classList.toggle("error", Boolean(error));
 }
 
-function headers() {
-  const h = { "Content-Type": "application/json" };
+function headers(json) {
+  const h = json ? { "Content-Type": "application/json" } : {};
   const token = $("token").value.trim();
   if (token) h.Authorization = "Bearer " + token;
   return h;
 }
 
+// A JSON body, or a form (FormData, sent as multipart/form-data) as it is.
+async function send(route, body) {
+  const form = body instanceof FormData;
+  const response = await fetch(route, {
+    method: "POST", headers: headers(!form), body: form ? body : JSON.stringify(body),
+  });
+  if (!response.ok) await refusal(response);
+  return response;
+}
+
+// Throws the service's error message.
+async function refusal(response) {
+  let value = null;
+  try { value = JSON.parse(await response.text()); } catch (_) { value = null; }
+  throw new Error((value && value.error) || ("HTTP " + response.status));
+}
+
 async function post(route, body) {
-  const response = await fetch(route, { method: "POST", headers: headers(), body: JSON.stringify(body) });
+  const response = await send(route, body);
   const text = await response.text();
-  let value;
-  try { value = JSON.parse(text); } catch (_) { value = null; }
-  if (!response.ok) {
-    throw new Error((value && value.error) || ("HTTP " + response.status));
-  }
-  return value;
+  try { return JSON.parse(text); } catch (_) { throw new Error("the service's answer is not JSON"); }
 }
 
 function protectList() {
@@ -123,6 +139,7 @@ function load(report, originalText) {
   $("detail").hidden = true;
   document.body.classList.remove("detail-open");
   $("flags").textContent = "";
+  showHiddenContent(report.hidden_content || []);
   $("exported").hidden = true;
   $("review").hidden = false;
   render();
@@ -132,20 +149,43 @@ function load(report, originalText) {
   status("Review each highlighted replacement, then re-check and export.");
 }
 
+// What a file held beside its text and what the release does with it (the report's
+// `hidden_content`), listed above the document.
+function showHiddenContent(hidden) {
+  const list = $("hidden-list");
+  list.textContent = "";
+  for (const h of hidden) {
+    const li = document.createElement("li");
+    li.textContent = h.part + ": " + h.content + " — " + h.action + (h.count > 1 ? " (" + h.count + ")" : "");
+    list.append(li);
+  }
+  $("hidden-content").hidden = hidden.length === 0;
+}
+
 // A report's original text: the replacements' originals put back where the sanitized
-// text has them (for a report opened from a file, which does not carry the original).
+// text has them (for a report opened from a file, and for an uploaded file, whose text
+// the service reads: the report does not carry the original). The gaps between
+// replacements differ only where an article was made to agree with the replacement after
+// it ("a" and "an"), which is undone; a gap that differs otherwise is refused rather than
+// reviewed on a text that is not the document's.
 function originalFromReport(report) {
   const san = Array.from(report.sanitized_text);
   const out = [];
   let o = 0;
   let s = 0;
-  for (const r of report.replacements) {
+  for (const [i, r] of report.replacements.entries()) {
     if (r.original === null) throw new Error("a redacted report has no originals to review");
     const gapLength = r.start - o;
-    out.push(...san.slice(s, s + gapLength));
-    const piece = r.replacement === null ? REMOVAL_MARKER : r.replacement;
-    s += gapLength + Array.from(piece).length;
-    out.push(...Array.from(r.original));
+    const piece = Array.from(r.replacement === null ? REMOVAL_MARKER : r.replacement);
+    const found = [0, 1, -1].map((d) => s + gapLength + d).find((at) => at >= s &&
+      san.slice(at, at + piece.length).join("").toLowerCase() === piece.join("").toLowerCase());
+    if (found === undefined) throw new Error("replacement " + (i + 1) + " is not where the sanitized text has it");
+    let gap = san.slice(s, found).join("");
+    if (found - s === gapLength + 1) gap = gap.replace(/\b([aA])n(\s*)$/u, "$1$2");
+    else if (found - s === gapLength - 1) gap = gap.replace(/\b([aA])(\s*)$/u, "$1n$2");
+    if (Array.from(gap).length !== gapLength) throw new Error("the text before replacement " + (i + 1) + " is not the original's");
+    out.push(...Array.from(gap), ...Array.from(r.original));
+    s = found + piece.length;
     o = r.end;
   }
   out.push(...san.slice(s));
@@ -330,6 +370,9 @@ function decisionLog() {
 }
 
 async function sanitize() {
+  if (state.file && state.file.shown === $("doc").value) { await sanitizeFile(); return; }
+  // The text was edited since the file was opened: it is sanitized as text.
+  state.file = null;
   const shown = $("doc").value;
   // A file's own line endings, unless the text was edited since it was opened.
   const text = state.uploaded && state.uploaded.shown === shown ? state.uploaded.raw : shown;
@@ -343,6 +386,52 @@ async function sanitize() {
   } catch (e) {
     status("Not sanitized: " + e.message, true);
   }
+}
+
+// The file uploaded in its own format (its name is not sent: only its extension, which
+// tells formats apart); its text, as the service read it, is shown for review.
+async function sanitizeFile() {
+  state.protect = protectList();
+  state.docId = "document";
+  const body = new FormData();
+  body.append("file", state.file.blob, state.file.uploadName);
+  for (const person of state.protect) body.append("protect", person);
+  const strategy = $("strategy").value;
+  if (strategy) body.append("strategy", strategy);
+  status("Sanitizing " + state.file.name + "…");
+  try {
+    const report = await post("/v1/sanitize", body);
+    const original = originalFromReport(report);
+    $("doc").value = original;
+    state.file.shown = $("doc").value;
+    load(report, original);
+  } catch (e) {
+    status("Not sanitized: " + e.message, true);
+  }
+}
+
+// The reviewed decisions as edits over the original text (code points), as /v1/render
+// takes them: each replacement whose published text differs from the original, from the
+// start of an article made to agree with it. With every replacement accepted they are
+// the engine's own edits, so the file is the one `format=file` answers.
+function fileEdits() {
+  const edits = [];
+  let o = 0;
+  for (const item of state.items) {
+    const r = item.report;
+    const published = Array.from(item.decision.choice === "accept" ? item.sanitizedGap : item.originalGap);
+    const gap = Array.from(item.originalGap);
+    let p = 0;
+    while (p < gap.length && p < published.length && gap[p] === published[p]) p++;
+    if (p === gap.length && p === published.length) {
+      if (item.decision.value !== item.report.original) edits.push({ start: r.start, end: r.end, text: item.decision.value });
+    } else {
+      while (p > 0 && /\p{L}/u.test(gap[p - 1])) p--;
+      edits.push({ start: o + p, end: r.end, text: published.slice(p).join("") + item.decision.value });
+    }
+    o = r.end;
+  }
+  return edits;
 }
 
 // The edited text assessed again (see `layout`). Whatever the engine would now replace is
@@ -389,7 +478,31 @@ async function recheck() {
   }
 }
 
-function exportAll() {
+// The file written in its own format with the reviewed decisions, offered for download
+// as `released.EXT` (the extension of the service's fixed name for its format).
+async function exportFile() {
+  const link = $("download-file");
+  link.hidden = true;
+  const body = new FormData();
+  body.append("file", state.file.blob, state.file.uploadName);
+  body.append("edits", JSON.stringify(fileEdits()));
+  try {
+    const response = await send("/v1/render", body);
+    const named = /filename="[^".]*(\.[A-Za-z0-9]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const blob = await response.blob();
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(blob);
+    link.download = "released" + (named ? named[1] : "");
+    link.textContent = "Download the released file (" + link.download + ")";
+    link.hidden = false;
+    return true;
+  } catch (e) {
+    status("The file was not written (nothing to download): " + e.message, true);
+    return false;
+  }
+}
+
+async function exportAll() {
   const text = finalText();
   const log = JSON.stringify(decisionLog(), null, 2);
   $("final-text").textContent = text;
@@ -408,6 +521,8 @@ function exportAll() {
   const warning = $("export-warning");
   warning.hidden = risks.length === 0;
   warning.textContent = risks.length === 0 ? "" : "Still risky — " + risks.join("; ") + ".";
+  $("download-file").hidden = true;
+  if (state.file && !(await exportFile())) return;
   status(risks.length === 0 ? "Exported." : "Exported, still risky: review the warning before release.");
 }
 
@@ -458,8 +573,17 @@ document.addEventListener("keydown", (e) => {
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
-  const text = await file.text();
   state.uploaded = null;
+  state.file = null;
+  const extension = /\.([A-Za-z0-9]+)$/.exec(file.name);
+  if (extension && !/^(txt|text|json)$/i.test(extension[1])) {
+    // Read by the service in its own format; kept here for the export.
+    state.file = { blob: file, name: file.name, uploadName: "document." + extension[1].toLowerCase(), shown: "" };
+    $("doc").value = "";
+    status("Opened " + file.name + ": name the persons to protect and press Sanitize; its text is read by the service.");
+    return;
+  }
+  const text = await file.text();
   let report = null;
   if (/\.json$/i.test(file.name)) {
     try { report = JSON.parse(text); } catch (e) { status(file.name + ": not JSON: " + e.message, true); return; }
