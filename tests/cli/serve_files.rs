@@ -490,3 +490,39 @@ async fn uploads_are_refused_as_the_cli_refuses_files_and_within_their_limit() {
     );
     assert!(openapi["paths"]["/v1/render"]["post"].is_object());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_pdf_comes_back_as_the_new_pdf_the_cli_writes() {
+    let s = setup();
+    let server = Server::start(&s.data, &s.config, &[], &[]);
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/office/memo.pdf");
+    let original = std::fs::read(&fixture).expect("the fixture");
+    let released = s.root.join("released.pdf");
+    cli_output(
+        &s,
+        &[
+            fixture.to_str().expect("path"),
+            "--protect",
+            "Jane Roe",
+            "--out",
+            released.to_str().expect("path"),
+        ],
+    );
+    let (status, content_type, disposition, body) = send(
+        &server,
+        "/v1/sanitize",
+        form(
+            "Jane Roe memo.pdf",
+            original,
+            &[("protect", "Jane Roe"), ("format", "file")],
+        ),
+    )
+    .await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(content_type, "application/pdf");
+    assert_eq!(disposition, r#"attachment; filename="document.pdf""#);
+    assert_eq!(body, std::fs::read(&released).expect("the CLI's file"));
+    let everything = crate::pdf::everything_in(&body);
+    assert!(!everything.contains("jane") && !everything.contains("roe"));
+}
