@@ -1,5 +1,5 @@
 //! Documents in their own formats: a word-processing package (DOCX, ODT), a web page
-//! (HTML) or a Markdown file read into the text the sanitizer works on, and written back in its format with
+//! (HTML), a Markdown file or an e-mail (`.eml`) read into the text the sanitizer works on, and written back in its format with
 //! the sanitized text in place of the original, its formatting kept. What a release famously leaks besides the
 //! text — tracked deletions, comment authors, document properties, alternative text of
 //! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
@@ -7,6 +7,7 @@
 //! each.
 
 mod docx;
+mod email;
 mod html;
 mod image;
 mod markdown;
@@ -35,6 +36,8 @@ pub enum Kind {
     Html,
     /// A Markdown document (`.md`, `.markdown`).
     Markdown,
+    /// An e-mail (`.eml`, or text that opens with a message's header fields).
+    Email,
 }
 
 impl Kind {
@@ -57,6 +60,9 @@ impl Kind {
             let extension = path
                 .extension()
                 .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if extension.as_deref() == Some("eml") {
+                return Ok(Some(Kind::Email));
+            }
             let head: String = String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
                 .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
                 .chars()
@@ -69,8 +75,10 @@ impl Kind {
             if page {
                 return Ok(Some(Kind::Html));
             }
-            let markdown = matches!(extension.as_deref(), Some("md" | "markdown"));
-            return Ok(markdown.then_some(Kind::Markdown));
+            if matches!(extension.as_deref(), Some("md" | "markdown")) {
+                return Ok(Some(Kind::Markdown));
+            }
+            return Ok(email::opens_with_header(bytes).then_some(Kind::Email));
         }
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
             .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
@@ -195,6 +203,13 @@ pub enum Disclosed {
     UnreadablePart,
     /// Text of a part beside the body (headers, footers, notes, comments, text boxes).
     PartText,
+    /// An e-mail's header fields beside its sender, recipients and subject (routing,
+    /// dates, identifiers, signatures, the mail program), listed by name.
+    MailHeader,
+    /// An e-mail's part in a format declass cannot read (an image, an archive, a program).
+    MailAttachment,
+    /// The signature of a signed e-mail, which no longer holds once its text changes.
+    MailSignature,
 }
 
 impl Disclosed {
@@ -224,6 +239,9 @@ impl Disclosed {
             Settings => ("application settings", "removed"),
             UnreadablePart => ("a part declass cannot read", "removed"),
             PartText => ("text", "sanitized"),
+            MailHeader => ("a header field (its value unread)", "removed"),
+            MailAttachment => ("a part declass cannot read", "removed"),
+            MailSignature => ("the signature of a signed message", "removed"),
         }
     }
 }
@@ -239,9 +257,10 @@ pub struct HiddenContent {
     pub count: usize,
 }
 
-/// Hidden content noted while a package is read, counted per part and kind.
+/// Hidden content noted while a package is read, counted per part and kind; and what
+/// the documents inside it (an e-mail's attachments) listed.
 #[derive(Debug, Default)]
-pub struct HiddenLog(BTreeMap<(String, Disclosed), usize>);
+pub struct HiddenLog(BTreeMap<(String, Disclosed), usize>, Vec<HiddenContent>);
 
 impl HiddenLog {
     pub fn note(&mut self, part: &str, what: Disclosed) {
@@ -260,6 +279,7 @@ impl HiddenLog {
                     count,
                 }
             })
+            .chain(self.1)
             .collect()
     }
 }
@@ -306,6 +326,8 @@ enum Container {
     Html(html::Html),
     /// A Markdown document.
     Markdown(markdown::Markdown),
+    /// An e-mail.
+    Email(email::Email),
 }
 
 /// The most a package may unpack to: a small document that unpacks to gigabytes is an
@@ -336,6 +358,7 @@ impl Package {
                 let name = path.display().to_string();
                 Container::Markdown(markdown::read(&name, source, &mut text)?)
             }
+            Kind::Email => Container::Email(email::read(path, bytes, &mut text, &mut log)?),
         };
         Ok(Package {
             container,
@@ -350,10 +373,13 @@ impl Package {
         &self.text
     }
 
-    /// Whether the written document is text (a web page, Markdown), which a terminal can
-    /// show, rather than a binary package.
+    /// Whether the written document is text (a web page, Markdown, a 7-bit e-mail),
+    /// which a terminal can show, rather than a binary package.
     pub fn writes_text(&self) -> bool {
-        matches!(self.container, Container::Html(_) | Container::Markdown(_))
+        matches!(
+            self.container,
+            Container::Html(_) | Container::Markdown(_) | Container::Email(_)
+        )
     }
 
     /// What the package held beside its text and what was done to it.
@@ -372,6 +398,7 @@ impl Package {
             Container::Markdown(doc) => {
                 Ok(doc.write(&piece_texts(&self.text, doc.pieces(), edits)))
             }
+            Container::Email(message) => message.write(&self.text, edits),
         }
     }
 
