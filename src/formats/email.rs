@@ -169,8 +169,9 @@ enum Node {
 
 struct Disposition {
     attachment: bool,
-    /// The file name: a region.
-    filename: Option<usize>,
+    /// The file name: its stem (a region) and its extension, which is kept so that the
+    /// file still opens with its program whatever replaces a name in the stem.
+    filename: Option<(usize, String)>,
 }
 
 enum Content {
@@ -279,6 +280,20 @@ fn content_type(part: &MessagePart<'_>) -> String {
             None => t.ctype().to_ascii_lowercase(),
         },
     )
+}
+
+/// A file name's stem and its extension (`.docx`: a dot and up to 8 letters or digits).
+fn split_extension(name: &str) -> (&str, &str) {
+    match name.rfind('.') {
+        Some(at)
+            if at > 0
+                && (2..=9).contains(&(name.len() - at))
+                && name[at + 1..].chars().all(|c| c.is_ascii_alphanumeric()) =>
+        {
+            name.split_at(at)
+        }
+        _ => (name, ""),
+    }
 }
 
 /// Text with its line breaks as `\n`.
@@ -420,7 +435,11 @@ impl Reader<'_> {
         section: &str,
         depth: usize,
     ) -> Result<Option<Node>> {
-        let place = format!("part {}", if section.is_empty() { "1" } else { section });
+        let place = if section.is_empty() {
+            "body".to_string()
+        } else {
+            format!("part {section}")
+        };
         let part = message
             .parts
             .get(id as usize)
@@ -547,9 +566,11 @@ impl Reader<'_> {
         }
         let filename = filename.map(|name| {
             self.text.push_str("Attachment: ");
-            let region = self.region(name);
+            let (stem, extension) = split_extension(name);
+            let region = self.region(stem);
+            self.text.push_str(extension);
             paragraph_break(self.text);
-            region
+            (region, extension.to_string())
         });
         let disposition = part.content_disposition();
         let disposition = (disposition.is_some() || filename.is_some()).then(|| Disposition {
@@ -867,8 +888,8 @@ impl Writer<'_> {
             } else {
                 "inline"
             });
-            if let Some(filename) = disposition.filename {
-                value = value.attribute("filename", self.new_text(filename));
+            if let Some((stem, extension)) = &disposition.filename {
+                value = value.attribute("filename", self.new_text(*stem) + extension);
             }
             part = part.header("Content-Disposition", value);
         }

@@ -256,7 +256,7 @@ fn damaged_and_encrypted_messages_are_refused() {
         .err()
         .expect("refused")
         .to_string();
-    assert!(error.starts_with("m.eml: part 1: damaged"), "{error}");
+    assert!(error.starts_with("m.eml: body: damaged"), "{error}");
     let encrypted = "From: ann@example.net\r\nContent-Type: application/pkcs7-mime; smime-type=enveloped-data\r\n\
                      Content-Transfer-Encoding: base64\r\n\r\nMIAGCSqGSIb3DQEHA6CAMIACAQAx\r\n";
     let error = Package::read(Path::new("m.eml"), Kind::Email, encrypted.as_bytes())
@@ -315,4 +315,13 @@ fn addresses_that_are_no_plain_address_become_no_one_s() {
         "EMAIL@sanitized.invalid"
     );
     assert_eq!(no_ones_address(""), "undisclosed@sanitized.invalid");
+}
+
+#[test]
+fn a_file_name_s_extension_stays_apart_from_its_stem() {
+    assert_eq!(split_extension("jane-roe.docx"), ("jane-roe", ".docx"));
+    assert_eq!(split_extension("notes.tar.gz"), ("notes.tar", ".gz"));
+    assert_eq!(split_extension("Jane Roe"), ("Jane Roe", ""));
+    assert_eq!(split_extension(".profile"), (".profile", ""));
+    assert_eq!(split_extension("a.Jane Roe"), ("a.Jane Roe", ""));
 }
