@@ -26,7 +26,7 @@ fn release(s: &Setup, input: &Path, out: &Path) {
 }
 
 /// A PNG whose `tEXt` chunk names its author.
-fn png_naming(author: &str) -> Vec<u8> {
+pub fn png_naming(author: &str) -> Vec<u8> {
     use img_parts::Bytes;
     use img_parts::png::{Png, PngChunk};
     let mut png = Png::from_bytes(Bytes::from_static(&[
@@ -50,7 +50,7 @@ fn png_naming(author: &str) -> Vec<u8> {
     png.encoder().bytes().to_vec()
 }
 
-fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
+pub fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
     let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for (i, (name, bytes)) in entries.iter().enumerate() {
         let method = if stored_first && i == 0 {
@@ -69,7 +69,7 @@ fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
 }
 
 /// Every entry of a package, decompressed.
-fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+pub fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).expect("a ZIP package");
     (0..archive.len())
         .map(|i| {
@@ -91,7 +91,7 @@ fn part<'a>(entries: &'a [(String, Vec<u8>)], name: &str) -> &'a str {
 }
 
 /// Panics naming the part when any part holds any of `words` (any case).
-fn assert_nowhere(entries: &[(String, Vec<u8>)], words: &[&str]) {
+pub fn assert_nowhere(entries: &[(String, Vec<u8>)], words: &[&str]) {
     for (name, bytes) in entries {
         let lower = String::from_utf8_lossy(bytes).to_lowercase();
         for word in words {
