@@ -325,3 +325,124 @@ fn a_file_name_s_extension_stays_apart_from_its_stem() {
     assert_eq!(split_extension(".profile"), (".profile", ""));
     assert_eq!(split_extension("a.Jane Roe"), ("a.Jane Roe", ""));
 }
+
+#[test]
+fn a_message_inside_the_message_is_read_and_written_as_one() {
+    let message = "From: ann@example.net\r\n\
+        Subject: Fwd: the report\r\n\
+        Content-Type: multipart/mixed; boundary=\"m\"\r\n\
+        \r\n\
+        --m\r\n\
+        Content-Type: text/plain\r\n\
+        \r\n\
+        See below.\r\n\
+        --m\r\n\
+        Content-Type: message/rfc822\r\n\
+        Content-Disposition: inline\r\n\
+        \r\n\
+        Received: by mx.example.com\r\n\
+        From: Jane Roe <jane.roe@example.com>\r\n\
+        Subject: The report\r\n\
+        Content-Type: multipart/alternative; boundary=\"n\"\r\n\
+        \r\n\
+        --n\r\n\
+        Content-Type: text/plain\r\n\
+        \r\n\
+        Written by Jane Roe.\r\n\
+        --n\r\n\
+        Content-Type: text/html\r\n\
+        \r\n\
+        <p>Written by Jane Roe.</p>\r\n\
+        --n--\r\n\
+        --m--\r\n";
+    let package = open(message);
+    assert_eq!(
+        package.text(),
+        "From: <ann@example.net>\n\n\
+         Subject: Fwd: the report\n\n\
+         See below.\n\n\
+         From: Jane Roe <jane.roe@example.com>\n\n\
+         Subject: The report\n\n\
+         Written by Jane Roe.\n\n\
+         Written by Jane Roe.\n\n"
+    );
+    assert_eq!(
+        hidden(&package),
+        [(
+            "part 2: Received".to_string(),
+            "a header field (its value unread)"
+        )]
+    );
+    let out = written(
+        &package,
+        &replacing(
+            package.text(),
+            &[
+                ("Jane Roe", "a person"),
+                ("jane.roe@example.com", "an address"),
+            ],
+        ),
+    );
+    assert!(!out.contains("Jane") && !out.contains("jane"), "{out}");
+    assert!(
+        out.contains("Content-Type: message/rfc822\r\nContent-Transfer-Encoding: 7bit\r\nContent-Disposition: inline\r\n\r\nFrom: \"a person\" <an.address@sanitized.invalid>\r\n"),
+        "{out}"
+    );
+    let reread = parsed(&out);
+    let inner = reread
+        .attachment(0)
+        .and_then(|p| p.message())
+        .expect("the message inside");
+    assert!(
+        inner
+            .root_part()
+            .is_content_type("multipart", "alternative")
+    );
+    assert_eq!(
+        inner.body_html(0).as_deref(),
+        Some("<p>Written by a person.</p>")
+    );
+}
+
+#[test]
+fn messages_nested_too_deep_are_refused() {
+    let mut message = "From: ann@example.net\r\n\r\nThe end.\r\n".to_string();
+    for _ in 0..=MAX_NESTED_MESSAGES {
+        message = format!("From: ann@example.net\r\nContent-Type: message/rfc822\r\n\r\n{message}");
+    }
+    let error = Package::read(Path::new("m.eml"), Kind::Email, message.as_bytes())
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(error.contains("nested more than 32 deep"), "{error}");
+}
+
+#[test]
+fn a_signed_message_loses_its_signature_and_keeps_its_content() {
+    let message = "From: ann@example.net\r\n\
+        Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"s\"\r\n\
+        \r\n\
+        --s\r\n\
+        Content-Type: text/plain\r\n\
+        \r\n\
+        Signed by Jane.\r\n\
+        --s\r\n\
+        Content-Type: application/pgp-signature\r\n\
+        \r\n\
+        -----BEGIN PGP SIGNATURE-----\r\niQEz\r\n-----END PGP SIGNATURE-----\r\n\
+        --s--\r\n";
+    let package = open(message);
+    assert_eq!(
+        hidden(&package),
+        [("part 2".to_string(), "the signature of a signed message")]
+    );
+    let out = written(&package, &[]);
+    assert!(
+        !out.contains("multipart/signed") && !out.contains("PGP"),
+        "{out}"
+    );
+    assert_eq!(
+        parsed(&out).body_text(0).as_deref(),
+        Some("Signed by Jane.")
+    );
+}
