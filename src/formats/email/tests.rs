@@ -1,6 +1,8 @@
 //! Messages built by hand: what is read, what is written, what is refused.
 
+use super::write::{edits_by_region, is_plain_address, no_ones_address};
 use super::*;
+use crate::text::Edit;
 
 /// Reads `message` as the file `m.eml`.
 fn open(message: &str) -> Package {
