@@ -132,8 +132,9 @@ enum Field {
 
 enum Recipient {
     Mailbox(Mailbox),
+    /// A named group (RFC 5322's `name: members;`): its name is a region.
     Group {
-        name: Option<usize>,
+        name: usize,
         members: Vec<Mailbox>,
     },
 }
@@ -304,7 +305,8 @@ impl Reader<'_> {
         self.regions.len() - 1
     }
 
-    /// Reads a message (the file's, or one inside it at `prefix`, `part 2`).
+    /// Reads a message: the file's (`section` empty), or one inside it (`section` 2: the
+    /// message that is part 2).
     fn message(
         &mut self,
         message: &Message<'_>,
@@ -382,10 +384,7 @@ impl Reader<'_> {
                     }
                     self.text.push_str("; ");
                     match group_name {
-                        Some(name) => recipients.push(Recipient::Group {
-                            name: Some(name),
-                            members,
-                        }),
+                        Some(name) => recipients.push(Recipient::Group { name, members }),
                         None => recipients.extend(members.into_iter().map(Recipient::Mailbox)),
                     }
                 }
@@ -436,7 +435,10 @@ impl Reader<'_> {
         if ENCRYPTED_TYPES.contains(&content_type.as_str()) {
             return Err(Error::input(
                 self.path,
-                format!("{place}: encrypted ({content_type}): decrypt the message first"),
+                format!(
+                    "{place}: encrypted or enveloped ({content_type}), which declass cannot \
+                     read: decrypt the message first"
+                ),
             ));
         }
         let PartType::Multipart(children) = &part.body else {
@@ -628,7 +630,12 @@ impl Reader<'_> {
                     )
                     || content_type == "application/vnd.oasis.opendocument.text";
                 if claims_document {
-                    Err(Error::input(self.path, format!("{place}: {e}")))
+                    // Named by its place, not its file name, which often names the person.
+                    let why = match e {
+                        Error::Input { message, .. } => message,
+                        other => other.to_string(),
+                    };
+                    Err(Error::input(self.path, format!("{place}: {why}")))
                 } else {
                     Ok(Reading::Removed)
                 }

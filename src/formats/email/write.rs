@@ -139,7 +139,7 @@ impl Writer<'_> {
                         .map(|r| match r {
                             Recipient::Mailbox(mailbox) => self.mailbox(mailbox),
                             Recipient::Group { name, members } => WrittenAddress::new_group(
-                                name.map(|n| self.new_text(n)),
+                                Some(self.new_text(*name)),
                                 members.iter().map(|m| self.mailbox(m)).collect(),
                             ),
                         })
