@@ -287,6 +287,44 @@ fn split_extension(name: &str) -> (&str, &str) {
     }
 }
 
+/// A `format=flowed` text (RFC 3676) with its soft line breaks undone: a line ending in
+/// a space goes on in the next one of the same quote depth (the space dropped with
+/// `delsp=yes`), and a space stuffed in front of a line is taken out. A name the mailer
+/// broke across two lines ("Jane ⏎ Roe") is then one name to the sanitizer; the part is
+/// written back with its lines whole.
+fn unflowed(text: &str, delsp: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open: Option<usize> = None;
+    for line in text.lines() {
+        let depth = line.bytes().take_while(|&b| b == b'>').count();
+        let content = &line[depth..];
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        if open.is_some_and(|d| d != depth) {
+            out.push('\n');
+            open = None;
+        }
+        if open.is_none() && depth > 0 {
+            out.push_str(&">".repeat(depth));
+            out.push(' ');
+        }
+        let flowed = content.ends_with(' ') && content != "-- ";
+        match (flowed, delsp) {
+            (true, true) => out.push_str(&content[..content.len() - 1]),
+            _ => out.push_str(content),
+        }
+        if flowed {
+            open = Some(depth);
+        } else {
+            out.push('\n');
+            open = None;
+        }
+    }
+    if !text.ends_with('\n') && out.ends_with('\n') && open.is_none() {
+        out.pop();
+    }
+    out
+}
+
 /// Text with its line breaks as `\n`.
 fn with_newlines(text: &str) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
@@ -525,7 +563,17 @@ impl Reader<'_> {
                     "text/plain" if markdown_name => {
                         Reading::Document(Kind::Markdown, with_newlines(text).into_bytes())
                     }
-                    "text/plain" => Reading::Text(with_newlines(text)),
+                    "text/plain" => {
+                        let attribute = |name| part.content_type().and_then(|t| t.attribute(name));
+                        let text = with_newlines(text);
+                        if attribute("format").is_some_and(|f| f.eq_ignore_ascii_case("flowed")) {
+                            let delsp =
+                                attribute("delsp").is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+                            Reading::Text(unflowed(&text, delsp))
+                        } else {
+                            Reading::Text(text)
+                        }
+                    }
                     _ => Reading::Removed,
                 }
             }

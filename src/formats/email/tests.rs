@@ -448,3 +448,21 @@ fn a_signed_message_loses_its_signature_and_keeps_its_content() {
         Some("Signed by Jane.")
     );
 }
+
+#[test]
+fn a_flowed_text_is_read_with_its_soft_line_breaks_undone() {
+    let flowed = "Dear Jane \nRoe,\n> quoted \n> line\n>> deeper\n \nFrom here\n-- \nAnn\n";
+    assert_eq!(
+        unflowed(flowed, false),
+        "Dear Jane Roe,\n> quoted line\n>> deeper\n\nFrom here\n-- \nAnn\n"
+    );
+    assert_eq!(unflowed("Jane \nRoe", true), "JaneRoe");
+    let package = open(
+        "From: ann@example.net\r\nContent-Type: text/plain; format=flowed\r\n\r\nDear Jane \r\nRoe, hello.\r\n",
+    );
+    assert!(
+        package.text().ends_with("Dear Jane Roe, hello.\n\n"),
+        "{}",
+        package.text()
+    );
+}
