@@ -240,7 +240,7 @@ impl Disclosed {
             UnreadablePart => ("a part declass cannot read", "removed"),
             PartText => ("text", "sanitized"),
             MailHeader => ("a header field (its value unread)", "removed"),
-            MailAttachment => ("a part declass cannot read", "removed"),
+            MailAttachment => ("a part or attachment declass cannot read", "removed"),
             MailSignature => ("the signature of a signed message", "removed"),
         }
     }

@@ -209,7 +209,7 @@ fn an_image_goes_and_an_attachment_s_name_is_sanitized() {
         hidden(&package),
         [(
             "part 2 (image/png)".to_string(),
-            "a part declass cannot read"
+            "a part or attachment declass cannot read"
         )]
     );
     let out = written(
