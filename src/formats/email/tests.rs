@@ -466,3 +466,52 @@ fn a_flowed_text_is_read_with_its_soft_line_breaks_undone() {
         package.text()
     );
 }
+
+#[test]
+fn an_attached_e_mail_file_is_sanitized_in_its_own_format() {
+    let attached =
+        "Received: by mx\r\nFrom: Jane Roe <jane.roe@example.com>\r\n\r\nJane Roe wrote.\r\n";
+    let message = format!(
+        "From: ann@example.net\r\nContent-Type: multipart/mixed; boundary=\"m\"\r\n\r\n\
+         --m\r\nContent-Type: text/plain\r\n\r\nForwarded.\r\n\
+         --m\r\nContent-Type: application/octet-stream\r\n\
+         Content-Disposition: attachment; filename=\"old.eml\"\r\n\r\n{attached}--m--\r\n"
+    );
+    let package = open(&message);
+    assert!(
+        package.text().ends_with(
+            "Attachment: old.eml\n\nFrom: Jane Roe <jane.roe@example.com>\n\nJane Roe wrote.\n\n"
+        ),
+        "{}",
+        package.text()
+    );
+    assert_eq!(
+        hidden(&package),
+        [(
+            "part 2: Received".to_string(),
+            "a header field (its value unread)"
+        )]
+    );
+    let out = written(
+        &package,
+        &replacing(
+            package.text(),
+            &[
+                ("Jane Roe", "a person"),
+                ("jane.roe@example.com", "an address"),
+            ],
+        ),
+    );
+    let reread = parsed(&out);
+    let attachment = reread.attachment(0).expect("the attached message");
+    assert_eq!(attachment.attachment_name(), Some("old.eml"));
+    let inner = parsed(std::str::from_utf8(attachment.contents()).expect("7-bit"));
+    assert_eq!(
+        inner
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address()),
+        Some("an.address@sanitized.invalid")
+    );
+    assert_eq!(inner.body_text(0).as_deref(), Some("a person wrote."));
+}
