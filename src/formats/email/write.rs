@@ -216,20 +216,17 @@ impl Writer<'_> {
                     })
                     .collect();
                 let bytes = package.write(&edits)?;
-                match String::from_utf8(bytes) {
-                    Ok(written) if text_type => MimePart::new(
-                        content_type.clone(),
-                        BodyPart::Text(with_crlf(&written).into()),
-                    ),
-                    Ok(written) => MimePart::new(
-                        content_type.clone(),
-                        BodyPart::Binary(written.into_bytes().into()),
-                    ),
-                    Err(e) => MimePart::new(
-                        content_type.clone(),
-                        BodyPart::Binary(e.into_bytes().into()),
-                    ),
-                }
+                // A web page or Markdown goes as text (its line breaks made CRLF, its
+                // encoding chosen for text); anything else as the bytes it is.
+                let body = if text_type {
+                    match String::from_utf8(bytes) {
+                        Ok(written) => BodyPart::Text(with_crlf(&written).into()),
+                        Err(e) => BodyPart::Binary(e.into_bytes().into()),
+                    }
+                } else {
+                    BodyPart::Binary(bytes.into())
+                };
+                MimePart::new(content_type.clone(), body)
             }
             // A message inside a message is never encoded (RFC 2046, 5.2.1): the one
             // written here is 7-bit, its own parts encoded.
