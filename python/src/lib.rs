@@ -224,10 +224,11 @@ impl Engine {
     }
 
     /// Sanitizes the file at `path` into `out`, written atomically: a Word (`.docx`),
-    /// OpenDocument (`.odt`), HTML or Markdown (`.md`) file in its own format, its
-    /// formatting kept and what it held beside its text (comments' authors, tracked
-    /// deletions, properties, image metadata, thumbnails, embedded objects) removed or
-    /// cleared, listed in the report's `hidden_content`; any other file as text.
+    /// OpenDocument (`.odt`), HTML, Markdown (`.md`) or e-mail (`.eml`) file in its own
+    /// format, its formatting kept and what it held beside its text (comments' authors,
+    /// tracked deletions, properties, image metadata, thumbnails, embedded objects, an
+    /// e-mail's routing fields and unreadable attachments) removed or cleared, listed in
+    /// the report's `hidden_content`; any other file as text.
     #[pyo3(signature = (path, out, protect=None, sensitive=None, strategy=None))]
     fn sanitize_file(
         &self,

@@ -1,9 +1,13 @@
-"""Word and OpenDocument files through `Engine.sanitize_file`, written and read back by
-independent libraries (python-docx, odfpy): the released file opens, its text is the
-sanitized text, and the protected name is nowhere in it."""
+"""Word, OpenDocument and e-mail files through `Engine.sanitize_file`, written and read
+back by independent libraries (python-docx, odfpy, the standard library's `email`): the
+released file opens, its text is the sanitized text, and the protected name is nowhere in
+it."""
 
+import email
+import email.policy
 import re
 import zipfile
+from email.message import EmailMessage
 
 import docx
 from odf import teletype, text as odftext
@@ -113,3 +117,37 @@ def test_a_pdf_an_office_suite_wrote_comes_back_as_a_new_pdf(engine, tmp_path):
     listed = {(h["part"], h["action"]) for h in result.report["hidden_content"]}
     assert ("Info dictionary", "removed") in listed, listed
     assert any(part == "annotations" for part, _ in listed), listed
+
+
+def test_an_e_mail_comes_back_as_an_e_mail_without_the_name(engine, tmp_path):
+    message = EmailMessage()
+    message["From"] = "Jane Roe <jane.roe@example.com>"
+    message["To"] = "ann@example.net"
+    message["Subject"] = "Jane Roe in the garden"
+    message["Message-ID"] = "<1.jane.roe@example.com>"
+    message.set_content("Jane Roe read a book about history in the garden.\n\nMusic helps.\n")
+    message.add_alternative("<p>Jane Roe read a book.</p><p>Music helps.</p>", subtype="html")
+    message.add_attachment(
+        b"\x89PNG\r\n\x1a\n", maintype="image", subtype="png", filename="jane.png"
+    )
+    source = tmp_path / "message.eml"
+    source.write_bytes(message.as_bytes())
+
+    out = tmp_path / "released.eml"
+    result = engine.sanitize_file(source, out, protect=["Jane Roe"])
+
+    released = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
+    seen = [str(value) for _, value in released.items()]
+    for part in released.walk():
+        seen.extend(str(value) for _, value in part.items())
+        if not part.is_multipart():
+            seen.append(part.get_content() if part.get_content_maintype() == "text" else "")
+    assert not any("jane" in text.lower() or "roe" in text.lower() for text in seen), seen
+    assert "Message-ID" not in released
+    assert released.get_content_type() == "multipart/mixed"
+    plain = released.get_body(preferencelist=("plain",)).get_content()
+    assert "Music helps." in plain, plain
+    assert normalized(plain) in normalized(result.text), (plain, result.text)
+    parts = {h["part"] for h in result.report["hidden_content"]}
+    assert "Message-ID" in parts, parts
+    assert any(part.endswith("(image/png)") for part in parts), parts

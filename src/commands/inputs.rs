@@ -20,7 +20,7 @@ pub struct Input {
     pub text: String,
     /// Persons to conceal in this document only (a TAB document's `task` person).
     pub protect: Vec<String>,
-    /// The document in its own format (Word, OpenDocument, HTML) `text` was read from, written back in its format.
+    /// The document in its own format (Word, OpenDocument, HTML, Markdown, e-mail) `text` was read from, written back in its format.
     pub package: Option<Box<PackageFile>>,
 }
 

@@ -160,8 +160,8 @@ fn sanitized<'a>(input: &'a Input, done: &'a Processed, position: usize) -> Sani
     }
 }
 
-/// One document's own output: a Word, OpenDocument, HTML or Markdown file in its own format with the
-/// sanitized text in place, or the rendering of its text.
+/// One document's own output: a Word, OpenDocument, HTML, Markdown or e-mail file in its own
+/// format with the sanitized text in place, or the rendering of its text.
 fn document_output(
     rendering: &Rendering,
     input: &Input,
@@ -474,7 +474,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         // A document in its own format is a file of its own: alone, it is the output.
         let ([input], [done]) = (inputs.as_slice(), done.as_slice()) else {
             bail!(
-                "Word, OpenDocument, HTML and Markdown files are written in their own format, one file each: \
+                "Word, OpenDocument, HTML, Markdown and e-mail files are written in their own format, one file each: \
                  give --out DIR (nothing was written)"
             );
         };

@@ -1,13 +1,15 @@
 //! Documents in their own formats: a word-processing package (DOCX, ODT), a web page
-//! (HTML), a Markdown file or a PDF read into the text the sanitizer works on, and written
-//! back in its format with the sanitized text in place of the original, its formatting kept
-//! (a PDF is typeset anew from its sanitized text: see [`pdf`]). What a release famously leaks besides the
+//! (HTML), a Markdown file, an e-mail (`.eml`) or a PDF read into the text the sanitizer
+//! works on, and written back in its format with the sanitized text in place of the
+//! original, its formatting kept (a PDF is typeset anew from its sanitized text: see
+//! [`pdf`]). What a release famously leaks besides the
 //! text — tracked deletions, comment authors, document properties, alternative text of
 //! images, image metadata, thumbnails, embedded objects — is removed or cleared, and a
 //! part this module cannot read is removed, never copied blind; [`HiddenContent`] lists
 //! each.
 
 mod docx;
+mod email;
 mod html;
 mod image;
 mod markdown;
@@ -39,6 +41,8 @@ pub enum Kind {
     Markdown,
     /// A PDF file: its text read page by page, the output typeset anew.
     Pdf,
+    /// An e-mail (`.eml`, or text that opens with a message's header fields).
+    Email,
 }
 
 /// How documents in their own formats are read and written (`[formats]`).
@@ -85,6 +89,9 @@ impl Kind {
             let extension = path
                 .extension()
                 .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if extension.as_deref() == Some("eml") {
+                return Ok(Some(Kind::Email));
+            }
             let head: String = String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
                 .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
                 .chars()
@@ -97,8 +104,10 @@ impl Kind {
             if page {
                 return Ok(Some(Kind::Html));
             }
-            let markdown = matches!(extension.as_deref(), Some("md" | "markdown"));
-            return Ok(markdown.then_some(Kind::Markdown));
+            if matches!(extension.as_deref(), Some("md" | "markdown")) {
+                return Ok(Some(Kind::Markdown));
+            }
+            return Ok(email::opens_with_header(bytes).then_some(Kind::Email));
         }
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
             .map_err(|e| Error::input(path, format!("damaged ZIP package: {e}")))?;
@@ -243,6 +252,13 @@ pub enum Disclosed {
     Bookmark,
     /// Files attached to a PDF.
     Attachment,
+    /// An e-mail's header fields beside its sender, recipients and subject (routing,
+    /// dates, identifiers, signatures, the mail program), listed by name.
+    MailHeader,
+    /// An e-mail's part in a format declass cannot read (an image, an archive, a program).
+    MailAttachment,
+    /// The signature of a signed e-mail, which no longer holds once its text changes.
+    MailSignature,
 }
 
 impl Disclosed {
@@ -292,6 +308,9 @@ impl Disclosed {
             ),
             Bookmark => ("bookmarks", "removed"),
             Attachment => ("attached files", "removed"),
+            MailHeader => ("a header field (its value unread)", "removed"),
+            MailAttachment => ("a part or attachment declass cannot read", "removed"),
+            MailSignature => ("the signature of a signed message", "removed"),
         }
     }
 }
@@ -307,9 +326,10 @@ pub struct HiddenContent {
     pub count: usize,
 }
 
-/// Hidden content noted while a package is read, counted per part and kind.
+/// Hidden content noted while a package is read, counted per part and kind; and what
+/// the documents inside it (an e-mail's attachments) listed.
 #[derive(Debug, Default)]
-pub struct HiddenLog(BTreeMap<(String, Disclosed), usize>);
+pub struct HiddenLog(BTreeMap<(String, Disclosed), usize>, Vec<HiddenContent>);
 
 impl HiddenLog {
     pub fn note(&mut self, part: &str, what: Disclosed) {
@@ -328,6 +348,7 @@ impl HiddenLog {
                     count,
                 }
             })
+            .chain(self.1)
             .collect()
     }
 }
@@ -376,6 +397,8 @@ enum Container {
     Markdown(markdown::Markdown),
     /// A PDF's pages.
     Pdf(pdf::Pdf),
+    /// An e-mail.
+    Email(email::Email),
 }
 
 impl Package {
@@ -407,6 +430,7 @@ impl Package {
                 let name = path.display().to_string();
                 Container::Pdf(pdf::read(&name, bytes, &config.pdf, &mut text, &mut log)?)
             }
+            Kind::Email => Container::Email(email::read(path, bytes, config, &mut text, &mut log)?),
         };
         Ok(Package {
             container,
@@ -421,10 +445,13 @@ impl Package {
         &self.text
     }
 
-    /// Whether the written document is text (a web page, Markdown), which a terminal can
-    /// show, rather than a binary package.
+    /// Whether the written document is text (a web page, Markdown, a 7-bit e-mail),
+    /// which a terminal can show, rather than a binary package.
     pub fn writes_text(&self) -> bool {
-        matches!(self.container, Container::Html(_) | Container::Markdown(_))
+        matches!(
+            self.container,
+            Container::Html(_) | Container::Markdown(_) | Container::Email(_)
+        )
     }
 
     /// What the package held beside its text and what was done to it.
@@ -454,6 +481,7 @@ impl Package {
                 }
                 doc.write(&pages)
             }
+            Container::Email(message) => message.write(&self.text, edits),
         }
     }
 
@@ -610,6 +638,7 @@ impl Kind {
             Kind::Html => "text/html; charset=utf-8",
             Kind::Markdown => "text/markdown; charset=utf-8",
             Kind::Pdf => "application/pdf",
+            Kind::Email => "message/rfc822",
         }
     }
 
@@ -622,6 +651,7 @@ impl Kind {
             Kind::Html => "html",
             Kind::Markdown => "md",
             Kind::Pdf => "pdf",
+            Kind::Email => "eml",
         }
     }
 }

@@ -26,7 +26,7 @@ fn release(s: &Setup, input: &Path, out: &Path) {
 }
 
 /// A PNG whose `tEXt` chunk names its author.
-fn png_naming(author: &str) -> Vec<u8> {
+pub fn png_naming(author: &str) -> Vec<u8> {
     use img_parts::Bytes;
     use img_parts::png::{Png, PngChunk};
     let mut png = Png::from_bytes(Bytes::from_static(&[
@@ -50,7 +50,7 @@ fn png_naming(author: &str) -> Vec<u8> {
     png.encoder().bytes().to_vec()
 }
 
-fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
+pub fn zip(entries: &[(&str, Vec<u8>)], stored_first: bool) -> Vec<u8> {
     let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for (i, (name, bytes)) in entries.iter().enumerate() {
         let method = if stored_first && i == 0 {

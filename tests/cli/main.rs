@@ -12,6 +12,7 @@ mod collections;
 mod compare;
 mod corpus;
 mod detect;
+mod email;
 mod eval_ic;
 mod eval_tab;
 mod formats;

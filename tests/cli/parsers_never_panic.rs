@@ -229,3 +229,56 @@ proptest! {
         }
     }
 }
+
+const MESSAGE: &str = "From: Jane Roe <jane.roe@example.com>\r\nTo: a@example.org, Team: b@example.org;\r\n\
+    Subject: =?utf-8?q?Caf=C3=A9?=\r\nReceived: by mx\r\nContent-Type: multipart/mixed; boundary=\"m\"\r\n\r\n\
+    --m\r\nContent-Type: multipart/alternative; boundary=\"a\"\r\n\r\n\
+    --a\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nDear Jane =\r\nRoe=E2=80=99s\r\n\
+    --a\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\nPHA+SmFuZSA8YiBhbHQ9J1JvZSc+Um9lPC9iPjwvcD4=\r\n--a--\r\n\
+    --m\r\nContent-Type: message/rfc822\r\n\r\nFrom: b@example.org\r\nSubject: Fwd\r\n\r\nJane Roe.\r\n\
+    --m\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=\"jane.txt\"\r\n\r\nJane.\r\n\
+    --m\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n--m--\r\n";
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// An e-mail with bytes changed or cut off: read and written with an edit anywhere
+    /// in its text, and what is written reads again; or an error.
+    #[test]
+    fn damaged_e_mails(
+        changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+        edit_at in any::<prop::sample::Index>(),
+        edit_len in 0usize..12,
+    ) {
+        let formats = declass::config::Config::load(None).expect("built-in configuration").formats;
+        let mut bytes = MESSAGE.as_bytes().to_vec();
+        for (at, value) in &changes {
+            let i = at.index(bytes.len());
+            bytes[i] ^= value;
+        }
+        if let Some(at) = cut {
+            bytes.truncate(at.index(bytes.len()).max(1));
+        }
+        if let Ok(Some(package)) = declass::formats::open(Path::new("m.eml"), &bytes, &formats) {
+            let text = package.text();
+            let mut start = edit_at.index(text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + edit_len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            let written = package.write(&[edit]).expect("a message read is written");
+            let again = declass::formats::open(Path::new("m.eml"), &written, &formats);
+            prop_assert!(
+                matches!(again, Ok(Some(_))),
+                "{:?}: {}",
+                again.err(),
+                String::from_utf8_lossy(&written)
+            );
+        }
+    }
+}
