@@ -107,6 +107,11 @@ fn is_period(label: &str) -> bool {
         && (label.ends_with('s') || label.ends_with("century"))
 }
 
+/// Whether `label` is the name of a month: the rung above a day the text gives no year.
+fn is_month(label: &str) -> bool {
+    crate::text::MONTH_NAMES.contains(&label)
+}
+
 /// Whether a published reading is a period, however [`reads_as`] put it in its
 /// sentence: "the 2020s", "in the 2020s", "a day in the 2020s".
 fn reads_as_period(reading: &str) -> bool {
@@ -134,22 +139,29 @@ fn reads_as(
             .to_string();
     }
     let bare = label.strip_prefix("the ").unwrap_or(label);
-    if is_period(bare) {
+    let (month, period) = (is_month(bare), is_period(bare));
+    if month || period {
         // A date said right after its verb ("born 24 September 1957") becomes a period,
         // which English puts after "in": "born in the 20th century"; a day after "on"
-        // stays a day: "on 22 April 1876" → "on a day in the 1870s".
+        // stays a day: "on 22 April 1876" → "on a day in the 1870s", "on 12 March" → "on
+        // a day in March". A month takes no article.
         let previous = doc
             .tokens
             .partition_point(|t| t.end <= start)
             .checked_sub(1);
         let after_verb = previous.is_some_and(|k| doc.tags.get(k) == Some(&Upos::Verb));
         let after_on = previous.is_some_and(|k| doc.tokens[k].norm == "on");
-        return if after_on {
-            format!("a day in the {bare}")
-        } else if after_verb {
-            format!("in the {bare}")
+        let named = if month {
+            bare.to_string()
         } else {
             format!("the {bare}")
+        };
+        return if after_on {
+            format!("a day in {named}")
+        } else if after_verb {
+            format!("in {named}")
+        } else {
+            named
         };
     }
     if label.starts_with("the ") || label.starts_with("a ") {
@@ -650,8 +662,13 @@ impl Run<'_, '_> {
                 }) => format!("generalize → {}", c.label),
                 Some(_) => "remove".to_string(),
             };
-            let names_something =
-                item.proper || matches!(item.kind(), Some(TermKind::ProperName | TermKind::Number));
+            // A date names a day as a name names a thing: its class reads with an
+            // article ("on a date", not "on date").
+            let names_something = item.proper
+                || matches!(
+                    item.kind(),
+                    Some(TermKind::ProperName | TermKind::Number | TermKind::Date)
+                );
             let kind = match item.kind() {
                 Some(TermKind::Date) => "date",
                 Some(TermKind::Number) => "number",
@@ -833,6 +850,10 @@ mod tests {
             "a day in the 20th century"
         );
         assert_eq!(read("1976", "the 1970s"), "1970s");
+        // A day of a month without its year reads as the month.
+        assert_eq!(read("2 May", "May"), "a day in May");
+        assert_eq!(read("1957", "May"), "in May");
+        assert_eq!(read("1960", "May"), "May");
         // A plural possessive determines the noun after it.
         assert_eq!(read("League", "association"), "association");
     }

@@ -65,7 +65,7 @@ fn ordinal_suffix(n: i32) -> &'static str {
 }
 
 /// The broader forms of a date, most specific first. A decade ("1950s") continues from
-/// its century; a date without a year has none.
+/// its century; a date without a year has only its month, when it names a day of one.
 pub fn date_ladder(text: &str) -> Vec<Rung> {
     let trimmed = text.trim();
     if let Some((hour, minute)) = time_of_day(trimmed) {
@@ -94,9 +94,6 @@ pub fn date_ladder(text: &str) -> Vec<Rung> {
         Some(d) => d.parse::<i32>().ok(),
         None => year_of(trimmed),
     };
-    let Some(year) = year else {
-        return out;
-    };
     let words: Vec<&str> = trimmed.split_whitespace().collect();
     // A list of dates across months ("28 February and 6 March 1990") has only its year.
     let months: Vec<usize> = words.iter().filter_map(|w| month_of(w)).collect();
@@ -110,6 +107,13 @@ pub fn date_ladder(text: &str) -> Vec<Rung> {
             .trim_end_matches(|c: char| c.is_ascii_alphabetic());
         !d.is_empty() && d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit())
     });
+    let Some(year) = year else {
+        // A day of a month the text gives no year ("12 March") is first its month.
+        if let (Some(m), true, None) = (month, has_day, decade_form) {
+            out.push(rung(MONTHS[m].to_string(), MONTHS[m].to_string()));
+        }
+        return out;
+    };
     if decade_form.is_none() {
         if let (Some(m), true) = (month, has_day) {
             let month_year = format!("{} {year}", MONTHS[m]);
@@ -610,6 +614,10 @@ mod tests {
             vec!["2020", "the 2020s", "the 21st century"]
         );
         assert!(date_ladder("yesterday").is_empty());
+        assert_eq!(texts(date_ladder("12 March")), vec!["March"]);
+        assert_eq!(texts(date_ladder("March 12th")), vec!["March"]);
+        assert!(date_ladder("March").is_empty());
+        assert!(date_ladder("Tuesday").is_empty());
         // A list of dates has its month only when every date is in it.
         assert_eq!(
             texts(date_ladder("5 and 15 October 1993")),
