@@ -120,15 +120,39 @@ pub fn read(
     })
 }
 
+thread_local! {
+    /// Whether this thread is inside the extractor, whose panic messages may quote the
+    /// file's objects: they are not printed.
+    static EXTRACTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once, a panic hook that keeps the extractor's panic messages (which may
+/// quote the document's strings) off standard error, and leaves every other panic to the
+/// hook before it.
+fn quiet_extractor_panics() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !EXTRACTING.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// The text of page `number`, as [`blocks`] lays it out. The extractor is third-party
 /// code over untrusted input: a panic inside it is this page's error, not the process's
-/// end.
+/// end, and its message is not printed.
 fn page_text(document: &Document, number: u32) -> std::result::Result<String, String> {
+    quiet_extractor_panics();
+    EXTRACTING.with(|e| e.set(true));
     let extracted = std::panic::catch_unwind(AssertUnwindSafe(|| {
         let mut raw = String::new();
         let mut output = pdf_extract::PlainTextOutput::new(&mut raw);
         pdf_extract::output_doc_page(document, &mut output, number).map(|()| raw)
     }));
+    EXTRACTING.with(|e| e.set(false));
     let raw = match extracted {
         Ok(Ok(raw)) => raw,
         Ok(Err(e)) => return Err(format!("its text cannot be read: {e}")),

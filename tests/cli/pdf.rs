@@ -17,11 +17,17 @@ use crate::common::{Setup, assert_clean_failure, assert_success, setup};
 /// and covered by a black rectangle, as a careless redaction leaves it; page two names
 /// her again and carries an image. The file has an author and an annotation naming her.
 fn leaky_pdf(with_text: bool) -> Vec<u8> {
+    leaky_pdf_in(
+        with_text,
+        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Times-Roman" },
+    )
+}
+
+/// [`leaky_pdf`] with its text in `font`.
+fn leaky_pdf_in(with_text: bool, font: lopdf::Dictionary) -> Vec<u8> {
     let mut doc = Document::with_version("1.7");
     let pages_id = doc.new_object_id();
-    let font_id = doc.add_object(dictionary! {
-        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Times-Roman",
-    });
+    let font_id = doc.add_object(font);
     let image_id = doc.add_object(Stream::new(
         dictionary! {
             "Type" => "XObject", "Subtype" => "Image", "Width" => 1, "Height" => 1,
@@ -232,6 +238,28 @@ fn a_scanned_or_damaged_pdf_is_refused_by_name_and_nothing_is_written() {
     std::fs::write(&cut, &whole[..whole.len() / 3]).expect("write");
     let run = sanitize(&s, &cut, &["--out", out.to_str().expect("path")]);
     assert_clean_failure(&run, &["cut.pdf"]);
+    assert!(!out.exists());
+
+    // A composite font without its descendant: the extractor gives up on the page (it
+    // panics inside), which is this file's error, said without the extractor's message.
+    let broken = s.root.join("broken.pdf");
+    std::fs::write(
+        &broken,
+        leaky_pdf_in(
+            true,
+            dictionary! {
+                "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "Jane-Roe-Font",
+                "Encoding" => "Identity-H",
+            },
+        ),
+    )
+    .expect("write");
+    let run = sanitize(&s, &broken, &["--out", out.to_str().expect("path")]);
+    assert_clean_failure(
+        &run,
+        &["broken.pdf", "page 1", "its fonts or content are damaged"],
+    );
+    assert!(!String::from_utf8_lossy(&run.stderr).contains("Jane"));
     assert!(!out.exists());
 
     let fake = s.root.join("fake.pdf");
