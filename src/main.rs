@@ -21,8 +21,17 @@ fn main() -> ExitCode {
         commands::Command::Serve(_) => cli.global.log_level().max(log::LevelFilter::Info),
         _ => cli.global.log_level(),
     };
+    // The PDF reader's crates log what they meet in a file (fonts, glyph names, objects),
+    // which may quote the document: only at debug, where sensitive terms may appear.
+    let third_party = if level >= log::LevelFilter::Debug {
+        level
+    } else {
+        log::LevelFilter::Off
+    };
     env_logger::Builder::new()
         .filter_level(level)
+        .filter_module("pdf_extract", third_party)
+        .filter_module("lopdf", third_party)
         .format_timestamp(None)
         .init();
     // Standard output is buffered: what is still in the buffer is written here, so a write
