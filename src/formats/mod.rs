@@ -252,6 +252,8 @@ pub enum Disclosed {
     Bookmark,
     /// Files attached to a PDF.
     Attachment,
+    /// Images drawn on a PDF's pages.
+    PageImage,
     /// An e-mail's header fields beside its sender, recipients and subject (routing,
     /// dates, identifiers, signatures, the mail program), listed by name.
     MailHeader,
@@ -308,6 +310,7 @@ impl Disclosed {
             ),
             Bookmark => ("bookmarks", "removed"),
             Attachment => ("attached files", "removed"),
+            PageImage => ("images on the pages", "not carried over"),
             MailHeader => ("a header field (its value unread)", "removed"),
             MailAttachment => ("a part or attachment declass cannot read", "removed"),
             MailSignature => ("the signature of a signed message", "removed"),

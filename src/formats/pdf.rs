@@ -321,7 +321,7 @@ fn census_object(dict: &Dictionary, log: &mut HiddenLog) {
         log.note("structure tree", Disclosed::AlternativeText);
     }
     if type_is(b"XObject") && subtype_is(b"Image") {
-        log.note("images", Disclosed::EmbeddedObject);
+        log.note("images", Disclosed::PageImage);
     }
 }
 
