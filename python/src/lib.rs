@@ -228,7 +228,9 @@ impl Engine {
     /// format, its formatting kept and what it held beside its text (comments' authors,
     /// tracked deletions, properties, image metadata, thumbnails, embedded objects, an
     /// e-mail's routing fields and unreadable attachments) removed or cleared, listed in
-    /// the report's `hidden_content`; any other file as text.
+    /// the report's `hidden_content`; a PDF as a new PDF typeset from its sanitized text
+    /// (nothing of the original carried over, its layout neither); any other file as
+    /// text.
     #[pyo3(signature = (path, out, protect=None, sensitive=None, strategy=None))]
     fn sanitize_file(
         &self,
