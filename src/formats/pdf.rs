@@ -77,15 +77,18 @@ pub fn read(
     text: &mut String,
     log: &mut HiddenLog,
 ) -> Result<Pdf> {
-    let mut document =
-        Document::load_mem(bytes).map_err(|e| Error::input(name, format!("damaged PDF: {e}")))?;
-    if document.is_encrypted() && document.decrypt("").is_err() {
+    let damaged = |why: &dyn std::fmt::Display| Error::input(name, format!("damaged PDF: {why}"));
+    let mut document = guarded(|| Document::load_mem(bytes))
+        .ok_or_else(|| damaged(&"its structure cannot be read"))?
+        .map_err(|e| damaged(&e))?;
+    if document.is_encrypted() && guarded(|| document.decrypt("")).is_none_or(|r| r.is_err()) {
         return Err(Error::input(
             name,
             "an encrypted PDF that needs a password: decrypt it first",
         ));
     }
-    let page_ids = document.get_pages();
+    let page_ids =
+        guarded(|| document.get_pages()).ok_or_else(|| damaged(&"its page tree cannot be read"))?;
     if page_ids.is_empty() {
         return Err(Error::input(name, "a PDF with no pages"));
     }
@@ -121,7 +124,7 @@ pub fn read(
 }
 
 thread_local! {
-    /// Whether this thread is inside the extractor, whose panic messages may quote the
+    /// Whether this thread is inside the PDF crates, whose panic messages may quote the
     /// file's objects: they are not printed.
     static EXTRACTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -141,22 +144,27 @@ fn quiet_extractor_panics() {
     });
 }
 
-/// The text of page `number`, as [`blocks`] lays it out. The extractor is third-party
-/// code over untrusted input: a panic inside it is this page's error, not the process's
-/// end, and its message is not printed.
-fn page_text(document: &Document, number: u32) -> std::result::Result<String, String> {
+/// `work` done by the PDF crates, third-party code over untrusted input: `None` where it
+/// panics (the file's error, not the process's end), its message not printed.
+fn guarded<T>(work: impl FnOnce() -> T) -> Option<T> {
     quiet_extractor_panics();
     EXTRACTING.with(|e| e.set(true));
-    let extracted = std::panic::catch_unwind(AssertUnwindSafe(|| {
+    let done = std::panic::catch_unwind(AssertUnwindSafe(work)).ok();
+    EXTRACTING.with(|e| e.set(false));
+    done
+}
+
+/// The text of page `number`, as [`blocks`] lays it out.
+fn page_text(document: &Document, number: u32) -> std::result::Result<String, String> {
+    let extracted = guarded(|| {
         let mut raw = String::new();
         let mut output = pdf_extract::PlainTextOutput::new(&mut raw);
         pdf_extract::output_doc_page(document, &mut output, number).map(|()| raw)
-    }));
-    EXTRACTING.with(|e| e.set(false));
+    });
     let raw = match extracted {
-        Ok(Ok(raw)) => raw,
-        Ok(Err(e)) => return Err(format!("its text cannot be read: {e}")),
-        Err(_) => {
+        Some(Ok(raw)) => raw,
+        Some(Err(e)) => return Err(format!("its text cannot be read: {e}")),
+        None => {
             return Err("its text cannot be read (its fonts or content are damaged)".into());
         }
     };

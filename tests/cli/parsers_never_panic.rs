@@ -282,3 +282,81 @@ proptest! {
         }
     }
 }
+
+/// A small PDF whose page shows two lines in Helvetica, as bytes.
+fn small_pdf() -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let operations = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 12.into()]),
+        Operation::new("TL", vec![14.into()]),
+        Operation::new("Td", vec![72.into(), 700.into()]),
+        Operation::new("Tj", vec![Object::string_literal("Jane Roe wrote to")]),
+        Operation::new("T*", vec![]),
+        Operation::new("Tj", vec![Object::string_literal("the board in May.")]),
+        Operation::new("ET", vec![]),
+    ];
+    let content = Content { operations }.encode().expect("content");
+    let content_id = doc.add_object(Stream::new(dictionary! {}, content));
+    let page_id = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font_id } },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).expect("save");
+    bytes
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A PDF with bytes changed or cut off: read, and written with an edit anywhere in
+    /// its text into a PDF that reads again; or an error, never a panic.
+    #[test]
+    fn damaged_pdfs(
+        changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+        edit_at in any::<prop::sample::Index>(),
+        edit_len in 0usize..12,
+    ) {
+        let formats = declass::config::Config::load(None).expect("built-in configuration").formats;
+        let mut bytes = small_pdf();
+        for (at, value) in &changes {
+            let i = at.index(bytes.len());
+            bytes[i] ^= value;
+        }
+        if let Some(at) = cut {
+            bytes.truncate(at.index(bytes.len()).max(1));
+        }
+        if let Ok(Some(package)) = declass::formats::open(Path::new("d.pdf"), &bytes, &formats) {
+            let text = package.text();
+            let mut start = edit_at.index(text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + edit_len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            let written = package.write(&[edit]).expect("a PDF read is written");
+            let again = declass::formats::open(Path::new("d.pdf"), &written, &formats);
+            prop_assert!(matches!(again, Ok(Some(_))), "{:?}", again.err());
+        }
+    }
+}
