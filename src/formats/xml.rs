@@ -296,34 +296,16 @@ impl XmlPart {
                             }
                         } else {
                             let content = unescaped(part, t.as_ref())?;
-                            let (out, out_pieces) = if asides_open > 0 {
-                                (&mut aside, &mut aside_pieces)
-                            } else {
-                                (&mut *text, &mut pieces)
-                            };
-                            let start = out.len();
-                            out.push_str(&content);
-                            out_pieces.push(TextPiece {
-                                event: i,
-                                range: start..out.len(),
-                            });
+                            let to = (&mut *text, &mut pieces, &mut aside, &mut aside_pieces);
+                            push_piece(i, &content, asides_open > 0, to);
                         }
                     }
                 }
                 Event::CData(c) => {
                     if matches!(text_role(&stack), Some(Role::Text | Role::Paragraph { .. })) {
-                        let content = String::from_utf8_lossy(c.as_ref()).into_owned();
-                        let (out, out_pieces) = if asides_open > 0 {
-                            (&mut aside, &mut aside_pieces)
-                        } else {
-                            (&mut *text, &mut pieces)
-                        };
-                        let start = out.len();
-                        out.push_str(&content);
-                        out_pieces.push(TextPiece {
-                            event: i,
-                            range: start..out.len(),
-                        });
+                        let content = String::from_utf8_lossy(c.as_ref());
+                        let to = (&mut *text, &mut pieces, &mut aside, &mut aside_pieces);
+                        push_piece(i, &content, asides_open > 0, to);
                     }
                 }
                 Event::Comment(_) => {
@@ -519,6 +501,31 @@ fn text_role(stack: &[(Vec<u8>, Role, usize)]) -> Option<Role> {
         Role::Text | Role::Instruction | Role::Paragraph { holds_text: true } => Some(*role),
         _ => None,
     })
+}
+
+/// The text and pieces a text node is read into: the part's, or its asides'.
+type Targets<'a> = (
+    &'a mut String,
+    &'a mut Vec<TextPiece>,
+    &'a mut String,
+    &'a mut Vec<TextPiece>,
+);
+
+/// Appends the text node `event`'s `content` to the part's text, or to its asides' when
+/// `in_aside`, and records where it went.
+fn push_piece(event: usize, content: &str, in_aside: bool, targets: Targets<'_>) {
+    let (text, pieces, aside, aside_pieces) = targets;
+    let (out, out_pieces) = if in_aside {
+        (aside, aside_pieces)
+    } else {
+        (text, pieces)
+    };
+    let start = out.len();
+    out.push_str(content);
+    out_pieces.push(TextPiece {
+        event,
+        range: start..out.len(),
+    });
 }
 
 /// Whether any text among `events` holds a letter.

@@ -213,16 +213,7 @@ proptest! {
             mutate(&mut bytes);
         }
         if let Ok(Some(package)) = declass::formats::open(Path::new("d.docx"), &bytes, &formats) {
-            let text = package.text();
-            let mut start = edit_at.index(text.len() + 1);
-            while !text.is_char_boundary(start) {
-                start -= 1;
-            }
-            let mut end = (start + edit_len).min(text.len());
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            let edit = edit_anywhere(package.text(), edit_at, edit_len);
             if let Ok(written) = package.write(&[edit]) {
                 prop_assert!(declass::formats::open(Path::new("d.docx"), &written, &formats).is_ok());
             }
@@ -261,16 +252,7 @@ proptest! {
             bytes.truncate(at.index(bytes.len()).max(1));
         }
         if let Ok(Some(package)) = declass::formats::open(Path::new("m.eml"), &bytes, &formats) {
-            let text = package.text();
-            let mut start = edit_at.index(text.len() + 1);
-            while !text.is_char_boundary(start) {
-                start -= 1;
-            }
-            let mut end = (start + edit_len).min(text.len());
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            let edit = edit_anywhere(package.text(), edit_at, edit_len);
             let written = package.write(&[edit]).expect("a message read is written");
             let again = declass::formats::open(Path::new("m.eml"), &written, &formats);
             prop_assert!(
@@ -280,6 +262,23 @@ proptest! {
                 String::from_utf8_lossy(&written)
             );
         }
+    }
+}
+
+/// An edit of `text` putting "a person" over up to `len` bytes at `at` (on character
+/// boundaries).
+fn edit_anywhere(text: &str, at: prop::sample::Index, len: usize) -> declass::text::Edit {
+    let mut start = at.index(text.len() + 1);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + len).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    declass::text::Edit {
+        range: start..end,
+        text: "a person".into(),
     }
 }
 
@@ -344,16 +343,7 @@ proptest! {
             bytes.truncate(at.index(bytes.len()).max(1));
         }
         if let Ok(Some(package)) = declass::formats::open(Path::new("d.pdf"), &bytes, &formats) {
-            let text = package.text();
-            let mut start = edit_at.index(text.len() + 1);
-            while !text.is_char_boundary(start) {
-                start -= 1;
-            }
-            let mut end = (start + edit_len).min(text.len());
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let edit = declass::text::Edit { range: start..end, text: "a person".into() };
+            let edit = edit_anywhere(package.text(), edit_at, edit_len);
             let written = package.write(&[edit]).expect("a PDF read is written");
             let again = declass::formats::open(Path::new("d.pdf"), &written, &formats);
             prop_assert!(matches!(again, Ok(Some(_))), "{:?}", again.err());
