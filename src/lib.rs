@@ -22,9 +22,11 @@
 //!    stages take their own section, never the whole.
 //! 8. `pipeline` — builds an engine from the whole configuration and runs documents
 //!    through the stages.
-//! 9. `eval` — metrics and comparisons over pipeline runs.
+//! 9. `eval`, `analyzer` — metrics and comparisons over pipeline runs; the engine's
+//!    findings as Presidio's analyzer reports them.
 //! 10. `serve` — the HTTP service around the engine.
 
+pub mod analyzer;
 pub mod config;
 pub mod data;
 pub mod detect;
