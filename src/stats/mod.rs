@@ -25,6 +25,7 @@ pub mod shared;
 pub mod sources;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testutil;
+pub mod wire;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
