@@ -36,6 +36,7 @@ pub mod ner;
 pub mod sanitize;
 pub mod serve;
 pub mod setup;
+#[cfg(feature = "table")]
 pub mod table;
 
 use std::path::PathBuf;
@@ -113,6 +114,7 @@ pub enum Command {
     /// Release a table (CSV, JSON Lines): identifiers dropped or pseudonymized,
     /// quasi-identifiers generalized, k-anonymity enforced, free text sanitized, or
     /// counts over groups (Sedar, "Approaches to Data Anonymisation").
+    #[cfg(feature = "table")]
     Table(table::TableArgs),
     /// Train a model: the part-of-speech tagger, the disease and named-entity labellers.
     #[command(subcommand)]
@@ -234,6 +236,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
+        #[cfg(feature = "table")]
         Command::Table(args) => table::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),

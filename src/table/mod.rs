@@ -10,21 +10,36 @@
 //! beforehand, keeping only the distinct combinations of quasi-identifiers in memory,
 //! as integer codes (each distinct field text is parsed once).
 //!
-//! The `[table]` section is [`TableConfig`] (`config`); releasing a table, `release`.
+//! The `[table]` section ([`TableConfig`], `config`) is always compiled, since the
+//! configuration reads it; releasing a table (`release`) and its parts are the `table`
+//! feature's.
 
+#[cfg(feature = "table")]
 pub mod aggregate;
 mod config;
+#[cfg(feature = "table")]
 pub mod encode;
+#[cfg(feature = "table")]
 pub mod hierarchy;
+#[cfg(feature = "table")]
 pub mod lattice;
+#[cfg(feature = "table")]
 pub mod mondrian;
+#[cfg(feature = "table")]
 pub mod parquet_file;
+#[cfg(feature = "table")]
 mod release;
+#[cfg(feature = "table")]
 pub mod report;
+#[cfg(feature = "table")]
 pub mod rows;
+#[cfg(feature = "table")]
 pub mod schema;
+#[cfg(feature = "table")]
 pub mod suggest;
 
 pub use config::{Algorithm, SmallGroups, TableConfig};
+#[cfg(feature = "table")]
 use release::Plan;
+#[cfg(feature = "table")]
 pub use release::{Aggregation, Anonymity, Job, TextSanitizer, describe_column, pseudonym};
