@@ -38,6 +38,7 @@ pub mod kanon;
 pub mod krepeat;
 pub mod pipeline;
 pub mod sanitize;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setup;
 pub mod stats;

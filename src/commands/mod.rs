@@ -34,6 +34,7 @@ pub mod kb;
 pub mod krepeat;
 pub mod ner;
 pub mod sanitize;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setup;
 #[cfg(feature = "table")]
@@ -93,6 +94,7 @@ pub enum Command {
     Assess(sanitize::AssessArgs),
     /// Serve the engine over HTTP: Presidio-compatible analyze/anonymize, sanitize,
     /// assess, counts, knowledge bases, and a review page at `/`.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Run strategies S1–S5 and configuration variants side by side: utility, risk and
     /// (with gold annotations) precision and recall, as tables and plots.
@@ -240,6 +242,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Table(args) => table::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run_serve(&ctx, args),
         Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
