@@ -25,6 +25,10 @@
 //! 9. `eval`, `analyzer` — metrics and comparisons over pipeline runs; the engine's
 //!    findings as Presidio's analyzer reports them.
 //! 10. `serve` — the HTTP service around the engine.
+//!
+//! Cargo features leave out what a user of the library may not need (README, "Cargo
+//! features"): `serve` the service, `table` the methods of [`table`] (its configuration
+//! section is always read), `plots` the plots of `eval`, `remote` the remote count source.
 
 pub mod analyzer;
 pub mod config;
