@@ -27,8 +27,9 @@
 //! 10. `serve` — the HTTP service around the engine.
 //!
 //! Cargo features leave out what a user of the library may not need (README, "Cargo
-//! features"): `serve` the service, `table` the methods of [`table`] (its configuration
-//! section is always read), `plots` the plots of `eval`, `remote` the remote count source.
+//! features"): `cli` the binary, `serve` the service, `table` the methods of [`table`]
+//! (its configuration section is always read), `plots` the plots of `eval`, `remote` the
+//! remote count source.
 
 pub mod analyzer;
 pub mod config;
