@@ -22,9 +22,16 @@
 //!    stages take their own section, never the whole.
 //! 8. `pipeline` — builds an engine from the whole configuration and runs documents
 //!    through the stages.
-//! 9. `eval` — metrics and comparisons over pipeline runs.
+//! 9. `eval`, `analyzer` — metrics and comparisons over pipeline runs; the engine's
+//!    findings as Presidio's analyzer reports them.
 //! 10. `serve` — the HTTP service around the engine.
+//!
+//! Cargo features leave out what a user of the library may not need (README, "Cargo
+//! features"): `cli` the binary, `serve` the service, `table` the methods of [`table`]
+//! (its configuration section is always read), `plots` the plots of `eval`, `remote` the
+//! remote count source.
 
+pub mod analyzer;
 pub mod config;
 pub mod data;
 pub mod detect;
@@ -36,6 +43,7 @@ pub mod kanon;
 pub mod krepeat;
 pub mod pipeline;
 pub mod sanitize;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setup;
 pub mod stats;

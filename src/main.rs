@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     // A service's access log (info: methods, routes, sizes, times; never text) is on by
     // default; every other command logs warnings unless asked for more.
     let level = match cli.command {
+        #[cfg(feature = "serve")]
         commands::Command::Serve(_) => cli.global.log_level().max(log::LevelFilter::Info),
         _ => cli.global.log_level(),
     };

@@ -13,15 +13,13 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use declass::analyzer::{ResultFilter, analyzer_results, entity_type, supported_entity_types};
 use declass::config::Config;
 use declass::data::DataDir;
 use declass::detect::{DetectorInputs, PROTECTED_PERSON, SENSITIVE_TERM, check_words};
 use declass::pipeline::{Batches, Detail, DocumentInputs, DocumentRequest, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report, text_edits};
-use declass::serve::presidio::{
-    ResultFilter, analyzer_results, entity_type, supported_entity_types,
-};
 use declass::stats::corpora::{BuildOptions, build_corpus as build_corpus_index};
 
 create_exception!(

@@ -11,10 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use declass::Config;
 use declass::eval::compare::{
-    DocumentRef, EngineSetup, Gold, Run, RunSummary, Variant, VariantInfo, comparison_table,
-    markdown_report, per_document_table, run_variants, utility_by_kind_table,
+    DocumentRef, EngineSetup, Gold, Variant, VariantInfo, comparison_table, markdown_report,
+    per_document_table, run_variants, utility_by_kind_table,
 };
-use declass::eval::plot::{self, DocumentSeries, RecallPanel, RecallPoint, strategy_description};
 use declass::eval::tab::read_tab_documents;
 use declass::io::write_atomic;
 use declass::sanitize::Strategy;
@@ -23,6 +22,9 @@ use declass::sanitize::render::{RenderOptions, sanitized_text};
 use super::Ctx;
 use super::detect::DetectorArgs;
 use super::inputs::{Input, read_inputs};
+
+#[cfg(feature = "plots")]
+mod plots;
 
 #[derive(Args)]
 pub struct CompareArgs {
@@ -229,91 +231,11 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
         &args.out.join("utility_by_kind.csv"),
         utility_by_kind_table(&summaries).to_csv()?.as_bytes(),
     )?;
-    write_plots(&args.out, &summaries, &runs, &variants)?;
+    #[cfg(feature = "plots")]
+    plots::write_plots(&args.out, &summaries, &runs, &variants)?;
+    #[cfg(not(feature = "plots"))]
+    eprintln!("declass: no plots written: they need the `plots` feature, which this build has not");
     out!("{}", table.to_markdown())?;
     eprintln!("declass: wrote the comparison to {}", args.out.display());
-    Ok(())
-}
-
-fn write_rendered(out: &Path, stem: &str, rendered: &plot::Rendered) -> Result<()> {
-    write(&out.join(format!("{stem}.svg")), rendered.svg.as_bytes())?;
-    write(&out.join(format!("{stem}.png")), &rendered.png)
-}
-
-fn write_plots(
-    out: &Path,
-    summaries: &[RunSummary],
-    runs: &[Run],
-    variants: &[Variant],
-) -> Result<()> {
-    let variant_index = |name: &str| {
-        variants
-            .iter()
-            .position(|v| v.info.name == name)
-            .unwrap_or(0)
-    };
-    let label = |s: &RunSummary| {
-        if variants.len() == 1 {
-            strategy_description(s.strategy).to_string()
-        } else {
-            format!("{} {:?}", s.variant, s.strategy)
-        }
-    };
-    if summaries.iter().all(|s| s.gold.is_some()) && !summaries.is_empty() {
-        let points = |recall: &dyn Fn(&RunSummary) -> Option<f64>| -> Vec<RecallPoint> {
-            summaries
-                .iter()
-                .filter_map(|s| {
-                    recall(s).map(|r| RecallPoint {
-                        label: label(s),
-                        strategy: s.strategy,
-                        variant: variant_index(&s.variant),
-                        recall: r,
-                        utility: s.utility_mean,
-                    })
-                })
-                .collect()
-        };
-        let panels = vec![
-            RecallPanel {
-                title: "all identifiers (benchmark's token recall)".to_string(),
-                x_label: "token recall (TAB benchmark)".to_string(),
-                points: points(&|s| s.gold.as_ref().map(|g| g.tab.token_recall)),
-            },
-            RecallPanel {
-                title: "quasi-identifiers found by ε2 (eq. 18)".to_string(),
-                x_label: "recall of QUASI mentions by correlated terms".to_string(),
-                points: points(&|s| s.gold.as_ref().and_then(|g| g.qs.recall())),
-            },
-        ];
-        write_rendered(
-            out,
-            "utility_recall",
-            &plot::utility_against_recall(&panels)?,
-        )?;
-    }
-    for variant in variants {
-        let name = &variant.info.name;
-        let series: Vec<DocumentSeries> = runs
-            .iter()
-            .filter(|r| &r.variant == name)
-            .map(|r| DocumentSeries {
-                strategy: r.strategy,
-                utilities: r.documents.iter().map(|d| d.plan.utility.ratio).collect(),
-            })
-            .collect();
-        let (title, stem) = if variants.len() == 1 {
-            (
-                "Utility kept per document and strategy".to_string(),
-                "utility_per_document".to_string(),
-            )
-        } else {
-            (
-                format!("Utility kept per document and strategy, variant {name}"),
-                format!("utility_per_document.{name}"),
-            )
-        };
-        write_rendered(out, &stem, &plot::utility_per_document(&title, &series)?)?;
-    }
     Ok(())
 }

@@ -34,8 +34,10 @@ pub mod kb;
 pub mod krepeat;
 pub mod ner;
 pub mod sanitize;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setup;
+#[cfg(feature = "table")]
 pub mod table;
 
 use std::path::PathBuf;
@@ -92,6 +94,7 @@ pub enum Command {
     Assess(sanitize::AssessArgs),
     /// Serve the engine over HTTP: Presidio-compatible analyze/anonymize, sanitize,
     /// assess, counts, knowledge bases, and a review page at `/`.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Run strategies S1–S5 and configuration variants side by side: utility, risk and
     /// (with gold annotations) precision and recall, as tables and plots.
@@ -113,6 +116,7 @@ pub enum Command {
     /// Release a table (CSV, JSON Lines): identifiers dropped or pseudonymized,
     /// quasi-identifiers generalized, k-anonymity enforced, free text sanitized, or
     /// counts over groups (Sedar, "Approaches to Data Anonymisation").
+    #[cfg(feature = "table")]
     Table(table::TableArgs),
     /// Train a model: the part-of-speech tagger, the disease and named-entity labellers.
     #[command(subcommand)]
@@ -234,9 +238,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(EvalCommand::Pos(args)) => text::eval_pos(&ctx, &args),
         Command::Krepeat(args) => krepeat::run(&ctx, args),
         Command::Kanon(args) => kanon::run(&ctx, args),
+        #[cfg(feature = "table")]
         Command::Table(args) => table::run(&ctx, args),
         Command::Sanitize(args) => sanitize::run_sanitize(&ctx, args),
         Command::Assess(args) => sanitize::run_assess(&ctx, args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run_serve(&ctx, args),
         Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),

@@ -5,5 +5,6 @@ pub mod compare;
 pub mod ic;
 pub mod identifying;
 pub mod ner;
+#[cfg(feature = "plots")]
 pub mod plot;
 pub mod tab;

@@ -17,7 +17,7 @@ use crate::sanitize::Strategy;
 use crate::sanitize::render::{
     OutputFormat, RenderOptions, Rendering, Sanitized, report, sanitized_text, text_edits,
 };
-use crate::stats::remote::{BatchCountRequest, BatchCountResponse};
+use crate::stats::wire::{BatchCountRequest, BatchCountResponse};
 use crate::text::CharOffsets;
 
 /// The output formats of `/v1/sanitize`: those of `sanitize --format`, and an uploaded
@@ -316,7 +316,7 @@ pub async fn assess(
 }
 
 /// `POST /v1/count`: document counts from the engine's own count source, in the wire
-/// format of the remote count source's `declass` dialect (`stats::remote`).
+/// format of the remote count source's `declass` dialect (`stats::wire`).
 pub async fn count(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<BatchCountRequest>,

@@ -20,11 +20,13 @@ mod kept;
 pub mod local;
 pub mod phrase_table;
 pub mod prior;
+#[cfg(feature = "remote")]
 pub mod remote;
 pub mod shared;
 pub mod sources;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testutil;
+pub mod wire;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -457,6 +459,22 @@ impl SourceChoice {
     }
 }
 
+/// The remote count service of `[corpus.remote]`.
+#[cfg(feature = "remote")]
+fn remote_source(config: &config::RemoteConfig) -> Result<Arc<dyn CountSource>> {
+    Ok(Arc::new(remote::RemoteSource::new(config)?))
+}
+
+/// Without the `remote` feature a configuration asking for the remote service is refused
+/// by name, rather than counted from some other source.
+#[cfg(not(feature = "remote"))]
+fn remote_source(_: &config::RemoteConfig) -> Result<Arc<dyn CountSource>> {
+    Err(Error::Config {
+        path: "corpus.source".into(),
+        message: "`remote` needs declass built with its `remote` feature".into(),
+    })
+}
+
 /// Opens the count source `choice` (or the configured one when `None`), with the memory
 /// cache and (if enabled) the disk cache in front — of a local corpus only when
 /// `corpus.cache.local` asks for it —, every answer checked for possible
@@ -481,10 +499,7 @@ pub fn open_count_source(
                 config.corpus.cache.local,
             )
         }
-        SourceChoice::Remote => (
-            Arc::new(remote::RemoteSource::new(&config.corpus.remote)?),
-            true,
-        ),
+        SourceChoice::Remote => (remote_source(&config.corpus.remote)?, true),
     };
     let inner: Arc<dyn CountSource> = Arc::new(checked::CheckedSource::new(inner));
     if !cached {

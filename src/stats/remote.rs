@@ -30,29 +30,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::error::{Error, Result};
 use crate::stats::config::{RemoteConfig, RemoteDialect};
+use crate::stats::wire::{BatchCountRequest, BatchCountResponse};
 use crate::stats::{CountRequest, CountSource, Origin};
-
-/// The wire format of declass's own count route (request).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct BatchCountRequest {
-    pub requests: Vec<CountRequest>,
-}
-
-/// The wire format of declass's own count route (response).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct BatchCountResponse {
-    /// The answering source's identity (index generation included).
-    pub identity: String,
-    pub docs: u64,
-    pub counts: Vec<u64>,
-}
 
 /// The route path of declass's own dialect, relative to the configured URL.
 pub const DECLASS_ROUTE: &str = "v1/count";
