@@ -261,6 +261,49 @@ impl Extremum {
     }
 }
 
+/// Ranks gathered per refill of a [`RankOrderReader`]: enough independent loads for the
+/// processor to overlap their cache misses, few enough that the lines stay cached until
+/// the pass writes its results back into them. Only the speed depends on it.
+const GATHER_RANKS: usize = 2048;
+
+/// The LCP (and, counting documents, the document) of each rank in increasing rank
+/// order. Reading `plcp[sa[r]]` is a cache miss per rank; inside the pass's branchy loop
+/// the processor keeps few of them in flight, so a tight loop gathers a block of ranks at
+/// a time (this is the gather libsais' own LCP step does, with prefetching).
+struct RankOrderReader {
+    lcps: Vec<u32>,
+    docs: Vec<u32>,
+    /// Rank of `lcps[0]`.
+    first: usize,
+}
+
+impl RankOrderReader {
+    fn new() -> RankOrderReader {
+        RankOrderReader {
+            lcps: Vec::with_capacity(GATHER_RANKS),
+            docs: Vec::new(),
+            first: 0,
+        }
+    }
+
+    /// The LCP of rank `r` (and its document when `docs` is given); `r` must not
+    /// decrease between calls, and `plcp[sa[r]]` must not have been overwritten yet.
+    fn get(&mut self, r: usize, sa: &[u32], plcp: &[u32], docs: Option<&DocLookup>) -> (u32, u32) {
+        if r >= self.first + self.lcps.len() {
+            self.first = r;
+            let ranks = &sa[r..sa.len().min(r + GATHER_RANKS)];
+            self.lcps.clear();
+            self.lcps.extend(ranks.iter().map(|&p| plcp[p as usize]));
+            if let Some(docs) = docs {
+                self.docs.clear();
+                self.docs.extend(ranks.iter().map(|&p| docs.doc_of(p)));
+            }
+        }
+        let i = r - self.first;
+        (self.lcps[i], self.docs.get(i).copied().unwrap_or(0))
+    }
+}
+
 /// Counting occurrences: the windows are ranks `a..=a+k-1`; the longest repeat of rank
 /// `r` is the maximum generalized LCP of the windows starting in `r-k+1..=r`, known once
 /// the LCP of rank `r+k-1` has been read.
@@ -269,10 +312,11 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
     let mut window_min = Extremum::new(false, k);
     // Window starts `a` paired with their generalized LCP; a window covers `a..=a+k-1`.
     let mut best = Extremum::new(true, k);
+    let mut reader = RankOrderReader::new();
     for t in 0..n + k - 1 {
         if t < n {
             if t > 0 {
-                window_min.push(t, plcp[sa[t] as usize]);
+                window_min.push(t, reader.get(t, sa, plcp, None).0);
             }
             if t + 1 >= k {
                 let a = t + 1 - k;
@@ -335,12 +379,13 @@ fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup
     let mut backward_min = Extremum::new(false, k);
     // Generalized LCP of the forward windows, keyed by their ends (which never decrease).
     let mut best = Extremum::new(true, k);
+    let mut reader = RankOrderReader::new();
     let mut end = 0usize; // ranks r..end are in the forward window
     let mut back_start = 0usize;
     for r in 0..n {
         while forward.distinct < k && end < n {
-            let pos = sa[end];
-            let entry = (docs.doc_of(pos), plcp[pos as usize]);
+            let (lcp, doc) = reader.get(end, sa, plcp, Some(docs));
+            let entry = (doc, lcp);
             ahead.push_back(entry);
             forward.add(entry.0);
             if end > r {
