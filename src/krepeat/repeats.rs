@@ -264,7 +264,7 @@ impl Extremum {
 /// Ranks gathered per refill of a [`RankOrderReader`]: enough independent loads for the
 /// processor to overlap their cache misses, few enough that the lines stay cached until
 /// the pass writes its results back into them. Only the speed depends on it.
-const GATHER_RANKS: usize = 2048;
+const GATHER_RANKS: usize = 512;
 
 /// The LCP (and, counting documents, the document) of each rank in increasing rank
 /// order. Reading `plcp[sa[r]]` is a cache miss per rank; inside the pass's branchy loop
