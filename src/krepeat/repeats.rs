@@ -1,5 +1,5 @@
 //! The string algorithms of Matsubara & Hasida (2014): the generalized suffix array
-//! with its LCP array, the generalized LCP over windows of suffixes from `k` sources
+//! with its permuted LCP array, the generalized LCP over windows of suffixes from `k` sources
 //! (Algorithm 1, generalized maximum repeats) and the greedy covering (Algorithm 2).
 //!
 //! Documents are concatenated with a zero byte after each one and sorted as a
