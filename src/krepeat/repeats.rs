@@ -225,9 +225,9 @@ struct Extremum {
 }
 
 impl Extremum {
-    fn new(keep_larger: bool, capacity: usize) -> Extremum {
+    fn new(keep_larger: bool) -> Extremum {
         Extremum {
-            entries: VecDeque::with_capacity(capacity),
+            entries: VecDeque::new(),
             keep_larger,
         }
     }
@@ -309,9 +309,14 @@ impl RankOrderReader {
 /// the LCP of rank `r+k-1` has been read.
 fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
     let n = sa.len();
-    let mut window_min = Extremum::new(false, k);
+    if k > n {
+        // No window holds k suffixes: nothing repeats k times.
+        plcp.fill(0);
+        return;
+    }
+    let mut window_min = Extremum::new(false);
     // Window starts `a` paired with their generalized LCP; a window covers `a..=a+k-1`.
-    let mut best = Extremum::new(true, k);
+    let mut best = Extremum::new(true);
     let mut reader = RankOrderReader::new();
     for t in 0..n + k - 1 {
         if t < n {
@@ -375,10 +380,10 @@ fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup
     let mut first = 0usize;
     let mut forward = DocWindow::new(docs.doc_starts.len());
     let mut backward = DocWindow::new(docs.doc_starts.len());
-    let mut forward_min = Extremum::new(false, k);
-    let mut backward_min = Extremum::new(false, k);
+    let mut forward_min = Extremum::new(false);
+    let mut backward_min = Extremum::new(false);
     // Generalized LCP of the forward windows, keyed by their ends (which never decrease).
-    let mut best = Extremum::new(true, k);
+    let mut best = Extremum::new(true);
     let mut reader = RankOrderReader::new();
     let mut end = 0usize; // ranks r..end are in the forward window
     let mut back_start = 0usize;
@@ -617,6 +622,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_threshold_above_the_input_size_finds_nothing() {
+        let index = SuffixIndex::build(&["abab"]).expect("index");
+        assert_eq!(
+            maximum_repeats(index, usize::MAX, Counting::Occurrences),
+            vec![]
+        );
     }
 
     #[test]
