@@ -8,6 +8,8 @@
 //! whitespace-delimited visible piece occurs at least `k` times in the input.
 
 mod detector;
+#[cfg(test)]
+mod reference;
 pub mod repeats;
 
 use serde::Deserialize;
@@ -106,16 +108,18 @@ impl DocCover {
 pub fn cover(docs: &[&str], params: &CoverParams) -> Result<Vec<DocCover>> {
     params.validate(docs.len())?;
     let index = SuffixIndex::build(docs)?;
-    let regions: Vec<_> = maximum_repeats(&index, params.k, params.counting)
+    let text_len = index.text_len;
+    let doc_starts = index.doc_starts.clone();
+    let regions: Vec<_> = maximum_repeats(index, params.k, params.counting)
         .into_iter()
         .filter(|r| r.len() >= params.min_len)
         .collect();
-    let flags = greedy_cover(&regions, index.text.len());
+    let flags = greedy_cover(&regions, text_len);
     Ok(docs
         .iter()
         .enumerate()
         .map(|(d, doc)| {
-            let base = index.doc_starts[d];
+            let base = doc_starts[d];
             let mut visible = vec![false; doc.len()];
             for (i, c) in doc.char_indices() {
                 let keep = c.is_whitespace()

@@ -1,5 +1,5 @@
 //! The string algorithms of Matsubara & Hasida (2014): the generalized suffix array
-//! with its LCP array, the generalized LCP over windows of suffixes from `k` sources
+//! with its permuted LCP array, the generalized LCP over windows of suffixes from `k` sources
 //! (Algorithm 1, generalized maximum repeats) and the greedy covering (Algorithm 2).
 //!
 //! Documents are concatenated with a zero byte after each one and sorted as a
@@ -11,26 +11,26 @@ use std::collections::VecDeque;
 
 use crate::error::{Error, Result};
 
-/// Marks "no value" in the `u32` arrays below.
-const NONE: u32 = u32::MAX;
-
-/// The concatenated documents with their generalized suffix array and LCP array.
+/// The generalized suffix array of the concatenated documents with its permuted LCP array.
 pub struct SuffixIndex {
-    /// `doc0 \0 doc1 \0 … docN \0`.
-    pub text: Vec<u8>,
-    /// Byte offset in `text` where each document starts (plus one past the last separator).
+    /// Length of `doc0 \0 doc1 \0 … docN \0` (the text itself is dropped once sorted).
+    pub text_len: usize,
+    /// Byte offset in the text where each document starts (plus one past the last separator).
     pub doc_starts: Vec<usize>,
     /// Suffix array: `sa[r]` is the text position of the suffix of rank `r`.
     pub sa: Vec<u32>,
-    /// `lcp[r]` = length of the common prefix of the suffixes of ranks `r-1` and `r`,
-    /// never extending over a separator; `lcp[0] = 0`.
-    pub lcp: Vec<u32>,
+    /// Permuted LCP: `plcp[p]` is the length of the common prefix of the suffix at text
+    /// position `p` and the suffix ranked just before it, never extending over a
+    /// separator (`lcp[r] = plcp[sa[r]]`). Kept instead of the LCP array because
+    /// [`maximum_repeats`] reads each entry once in rank order and overwrites it with its
+    /// result, which saves the LCP array's 4 bytes per input byte and its pass.
+    pub plcp: Vec<u32>,
 }
 
 impl SuffixIndex {
-    /// Builds the index with libsais (SA-IS, linear time; the PLCP/LCP step is the Φ
-    /// variant of Kasai et al.'s linear-time LCP construction). Errors when a document
-    /// contains a zero byte or the input is larger than 2 GiB.
+    /// Builds the index with libsais (SA-IS, linear time; PLCP by the Φ variant of Kasai
+    /// et al.'s linear-time LCP construction). Errors when a document contains a zero
+    /// byte or the input is larger than 2 GiB.
     pub fn build(docs: &[&str]) -> Result<SuffixIndex> {
         let total: usize = docs.iter().map(|d| d.len() + 1).sum();
         if total >= i32::MAX as usize {
@@ -56,17 +56,18 @@ impl SuffixIndex {
             }
         }
         doc_starts.push(text.len());
+        let text_len = text.len();
         if text.is_empty() {
             return Ok(SuffixIndex {
-                text,
+                text_len,
                 doc_starts,
                 sa: Vec::new(),
-                lcp: Vec::new(),
+                plcp: Vec::new(),
             });
         }
         let sais_error =
             |e: libsais::LibsaisError| Error::input("<krepeat input>", format!("libsais: {e:?}"));
-        let with_lcp = libsais::SuffixArrayConstruction::for_text(&text)
+        let with_plcp = libsais::SuffixArrayConstruction::for_text(&text)
             .in_owned_buffer32()
             .single_threaded()
             .generalized_suffix_array()
@@ -75,26 +76,19 @@ impl SuffixIndex {
             .plcp_construction()
             .single_threaded()
             .run()
-            .map_err(sais_error)?
-            .lcp_construction()
-            .single_threaded()
-            .run()
             .map_err(sais_error)?;
-        let (sa, lcp, _plcp, _) = with_lcp.into_parts();
-        // Values are non-negative and below 2^31 (checked above), so the casts are exact.
+        drop(text);
+        let (sa, plcp, _) = with_plcp.into_parts();
+        // Values are non-negative and below 2^31 (checked above), so the casts are exact;
+        // `into_iter().map().collect()` reuses each buffer in place.
         let sa = sa.into_iter().map(|v| v as u32).collect();
-        let lcp = lcp.into_iter().map(|v| v as u32).collect();
+        let plcp = plcp.into_iter().map(|v| v as u32).collect();
         Ok(SuffixIndex {
-            text,
+            text_len,
             doc_starts,
             sa,
-            lcp,
+            plcp,
         })
-    }
-
-    /// Index of the document holding text position `pos` (empty documents hold none).
-    fn doc_of(&self, pos: usize) -> usize {
-        self.doc_starts.partition_point(|&s| s <= pos) - 1
     }
 }
 
@@ -106,97 +100,48 @@ pub enum Counting {
     Documents,
 }
 
-/// For each suffix rank `a`, the smallest rank `e ≥ a` such that ranks `a..=e` come
-/// from `k` distinct sources, or `NONE`. Non-decreasing in `a`.
-enum WindowEnds {
-    /// Each suffix is its own source: `e = a + k - 1`.
-    Plain { k: usize, n: usize },
-    /// Forward ends, and for each rank `r` the largest `b ≤ r` such that ranks `b..=r`
-    /// hold `k` distinct documents (or `NONE`).
-    PerDocument { ends: Vec<u32>, starts: Vec<u32> },
+/// Text positions per entry of [`DocLookup::block_first`]: its memory is 4 bytes per
+/// block, and a lookup steps over at most the documents starting inside one block. A
+/// fixed fact of the data structure, not a setting: any value gives the same output.
+const DOC_BLOCK_BITS: u32 = 8;
+
+/// The document of a text position in O(1) for documents of a block's length or more:
+/// a binary search over the document starts per suffix was the costliest part of
+/// counting documents, and a document id per position would cost 4 bytes per byte.
+struct DocLookup<'a> {
+    doc_starts: &'a [usize],
+    /// The document holding the first position of each block.
+    block_first: Vec<u32>,
 }
 
-impl WindowEnds {
-    fn new(index: &SuffixIndex, k: usize, counting: Counting) -> WindowEnds {
-        let n = index.sa.len();
-        match counting {
-            Counting::Occurrences => WindowEnds::Plain { k, n },
-            Counting::Documents => {
-                let doc: Vec<u32> = index
-                    .sa
-                    .iter()
-                    .map(|&p| index.doc_of(p as usize) as u32)
-                    .collect();
-                let mut counts = vec![0u32; index.doc_starts.len()];
-                let mut ends = vec![NONE; n];
-                let mut distinct = 0usize;
-                let mut e = 0usize; // ranks a..e are in the window
-                for (a, end) in ends.iter_mut().enumerate() {
-                    while distinct < k && e < n {
-                        let d = doc[e] as usize;
-                        if counts[d] == 0 {
-                            distinct += 1;
-                        }
-                        counts[d] += 1;
-                        e += 1;
-                    }
-                    if distinct < k {
-                        break;
-                    }
-                    *end = (e - 1) as u32;
-                    let d = doc[a] as usize;
-                    counts[d] -= 1;
-                    if counts[d] == 0 {
-                        distinct -= 1;
-                    }
-                }
-                let mut starts = vec![NONE; n];
-                counts.iter_mut().for_each(|c| *c = 0);
-                let mut distinct = 0usize;
-                let mut b = 0usize;
-                for (r, start) in starts.iter_mut().enumerate() {
-                    let d = doc[r] as usize;
-                    if counts[d] == 0 {
-                        distinct += 1;
-                    }
-                    counts[d] += 1;
-                    // Drop the leftmost rank while the rest still holds k documents.
-                    while distinct >= k {
-                        let d = doc[b] as usize;
-                        if counts[d] == 1 {
-                            if distinct == k {
-                                break;
-                            }
-                            distinct -= 1;
-                        }
-                        counts[d] -= 1;
-                        b += 1;
-                    }
-                    if distinct >= k {
-                        *start = b as u32;
-                    }
-                }
-                WindowEnds::PerDocument { ends, starts }
+impl<'a> DocLookup<'a> {
+    fn new(doc_starts: &'a [usize], text_len: usize) -> DocLookup<'a> {
+        let blocks = text_len.div_ceil(1 << DOC_BLOCK_BITS);
+        let mut block_first = Vec::with_capacity(blocks);
+        let mut doc = 0usize;
+        for block in 0..blocks {
+            let pos = block << DOC_BLOCK_BITS;
+            while doc_starts[doc + 1] <= pos {
+                doc += 1;
             }
+            block_first.push(doc as u32);
+        }
+        DocLookup {
+            doc_starts,
+            block_first,
         }
     }
 
-    fn get(&self, a: usize) -> Option<usize> {
-        match self {
-            WindowEnds::Plain { k, n } => (a + k - 1 < *n).then_some(a + k - 1),
-            WindowEnds::PerDocument { ends, .. } => (ends[a] != NONE).then_some(ends[a] as usize),
+    /// Index of the document holding text position `pos` (the last document starting at
+    /// or before it: empty documents hold none).
+    fn doc_of(&self, pos: u32) -> u32 {
+        let pos = pos as usize;
+        let mut doc = self.block_first[pos >> DOC_BLOCK_BITS] as usize;
+        // `doc_starts` ends with the text length, past every position: the loop stops.
+        while self.doc_starts[doc + 1] <= pos {
+            doc += 1;
         }
-    }
-
-    /// The shortest window ending at `r`, when it is not one of the forward windows
-    /// (always the case with occurrences: `r-k+1..=r` is the forward window of `r-k+1`).
-    fn start(&self, r: usize) -> Option<usize> {
-        match self {
-            WindowEnds::Plain { .. } => None,
-            WindowEnds::PerDocument { starts, .. } => {
-                (starts[r] != NONE).then_some(starts[r] as usize)
-            }
-        }
+        doc as u32
     }
 }
 
@@ -219,98 +164,276 @@ impl Region {
 
 /// Algorithm 1: the generalized maximum repeats of the text for threshold `k`.
 ///
-/// `glcp[a]` (generalized LCP) is the minimum LCP over the window of suffix ranks
-/// `a..=e(a)` holding `k` sources: the longest prefix shared by all of them, hence a
-/// prefix occurring at least `k` times. The longest prefix of suffix rank `r` that
-/// occurs `k` times is the maximum `glcp` over the windows containing `r`. Both window
-/// ends only move forward, so monotone deques give each minimum and maximum in amortized
-/// O(1): the whole pass is O(n) for any `k` (the seed's loops are O(kn)).
+/// The generalized LCP of a window of suffix ranks holding `k` sources is its minimum
+/// LCP: the longest prefix shared by all of them, hence a prefix occurring at least `k`
+/// times. The longest prefix of suffix rank `r` that occurs `k` times is the maximum over
+/// the windows containing `r`. Window ends only move forward, so monotone deques give
+/// each minimum and maximum in amortized O(1): one pass in rank order, O(n) for any `k`.
+/// The pass overwrites `plcp[sa[r]]` with that longest prefix (each entry is read once,
+/// at rank `r`, before it is written), so the result is indexed by text position without
+/// an array of its own; the suffix array is dropped after it.
 ///
 /// For each end position the leftmost start is kept (`mr` in the seed), which makes the
 /// regions maximal to the left; they are maximal to the right by construction.
-pub fn maximum_repeats(index: &SuffixIndex, k: usize, counting: Counting) -> Vec<Region> {
-    let n = index.sa.len();
-    if n == 0 || k < 2 {
+pub fn maximum_repeats(index: SuffixIndex, k: usize, counting: Counting) -> Vec<Region> {
+    let SuffixIndex {
+        text_len,
+        doc_starts,
+        sa,
+        mut plcp,
+    } = index;
+    if sa.is_empty() || k < 2 {
         return Vec::new();
     }
-    let ends = WindowEnds::new(index, k, counting);
-    let lcp = &index.lcp;
-    // Generalized LCP per window start.
-    let mut glcp = vec![0u32; n];
-    let mut minq: VecDeque<usize> = VecDeque::new();
-    let mut pushed = 0usize; // lcp indices 1..=pushed have entered the deque
-    let mut windows = 0usize;
-    for (a, g) in glcp.iter_mut().enumerate() {
-        let Some(e) = ends.get(a) else { break };
-        windows = a + 1;
-        while pushed < e {
-            pushed += 1;
-            while minq.back().is_some_and(|&j| lcp[j] >= lcp[pushed]) {
-                minq.pop_back();
-            }
-            minq.push_back(pushed);
+    match counting {
+        Counting::Occurrences => longest_by_occurrences(&sa, &mut plcp, k),
+        Counting::Documents => {
+            let docs = DocLookup::new(&doc_starts, text_len);
+            longest_by_documents(&sa, &mut plcp, k, &docs);
         }
-        while minq.front().is_some_and(|&j| j <= a) {
-            minq.pop_front();
-        }
-        *g = minq.front().map_or(0, |&j| lcp[j]);
     }
-    // Longest k-repeating prefix per rank, stored by text position: a scattered plain
-    // write per suffix, where updating `mr` in rank order would be a scattered
-    // read-modify-write (the costliest step on large inputs).
-    let mut longest_at = vec![0u32; index.text.len()];
-    let mut maxq: VecDeque<usize> = VecDeque::new();
-    let mut backq: VecDeque<usize> = VecDeque::new();
-    let backward_windows = matches!(ends, WindowEnds::PerDocument { .. });
-    for r in 0..n {
-        // Window ending at r (documents only): minimum LCP over start+1..=r.
-        if backward_windows && r > 0 {
-            while backq.back().is_some_and(|&j| lcp[j] >= lcp[r]) {
-                backq.pop_back();
-            }
-            backq.push_back(r);
-        }
-        let mut backward = 0;
-        if let Some(b) = ends.start(r) {
-            while backq.front().is_some_and(|&j| j <= b) {
-                backq.pop_front();
-            }
-            backward = backq.front().map_or(0, |&j| lcp[j]);
-        }
-        if r < windows {
-            while maxq.back().is_some_and(|&a| glcp[a] <= glcp[r]) {
-                maxq.pop_back();
-            }
-            maxq.push_back(r);
-        }
-        while maxq
-            .front()
-            .is_some_and(|&a| ends.get(a).is_none_or(|e| e < r))
-        {
-            maxq.pop_front();
-        }
-        let longest = maxq.front().map_or(0, |&a| glcp[a]).max(backward);
-        longest_at[index.sa[r] as usize] = longest;
-    }
-    // `mr`: the leftmost start per end. Starts are visited in increasing order, so the
-    // first region seen for an end is the leftmost one; ends lie just after their
-    // starts, so this pass is sequential.
-    let mut end_seen = vec![false; index.text.len()];
+    drop(sa);
+    let longest_at = plcp;
+    // `mr`: the leftmost start per end. The longest repeat at `s + 1` is at least the
+    // one at `s` minus its first byte, so ends never decrease with the start: the first
+    // region of each end is the one whose end differs from the previous region's.
     let mut regions = Vec::new();
+    let mut last_end = None;
     for (start, &longest) in longest_at.iter().enumerate() {
         if longest == 0 {
             continue;
         }
-        let end = start + longest as usize - 1;
-        if !end_seen[end] {
-            end_seen[end] = true;
+        let end = (start + longest as usize - 1) as u32;
+        if last_end != Some(end) {
+            last_end = Some(end);
             regions.push(Region {
                 start: start as u32,
-                end: end as u32,
+                end,
             });
         }
     }
     regions
+}
+
+/// A monotone deque of `(rank, value)` pairs, pushed in non-decreasing rank order: the
+/// front holds the minimum (or, with `keep_larger`, the maximum) of the values whose
+/// ranks are past the last `drop_through`.
+/// Values travel with their ranks because the arrays they came from are overwritten.
+struct Extremum {
+    entries: VecDeque<(u32, u32)>,
+    keep_larger: bool,
+}
+
+impl Extremum {
+    fn new(keep_larger: bool) -> Extremum {
+        Extremum {
+            entries: VecDeque::new(),
+            keep_larger,
+        }
+    }
+
+    fn push(&mut self, rank: usize, value: u32) {
+        while self.entries.back().is_some_and(|&(_, v)| {
+            if self.keep_larger {
+                v <= value
+            } else {
+                v >= value
+            }
+        }) {
+            self.entries.pop_back();
+        }
+        self.entries.push_back((rank as u32, value));
+    }
+
+    /// Forgets the entries of ranks up to `rank`.
+    fn drop_through(&mut self, rank: usize) {
+        while self
+            .entries
+            .front()
+            .is_some_and(|&(r, _)| r as usize <= rank)
+        {
+            self.entries.pop_front();
+        }
+    }
+
+    fn front(&self) -> u32 {
+        self.entries.front().map_or(0, |&(_, v)| v)
+    }
+}
+
+/// Ranks gathered per refill of a [`RankOrderReader`]: enough independent loads for the
+/// processor to overlap their cache misses, few enough that the lines stay cached until
+/// the pass writes its results back into them. Only the speed depends on it.
+const GATHER_RANKS: usize = 512;
+
+/// The LCP (and, counting documents, the document) of each rank in increasing rank
+/// order. Reading `plcp[sa[r]]` is a cache miss per rank; inside the pass's branchy loop
+/// the processor keeps few of them in flight, so a tight loop gathers a block of ranks at
+/// a time (this is the gather libsais' own LCP step does, with prefetching).
+struct RankOrderReader {
+    lcps: Vec<u32>,
+    docs: Vec<u32>,
+    /// Rank of `lcps[0]`.
+    first: usize,
+}
+
+impl RankOrderReader {
+    fn new() -> RankOrderReader {
+        RankOrderReader {
+            lcps: Vec::with_capacity(GATHER_RANKS),
+            docs: Vec::new(),
+            first: 0,
+        }
+    }
+
+    /// The LCP of rank `r` (and its document when `docs` is given); `r` must not
+    /// decrease between calls, and `plcp[sa[r]]` must not have been overwritten yet.
+    fn get(&mut self, r: usize, sa: &[u32], plcp: &[u32], docs: Option<&DocLookup>) -> (u32, u32) {
+        if r >= self.first + self.lcps.len() {
+            self.first = r;
+            let ranks = &sa[r..sa.len().min(r + GATHER_RANKS)];
+            self.lcps.clear();
+            self.lcps.extend(ranks.iter().map(|&p| plcp[p as usize]));
+            if let Some(docs) = docs {
+                self.docs.clear();
+                self.docs.extend(ranks.iter().map(|&p| docs.doc_of(p)));
+            }
+        }
+        let i = r - self.first;
+        (self.lcps[i], self.docs.get(i).copied().unwrap_or(0))
+    }
+}
+
+/// Counting occurrences: the windows are ranks `a..=a+k-1`; the longest repeat of rank
+/// `r` is the maximum generalized LCP of the windows starting in `r-k+1..=r`, known once
+/// the LCP of rank `r+k-1` has been read.
+fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
+    let n = sa.len();
+    if k > n {
+        // No window holds k suffixes: nothing repeats k times.
+        plcp.fill(0);
+        return;
+    }
+    let mut window_min = Extremum::new(false);
+    // Window starts `a` paired with their generalized LCP; a window covers `a..=a+k-1`.
+    let mut best = Extremum::new(true);
+    let mut reader = RankOrderReader::new();
+    for t in 0..n + k - 1 {
+        if t < n {
+            if t > 0 {
+                window_min.push(t, reader.get(t, sa, plcp, None).0);
+            }
+            if t + 1 >= k {
+                let a = t + 1 - k;
+                window_min.drop_through(a);
+                best.push(a, window_min.front());
+            }
+        }
+        if t + 1 >= k {
+            let r = t + 1 - k;
+            // Windows starting before r+1-k end before r.
+            if r >= k {
+                best.drop_through(r - k);
+            }
+            plcp[sa[r] as usize] = best.front();
+        }
+    }
+}
+
+/// Distinct documents among a window of suffix ranks, with a count per document.
+struct DocWindow {
+    counts: Vec<u32>,
+    distinct: usize,
+}
+
+impl DocWindow {
+    fn new(docs: usize) -> DocWindow {
+        DocWindow {
+            counts: vec![0; docs],
+            distinct: 0,
+        }
+    }
+
+    fn add(&mut self, doc: u32) {
+        let c = &mut self.counts[doc as usize];
+        self.distinct += usize::from(*c == 0);
+        *c += 1;
+    }
+
+    fn remove(&mut self, doc: u32) {
+        let c = &mut self.counts[doc as usize];
+        *c -= 1;
+        self.distinct -= usize::from(*c == 0);
+    }
+}
+
+/// Counting documents: for each rank `a` the forward window `a..=e(a)` is the shortest
+/// one from `a` holding `k` documents; the longest repeat of rank `r` is the maximum
+/// generalized LCP of the forward windows containing `r` and of the shortest window
+/// ending at `r` (which is not always a forward one). Document and LCP of the ranks
+/// between the backward window's start and the forward window's end are kept in a queue
+/// so each document is looked up once.
+fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup) {
+    let n = sa.len();
+    // (document, lcp) of ranks `first..first + ahead.len()`.
+    let mut ahead: VecDeque<(u32, u32)> = VecDeque::new();
+    let mut first = 0usize;
+    let mut forward = DocWindow::new(docs.doc_starts.len());
+    let mut backward = DocWindow::new(docs.doc_starts.len());
+    let mut forward_min = Extremum::new(false);
+    let mut backward_min = Extremum::new(false);
+    // Generalized LCP of the forward windows, keyed by their ends (which never decrease).
+    let mut best = Extremum::new(true);
+    let mut reader = RankOrderReader::new();
+    let mut end = 0usize; // ranks r..end are in the forward window
+    let mut back_start = 0usize;
+    for r in 0..n {
+        while forward.distinct < k && end < n {
+            let (lcp, doc) = reader.get(end, sa, plcp, Some(docs));
+            let entry = (doc, lcp);
+            ahead.push_back(entry);
+            forward.add(entry.0);
+            if end > r {
+                forward_min.push(end, entry.1);
+            }
+            end += 1;
+        }
+        if forward.distinct >= k {
+            forward_min.drop_through(r);
+            best.push(end - 1, forward_min.front());
+        }
+        let (doc, lcp) = ahead[r - first];
+        forward.remove(doc);
+        // The shortest window ending at r: drop its leftmost rank while the rest still
+        // holds k documents.
+        backward.add(doc);
+        if r > 0 {
+            backward_min.push(r, lcp);
+        }
+        while backward.distinct >= k {
+            let leftmost = ahead[back_start - first].0;
+            if backward.counts[leftmost as usize] == 1 && backward.distinct == k {
+                break;
+            }
+            backward.remove(leftmost);
+            back_start += 1;
+        }
+        let mut longest = 0;
+        if backward.distinct >= k {
+            backward_min.drop_through(back_start);
+            longest = backward_min.front();
+        }
+        // Forward windows ending before r no longer contain it.
+        if r > 0 {
+            best.drop_through(r - 1);
+        }
+        longest = longest.max(best.front());
+        plcp[sa[r] as usize] = longest;
+        while first < back_start.min(r + 1) {
+            ahead.pop_front();
+            first += 1;
+        }
+    }
 }
 
 /// Algorithm 2: greedy covering. Regions are tried longest first (ties: leftmost first,
@@ -341,6 +464,7 @@ pub fn greedy_cover(regions: &[Region], text_len: usize) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::reference::{ReferenceIndex, reference_maximum_repeats};
     use super::*;
 
     /// Occurrences (or distinct documents) of `needle` in `docs`, counted naively.
@@ -361,15 +485,22 @@ mod tests {
         total
     }
 
-    fn region_bytes<'a>(index: &'a SuffixIndex, r: &Region) -> &'a [u8] {
-        &index.text[r.start as usize..=r.end as usize]
+    /// The text the index sorts: every non-empty document followed by a zero byte.
+    fn concatenated(docs: &[&str]) -> Vec<u8> {
+        docs.iter()
+            .filter(|d| !d.is_empty())
+            .flat_map(|d| d.bytes().chain(std::iter::once(0)))
+            .collect()
+    }
+
+    fn lcp_of(index: &SuffixIndex) -> Vec<u32> {
+        index.sa.iter().map(|&p| index.plcp[p as usize]).collect()
     }
 
     /// Every k-repeat that cannot be extended left or right without dropping below k,
     /// found by enumerating all substrings.
     fn brute_maximal_repeats(docs: &[&str], k: usize, counting: Counting) -> Vec<(usize, usize)> {
-        let index = SuffixIndex::build(docs).expect("index");
-        let t = &index.text;
+        let t = &concatenated(docs);
         let ok = |s: usize, e: usize| -> bool {
             let piece = &t[s..=e];
             !piece.contains(&0) && brute_count(docs, piece, counting) >= k
@@ -413,13 +544,13 @@ mod tests {
         // Table 1 of Matsubara & Hasida (2014) (the sentinel row is our separator).
         let index = SuffixIndex::build(&["abracadabra"]).expect("index");
         assert_eq!(index.sa, vec![11, 10, 7, 0, 3, 5, 8, 1, 4, 6, 9, 2]);
-        assert_eq!(index.lcp, vec![0, 0, 1, 4, 1, 1, 0, 3, 0, 0, 0, 2]);
+        assert_eq!(lcp_of(&index), vec![0, 0, 1, 4, 1, 1, 0, 3, 0, 0, 0, 2]);
     }
 
     #[test]
     fn lcp_stops_at_document_boundaries() {
         let index = SuffixIndex::build(&["ab", "ab", "abc"]).expect("index");
-        let max = index.lcp.iter().max().copied();
+        let max = index.plcp.iter().max().copied();
         assert_eq!(max, Some(2));
     }
 
@@ -433,8 +564,9 @@ mod tests {
             let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
             for k in 2..=4 {
                 for counting in [Counting::Occurrences, Counting::Documents] {
+                    let text = concatenated(&docs);
                     let index = SuffixIndex::build(&docs).expect("index");
-                    let mut got: Vec<(usize, usize)> = maximum_repeats(&index, k, counting)
+                    let mut got: Vec<(usize, usize)> = maximum_repeats(index, k, counting)
                         .iter()
                         .map(|r| (r.start as usize, r.end as usize))
                         .collect();
@@ -449,16 +581,56 @@ mod tests {
                         );
                     }
                     for &(s, e) in &got {
-                        let r = Region {
-                            start: s as u32,
-                            end: e as u32,
-                        };
-                        let c = brute_count(&docs, region_bytes(&index, &r), counting);
+                        let c = brute_count(&docs, &text[s..=e], counting);
                         assert!(c >= k, "{docs:?} k={k}: region {s}..={e} occurs {c} times");
                     }
                 }
             }
         }
+    }
+
+    /// The streaming pass gives exactly the regions (same order) and cover of the first,
+    /// array-based version, on inputs too large for the brute force.
+    #[test]
+    fn maximum_repeats_match_the_array_version() {
+        let mut seed = 19;
+        for round in 0..120 {
+            let alphabet: &[u8] = match round % 3 {
+                0 => b"ab",
+                1 => b"abcd ",
+                _ => b"the cat sat on a mat\n",
+            };
+            let mut docs = random_docs(&mut seed, alphabet, 1 + round % 40, 1 + round * 25);
+            if round % 7 == 0 {
+                docs.insert(round % docs.len(), String::new());
+            }
+            let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+            for k in [2, 3, 4, 7] {
+                for counting in [Counting::Occurrences, Counting::Documents] {
+                    let index = SuffixIndex::build(&docs).expect("index");
+                    let reference = ReferenceIndex {
+                        text_len: index.text_len,
+                        doc_starts: index.doc_starts.clone(),
+                        lcp: lcp_of(&index),
+                        sa: index.sa.clone(),
+                    };
+                    let text_len = index.text_len;
+                    let want = reference_maximum_repeats(&reference, k, counting);
+                    let got = maximum_repeats(index, k, counting);
+                    assert_eq!(got, want, "round {round} k={k} {counting:?}");
+                    assert_eq!(greedy_cover(&got, text_len), greedy_cover(&want, text_len));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_threshold_above_the_input_size_finds_nothing() {
+        let index = SuffixIndex::build(&["abab"]).expect("index");
+        assert_eq!(
+            maximum_repeats(index, usize::MAX, Counting::Occurrences),
+            vec![]
+        );
     }
 
     #[test]
