@@ -385,6 +385,7 @@ struct RawEntry {
 
 /// A document in its own format read for sanitizing.
 pub struct Package {
+    kind: Kind,
     container: Container,
     text: String,
     hidden: Vec<HiddenContent>,
@@ -436,6 +437,7 @@ impl Package {
             Kind::Email => Container::Email(email::read(path, bytes, config, &mut text, &mut log)?),
         };
         Ok(Package {
+            kind,
             container,
             text,
             hidden: log.into_list(),
@@ -455,6 +457,11 @@ impl Package {
             self.container,
             Container::Html(_) | Container::Markdown(_) | Container::Email(_)
         )
+    }
+
+    /// The format it was read as, which it is written in.
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// What the package held beside its text and what was done to it.

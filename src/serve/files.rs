@@ -19,7 +19,7 @@ use super::api::{
     self, ANSWER_STEM, Answer, Format, Reply, SanitizeRequest, TEXT_MEDIA_TYPE, answer,
 };
 use super::{ApiError, AppState, json_body, on_engine};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::formats::{self, Kind, Package};
 use crate::pipeline::{DocumentInputs, DocumentRequest};
 use crate::sanitize::Strategy;
@@ -129,11 +129,7 @@ impl Upload {
     fn open(&self, config: &formats::FormatsConfig) -> Result<Opened> {
         match formats::open(&self.name, &self.bytes, config)? {
             Some(package) => {
-                // `open` answers the package, not its kind, which names its media type:
-                // sniffed again (a ZIP's directory, or the head of a text).
-                let kind = Kind::sniff(&self.name, &self.bytes)?.ok_or_else(|| {
-                    Error::input(&self.name, "read as a document of no known format")
-                })?;
+                let kind = package.kind();
                 Ok(Opened::Package(package, kind))
             }
             None => Ok(Opened::Text(crate::io::decode_text(
