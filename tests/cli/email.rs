@@ -6,7 +6,7 @@ use base64::Engine as _;
 use mail_parser::{HeaderName, Message, MessageParser, MimeHeaders, PartType};
 
 use crate::common::{Setup, assert_clean_failure, assert_success, setup};
-use crate::formats::{assert_nowhere, png_naming, unzip, zip};
+use crate::formats::{assert_nowhere, png_naming, release, unzip, zip};
 
 const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
 
@@ -114,16 +114,9 @@ fn everything(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     seen
 }
 
-fn release(s: &Setup, input: &std::path::Path, out: &std::path::Path) -> Vec<u8> {
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(input)
-        .args(["--protect", "Jane Roe", "--out"])
-        .arg(out)
-        .output()
-        .expect("run");
-    assert_success(&run);
+/// The message `declass sanitize INPUT --protect "Jane Roe" --out OUT` writes.
+fn released_message(s: &Setup, input: &std::path::Path, out: &std::path::Path) -> Vec<u8> {
+    release(s, input, out);
     std::fs::read(out).expect("the released message")
 }
 
@@ -132,7 +125,7 @@ fn an_e_mail_keeps_its_structure_and_loses_every_trace_of_the_name() {
     let s = setup();
     let input = s.root.join("message.eml");
     std::fs::write(&input, message()).expect("write the message");
-    let released = release(&s, &input, &s.root.join("released.eml"));
+    let released = released_message(&s, &input, &s.root.join("released.eml"));
     let seen = everything(&released);
     assert_nowhere(&seen, &["jane", "roe"]);
     let message = parse(&released);
@@ -196,7 +189,7 @@ fn an_e_mail_keeps_its_structure_and_loses_every_trace_of_the_name() {
         "{document}"
     );
     // Same input, same bytes.
-    let again = release(&s, &input, &s.root.join("again.eml"));
+    let again = released_message(&s, &input, &s.root.join("again.eml"));
     assert_eq!(again, released);
 }
 

@@ -13,7 +13,7 @@ const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2
 const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 /// `declass sanitize INPUT --protect "Jane Roe" --out OUT`, which must succeed.
-fn release(s: &Setup, input: &Path, out: &Path) {
+pub fn release(s: &Setup, input: &Path, out: &Path) {
     let run = s
         .declass()
         .arg("sanitize")
