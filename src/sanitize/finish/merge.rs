@@ -1,0 +1,476 @@
+//! Replacements that stand together read as one phrase: a title folded into the name
+//! after it, readings side by side merged (the bits a dropped reading kept are returned,
+//! so the utility no longer counts them).
+
+use super::reading::{indefinite, is_period, reads_as_period};
+use crate::sanitize::plan::{Information, Replacement, Role};
+
+/// Folds a replaced title into the replaced person's name right after it: "Dr. Alan
+/// Whitcombe" reads "a person", not "A scholar A person" (the title and the name were
+/// found apart, by the sanitizer and by a detector). The merged span publishes the
+/// person's replacement; returns the bits the titles' own replacements had kept, which
+/// the document no longer keeps, by the start of the replacement that had kept them.
+pub(super) fn fold_titles(
+    text: &str,
+    replacements: &mut Vec<Replacement>,
+    titles: &[String],
+    is_person: &dyn Fn(&str) -> bool,
+) -> Vec<(usize, f64)> {
+    let is_title = |original: &str| {
+        let word = original.trim_end_matches('.');
+        titles.iter().any(|t| t.eq_ignore_ascii_case(word))
+    };
+    let mut lost = Vec::new();
+    let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let names_a_person = r.replacement.is_some() && r.class.as_deref().is_some_and(is_person);
+        let title_before = folded.last().is_some_and(|t| {
+            t.replacement.is_some()
+                && is_title(&t.original)
+                && t.end <= r.start
+                && text[t.end..r.start].chars().all(char::is_whitespace)
+        });
+        match folded.pop() {
+            Some(title) if names_a_person && title_before => {
+                lost.push((title.start, title.information.kept_bits));
+                folded.push(Replacement {
+                    start: title.start,
+                    original: text[title.start..r.end].to_string(),
+                    information: Information {
+                        original_bits: title.information.original_bits
+                            + r.information.original_bits,
+                        kept_bits: r.information.kept_bits,
+                    },
+                    ..r
+                });
+            }
+            previous => {
+                folded.extend(previous);
+                folded.push(r);
+            }
+        }
+    }
+    *replacements = folded;
+    lost
+}
+
+/// How a sentence around the replacements reads, for [`merge_adjacent`].
+pub(super) struct Around<'a> {
+    /// The class of people.
+    pub(super) person: &'a str,
+    /// The class an amount ends at ("number").
+    pub(super) number: &'a str,
+    /// Whether a class is a kind of person (an occupation, a role).
+    pub(super) person_kind: &'a dyn Fn(&str) -> bool,
+    /// Whether a determiner comes before a byte offset.
+    pub(super) determined: &'a dyn Fn(usize) -> bool,
+}
+
+/// Merges replacements that stand side by side into one phrase, so the released sentence
+/// reads as one: the same reading twice ("Phyllis Mary" → "a person a person") is said
+/// once; the rest of a person's name read apart ("Phyllis Mary Taylor" → "a person a city
+/// in the United States") goes into the person; a role before a person ("British actor
+/// Charles Quartermaine" → "actor a person") names the person ("an actor"); two parts of
+/// one name read as a person and as an occupation ("Phyllis" "Mary Taylor") are one
+/// person; a period before a thing ("the 2002 Finnish Cup" → "the 2000s a cup", "the 1966
+/// TV series" → "the 20th century series") modifies it ("the 2000s cup"), not a name,
+/// and so does a bare noun the determiner before both shares ("the Billimoria trophy" →
+/// "the officer award"); before a person, who is no thing of a period, a period is set off
+/// by a comma ("On 7 January 2021 Bagbin was elected" → "On the 2020s, a person was
+/// elected"); two amounts side by side are one measurement ("5 ft 9" → "a number"),
+/// and an amount counts the thing after it ("a few" "a device" → "a few devices").
+/// Returns the bits the dropped readings kept, which the utility no longer counts, by the
+/// start of the replacement that kept them.
+pub(super) fn merge_adjacent(
+    text: &str,
+    replacements: &mut Vec<Replacement>,
+    around: &Around<'_>,
+) -> Vec<(usize, f64)> {
+    let person = around.person;
+    let is_person =
+        |class: Option<&str>| class.is_some_and(|c| c == person || (around.person_kind)(c));
+    let is_amount = |r: &Replacement| {
+        r.source == "number" || r.class.as_deref().is_some_and(|c| c == around.number)
+    };
+    let mut lost = Vec::new();
+    let mut merged: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let Some(previous) = merged.last_mut() else {
+            merged.push(r);
+            continue;
+        };
+        // On one line: the end of a heading and the start of the paragraph after it are
+        // two sentences, and in a formatted document two paragraphs.
+        let side_by_side = previous.end <= r.start
+            && text[previous.end..r.start]
+                .chars()
+                .all(|c| c.is_whitespace() && c != '\n' && c != '\r');
+        let reading = match (&previous.replacement, &r.replacement) {
+            (Some(first), Some(second)) if side_by_side => {
+                let rest_of_name = is_person(previous.class.as_deref())
+                    && !is_person(r.class.as_deref())
+                    && is_one_capitalized_word(&r.original);
+                let role_before_person = is_person(r.class.as_deref())
+                    && previous
+                        .class
+                        .as_deref()
+                        .is_some_and(|c| c != person && (around.person_kind)(c));
+                // Two names read as persons side by side are one name read in two
+                // ("Phyllis" "Mary Taylor"): it reads as the broader of the two.
+                let one_person = is_person(previous.class.as_deref())
+                    && is_person(r.class.as_deref())
+                    && r.class.as_deref() != Some(person)
+                    && previous.class.as_deref() == Some(person);
+                // Two amounts side by side are one measurement ("5 ft 9" → "a number
+                // several"): the first, broader or not, says it.
+                let one_amount = is_amount(previous) && is_amount(&r);
+                if without_article(first).eq_ignore_ascii_case(without_article(second))
+                    || rest_of_name
+                    || one_person
+                    || one_amount
+                {
+                    lost.push((r.start, r.information.kept_bits));
+                    // A name the role before it typed ("British actor Charles
+                    // Quartermaine" → "actor" "an actor") keeps its article.
+                    let reading = if without_article(first) == first.as_str()
+                        && without_article(second) != second.as_str()
+                        && !rest_of_name
+                        && !(around.determined)(previous.start)
+                    {
+                        second.clone()
+                    } else {
+                        first.clone()
+                    };
+                    Some((reading, previous.information.kept_bits, false))
+                } else if role_before_person {
+                    // The role says what the person is: "an actor".
+                    lost.push((r.start, r.information.kept_bits));
+                    let reading = if (around.determined)(previous.start)
+                        || without_article(first) != first.as_str()
+                    {
+                        first.clone()
+                    } else {
+                        indefinite(first)
+                    };
+                    Some((reading, previous.information.kept_bits, false))
+                } else if is_amount(previous)
+                    && !is_amount(&r)
+                    && !is_person(r.class.as_deref())
+                    && without_article(second) != second.as_str()
+                    && crate::sanitize::readability::is_singular(without_article(second))
+                {
+                    // An amount counts the thing after it, as the number it replaced did:
+                    // "2/5 Gorkha Rifles" → "a few" "a device" → "a few devices".
+                    let amount = without_article(first);
+                    let of = if amount == around.number
+                        || crate::sanitize::ladders::amount_takes_of(amount)
+                    {
+                        " of"
+                    } else {
+                        ""
+                    };
+                    Some((
+                        format!(
+                            "{first}{of} {}",
+                            crate::text::lemma::noun_plural(without_article(second))
+                        ),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
+                } else if is_period(first.strip_prefix("the ").unwrap_or(first))
+                    && !is_person(r.class.as_deref())
+                    && (second.split_whitespace().count() > 1
+                        && without_article(second) != second.as_str()
+                        || second.starts_with(char::is_lowercase))
+                {
+                    // A period modifying the thing after it: the thing is the class.
+                    Some((
+                        format!("{first} {}", without_article(second)),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
+                } else if (around.determined)(previous.start)
+                    && first.starts_with(char::is_lowercase)
+                    && without_article(first) == first.as_str()
+                    && without_article(second).starts_with(char::is_lowercase)
+                    && !is_person(r.class.as_deref())
+                {
+                    // A bare noun the determiner before it shares with the noun after it
+                    // modifies that noun, as the name it replaced did: "the Lt Gen F N
+                    // Billimoria trophy" → "the officer award".
+                    Some((
+                        format!("{first} {}", without_article(second)),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        true,
+                    ))
+                } else if reads_as_period(first) && is_person(r.class.as_deref()) {
+                    // A time then who acted in it ("On 7 January 2021 Bagbin was
+                    // elected"): the comma English puts after an opening adverbial.
+                    Some((
+                        format!("{first}, {second}"),
+                        previous.information.kept_bits + r.information.kept_bits,
+                        false,
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        match reading {
+            Some((published, kept_bits, thing_class)) => {
+                previous.original = text[previous.start..r.end].to_string();
+                previous.end = r.end;
+                previous.replacement = Some(published);
+                previous.information = Information {
+                    original_bits: previous.information.original_bits + r.information.original_bits,
+                    kept_bits,
+                };
+                if r.role == Role::Sensitive {
+                    previous.role = Role::Sensitive;
+                }
+                if previous.detected.is_empty() {
+                    previous.detected = r.detected;
+                }
+                previous.reasons.extend(r.reasons);
+                if thing_class {
+                    previous.class = r.class;
+                }
+            }
+            None => merged.push(r),
+        }
+    }
+    *replacements = merged;
+    lost
+}
+
+/// One word in capitals first ("Taylor"): what is left of a name read apart.
+fn is_one_capitalized_word(original: &str) -> bool {
+    let mut words = original.split_whitespace();
+    words
+        .next()
+        .is_some_and(|w| w.starts_with(char::is_uppercase) && w.chars().all(char::is_alphabetic))
+        && words.next().is_none()
+}
+
+/// A published text without its indefinite article: "a cup" → "cup".
+pub(super) fn without_article(published: &str) -> &str {
+    published
+        .strip_prefix("a ")
+        .or_else(|| published.strip_prefix("an "))
+        .unwrap_or(published)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Around, fold_titles, merge_adjacent};
+    use crate::sanitize::plan::Replacement;
+
+    /// Each replacement's span, reading and class.
+    fn spans_read(replacements: &[Replacement]) -> Vec<(usize, usize, &str, &str)> {
+        replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.start,
+                    r.end,
+                    r.replacement.as_deref().unwrap_or_default(),
+                    r.class.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    /// People are "person".
+    fn around<'a>(
+        person_kind: &'a dyn Fn(&str) -> bool,
+        determined: &'a dyn Fn(usize) -> bool,
+    ) -> Around<'a> {
+        Around {
+            person: "person",
+            number: "number",
+            person_kind,
+            determined,
+        }
+    }
+
+    #[test]
+    fn a_role_or_the_rest_of_a_name_goes_into_the_person_beside_it() {
+        let text = "was British actor Charles Quartermaine and Phyllis Mary Taylor, who met \
+                    the Soviet defender Ivan Dubinsky and singer Jo Cole in the 1966 TV series in May 2021 \
+                    Bagbin and Ruth Ann Lee won the Billimoria trophy.";
+        let span = |s: &str| {
+            let start = text.find(s).expect("in text");
+            (start, start + s.len())
+        };
+        let generalized = |s: &str, reading: &str, class: &str| {
+            let (start, end) = span(s);
+            Replacement::generalized(text, start, end, reading, class)
+        };
+        let mut replacements = vec![
+            generalized("British actor", "actor", "actor"),
+            generalized("Charles Quartermaine", "an actor", "actor"),
+            generalized("Phyllis Mary", "a person", "person"),
+            generalized(
+                "Taylor",
+                "a city in the United States",
+                "city in the United States",
+            ),
+            generalized("Soviet defender", "defender", "defender"),
+            generalized("Ivan Dubinsky", "a person", "person"),
+            generalized("singer", "singer", "singer"),
+            generalized("Jo Cole", "a person", "person"),
+            generalized("1966", "20th century", "20th century"),
+            generalized("TV series", "series", "series"),
+            generalized("May 2021", "the 2020s", "2020s"),
+            generalized("Bagbin", "a person", "person"),
+            generalized("Ruth", "a person", "person"),
+            generalized("Ann Lee", "an actor", "actor"),
+            generalized("Billimoria", "officer", "officer"),
+            generalized("trophy", "award", "award"),
+        ];
+        let roles = |class: &str| ["actor", "defender", "singer"].contains(&class);
+        let after_the = |start: usize| text[..start].ends_with("the ");
+        let lost = merge_adjacent(text, &mut replacements, &around(&roles, &after_the));
+        let lost: f64 = lost.iter().map(|(_, bits)| bits).sum();
+        assert_eq!(lost, 5.0, "five merged readings' bits");
+        let read: Vec<(&str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        // A role with no determiner takes its article (a name the role typed gives its
+        // own); one after "the" does not; a period before a thing modifies it, and before
+        // a person is set off by a comma.
+        assert_eq!(
+            read,
+            [
+                ("British actor Charles Quartermaine", "an actor"),
+                ("Phyllis Mary Taylor", "a person"),
+                ("Soviet defender Ivan Dubinsky", "defender"),
+                ("singer Jo Cole", "a singer"),
+                ("1966 TV series", "20th century series"),
+                ("May 2021 Bagbin", "the 2020s, a person"),
+                // A name read in two, one part a person and one an occupation, is one
+                // person.
+                ("Ruth Ann Lee", "a person"),
+                // A bare noun after "the" modifies the bare noun after it.
+                ("Billimoria trophy", "officer award"),
+            ]
+        );
+    }
+
+    #[test]
+    fn replacements_side_by_side_read_as_one_phrase() {
+        let text = "Phyllis Mary won the 2002 Finnish Cup and Anna Berg the 1999 Open. On \
+                    9 June 2021 Berg won.\nBerg\nBerg";
+        let mut replacements = vec![
+            Replacement::generalized(text, 0, 7, "a person", "person"),
+            Replacement::generalized(text, 8, 12, "a person", "person"),
+            Replacement::generalized(text, 21, 25, "2000s", "2000s"),
+            Replacement::generalized(text, 26, 37, "a cup", "cup"),
+            Replacement::generalized(text, 42, 46, "a person", "person"),
+            Replacement::generalized(text, 47, 51, "a scholar", "scholar"),
+            Replacement::generalized(text, 56, 60, "the 1990s", "1990s"),
+            Replacement::generalized(text, 61, 65, "Open", "open"),
+            Replacement::generalized(text, 70, 81, "the 2020s", "2020s"),
+            Replacement::generalized(text, 82, 86, "a person", "person"),
+            Replacement::generalized(text, 92, 96, "a person", "person"),
+            Replacement::generalized(text, 97, 101, "a person", "person"),
+        ];
+        let lost: f64 = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false))
+            .iter()
+            .map(|(_, bits)| bits)
+            .sum();
+        assert_eq!(
+            lost, 2.0,
+            "the repeated person's bit and the rest of a name"
+        );
+        let read = spans_read(&replacements);
+        // Two readings that differ stay apart, and so does a period before a bare word,
+        // and the same reading on two lines; a period before a person is set off by a
+        // comma; the rest of a name joins the person.
+        assert_eq!(
+            read,
+            [
+                (0, 12, "a person", "person"),
+                (21, 37, "2000s cup", "cup"),
+                (42, 51, "a person", "person"),
+                (56, 60, "the 1990s", "1990s"),
+                (61, 65, "Open", "open"),
+                (70, 86, "the 2020s, a person", "2020s"),
+                (92, 96, "a person", "person"),
+                (97, 101, "a person", "person"),
+            ]
+        );
+        assert_eq!(replacements[0].original, "Phyllis Mary");
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn amounts_side_by_side_are_one_and_an_amount_counts_the_thing_after_it() {
+        let text = "Listed at 5 ft 9 in, he led 2/5 Gorkha Rifles and 3 Gorkha Rifles.";
+        let amount = |start, end, published: &str, class: &str| Replacement {
+            source: "number".to_string(),
+            ..Replacement::generalized(text, start, end, published, class)
+        };
+        let mut replacements = vec![
+            Replacement::generalized(text, 10, 14, "a number", "number"),
+            amount(15, 16, "several", "several"),
+            amount(28, 31, "a few", "a few"),
+            Replacement::generalized(text, 32, 45, "a device", "device"),
+            Replacement::generalized(text, 50, 51, "a number", "number"),
+            Replacement::generalized(text, 52, 65, "a device", "device"),
+        ];
+        let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
+        assert_eq!(lost, [(15, 1.0)], "the second amount's bit");
+        let read = spans_read(&replacements);
+        assert_eq!(
+            read,
+            [
+                (10, 16, "a number", "number"),
+                (28, 45, "a few devices", "device"),
+                (50, 65, "a number of devices", "device"),
+            ]
+        );
+        assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn a_title_right_before_a_replaced_name_is_folded_into_it() {
+        let text = "Dr. Alan Whitcombe met Dr. Smith's nurse, Dr. at noon.";
+        let titles = ["dr".to_string()];
+        let mut replacements = vec![
+            Replacement::generalized(text, 0, 3, "a scholar", "scholar"),
+            Replacement::generalized(text, 4, 18, "a person", "person"),
+            Replacement::generalized(text, 23, 26, "a scholar", "scholar"),
+            Replacement::generalized(text, 42, 45, "a scholar", "scholar"),
+            Replacement::generalized(text, 49, 53, "a time", "time"),
+        ];
+        let lost = fold_titles(text, &mut replacements, &titles, &|class| class == "person");
+        assert_eq!(lost, [(0, 1.0)], "the title's bit");
+        let spans: Vec<(usize, usize, &str)> = replacements
+            .iter()
+            .map(|r| (r.start, r.end, r.replacement.as_deref().unwrap_or_default()))
+            .collect();
+        // Only the title before the replaced name folds; one before a kept name or a
+        // non-person replacement stays.
+        assert_eq!(
+            spans,
+            [
+                (0, 18, "a person"),
+                (23, 26, "a scholar"),
+                (42, 45, "a scholar"),
+                (49, 53, "a time"),
+            ]
+        );
+        assert_eq!(replacements[0].original, "Dr. Alan Whitcombe");
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[0].information.kept_bits, 1.0);
+    }
+}

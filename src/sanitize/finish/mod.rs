@@ -1,0 +1,367 @@
+//! From decisions to the [`Plan`]: the replacements of the findings and of the decided
+//! terms (read as the text around them needs: "from Miami" → "from a city in Florida",
+//! "in 1957" → "in the 1950s"), each term's assessment, and the utility kept (eq. 20–21).
+
+use std::collections::BTreeMap;
+
+use super::candidates::Candidate;
+use super::plan::{
+    Action, Assessment, Disclosure, Information, KindUtility, Plan, Reason, Replacement, Role,
+    Threshold, Utility,
+};
+use super::risk::Risk;
+use super::{Run, Strategy};
+use crate::detect::operators::{Operator, Operators, Pseudonyms};
+use crate::detect::{Finding, Proposal};
+use crate::error::Result;
+use crate::text::{Document, TermKind};
+
+/// What happens to a term of Q.
+#[derive(Debug, Clone)]
+pub(super) struct Decision {
+    /// `None`: removed (S3), or an entry's generalization was updated instead.
+    pub chosen: Option<Candidate>,
+    pub reasons: Vec<Reason>,
+}
+
+mod merge;
+mod reading;
+
+use merge::{Around, fold_titles, merge_adjacent};
+pub use reading::standalone;
+pub(super) use reading::vowel_sound;
+use reading::{
+    common_noun_heading, determined, lowercase_heading, noun_follows, reads_as, stands_for_a_plural,
+};
+
+/// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
+/// detector's label when ε2 generalized it further.
+fn sensitive_replacement(
+    doc: &Document,
+    finding: &Finding,
+    strategy: Strategy,
+    generalization: Option<&str>,
+) -> Replacement {
+    let original = &doc.text[finding.start..finding.end];
+    // A name or a number takes an article before a common noun; a phrase in lowercase
+    // keeps lowercase ("breast cancer" → "breast diseases", not "Breast Diseases"). A
+    // protected person's mention names someone however it is written ("margaret ellison").
+    let names_something = finding.detector == crate::detect::protect::NAME
+        || original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
+    let mut class = None;
+    let label = match (&finding.proposal, strategy.generalizes_sensitive()) {
+        (Proposal::Generalize(label), true) => {
+            let label = generalization.unwrap_or(label);
+            // A disease's MeSH heading is a class whatever capitals its mention has (an
+            // eponym), and reads as the plural or mass noun it is: "developed
+            // Stevens-Johnson syndrome" → "developed drug eruptions", not "a Drug
+            // Eruptions".
+            let heading = finding.detector == crate::detect::sequence::DISEASE
+                && label.starts_with(char::is_uppercase);
+            let label = if heading {
+                common_noun_heading(label)
+            } else if names_something {
+                label.to_string()
+            } else {
+                lowercase_heading(label)
+            };
+            class = Some(label.clone());
+            Some(reads_as(
+                doc,
+                finding.start,
+                &label,
+                !heading,
+                names_something,
+            ))
+        }
+        _ => None,
+    };
+    Replacement {
+        start: finding.start,
+        end: finding.end,
+        original: doc.text[finding.start..finding.end].to_string(),
+        action: if label.is_some() {
+            Action::Generalize
+        } else {
+            Action::Remove
+        },
+        replacement: label,
+        role: Role::Sensitive,
+        reasons: Vec::new(),
+        source: finding.detector.clone(),
+        detected: finding.reason.clone(),
+        information: Information::default(),
+        class,
+    }
+}
+
+/// The replacement of a sensitive mention under an operator other than generalize:
+/// removed, masked, a pseudonym or a keyed hash, whatever the strategy.
+fn operated_replacement(
+    doc: &Document,
+    finding: &Finding,
+    operator: Operator,
+    operators: &Operators,
+    pseudonyms: &mut Pseudonyms,
+) -> Replacement {
+    let text = operators.render(finding, &doc.text, pseudonyms);
+    let action = match operator {
+        Operator::Mask => Action::Mask,
+        Operator::Pseudonym => Action::Pseudonym,
+        Operator::Hash => Action::Hash,
+        Operator::Remove | Operator::Generalize => Action::Remove,
+    };
+    Replacement {
+        start: finding.start,
+        end: finding.end,
+        original: doc.text[finding.start..finding.end].to_string(),
+        replacement: (action != Action::Remove).then_some(text),
+        action,
+        role: Role::Sensitive,
+        reasons: Vec::new(),
+        source: finding.detector.clone(),
+        detected: finding.reason.clone(),
+        information: Information::default(),
+        class: None,
+    }
+}
+
+impl Run<'_, '_> {
+    pub(super) fn finish(
+        self,
+        threshold: Option<Threshold>,
+        disclosure: Vec<Disclosure>,
+        decisions: BTreeMap<usize, Decision>,
+    ) -> Result<Plan> {
+        let mut replacements = Vec::new();
+        let mut original_bits = 0.0;
+        let mut kept_bits = 0.0;
+        let mut by_kind: BTreeMap<String, KindUtility> = BTreeMap::new();
+        // The kind of each replacement, by its start, for the bits merging drops.
+        let mut kind_at: BTreeMap<usize, &str> = BTreeMap::new();
+        let mut entry_of: BTreeMap<usize, usize> = BTreeMap::new();
+        for (e, entry) in self.entries.iter().enumerate() {
+            for &m in &entry.mentions {
+                entry_of.insert(m, e);
+            }
+        }
+        let mut pseudonyms = Pseudonyms::new();
+        for (m, finding) in self.findings.iter().enumerate() {
+            let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
+            let published = entry.and_then(|e| e.generalization.as_ref());
+            let operator = self.s.operators.operator_for(&finding.category);
+            let mut replacement = if operator == Operator::Generalize {
+                sensitive_replacement(
+                    self.doc,
+                    finding,
+                    self.strategy,
+                    published.map(|g| g.label.as_str()),
+                )
+            } else {
+                operated_replacement(
+                    self.doc,
+                    finding,
+                    operator,
+                    self.s.operators,
+                    &mut pseudonyms,
+                )
+            };
+            if entry.is_some() {
+                // A mention is worth the information of its own phrase.
+                let own = super::collect::phrase_set(&self.doc.text[finding.start..finding.end]);
+                let bits = self.ic(&own)?.bits;
+                let kept = match (replacement.action, published) {
+                    (Action::Generalize, Some(g)) => self.ic(&g.set)?.bits.min(bits),
+                    _ => 0.0,
+                };
+                original_bits += bits;
+                kept_bits += kept;
+                let kind = by_kind.entry(finding.category.clone()).or_default();
+                kind.original_bits += bits;
+                kind.kept_bits += kept;
+                replacement.information = Information {
+                    original_bits: bits,
+                    kept_bits: kept,
+                };
+            }
+            kind_at.insert(replacement.start, &finding.category);
+            replacements.push(replacement);
+        }
+        let mut assessments = Vec::new();
+        for (i, item) in self.items.iter().enumerate() {
+            if !item.is_term() {
+                continue;
+            }
+            let ic = self.ic(&item.set)?;
+            let decision = decisions.get(&i);
+            let (kept, label) = match decision {
+                None => (ic.bits, None),
+                Some(Decision {
+                    chosen: Some(c), ..
+                }) => (self.ic(&c.set)?.bits, Some(c)),
+                Some(_) => (0.0, None),
+            };
+            // Max risk for the assessment table.
+            let mut max: Option<(Risk, String)> = None;
+            if self.s.assessments {
+                for t in self.targets_in(item.context) {
+                    let r = self.risk(t, &[&item.set])?;
+                    if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
+                        max = Some((r, self.entries[t].text.clone()));
+                    }
+                }
+            }
+            let decision_text = match decision {
+                None => "keep".to_string(),
+                Some(Decision {
+                    chosen: Some(c), ..
+                }) => format!("generalize → {}", c.label),
+                Some(_) => "remove".to_string(),
+            };
+            // A date names a day as a name names a thing: its class reads with an
+            // article ("on a date", not "on date").
+            let names_something = item.proper
+                || matches!(
+                    item.kind(),
+                    Some(TermKind::ProperName | TermKind::Number | TermKind::Date)
+                );
+            let kind = match item.kind() {
+                Some(TermKind::Date) => "date",
+                Some(TermKind::Number) => "number",
+                Some(TermKind::ProperName) => "name",
+                _ if item.proper => "name",
+                _ => "phrase",
+            };
+            for &(start, end) in &item.spans {
+                original_bits += ic.bits;
+                kept_bits += kept;
+                let counted = by_kind.entry(kind.to_string()).or_default();
+                counted.original_bits += ic.bits;
+                counted.kept_bits += kept;
+                if self.s.assessments {
+                    assessments.push(Assessment {
+                        start,
+                        end,
+                        term: self.doc.text[start..end].to_string(),
+                        ic,
+                        max_dr: max.as_ref().map(|(r, _)| *r),
+                        behind: max.as_ref().map(|(_, s)| s.clone()),
+                        decision: decision_text.clone(),
+                    });
+                }
+                if let Some(d) = decision {
+                    kind_at.insert(start, kind);
+                    replacements.push(Replacement {
+                        start,
+                        end,
+                        original: self.doc.text[start..end].to_string(),
+                        replacement: label.map(|c| {
+                            let original = &self.doc.text[start..end];
+                            // "a name" and "a person" stand for a name wherever it stood
+                            // ("Star Wars: Droids").
+                            let names_something = names_something
+                                || c.label == self.s.config.name_concept
+                                || c.label == self.s.config.person_concept;
+                            let text = if c.noun && stands_for_a_plural(original, &c.label) {
+                                // "other DMK candidates" → "other politicians".
+                                crate::text::lemma::noun_plural(&c.label)
+                            } else {
+                                reads_as(self.doc, start, &c.label, c.noun, names_something)
+                            };
+                            // "over 100 appearances" → "over hundreds of appearances", "in
+                            // 19 films" → "in a number of films".
+                            let counts_noun = item.kind() == Some(TermKind::Number)
+                                && (c.label == self.s.config.number_concept
+                                    || super::ladders::amount_takes_of(&c.label))
+                                && noun_follows(self.doc, end);
+                            if counts_noun {
+                                format!("{text} of")
+                            } else {
+                                text
+                            }
+                        }),
+                        action: if label.is_some() {
+                            Action::Generalize
+                        } else {
+                            Action::Remove
+                        },
+                        role: Role::Correlated,
+                        reasons: d.reasons.clone(),
+                        source: label.map_or_else(|| "removed".to_string(), |c| c.source.clone()),
+                        detected: String::new(),
+                        information: Information {
+                            original_bits: ic.bits,
+                            kept_bits: kept,
+                        },
+                        class: label.map(|c| c.label.clone()),
+                    });
+                }
+            }
+        }
+        replacements.sort_by_key(|r| (r.start, r.end));
+        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let person_kind = |class: &str| self.s.taxonomy.usual_sense_under(class, person).is_some();
+        let mut lost = fold_titles(
+            &self.doc.text,
+            &mut replacements,
+            self.s.person_titles,
+            &|class| class == self.s.config.person_concept || person_kind(class),
+        );
+        lost.extend(merge_adjacent(
+            &self.doc.text,
+            &mut replacements,
+            &Around {
+                person: &self.s.config.person_concept,
+                number: &self.s.config.number_concept,
+                person_kind: &person_kind,
+                determined: &|start| determined(self.doc, start),
+            },
+        ));
+        for (start, bits) in lost {
+            kept_bits -= bits;
+            if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(*k)) {
+                kind.kept_bits -= bits;
+            }
+        }
+        assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
+        let config = self.s.config;
+        let top_level: std::collections::BTreeSet<String> = config
+            .top_level_classes
+            .iter()
+            .chain(&config.abstract_concepts)
+            .chain(std::iter::once(&config.root_label))
+            .map(|c| c.to_lowercase())
+            .collect();
+        // A role predicated of someone takes no article: "was elected Speaker", "is the
+        // Chief Instructor and Chairman".
+        let readability = super::readability::measure(
+            &self.doc.text,
+            &replacements,
+            &top_level,
+            |start, class| {
+                determined(self.doc, start) || (person_kind(class) && self.predicated(start))
+            },
+        );
+        Ok(Plan {
+            strategy: self.strategy,
+            risk_model: self.s.config.risk_model,
+            threshold,
+            disclosure,
+            replacements,
+            utility: Utility {
+                original_bits,
+                kept_bits,
+                ratio: if original_bits > 0.0 {
+                    kept_bits / original_bits
+                } else {
+                    1.0
+                },
+                by_kind,
+            },
+            assessments,
+            counts_from: self.s.counts.identity(),
+            protected_not_found: Vec::new(),
+            readability,
+        })
+    }
+}

@@ -1,0 +1,292 @@
+//! How a class reads in its sentence: the article its sound takes, a period after its
+//! preposition, a plural where a plural stood, a heading as the common noun it is.
+
+use crate::sanitize::readability::DETERMINERS;
+use crate::text::{Document, Upos};
+
+/// Whether a determiner ("the", "her", a possessive) comes before byte `start`, past the
+/// adjectives, adverbs and numbers between them ("the current Speaker").
+pub(super) fn determined(doc: &Document, start: usize) -> bool {
+    let mut k = doc.tokens.partition_point(|t| t.end <= start);
+    while let Some(prev) = k.checked_sub(1) {
+        let token = &doc.tokens[prev];
+        if DETERMINERS.contains(&token.norm.as_str()) {
+            return true;
+        }
+        // A plural possessive, "the Players' League": the apostrophe right after a word
+        // in "s".
+        let plural_possessive = matches!(token.norm.as_str(), "'" | "’")
+            && prev.checked_sub(1).is_some_and(|before| {
+                let word = &doc.tokens[before];
+                word.end == token.start && word.norm.ends_with('s')
+            });
+        if plural_possessive {
+            return true;
+        }
+        let modifier = matches!(doc.tags.get(prev), Some(Upos::Adj | Upos::Adv | Upos::Num))
+            && token.kind == crate::text::TokenKind::Word;
+        if !modifier {
+            return false;
+        }
+        k = prev;
+    }
+    false
+}
+
+/// Whether the word right after byte `end`, past spaces only, is a noun: the noun a
+/// replaced number counted.
+pub(super) fn noun_follows(doc: &Document, end: usize) -> bool {
+    let next = doc.tokens.partition_point(|t| t.start < end);
+    doc.tokens.get(next).is_some_and(|t| {
+        doc.text[end..t.start].chars().all(char::is_whitespace)
+            && doc.tags.get(next) == Some(&Upos::Noun)
+    })
+}
+
+/// "a" or "an" by the sound the label starts with, not its letter: "a European country",
+/// "a university", "a one-day event", "an hour", "an honorary degree". English spelling
+/// data, small and fixed, which is why it is written out rather than taken from a crate.
+pub(super) fn indefinite(label: &str) -> String {
+    format!("{} {label}", if vowel_sound(label) { "an" } else { "a" })
+}
+
+/// Whether `label` starts with a vowel sound (see [`indefinite`]).
+pub(in crate::sanitize) fn vowel_sound(label: &str) -> bool {
+    const VOWEL_LETTER_CONSONANT_SOUND: &[&str] = &[
+        "eu", "ewe", "one", "once", "uni", "use", "usu", "uti", "ura", "uro", "ubiq",
+    ];
+    const CONSONANT_LETTER_VOWEL_SOUND: &[&str] = &["hour", "honest", "honor", "honour", "heir"];
+    let lower = label.to_lowercase();
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| lower.starts_with(p));
+    let vowel_letter = lower.starts_with(|c: char| "aeiou".contains(c));
+    // "unin-" and "unim-" are "un-" prefixes: "an uninhabited island".
+    let un_prefix = lower.starts_with("unin") || lower.starts_with("unim");
+    if vowel_letter {
+        un_prefix || !starts(VOWEL_LETTER_CONSONANT_SOUND)
+    } else {
+        starts(CONSONANT_LETTER_VOWEL_SOUND)
+    }
+}
+
+/// Whether a class `label` stands where a plural common noun stood (the original's last
+/// word, in lowercase, reads as a plural) and is itself a singular noun: it is then
+/// published in the plural, with no article, as the original was.
+pub(super) fn stands_for_a_plural(original: &str, label: &str) -> bool {
+    let head = original.split_whitespace().last().unwrap_or_default();
+    head.chars().all(|c| c.is_lowercase())
+        && !crate::sanitize::readability::is_singular(head)
+        && label.starts_with(char::is_lowercase)
+        && crate::sanitize::readability::is_singular(label)
+        && !is_period(label)
+}
+
+/// A decade or century ("1950s", "20th century"), which reads with "the".
+pub(super) fn is_period(label: &str) -> bool {
+    label.starts_with(|c: char| c.is_ascii_digit())
+        && (label.ends_with('s') || label.ends_with("century"))
+}
+
+/// Whether `label` is the name of a month: the rung above a day the text gives no year.
+pub(super) fn is_month(label: &str) -> bool {
+    crate::text::MONTH_NAMES.contains(&label)
+}
+
+/// Whether a published reading is a period, however [`reads_as`] put it in its
+/// sentence: "the 2020s", "in the 2020s", "a day in the 2020s".
+pub(super) fn reads_as_period(reading: &str) -> bool {
+    let bare = reading.strip_prefix("a day ").unwrap_or(reading);
+    let bare = bare.strip_prefix("in ").unwrap_or(bare);
+    is_period(bare.strip_prefix("the ").unwrap_or(bare))
+}
+
+/// The text put in place of a span: a common noun that replaces a name or a number takes
+/// an indefinite article, a period takes "the", unless the text already determines it.
+pub(super) fn reads_as(
+    doc: &Document,
+    start: usize,
+    label: &str,
+    noun: bool,
+    names_something: bool,
+) -> String {
+    if determined(doc, start) {
+        // "the 1976 election" → "the 1970s election", not "the the 1970s election"; "the
+        // 2nd and 3rd titles" → "the few titles", not "the a few titles".
+        return ["the ", "a ", "an "]
+            .iter()
+            .find_map(|article| label.strip_prefix(article))
+            .unwrap_or(label)
+            .to_string();
+    }
+    let bare = label.strip_prefix("the ").unwrap_or(label);
+    let (month, period) = (is_month(bare), is_period(bare));
+    if month || period {
+        // A date said right after its verb ("born 24 September 1957") becomes a period,
+        // which English puts after "in": "born in the 20th century"; a day after "on"
+        // stays a day: "on 22 April 1876" → "on a day in the 1870s", "on 12 March" → "on
+        // a day in March". A month takes no article.
+        let previous = doc
+            .tokens
+            .partition_point(|t| t.end <= start)
+            .checked_sub(1);
+        let after_verb = previous.is_some_and(|k| doc.tags.get(k) == Some(&Upos::Verb));
+        let after_on = previous.is_some_and(|k| doc.tokens[k].norm == "on");
+        let named = if month {
+            bare.to_string()
+        } else {
+            format!("the {bare}")
+        };
+        return if after_on {
+            format!("a day in {named}")
+        } else if after_verb {
+            format!("in {named}")
+        } else {
+            named
+        };
+    }
+    if label.starts_with("the ") || label.starts_with("a ") {
+        return label.to_string();
+    }
+    if noun && names_something {
+        return indefinite(label);
+    }
+    label.to_string()
+}
+
+/// A class label as it reads in place of a name with no sentence to fit: a heading in
+/// title case as the plural or mass noun it is ("Breast Diseases" → "breast diseases"),
+/// a period with "the", any other class with its indefinite article ("a city").
+pub fn standalone(label: &str) -> String {
+    if is_title_case_heading(label) {
+        common_noun_heading(label)
+    } else if is_period(label) {
+        format!("the {label}")
+    } else {
+        indefinite(label)
+    }
+}
+
+/// Whether `label` is a heading in title case, as MeSH writes them ("Breast Diseases").
+pub(super) fn is_title_case_heading(label: &str) -> bool {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    words.len() > 1
+        && words.iter().all(|w| {
+            let mut chars = w.chars();
+            chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase())
+        })
+}
+
+/// A heading in title case in lowercase; any other label as it is.
+pub(super) fn lowercase_heading(label: &str) -> String {
+    if is_title_case_heading(label) {
+        label.to_lowercase()
+    } else {
+        label.to_string()
+    }
+}
+
+/// A class's heading as a common noun: its title-case words in lowercase, acronyms kept
+/// ("HIV Infections" → "HIV infections").
+pub(super) fn common_noun_heading(label: &str) -> String {
+    label
+        .split(' ')
+        .map(|w| {
+            let mut chars = w.chars();
+            let title =
+                chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
+            if title {
+                w.to_lowercase()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{common_noun_heading, indefinite, reads_as, stands_for_a_plural};
+    use crate::config::Config;
+    use crate::text::{Analyzer, Tagger, Upos};
+
+    /// "born" is a verb, "on" and "in" prepositions, "the" a determiner.
+    struct Tags;
+
+    impl Tagger for Tags {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            words
+                .iter()
+                .map(|w| match *w {
+                    "born" => Upos::Verb,
+                    "on" | "On" | "in" => Upos::Adp,
+                    "the" => Upos::Det,
+                    _ => Upos::Propn,
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_date_read_as_a_period_takes_the_preposition_its_sentence_needs() {
+        let config = Config::builtin().expect("config");
+        let text = "Kim born 1957 in 1960 on 2 May 1970 the 1976 vote in the Players' League";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let at = |s: &str| text.find(s).expect("in text");
+        let read = |s: &str, label: &str| reads_as(&doc, at(s), label, true, true);
+        assert_eq!(read("1957", "the 1950s"), "in the 1950s");
+        assert_eq!(read("1960", "the 1960s"), "the 1960s");
+        assert_eq!(
+            read("2 May", "the 20th century"),
+            "a day in the 20th century"
+        );
+        assert_eq!(read("1976", "the 1970s"), "1970s");
+        // A day of a month without its year reads as the month.
+        assert_eq!(read("2 May", "May"), "a day in May");
+        assert_eq!(read("1957", "May"), "in May");
+        assert_eq!(read("1960", "May"), "May");
+        // A plural possessive determines the noun after it.
+        assert_eq!(read("League", "association"), "association");
+    }
+
+    #[test]
+    fn a_class_standing_for_a_plural_is_a_plural() {
+        assert!(stands_for_a_plural("DMK candidates", "politician"));
+        assert!(!stands_for_a_plural("DMK candidate", "politician"));
+        assert!(!stands_for_a_plural("Academy Awards", "award"));
+        assert!(!stands_for_a_plural("three decades", "the 1990s"));
+        assert!(!stands_for_a_plural("karate classes", "lessons"));
+    }
+
+    #[test]
+    fn a_class_alone_reads_with_its_article_or_as_a_heading() {
+        assert_eq!(super::standalone("city"), "a city");
+        assert_eq!(super::standalone("American state"), "an American state");
+        assert_eq!(super::standalone("Breast Diseases"), "breast diseases");
+        assert_eq!(super::standalone("1990s"), "the 1990s");
+    }
+
+    #[test]
+    fn a_heading_reads_as_a_common_noun_with_its_acronyms() {
+        assert_eq!(common_noun_heading("Drug Eruptions"), "drug eruptions");
+        assert_eq!(common_noun_heading("HIV Infections"), "HIV infections");
+        assert_eq!(common_noun_heading("disease"), "disease");
+    }
+
+    #[test]
+    fn the_article_follows_the_sound_not_the_letter() {
+        let cases = [
+            ("European country", "a European country"),
+            ("university", "a university"),
+            ("uninhabited island", "an uninhabited island"),
+            ("one-day event", "a one-day event"),
+            ("honorary degree", "an honorary degree"),
+            ("hotel", "a hotel"),
+            ("organization", "an organization"),
+            ("American state", "an American state"),
+            ("city", "a city"),
+        ];
+        for (label, expected) in cases {
+            assert_eq!(indefinite(label), expected);
+        }
+    }
+}
