@@ -897,6 +897,36 @@ fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
     assert_eq!(report["readability"]["without_determiner"], 0, "{text}");
 }
 
+/// A short form in brackets after a replaced name restates the name: it is folded into
+/// the name's replacement, not published again beside it ("a university (an
+/// organization)"); a replaced plural possessive reads as its replacement's possessive.
+#[test]
+fn a_bracketed_short_form_and_a_possessive_read_with_the_name_they_belong_to() {
+    let s = setup();
+    let report = protected_report(
+        &s,
+        "Kim Doe coached at Texas Christian University (TCU) for years. Later Doe \
+         joined the Dravida Munnetra Kazhagam (DMK) and wrote for Jim Wiggins' paper.\n",
+        "Kim Doe",
+    );
+    let text = report["sanitized_text"].as_str().expect("text");
+    for gone in ["TCU", "DMK", "Texas", "Dravida", "Wiggins", "()", "( "] {
+        assert!(!text.contains(gone), "{gone}: {text}");
+    }
+    assert!(!text.contains("' paper"), "{text}");
+    assert!(text.contains("'s paper"), "{text}");
+    let replacements = report["replacements"].as_array().expect("replacements");
+    let folded = replacements
+        .iter()
+        .find(|r| r["original"] == "Texas Christian University (TCU)")
+        .unwrap_or_else(|| panic!("the short form folded into the name: {report}"));
+    assert!(
+        !folded["replacement"].as_str().expect("reads").contains('('),
+        "{folded}"
+    );
+    assert_eq!(report["readability"]["adjacent"], 0, "{text}");
+}
+
 /// A number generalized to an amount keeps the noun it counts readable: "over hundreds of
 /// appearances", "in many films", "in a number of films", never "hundreds appearances".
 #[test]

@@ -102,8 +102,9 @@ fn definitions<S: AsRef<[W]>, W: AsRef<str>>(
     defined
 }
 
-/// Schwartz & Hearst's match of a short form against the words of its long form.
-fn is_short_form_of(short: &str, long: &[&str]) -> bool {
+/// Schwartz & Hearst's match of a short form against the words of its long form: the
+/// sanitizer reads a bracketed short form after a replaced name as that name too.
+pub fn is_short_form_of(short: &str, long: &[&str]) -> bool {
     let letters: Vec<char> = short
         .chars()
         .filter(|c| c.is_alphanumeric())

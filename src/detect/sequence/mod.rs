@@ -19,7 +19,7 @@ mod repeats;
 mod tests;
 mod train;
 
-pub use abbreviations::label_defined_abbreviations;
+pub use abbreviations::{is_short_form_of, label_defined_abbreviations};
 pub use clusters::WordClusters;
 pub use features::{Gazetteers, KnownWords, LabelledSentence, Stems, sentence_features};
 pub use model::{LabelScheme, SequenceModel, bio_spans};

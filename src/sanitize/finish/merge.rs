@@ -54,6 +54,75 @@ pub(super) fn fold_titles(
     lost
 }
 
+/// Folds a bracketed alias into the replacement of the name right before it, which it
+/// restates: "Texas Christian University (TCU)" reads "a university", not "a university
+/// (an organization)". An alias is a short form the name defines, as Schwartz & Hearst
+/// (2003) find definitions (its letters in the name's words, in order), or a gloss the
+/// sanitizer published as the same class ("Dedicated to Myself (寫给自己的歌)" → "an album
+/// (an album)"). A bracket that says something else (a year, a role) stays. Returns the
+/// bits the aliases' replacements had kept, by the start of the replacement that had kept
+/// them.
+pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> Vec<(usize, f64)> {
+    let mut lost = Vec::new();
+    let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let alias_of_previous = folded.last().is_some_and(|name| {
+            let (Some(name_reads), Some(alias_reads)) = (&name.replacement, &r.replacement) else {
+                return false;
+            };
+            let bracketed = name.end <= r.start
+                && text[name.end..r.start].trim_start() == "("
+                && text[r.end..].starts_with(')');
+            let words: Vec<&str> = name.original.split_whitespace().collect();
+            bracketed
+                && (crate::detect::sequence::is_short_form_of(&r.original, &words)
+                    || without_article(name_reads)
+                        .eq_ignore_ascii_case(without_article(alias_reads)))
+        });
+        match folded.last_mut() {
+            Some(name) if alias_of_previous => {
+                lost.push((r.start, r.information.kept_bits));
+                let end = r.end + ')'.len_utf8();
+                name.original = text[name.start..end].to_string();
+                name.end = end;
+                name.information.original_bits += r.information.original_bits;
+                if r.role == Role::Sensitive {
+                    name.role = Role::Sensitive;
+                }
+                name.reasons.extend(r.reasons);
+            }
+            _ => folded.push(r),
+        }
+    }
+    *replacements = folded;
+    lost
+}
+
+/// A replaced name in the plural possessive ("Wiggins' roles", "the Winners' Cup") takes
+/// the possessive its replacement needs when that no longer ends in "s": "an actor's
+/// roles", not "an actor' roles". The apostrophe joins the replaced span.
+pub(super) fn possessives_agree(text: &str, replacements: &mut [Replacement]) {
+    for r in replacements.iter_mut() {
+        let Some(reads) = &r.replacement else {
+            continue;
+        };
+        let after = &text[r.end..];
+        let Some(apostrophe) = after.chars().next().filter(|c| matches!(c, '\'' | '’')) else {
+            continue;
+        };
+        let rest = &after[apostrophe.len_utf8()..];
+        let possessive = r.original.ends_with('s')
+            && !rest.starts_with(char::is_alphanumeric)
+            && !reads.ends_with('s');
+        if possessive {
+            let end = r.end + apostrophe.len_utf8();
+            r.replacement = Some(format!("{reads}{apostrophe}s"));
+            r.original = text[r.start..end].to_string();
+            r.end = end;
+        }
+    }
+}
+
 /// How a sentence around the replacements reads, for [`merge_adjacent`].
 pub(super) struct Around<'a> {
     /// The class of people.
@@ -263,7 +332,7 @@ pub(super) fn without_article(published: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{Around, fold_titles, merge_adjacent};
+    use super::{Around, fold_aliases, fold_titles, merge_adjacent, possessives_agree};
     use crate::sanitize::plan::Replacement;
 
     /// Each replacement's span, reading and class.
@@ -472,5 +541,103 @@ mod tests {
         assert_eq!(replacements[0].original, "Dr. Alan Whitcombe");
         assert_eq!(replacements[0].information.original_bits, 4.0);
         assert_eq!(replacements[0].information.kept_bits, 1.0);
+    }
+
+    #[test]
+    fn a_bracketed_alias_of_a_replaced_name_is_folded_into_it() {
+        let text = "at Texas Christian University (TCU) in 1950, Cry-Baby (1990) and Dedicated (寫给自己的歌), Bob (Father)";
+        let at = |s: &str| text.find(s).expect("in text");
+        let span = |s: &str| (at(s), at(s) + s.len());
+        let mut replacements = [
+            ("Texas Christian University", "a university"),
+            ("TCU", "an organization"),
+            ("1950", "the 1950s"),
+            ("Cry-Baby", "a comedy"),
+            ("1990", "the 1990s"),
+            ("Dedicated", "an album"),
+            ("寫给自己的歌", "an album"),
+            ("Bob", "a person"),
+            ("Father", "a priest"),
+        ]
+        .iter()
+        .map(|(original, reads)| {
+            let (start, end) = span(original);
+            Replacement::generalized(text, start, end, reads, reads)
+        })
+        .collect::<Vec<_>>();
+        let lost = fold_aliases(text, &mut replacements);
+        assert_eq!(lost, [(at("TCU"), 1.0), (at("寫"), 1.0)]);
+        let read: Vec<(&str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        // A short form or the same class restates the name; a year or a role does not.
+        assert_eq!(
+            read,
+            [
+                ("Texas Christian University (TCU)", "a university"),
+                ("1950", "the 1950s"),
+                ("Cry-Baby", "a comedy"),
+                ("1990", "the 1990s"),
+                ("Dedicated (寫给自己的歌)", "an album"),
+                ("Bob", "a person"),
+                ("Father", "a priest"),
+            ]
+        );
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[0].information.kept_bits, 1.0);
+        assert_eq!(
+            &text[replacements[0].start..replacements[0].end],
+            replacements[0].original
+        );
+    }
+
+    #[test]
+    fn a_replaced_plural_possessive_takes_the_possessive_of_its_reading() {
+        let text = "Wiggins' roles, the Winners' Cup, Jones's car, the Lords' seats, O'Brien";
+        let at = |s: &str| text.find(s).expect("in text");
+        let mut replacements = [
+            ("Wiggins", "an actor"),
+            ("Winners", "a name"),
+            ("Jones", "a person"),
+            ("Lords", "the 1990s"),
+            ("O", "a letter"),
+        ]
+        .iter()
+        .map(|(original, reads)| {
+            Replacement::generalized(
+                text,
+                at(original),
+                at(original) + original.len(),
+                reads,
+                reads,
+            )
+        })
+        .collect::<Vec<_>>();
+        possessives_agree(text, &mut replacements);
+        let read: Vec<(&str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("Wiggins'", "an actor's"),
+                ("Winners'", "a name's"),
+                ("Jones", "a person"),
+                ("Lords", "the 1990s"),
+                ("O", "a letter"),
+            ]
+        );
     }
 }

@@ -27,7 +27,7 @@ pub(super) struct Decision {
 mod merge;
 mod reading;
 
-use merge::{Around, fold_titles, merge_adjacent};
+use merge::{Around, fold_aliases, fold_titles, merge_adjacent, possessives_agree};
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
@@ -307,6 +307,7 @@ impl Run<'_, '_> {
             self.s.person_titles,
             &|class| class == self.s.config.person_concept || person_kind(class),
         );
+        lost.extend(fold_aliases(&self.doc.text, &mut replacements));
         lost.extend(merge_adjacent(
             &self.doc.text,
             &mut replacements,
@@ -317,6 +318,7 @@ impl Run<'_, '_> {
                 determined: &|start| determined(self.doc, start),
             },
         ));
+        possessives_agree(&self.doc.text, &mut replacements);
         for (start, bits) in lost {
             kept_bits -= bits;
             if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(*k)) {
