@@ -68,7 +68,11 @@ pub(super) fn measure(
         {
             counts.adjacent += 1;
         }
-        previous_end = (!amount).then_some(r.end);
+        // A possessive determines the noun after it ("an actor's film").
+        let possessive = ["'s", "’s", "'", "’"]
+            .iter()
+            .any(|p| published.ends_with(p));
+        previous_end = (!amount && !possessive).then_some(r.end);
         if r.action != Action::Generalize {
             continue;
         }
@@ -150,6 +154,11 @@ mod tests {
             Replacement::generalized(text, 41, 48, "years", "years"),
         ];
         assert_eq!(measure(text, &amount, &top, |_, _| false).adjacent, 0);
+        let possessive = [
+            Replacement::generalized(text, 35, 40, "an actor's", "actor"),
+            Replacement::generalized(text, 41, 48, "a film", "film"),
+        ];
+        assert_eq!(measure(text, &possessive, &top, |_, _| false).adjacent, 0);
         // A counted phrase, or the noun its number counted, after a replacement opens a
         // noun phrase of its own, as its number did ("Leeds three decades" reads as the
         // original did); a bare amount after one does not.

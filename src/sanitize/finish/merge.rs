@@ -98,6 +98,36 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
     lost
 }
 
+/// Folds a replaced person's name into the kind of person kept right before it, which
+/// the name stands in apposition to: "the composer David Hart" reads "the composer", not
+/// "the composer a person" (`role_before` finds the role and its reading, see
+/// [`super::reading::kept_role_before`]). Returns the bits the names' replacements had
+/// kept, by the start of the replacement that had kept them.
+pub(super) fn fold_into_kept_roles(
+    text: &str,
+    replacements: &mut [Replacement],
+    is_person: &dyn Fn(&str) -> bool,
+    role_before: &dyn Fn(usize) -> Option<(usize, String)>,
+) -> Vec<(usize, f64)> {
+    let mut lost = Vec::new();
+    let mut free_from = 0;
+    for r in replacements.iter_mut() {
+        let names_a_person = r.replacement.is_some() && r.class.as_deref().is_some_and(is_person);
+        if names_a_person
+            && let Some((role_start, reads)) = role_before(r.start)
+            && role_start >= free_from
+        {
+            lost.push((r.start, r.information.kept_bits));
+            r.information.kept_bits = 0.0;
+            r.start = role_start;
+            r.original = text[role_start..r.end].to_string();
+            r.replacement = Some(reads);
+        }
+        free_from = r.end;
+    }
+    lost
+}
+
 /// A replaced name in the plural possessive ("Wiggins' roles", "the Winners' Cup") takes
 /// the possessive its replacement needs when that no longer ends in "s": "an actor's
 /// roles", not "an actor' roles". The apostrophe joins the replaced span.
@@ -332,7 +362,9 @@ pub(super) fn without_article(published: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{Around, fold_aliases, fold_titles, merge_adjacent, possessives_agree};
+    use super::{
+        Around, fold_aliases, fold_into_kept_roles, fold_titles, merge_adjacent, possessives_agree,
+    };
     use crate::sanitize::plan::Replacement;
 
     /// Each replacement's span, reading and class.
@@ -639,5 +671,46 @@ mod tests {
                 ("O", "a letter"),
             ]
         );
+    }
+
+    #[test]
+    fn a_name_apposed_to_a_kept_role_reads_as_the_role() {
+        let text = "the composer Kim Hart and the city Leeds met Jo Lee";
+        let at = |s: &str| text.find(s).expect("in text");
+        let mut replacements = vec![
+            Replacement::generalized(text, at("Kim"), at(" and"), "a person", "person"),
+            Replacement::generalized(text, at("Leeds"), at(" met"), "a city", "city"),
+            Replacement::generalized(text, at("Jo"), text.len(), "a person", "person"),
+        ];
+        let role_before = |start: usize| {
+            (start == at("Kim") || start == at("Leeds"))
+                .then(|| (start - "composer ".len(), "composer".to_string()))
+        };
+        let lost = fold_into_kept_roles(
+            text,
+            &mut replacements,
+            &|class| class == "person",
+            &role_before,
+        );
+        assert_eq!(lost, [(at("Kim"), 1.0)]);
+        let read: Vec<(&str, &str)> = replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("composer Kim Hart", "composer"),
+                ("Leeds", "a city"),
+                ("Jo Lee", "a person"),
+            ]
+        );
+        assert_eq!(replacements[0].start, at("composer"));
+        assert_eq!(replacements[0].information.kept_bits, 0.0);
     }
 }

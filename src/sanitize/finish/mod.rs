@@ -27,11 +27,14 @@ pub(super) struct Decision {
 mod merge;
 mod reading;
 
-use merge::{Around, fold_aliases, fold_titles, merge_adjacent, possessives_agree};
+use merge::{
+    Around, fold_aliases, fold_into_kept_roles, fold_titles, merge_adjacent, possessives_agree,
+};
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
-    common_noun_heading, determined, lowercase_heading, noun_follows, reads_as, stands_for_a_plural,
+    common_noun_heading, determined, kept_role_before, lowercase_heading, noun_follows, reads_as,
+    stands_for_a_plural,
 };
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -317,6 +320,13 @@ impl Run<'_, '_> {
                 person_kind: &person_kind,
                 determined: &|start| determined(self.doc, start),
             },
+        ));
+        let is_person = |class: &str| class == self.s.config.person_concept || person_kind(class);
+        lost.extend(fold_into_kept_roles(
+            &self.doc.text,
+            &mut replacements,
+            &is_person,
+            &|start| kept_role_before(self.doc, start, &person_kind),
         ));
         possessives_agree(&self.doc.text, &mut replacements);
         for (start, bits) in lost {

@@ -33,6 +33,48 @@ pub(super) fn determined(doc: &Document, start: usize) -> bool {
     false
 }
 
+/// A kind of person the text names, kept, right before the replaced name at byte `start`
+/// ("the composer David Hart", "with saxophonist Joe Lovano"): its start and how the two
+/// read once the name is gone, "the composer" and "with a saxophonist". The name is an
+/// apposition to the role, which already says what its replacement would ("the composer a
+/// person"). A role with modifiers and no determiner ("British actor") is left alone: its
+/// article would go before the modifiers.
+pub(super) fn kept_role_before(
+    doc: &Document,
+    start: usize,
+    is_person_kind: &dyn Fn(&str) -> bool,
+) -> Option<(usize, String)> {
+    let previous = doc
+        .tokens
+        .partition_point(|t| t.end <= start)
+        .checked_sub(1)?;
+    let role = &doc.tokens[previous];
+    let word = &doc.text[role.start..role.end];
+    let apposed = doc.text[role.end..start]
+        .chars()
+        .all(|c| c.is_whitespace() && c != '\n' && c != '\r')
+        && role.end < start;
+    if !apposed
+        || role.kind != crate::text::TokenKind::Word
+        || !word.chars().all(|c| c.is_lowercase() || c == '-')
+        || !is_person_kind(&role.norm)
+    {
+        return None;
+    }
+    if determined(doc, role.start) {
+        return Some((role.start, word.to_string()));
+    }
+    let modified = previous.checked_sub(1).is_some_and(|before| {
+        matches!(
+            doc.tags.get(before),
+            Some(Upos::Adj | Upos::Noun | Upos::Propn | Upos::Num)
+        ) && doc.text[doc.tokens[before].end..role.start]
+            .chars()
+            .all(char::is_whitespace)
+    });
+    (!modified).then(|| (role.start, indefinite(word)))
+}
+
 /// Whether the word right after byte `end`, past spaces only, is a noun: the noun a
 /// replaced number counted.
 pub(super) fn noun_follows(doc: &Document, end: usize) -> bool {
@@ -205,7 +247,7 @@ pub(super) fn common_noun_heading(label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_noun_heading, indefinite, reads_as, stands_for_a_plural};
+    use super::{common_noun_heading, indefinite, kept_role_before, reads_as, stands_for_a_plural};
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
 
@@ -218,7 +260,8 @@ mod tests {
                 .iter()
                 .map(|w| match *w {
                     "born" => Upos::Verb,
-                    "on" | "On" | "in" => Upos::Adp,
+                    "on" | "On" | "in" | "with" => Upos::Adp,
+                    "British" => Upos::Adj,
                     "the" => Upos::Det,
                     _ => Upos::Propn,
                 })
@@ -246,6 +289,26 @@ mod tests {
         assert_eq!(read("1960", "May"), "May");
         // A plural possessive determines the noun after it.
         assert_eq!(read("League", "association"), "association");
+    }
+
+    #[test]
+    fn a_kept_role_right_before_a_name_reads_for_the_name() {
+        let config = Config::builtin().expect("config");
+        let text = "the composer Kim Hart met with saxophonist Jo Lee, British actor Al Roe, \
+                    the garden Bo Day and Lee's composer\nSam Dee";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let at = |s: &str| text.find(s).expect("in text");
+        let person_kinds = |word: &str| matches!(word, "composer" | "saxophonist" | "actor");
+        let role = |name: &str| kept_role_before(&doc, at(name), &person_kinds);
+        assert_eq!(role("Kim"), Some((at("composer"), "composer".to_string())));
+        assert_eq!(
+            role("Jo"),
+            Some((at("saxophonist"), "a saxophonist".to_string()))
+        );
+        // Modifiers without a determiner, a role that is no person, or a line between.
+        assert_eq!(role("Al"), None);
+        assert_eq!(role("Bo"), None);
+        assert_eq!(role("Sam"), None);
     }
 
     #[test]
