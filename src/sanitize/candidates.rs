@@ -453,7 +453,12 @@ impl Run<'_, '_> {
         let Some(&(start, _)) = self.items[i].spans.first() else {
             return;
         };
-        let Some(cue) = self.list_cue(start) else {
+        let Some(cue) = self.list_cue(start).or_else(|| {
+            // "Kestrel Logistics, a shipping company": the phrase's head says what
+            // the name is, as Hearst (1992) reads "NP, a NP".
+            crate::text::apposition::indefinite_apposition(self.doc, self.items[i].spans[0].1)
+                .map(|phrase| phrase.end - 1)
+        }) else {
             return;
         };
         let noun = self.doc.tokens[cue].norm.clone();

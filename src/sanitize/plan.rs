@@ -123,6 +123,11 @@ pub struct Replacement {
     /// ("city in Florida" of "a city in Florida"): readability is counted by class.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// Words inside the span the text already had, published unchanged (byte offsets):
+    /// the role a replaced name stood in apposition to ("the composer David Hart" →
+    /// "the composer"). Not a change, so not a masked region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<(usize, usize)>,
 }
 
 #[cfg(test)]
@@ -151,6 +156,7 @@ impl Replacement {
                 kept_bits: 1.0,
             },
             class: Some(class.to_string()),
+            kept: None,
         }
     }
 }

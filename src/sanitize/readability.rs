@@ -85,7 +85,9 @@ pub(super) fn measure(
             counts.top_level += 1;
         }
         let first_word = published.split_whitespace().next().unwrap_or_default();
-        let bare = published == r.class.as_deref().unwrap_or_default()
+        // Words the text itself had ([`Replacement::kept`]) took the article it gave them.
+        let bare = r.kept.is_none()
+            && published == r.class.as_deref().unwrap_or_default()
             && published.starts_with(char::is_lowercase)
             && !DETERMINERS.contains(&first_word)
             && !QUANTIFIERS.contains(&first_word);
@@ -174,6 +176,20 @@ mod tests {
             let counts = measure(text, &side_by_side, &top, |_, _| false);
             assert_eq!(counts.adjacent, adjacent, "{published}");
         }
+        let bare = Replacement::generalized(text, 35, 48, "date", "date");
+        let folded = Replacement {
+            kept: Some((35, 39)),
+            ..bare.clone()
+        };
+        assert_eq!(
+            measure(text, &[bare], &top, |_, _| false).without_determiner,
+            1
+        );
+        assert_eq!(
+            measure(text, &[folded], &top, |_, _| false).without_determiner,
+            0,
+            "the text's own words"
+        );
         let determined = measure(text, &replacements, &top, |_, _| true);
         assert_eq!(determined.without_determiner, 0);
     }

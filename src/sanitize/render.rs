@@ -141,6 +141,9 @@ pub struct ReportReplacement<'a> {
     pub information: super::plan::Information,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub class: Option<&'a str>,
+    /// Words inside the span published unchanged, in code points ([`Replacement::kept`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<[usize; 2]>,
 }
 
 /// The JSON report of one document.
@@ -195,6 +198,9 @@ pub fn report<'a>(
                 reasons: &r.reasons,
                 information: r.information,
                 class: r.class.as_deref(),
+                kept: r
+                    .kept
+                    .map(|(start, end)| [offsets.char_of(start), offsets.char_of(end)]),
             })
             .collect(),
     }
@@ -389,7 +395,13 @@ pub fn tab_spans(text: &str, plan: &Plan) -> Vec<(usize, usize)> {
     let mut spans: Vec<(usize, usize)> = plan
         .replacements
         .iter()
-        .map(|r| (offsets.char_of(r.start), offsets.char_of(r.end)))
+        .flat_map(|r| {
+            // Words published unchanged inside a replacement are no change.
+            let (kept_start, kept_end) = r.kept.unwrap_or((r.end, r.end));
+            [(r.start, kept_start), (kept_end, r.end)]
+        })
+        .filter(|(start, end)| start < end)
+        .map(|(start, end)| (offsets.char_of(start), offsets.char_of(end)))
         .collect();
     spans.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
@@ -444,6 +456,7 @@ mod tests {
             detected: String::new(),
             information: Default::default(),
             class: None,
+            kept: None,
         }
     }
 
@@ -541,6 +554,27 @@ mod tests {
         );
         assert_eq!((r.replacements[0].start, r.replacements[0].end), (0, 3));
         assert_eq!(tab_spans(text, &p), vec![(0, 3), (8, 17)]);
+    }
+
+    #[test]
+    fn words_published_unchanged_inside_a_replacement_are_no_changed_region() {
+        let text = "Zoë met the composer Åsa Öberg";
+        let role = text.find("composer").expect("in text");
+        let mut folded = rep(role, text.len(), text, Some("composer"));
+        folded.kept = Some((role, role + "composer".len()));
+        let p = plan(vec![rep(0, "Zoë".len(), text, Some("person")), folded]);
+        // "composer" is characters 12..20; the name after it, 20..30, is changed.
+        assert_eq!(tab_spans(text, &p), vec![(0, 3), (20, 30)]);
+        let r = report(
+            "d",
+            text,
+            &p,
+            &RenderOptions {
+                mark: false,
+                removal_marker: "*".into(),
+            },
+        );
+        assert_eq!(r.replacements[1].kept, Some([12, 20]));
     }
 
     #[test]

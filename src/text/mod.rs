@@ -2,6 +2,7 @@
 //! terms (noun phrases, proper names, numbers, dates) that later stages assess. It yields
 //! one [`Document`] value; nothing downstream re-reads the raw text to find structure.
 
+pub mod apposition;
 pub mod chunk;
 pub mod config;
 pub mod conllu;

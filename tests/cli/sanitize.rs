@@ -899,21 +899,29 @@ fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
 
 /// A short form in brackets after a replaced name restates the name: it is folded into
 /// the name's replacement, not published again beside it ("a university (an
-/// organization)"); a replaced plural possessive reads as its replacement's possessive.
+/// organization)"); a replaced plural possessive reads as its replacement's possessive;
+/// a name in apposition to a role or to an indefinite noun phrase reads as them.
 #[test]
-fn a_bracketed_short_form_and_a_possessive_read_with_the_name_they_belong_to() {
+fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
     let s = setup();
     let report = protected_report(
         &s,
         "Kim Doe coached at Texas Christian University (TCU) for years. Later Doe \
-         joined the Dravida Munnetra Kazhagam (DMK) and wrote for Jim Wiggins' paper.\n",
+         joined the Dravida Munnetra Kazhagam (DMK) and wrote for Jim Wiggins' paper. \
+         She married the composer Alan Smith and worked at Kestrel Logistics, a shipping \
+         company.\n",
         "Kim Doe",
     );
     let text = report["sanitized_text"].as_str().expect("text");
-    for gone in ["TCU", "DMK", "Texas", "Dravida", "Wiggins", "()", "( "] {
+    for gone in [
+        "TCU", "DMK", "Texas", "Dravida", "Wiggins", "Kestrel", "Alan", "()", "( ",
+    ] {
         assert!(!text.contains(gone), "{gone}: {text}");
     }
     assert!(!text.contains("' paper"), "{text}");
+    // A name apposed to words that say what it is reads as them.
+    assert!(text.contains("married the composer and"), "{text}");
+    assert!(text.contains("worked at a shipping company."), "{text}");
     assert!(text.contains("'s paper"), "{text}");
     let replacements = report["replacements"].as_array().expect("replacements");
     let folded = replacements

@@ -44,6 +44,7 @@ fn rep(chars: (usize, usize), role: Role, replacement: Option<&str>) -> Replacem
         detected: String::new(),
         information: Default::default(),
         class: None,
+        kept: None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! after it, readings side by side merged (the bits a dropped reading kept are returned,
 //! so the utility no longer counts them).
 
-use super::reading::{indefinite, is_period, reads_as_period};
+use super::reading::{KeptReading, indefinite, is_period, reads_as_period};
 use crate::sanitize::plan::{Information, Replacement, Role};
 
 /// Folds a replaced title into the replaced person's name right after it: "Dr. Alan
@@ -98,30 +98,60 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
     lost
 }
 
-/// Folds a replaced person's name into the kind of person kept right before it, which
-/// the name stands in apposition to: "the composer David Hart" reads "the composer", not
-/// "the composer a person" (`role_before` finds the role and its reading, see
-/// [`super::reading::kept_role_before`]). Returns the bits the names' replacements had
-/// kept, by the start of the replacement that had kept them.
-pub(super) fn fold_into_kept_roles(
+/// What the kept words around a replaced name already say of it.
+pub(super) struct KeptWords<'a> {
+    /// Whether a class is a kind of person.
+    pub(super) is_person: &'a dyn Fn(&str) -> bool,
+    /// A kind of person kept right before a byte offset ([`super::reading::kept_role_before`]).
+    pub(super) role_before: &'a dyn Fn(usize) -> Option<KeptReading>,
+    /// A common noun kept before a replaced name (its start, end and class) set off by
+    /// commas, which says what the class does ([`super::reading::kept_noun_before`]).
+    pub(super) noun_before: &'a dyn Fn(usize, usize, &str) -> Option<KeptReading>,
+    /// An indefinite noun phrase after a replaced name (its start, end and class) whose
+    /// head is that class ([`super::reading::kept_apposition_after`]).
+    pub(super) apposition_after: &'a dyn Fn(usize, usize, &str) -> Option<KeptReading>,
+}
+
+/// Folds a replaced name into the words kept beside it that it stands in apposition to,
+/// which say what its replacement would: "the composer David Hart" reads "the composer",
+/// not "the composer a person"; "Kestrel Logistics, a shipping company" reads "a shipping
+/// company", not "a company, a shipping company"; "His album, Noches de Agua, was" reads
+/// "His album was", not "His album, an album, was". The kept words join the span as
+/// [`Replacement::kept`]. Returns the bits the names' replacements had kept, by the start
+/// of the replacement that had kept them.
+pub(super) fn fold_into_kept_words(
     text: &str,
     replacements: &mut [Replacement],
-    is_person: &dyn Fn(&str) -> bool,
-    role_before: &dyn Fn(usize) -> Option<(usize, String)>,
+    kept: &KeptWords<'_>,
 ) -> Vec<(usize, f64)> {
     let mut lost = Vec::new();
     let mut free_from = 0;
-    for r in replacements.iter_mut() {
-        let names_a_person = r.replacement.is_some() && r.class.as_deref().is_some_and(is_person);
-        if names_a_person
-            && let Some((role_start, reads)) = role_before(r.start)
-            && role_start >= free_from
-        {
+    let free_until: Vec<usize> = replacements
+        .iter()
+        .skip(1)
+        .map(|r| r.start)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    for (r, &free_until) in replacements.iter_mut().zip(&free_until) {
+        let (Some(_), Some(class)) = (&r.replacement, r.class.clone()) else {
+            free_from = r.end;
+            continue;
+        };
+        let role = (kept.is_person)(&class)
+            .then(|| (kept.role_before)(r.start))
+            .flatten();
+        let apposed = role
+            .or_else(|| (kept.noun_before)(r.start, r.end, &class))
+            .or_else(|| (kept.apposition_after)(r.start, r.end, &class))
+            .filter(|k| k.span.0.min(r.start) >= free_from && k.span.1.max(r.end) <= free_until);
+        if let Some(k) = apposed {
             lost.push((r.start, r.information.kept_bits));
             r.information.kept_bits = 0.0;
-            r.start = role_start;
-            r.original = text[role_start..r.end].to_string();
-            r.replacement = Some(reads);
+            r.start = r.start.min(k.span.0);
+            r.end = r.end.max(k.span.1);
+            r.original = text[r.start..r.end].to_string();
+            r.replacement = Some(k.reads);
+            r.kept = Some(k.words);
         }
         free_from = r.end;
     }
@@ -363,8 +393,10 @@ pub(super) fn without_article(published: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::{
-        Around, fold_aliases, fold_into_kept_roles, fold_titles, merge_adjacent, possessives_agree,
+        Around, KeptWords, fold_aliases, fold_into_kept_words, fold_titles, merge_adjacent,
+        possessives_agree,
     };
+    use crate::sanitize::finish::reading::KeptReading;
     use crate::sanitize::plan::Replacement;
 
     /// Each replacement's span, reading and class.
@@ -674,25 +706,42 @@ mod tests {
     }
 
     #[test]
-    fn a_name_apposed_to_a_kept_role_reads_as_the_role() {
-        let text = "the composer Kim Hart and the city Leeds met Jo Lee";
+    fn a_name_apposed_to_kept_words_reads_as_them() {
+        let text = "the composer Kim Hart and the city Leeds met Jo Lee, a firm, at Bo, a firm";
         let at = |s: &str| text.find(s).expect("in text");
         let mut replacements = vec![
             Replacement::generalized(text, at("Kim"), at(" and"), "a person", "person"),
             Replacement::generalized(text, at("Leeds"), at(" met"), "a city", "city"),
-            Replacement::generalized(text, at("Jo"), text.len(), "a person", "person"),
+            Replacement::generalized(text, at("Jo"), at(", a"), "a firm", "firm"),
+            Replacement::generalized(text, at("Bo"), at("Bo") + 2, "a firm", "firm"),
+            Replacement::generalized(text, text.len() - 4, text.len(), "a firm", "firm"),
         ];
-        let role_before = |start: usize| {
-            (start == at("Kim") || start == at("Leeds"))
-                .then(|| (start - "composer ".len(), "composer".to_string()))
+        let kept_reading = |words: (usize, usize), reads: &str| KeptReading {
+            span: words,
+            words,
+            reads: reads.to_string(),
         };
-        let lost = fold_into_kept_roles(
-            text,
-            &mut replacements,
-            &|class| class == "person",
-            &role_before,
-        );
-        assert_eq!(lost, [(at("Kim"), 1.0)]);
+        let role_before = |start: usize| {
+            (start == at("Kim") || start == at("Leeds")).then(|| {
+                let role = start - "composer ".len();
+                kept_reading((role, role + "composer".len()), "composer")
+            })
+        };
+        // After "Bo", the phrase reaches into the next replacement: left alone.
+        let apposition_after = |_: usize, end: usize, class: &str| {
+            (class == "firm" && (end == at(", a") || end == at("Bo") + 2)).then(|| {
+                let article = end + ", ".len();
+                kept_reading((article, article + "a firm".len()), "a firm")
+            })
+        };
+        let kept = KeptWords {
+            is_person: &|class| class == "person",
+            role_before: &role_before,
+            noun_before: &|_, _, _| None,
+            apposition_after: &apposition_after,
+        };
+        let lost = fold_into_kept_words(text, &mut replacements, &kept);
+        assert_eq!(lost, [(at("Kim"), 1.0), (at("Jo"), 1.0)]);
         let read: Vec<(&str, &str)> = replacements
             .iter()
             .map(|r| {
@@ -707,10 +756,14 @@ mod tests {
             [
                 ("composer Kim Hart", "composer"),
                 ("Leeds", "a city"),
-                ("Jo Lee", "a person"),
+                ("Jo Lee, a firm", "a firm"),
+                ("Bo", "a firm"),
+                ("firm", "a firm"),
             ]
         );
         assert_eq!(replacements[0].start, at("composer"));
+        assert_eq!(replacements[0].kept, Some((at("composer"), at(" Kim"))));
+        assert_eq!(replacements[2].kept, Some((at("a firm"), at(", at"))));
         assert_eq!(replacements[0].information.kept_bits, 0.0);
     }
 }

@@ -28,13 +28,14 @@ mod merge;
 mod reading;
 
 use merge::{
-    Around, fold_aliases, fold_into_kept_roles, fold_titles, merge_adjacent, possessives_agree,
+    Around, KeptWords, fold_aliases, fold_into_kept_words, fold_titles, merge_adjacent,
+    possessives_agree,
 };
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
-    common_noun_heading, determined, kept_role_before, lowercase_heading, noun_follows, reads_as,
-    stands_for_a_plural,
+    common_noun_heading, determined, kept_apposition_after, kept_noun_before, kept_role_before,
+    lowercase_heading, noun_follows, reads_as, stands_for_a_plural,
 };
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -95,6 +96,7 @@ fn sensitive_replacement(
         detected: finding.reason.clone(),
         information: Information::default(),
         class,
+        kept: None,
     }
 }
 
@@ -126,6 +128,7 @@ fn operated_replacement(
         detected: finding.reason.clone(),
         information: Information::default(),
         class: None,
+        kept: None,
     }
 }
 
@@ -297,6 +300,7 @@ impl Run<'_, '_> {
                             kept_bits: kept,
                         },
                         class: label.map(|c| c.label.clone()),
+                        kept: None,
                     });
                 }
             }
@@ -322,11 +326,23 @@ impl Run<'_, '_> {
             },
         ));
         let is_person = |class: &str| class == self.s.config.person_concept || person_kind(class);
-        lost.extend(fold_into_kept_roles(
+        lost.extend(fold_into_kept_words(
             &self.doc.text,
             &mut replacements,
-            &is_person,
-            &|start| kept_role_before(self.doc, start, &person_kind),
+            &KeptWords {
+                is_person: &is_person,
+                role_before: &|start| kept_role_before(self.doc, start, &person_kind),
+                noun_before: &|start, end, class| {
+                    let says = |noun: &str| {
+                        class.split_whitespace().last() == Some(noun)
+                            || is_person(class) && person_kind(noun)
+                    };
+                    kept_noun_before(self.doc, start, end, &says)
+                },
+                apposition_after: &|start, end, class| {
+                    kept_apposition_after(self.doc, start, end, class)
+                },
+            },
         ));
         possessives_agree(&self.doc.text, &mut replacements);
         for (start, bits) in lost {

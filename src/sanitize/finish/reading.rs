@@ -33,8 +33,18 @@ pub(super) fn determined(doc: &Document, start: usize) -> bool {
     false
 }
 
+/// Words kept around a replaced name that say what it is, and how the two read together.
+#[derive(Debug, PartialEq)]
+pub(super) struct KeptReading {
+    /// The byte range the name and the kept words cover together, beyond the name.
+    pub(super) span: (usize, usize),
+    /// The kept words' byte range.
+    pub(super) words: (usize, usize),
+    pub(super) reads: String,
+}
+
 /// A kind of person the text names, kept, right before the replaced name at byte `start`
-/// ("the composer David Hart", "with saxophonist Joe Lovano"): its start and how the two
+/// ("the composer David Hart", "with saxophonist Joe Lovano"): its byte range and how the two
 /// read once the name is gone, "the composer" and "with a saxophonist". The name is an
 /// apposition to the role, which already says what its replacement would ("the composer a
 /// person"). A role with modifiers and no determiner ("British actor") is left alone: its
@@ -43,7 +53,7 @@ pub(super) fn kept_role_before(
     doc: &Document,
     start: usize,
     is_person_kind: &dyn Fn(&str) -> bool,
-) -> Option<(usize, String)> {
+) -> Option<KeptReading> {
     let previous = doc
         .tokens
         .partition_point(|t| t.end <= start)
@@ -62,7 +72,11 @@ pub(super) fn kept_role_before(
         return None;
     }
     if determined(doc, role.start) {
-        return Some((role.start, word.to_string()));
+        return Some(KeptReading {
+            span: (role.start, role.end),
+            words: (role.start, role.end),
+            reads: word.to_string(),
+        });
     }
     let modified = previous.checked_sub(1).is_some_and(|before| {
         matches!(
@@ -72,7 +86,88 @@ pub(super) fn kept_role_before(
             .chars()
             .all(char::is_whitespace)
     });
-    (!modified).then(|| (role.start, indefinite(word)))
+    (!modified).then(|| KeptReading {
+        span: (role.start, role.end),
+        words: (role.start, role.end),
+        reads: indefinite(word),
+    })
+}
+
+/// An indefinite noun phrase set off by a comma right after the replaced name starting
+/// at byte `start` and ending at `end`, whose head noun is the name's published `class`
+/// ("Kestrel Logistics, a shipping company" published as "a company"): the phrase's byte
+/// range and how the two read, the phrase alone, which says what the replacement would
+/// and more ("a company, a shipping company"); after a determiner, without its article
+/// ("the hockey team").
+pub(super) fn kept_apposition_after(
+    doc: &Document,
+    start: usize,
+    end: usize,
+    class: &str,
+) -> Option<KeptReading> {
+    let phrase = crate::text::apposition::indefinite_apposition(doc, end)?;
+    let head = &doc.tokens[phrase.end - 1];
+    (Some(head.norm.as_str()) == class.split_whitespace().last()).then(|| {
+        let article = &doc.tokens[phrase.start];
+        let reads_from = if determined(doc, start) {
+            doc.tokens[phrase.start + 1].start
+        } else {
+            article.start
+        };
+        KeptReading {
+            span: (article.start, head.end),
+            words: (article.start, head.end),
+            reads: doc.text[reads_from..head.end].to_string(),
+        }
+    })
+}
+
+/// The common noun kept right before a replaced name set off by commas ("His third
+/// album, Noches de Agua, was released", "her husband, John Smith, died") that says
+/// what the name's published `class` says (its head noun, or a kind of person for a
+/// person): the name reads as nothing more than the noun, "His third album was
+/// released", not "His album, an album, was". The span takes the commas; the name must
+/// close its sentence or its commas, followed by a lowercase word (not a list).
+pub(super) fn kept_noun_before(
+    doc: &Document,
+    start: usize,
+    end: usize,
+    class_says: &dyn Fn(&str) -> bool,
+) -> Option<KeptReading> {
+    let first = doc.tokens.partition_point(|t| t.end <= start);
+    let comma = first.checked_sub(1)?;
+    let noun = comma.checked_sub(1)?;
+    let noun_token = &doc.tokens[noun];
+    let noun_word = &doc.text[noun_token.start..noun_token.end];
+    let next = doc.tokens.partition_point(|t| t.start < end);
+    let sentence_end = doc
+        .sentences
+        .iter()
+        .find(|s| s.tokens.contains(&noun))?
+        .tokens
+        .end;
+    let closes = |k: usize| -> Option<usize> {
+        if k >= sentence_end || matches!(doc.tokens[k].norm.as_str(), "." | ";" | "!" | "?") {
+            return Some(end);
+        }
+        let after = k + 1;
+        (doc.tokens[k].norm == ","
+            && after < sentence_end
+            && doc.tokens[after].kind == crate::text::TokenKind::Word
+            && doc.text[doc.tokens[after].start..doc.tokens[after].end]
+                .starts_with(char::is_lowercase))
+        .then_some(doc.tokens[k].end)
+    };
+    let apposed = doc.tokens[comma].norm == ","
+        && doc.tags.get(noun) == Some(&Upos::Noun)
+        && noun_word.chars().all(char::is_lowercase)
+        && class_says(&noun_token.norm);
+    let span_end = closes(next).filter(|_| apposed)?;
+    Some(KeptReading {
+        span: (noun_token.start, span_end),
+        words: (noun_token.start, noun_token.end),
+        reads: noun_word.to_string(),
+    })
 }
 
 /// Whether the word right after byte `end`, past spaces only, is a noun: the noun a
@@ -247,7 +342,10 @@ pub(super) fn common_noun_heading(label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_noun_heading, indefinite, kept_role_before, reads_as, stands_for_a_plural};
+    use super::{
+        KeptReading, common_noun_heading, indefinite, kept_noun_before, kept_role_before, reads_as,
+        stands_for_a_plural,
+    };
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
 
@@ -300,15 +398,64 @@ mod tests {
         let at = |s: &str| text.find(s).expect("in text");
         let person_kinds = |word: &str| matches!(word, "composer" | "saxophonist" | "actor");
         let role = |name: &str| kept_role_before(&doc, at(name), &person_kinds);
-        assert_eq!(role("Kim"), Some((at("composer"), "composer".to_string())));
-        assert_eq!(
-            role("Jo"),
-            Some((at("saxophonist"), "a saxophonist".to_string()))
-        );
+        let range = |word: &str| (at(word), at(word) + word.len());
+        let kept = |word: &str, reads: &str| KeptReading {
+            span: range(word),
+            words: range(word),
+            reads: reads.to_string(),
+        };
+        assert_eq!(role("Kim"), Some(kept("composer", "composer")));
+        assert_eq!(role("Jo"), Some(kept("saxophonist", "a saxophonist")));
         // Modifiers without a determiner, a role that is no person, or a line between.
         assert_eq!(role("Al"), None);
         assert_eq!(role("Bo"), None);
         assert_eq!(role("Sam"), None);
+    }
+
+    #[test]
+    fn a_kept_noun_before_a_name_in_commas_reads_for_the_name() {
+        let config = Config::builtin().expect("config");
+        let text = "His album, Noches, was out. The album, Agua. The album, Sol, Luna and Mar. \
+                    The album, Rio, Amor";
+        let doc = Analyzer::new(&NounTags, &config.text).analyze(text.to_string());
+        let at = |s: &str| text.find(s).expect("in text");
+        let album = |word: &str| word == "album";
+        let noun = |name: &str| kept_noun_before(&doc, at(name), at(name) + name.len(), &album);
+        let first = at("album");
+        assert_eq!(
+            noun("Noches"),
+            Some(KeptReading {
+                span: (first, at(", was") + 1),
+                words: (first, first + "album".len()),
+                reads: "album".to_string(),
+            })
+        );
+        let second = at("album, Agua");
+        assert_eq!(
+            noun("Agua").map(|k| k.span),
+            Some((second, at("Agua") + "Agua".len()))
+        );
+        // A list, or a name followed by another name, is no apposition.
+        assert_eq!(noun("Sol"), None);
+        assert_eq!(noun("Rio"), None);
+    }
+
+    /// "album" a noun, "was" a verb, "His" and "The" determiners.
+    struct NounTags;
+
+    impl Tagger for NounTags {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            words
+                .iter()
+                .map(|w| match *w {
+                    "album" => Upos::Noun,
+                    "was" => Upos::Verb,
+                    "His" | "The" => Upos::Det,
+                    "," | "." => Upos::Punct,
+                    _ => Upos::Propn,
+                })
+                .collect()
+        }
     }
 
     #[test]
