@@ -995,10 +995,9 @@ fn generalize(engine: &Engine, config: &ServeConfig, entity: &str, original: &st
             .find_map(|chain| chain.steps.get(1).map(|s| kb.label(s.concept).to_string()))
     });
     broader.unwrap_or_else(|| {
-        config
-            .entities
-            .get(entity)
-            .and_then(|categories| categories.first().cloned())
+        crate::analyzer::entity_categories(config, entity)
+            .into_iter()
+            .next()
             .unwrap_or_else(|| entity.to_lowercase().replace('_', " "))
     })
 }
