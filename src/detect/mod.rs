@@ -13,6 +13,8 @@ pub mod operators;
 pub mod patterns;
 pub mod precedence;
 pub mod protect;
+#[cfg(test)]
+mod recipe_tests;
 pub mod registry;
 pub mod sequence;
 pub mod training;
