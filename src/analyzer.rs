@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::config::ServeConfig;
-use crate::detect::Finding;
+use crate::detect::{Finding, Registry};
 use crate::pipeline::Engine;
 use crate::text::CharOffsets;
 
@@ -35,50 +35,66 @@ pub struct Explanation {
 }
 
 /// The Presidio entity type of a declass category: the first `[serve.entities]` entry
-/// listing it, else the category in upper case with `_` for spaces.
+/// listing it, else the name its detector's registry row gives it, else the category in
+/// upper case with `_` for spaces.
 pub fn entity_type(config: &ServeConfig, category: &str) -> String {
     config
         .entities
         .iter()
         .find(|(_, categories)| categories.iter().any(|c| c == category))
-        .map_or_else(
-            || category.to_uppercase().replace([' ', '-'], "_"),
-            |(name, _)| name.clone(),
-        )
+        .map(|(name, _)| name.clone())
+        .or_else(|| {
+            Registry::builtin()
+                .presidio_entity(category)
+                .map(String::from)
+        })
+        .unwrap_or_else(|| category.to_uppercase().replace([' ', '-'], "_"))
+}
+
+/// The declass categories the Presidio entity type `entity` stands for: its
+/// `[serve.entities]` entry, else the registry rows' categories reported under it.
+pub fn entity_categories(config: &ServeConfig, entity: &str) -> Vec<String> {
+    if let Some(categories) = config.entities.get(entity) {
+        return categories.clone();
+    }
+    let rows = Registry::builtin().categories_of(entity).into_iter();
+    rows.filter(|c| entity_type(config, c) == entity)
+        .map(String::from)
+        .collect()
+}
+
+/// Every category `[serve.entities]` or a registry row gives a Presidio entity type,
+/// with that type ([`entity_type`]), the table first: for a client that maps categories
+/// itself.
+pub fn named_categories(config: &ServeConfig) -> Vec<(String, String)> {
+    let table = config.entities.values().flatten().map(String::as_str);
+    let rows = Registry::builtin().rows().iter().flat_map(|r| r.categories);
+    let named_rows = rows.filter(|c| c.presidio.is_some()).map(|c| c.name);
+    let mut named: Vec<(String, String)> = Vec::new();
+    for category in table.chain(named_rows) {
+        if !named.iter().any(|(c, _)| c == category) {
+            named.push((category.to_string(), entity_type(config, category)));
+        }
+    }
+    named
 }
 
 /// The Presidio entity types an engine configured with `detect` can report under
-/// `config`'s `[serve.entities]`: the mapped ones and every category's, sorted.
+/// `config`'s `[serve.entities]`: the mapped ones (there and in the registry rows) and
+/// every reported category's, sorted.
 pub fn supported_entity_types(
     config: &ServeConfig,
     detect: &crate::detect::DetectConfig,
 ) -> Vec<String> {
+    let registry = Registry::builtin();
     let mut names: Vec<String> = config.entities.keys().cloned().collect();
-    for category in reported_categories(detect) {
+    names.extend(registry.presidio_entities().into_iter().map(String::from));
+    for category in registry.reported_categories(detect) {
         names.push(entity_type(config, &category));
     }
     names.sort();
     names.dedup();
     names
-}
-
-/// Every finding category the detectors of `config` can report: the patterns', each
-/// sequence model's (its one category, else its reported types'), the lists', the
-/// per-request persons' and terms', and the IC detector's.
-pub fn reported_categories(config: &crate::detect::DetectConfig) -> Vec<String> {
-    let mut categories: Vec<String> = config.patterns.enabled.clone();
-    categories.extend(config.patterns.custom.iter().map(|p| p.name.clone()));
-    for model in [&config.disease, &config.ner] {
-        if model.category.is_empty() {
-            let reported = model.types.values().filter(|t| t.report);
-            categories.extend(reported.map(|t| t.category.clone()));
-        } else {
-            categories.push(model.category.clone());
-        }
-    }
-    categories.push(config.lists.category.clone());
-    categories.extend(["person", "sensitive", crate::detect::ic::CATEGORY].map(String::from));
-    categories
 }
 
 /// The order of Presidio's analyzer (`EntityRecognizer.remove_duplicates`): higher score
@@ -198,7 +214,8 @@ mod tests {
     #[test]
     fn supported_entities_cover_every_reported_category() {
         let config = crate::Config::load(None).expect("config");
-        let types: Vec<String> = reported_categories(&config.detect)
+        let types: Vec<String> = Registry::builtin()
+            .reported_categories(&config.detect)
             .iter()
             .map(|c| entity_type(&config.serve, c))
             .collect();

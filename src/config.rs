@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use crate::data::DataConfig;
 use crate::detect::DetectConfig;
-use crate::error::{Error, Result};
+use crate::error::{Checks, Error, Result};
 use crate::formats::FormatsConfig;
 use crate::kanon::KanonConfig;
 use crate::kb::KbConfig;
@@ -175,6 +175,7 @@ impl Config {
         self.sanitize.validate()?;
         self.stats.validate()?;
         self.table.validate()?;
+        crate::detect::registry::Registry::builtin().validate(&self.detect)?;
         let mut check = Checks::default();
         check.range("text.max_term_words", self.text.max_term_words, 1, 64);
         let pos = &self.pos;
@@ -316,97 +317,6 @@ impl Config {
             1,
             usize::MAX,
         );
-        let detect = &self.detect;
-        for name in &detect.default {
-            check.one_of("detect.default", name, crate::detect::DETECTORS);
-        }
-        let protect = &detect.protect;
-        check.range(
-            "detect.protect.fuzzy_min_chars",
-            protect.fuzzy_min_chars,
-            1,
-            64,
-        );
-        check.range(
-            "detect.protect.fuzzy_max_edits",
-            protect.fuzzy_max_edits,
-            0,
-            3,
-        );
-        check.range(
-            "detect.protect.alias_max_words",
-            protect.alias_max_words,
-            1,
-            32,
-        );
-        check.unit_interval(
-            "detect.protect.transliteration_max_edit_ratio",
-            protect.transliteration_max_edit_ratio,
-            true,
-        );
-        check.range(
-            "detect.protect.identifier_min_part_chars",
-            protect.identifier_min_part_chars,
-            2,
-            64,
-        );
-        for (key, words) in [
-            ("detect.protect.titles", &protect.titles),
-            ("detect.protect.suffixes", &protect.suffixes),
-            ("detect.protect.alias_cues", &protect.alias_cues),
-            ("detect.protect.epithet_verbs", &protect.epithet_verbs),
-        ] {
-            if words.iter().any(|w| w.trim().is_empty()) {
-                check.fail(key, "must not hold an empty word");
-            }
-        }
-        let lists = &detect.lists;
-        check.unit_interval_open(
-            "detect.lists.bloom_false_positive_rate",
-            lists.bloom_false_positive_rate,
-        );
-        check.range("detect.lists.bloom_max_words", lists.bloom_max_words, 1, 64);
-        check.range(
-            "detect.operators.hash_hex_chars",
-            detect.operators.hash_hex_chars,
-            8,
-            64,
-        );
-        if let Err(e) = crate::detect::operators::Operators::from_config(&detect.operators) {
-            let message = match e {
-                Error::Config { message, .. } => message,
-                other => other.to_string(),
-            };
-            check.fail("detect.operators", &message);
-        }
-        for (section, model) in [
-            ("detect.disease", &detect.disease),
-            ("detect.ner", &detect.ner),
-        ] {
-            check.range(&format!("{section}.epochs"), model.epochs, 1, 1000);
-            check.unit_interval(&format!("{section}.score"), model.score, true);
-            check.range(
-                &format!("{section}.remembered_words"),
-                model.remembered_words,
-                1,
-                10_000_000,
-            );
-            check.range(
-                &format!("{section}.lexicon_folds"),
-                model.lexicon_folds,
-                0,
-                100,
-            );
-            if let Some(gazetteers) = &model.gazetteers {
-                check.range(
-                    &format!("{section}.gazetteers.max_words"),
-                    gazetteers.max_words,
-                    1,
-                    64,
-                );
-            }
-        }
-        check.finite_at_least("detect.ic.max_bits", detect.ic.max_bits, 0.0);
         check.range("kb.max_chains", self.kb.max_chains, 1, 100_000);
         check.range("kb.max_chain_depth", self.kb.max_chain_depth, 1, 10_000);
         check.range(
@@ -440,87 +350,29 @@ impl Config {
             merge_known(&mut table, overrides, "", path)?;
             origin = path.to_path_buf();
         }
+        let registry = crate::detect::Registry::builtin();
+        let sections = match table.get_mut("detect") {
+            Some(toml::Value::Table(detect)) => registry.take_own_sections(detect),
+            _ => Default::default(),
+        };
         // The error names the key: a misspelled choice or a value of the wrong type is
         // refused at load, not when the stage first reads it.
-        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(
-            |e: serde_path_to_error::Error<toml::de::Error>| Error::Config {
-                path: origin,
-                message: format!("`{}`: {}", e.path(), e.inner()),
-            },
-        )
+        let mut config: Config = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(
+                |e: serde_path_to_error::Error<toml::de::Error>| Error::Config {
+                    path: origin,
+                    message: format!("`{}`: {}", e.path(), e.inner()),
+                },
+            )?;
+        config.detect.sections = sections;
+        let confidential = registry.confidential_categories(&config.detect);
+        config.sanitize.target_categories.resolve(confidential);
+        Ok(config)
     }
 }
 
 /// The origin named in errors about the compiled-in configuration.
 const BUILTIN_ORIGIN: &str = "<built-in config.toml>";
-
-/// Collects the first failed check: its key and what is wrong.
-#[derive(Default)]
-struct Checks {
-    failure: Option<(String, String)>,
-}
-
-impl Checks {
-    fn fail(&mut self, key: &str, message: &str) {
-        if self.failure.is_none() {
-            self.failure = Some((key.to_string(), message.to_string()));
-        }
-    }
-
-    fn range(&mut self, key: &str, value: usize, low: usize, high: usize) {
-        if value < low || value > high {
-            let message = if high == usize::MAX {
-                format!("{value} is out of range: must be at least {low}")
-            } else {
-                format!("{value} is out of range: must be from {low} to {high}")
-            };
-            self.fail(key, &message);
-        }
-    }
-
-    fn finite_at_least(&mut self, key: &str, value: f64, low: f64) {
-        if !(value.is_finite() && value >= low) {
-            self.fail(key, &format!("{value} must be a finite number ≥ {low}"));
-        }
-    }
-
-    /// In [0, 1] (`closed`) or in (0, 1].
-    fn unit_interval(&mut self, key: &str, value: f64, closed: bool) {
-        let low_ok = if closed { value >= 0.0 } else { value > 0.0 };
-        if !(low_ok && value <= 1.0) {
-            let range = if closed { "[0, 1]" } else { "(0, 1]" };
-            self.fail(key, &format!("{value} must be in {range}"));
-        }
-    }
-
-    fn unit_interval_open(&mut self, key: &str, value: f64) {
-        if !(value > 0.0 && value < 1.0) {
-            self.fail(key, &format!("{value} must be in (0, 1)"));
-        }
-    }
-
-    fn one_of(&mut self, key: &str, value: &str, allowed: &[&str]) {
-        if !allowed.contains(&value) {
-            self.fail(
-                key,
-                &format!(
-                    "unknown value `{value}` (expected one of: {})",
-                    allowed.join(", ")
-                ),
-            );
-        }
-    }
-
-    fn into_result(self) -> Result<()> {
-        match self.failure {
-            None => Ok(()),
-            Some((key, message)) => Err(Error::Config {
-                path: key.into(),
-                message,
-            }),
-        }
-    }
-}
 
 /// Overlays `overrides` on `base`, refusing any key the defaults do not have, so a typo
 /// in a user's file is an error instead of a silently ignored setting.
@@ -543,6 +395,16 @@ fn merge_known(
                     message: format!("unknown key `{dotted}`"),
                 });
             }
+            // A table the defaults leave empty (`[serve.entities]`) is the user's to fill.
+            Some(toml::Value::Table(inner)) if inner.is_empty() => match value {
+                toml::Value::Table(over) => *inner = over,
+                _ => {
+                    return Err(Error::Config {
+                        path: origin.to_path_buf(),
+                        message: format!("`{dotted}` must be a table"),
+                    });
+                }
+            },
             Some(toml::Value::Table(inner)) => match value {
                 toml::Value::Table(over) => merge_known(inner, over, &dotted, origin)?,
                 _ => {
@@ -653,6 +515,44 @@ mod tests {
             assert!(message.contains(key), "{text}: {message}");
             assert!(message.contains("user.toml"), "{text}: {message}");
         }
+    }
+
+    #[test]
+    fn target_categories_default_to_the_detectors_and_a_list_overrides() {
+        let builtin = Config::builtin()
+            .expect("builtin")
+            .sanitize
+            .target_categories;
+        assert_eq!(
+            builtin,
+            crate::sanitize::TargetCategories::Named(vec![
+                "sensitive".into(),
+                "listed".into(),
+                "disease".into()
+            ])
+        );
+        let text = "[sanitize]\ntarget_categories = [\"date\"]\n";
+        let listed = Config::from_override_str(text, Path::new("user.toml"))
+            .expect("a list")
+            .sanitize
+            .target_categories;
+        assert!(listed.contains("date") && !listed.contains("disease"));
+        let text = "[sanitize]\ntarget_categories = \"detector\"\n";
+        let err = Config::from_override_str(text, Path::new("user.toml")).expect_err(text);
+        assert!(
+            err.to_string().contains("sanitize.target_categories"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serve_entities_take_the_users_own_types() {
+        let text = "[serve.entities]\nZIP_CODE = [\"uk_postcode\"]\n";
+        let config = Config::from_override_str(text, Path::new("user.toml")).expect("entities");
+        assert_eq!(
+            config.serve.entities.get("ZIP_CODE"),
+            Some(&vec!["uk_postcode".to_string()])
+        );
     }
 
     /// There is no switch to publish documents that could not be assessed.

@@ -75,3 +75,72 @@ impl Error {
         }
     }
 }
+
+/// Collects the first failed check of a configuration section: its key and what is
+/// wrong, so every stage's `validate` words its errors alike.
+#[derive(Default)]
+pub struct Checks {
+    failure: Option<(String, String)>,
+}
+
+impl Checks {
+    pub fn fail(&mut self, key: &str, message: &str) {
+        if self.failure.is_none() {
+            self.failure = Some((key.to_string(), message.to_string()));
+        }
+    }
+
+    pub fn range(&mut self, key: &str, value: usize, low: usize, high: usize) {
+        if value < low || value > high {
+            let message = if high == usize::MAX {
+                format!("{value} is out of range: must be at least {low}")
+            } else {
+                format!("{value} is out of range: must be from {low} to {high}")
+            };
+            self.fail(key, &message);
+        }
+    }
+
+    pub fn finite_at_least(&mut self, key: &str, value: f64, low: f64) {
+        if !(value.is_finite() && value >= low) {
+            self.fail(key, &format!("{value} must be a finite number ≥ {low}"));
+        }
+    }
+
+    /// In [0, 1] (`closed`) or in (0, 1].
+    pub fn unit_interval(&mut self, key: &str, value: f64, closed: bool) {
+        let low_ok = if closed { value >= 0.0 } else { value > 0.0 };
+        if !(low_ok && value <= 1.0) {
+            let range = if closed { "[0, 1]" } else { "(0, 1]" };
+            self.fail(key, &format!("{value} must be in {range}"));
+        }
+    }
+
+    pub fn unit_interval_open(&mut self, key: &str, value: f64) {
+        if !(value > 0.0 && value < 1.0) {
+            self.fail(key, &format!("{value} must be in (0, 1)"));
+        }
+    }
+
+    pub fn one_of(&mut self, key: &str, value: &str, allowed: &[&str]) {
+        if !allowed.contains(&value) {
+            self.fail(
+                key,
+                &format!(
+                    "unknown value `{value}` (expected one of: {})",
+                    allowed.join(", ")
+                ),
+            );
+        }
+    }
+
+    pub fn into_result(self) -> Result<()> {
+        match self.failure {
+            None => Ok(()),
+            Some((key, message)) => Err(Error::Config {
+                path: key.into(),
+                message,
+            }),
+        }
+    }
+}

@@ -462,7 +462,7 @@ impl SanitizeResult {
 /// A finding in the shape of Presidio's `RecognizerResult`.
 #[pyclass(frozen, module = "declass")]
 struct RecognizerResult {
-    /// Presidio's entity name: the engine configuration's `[serve.entities]` table.
+    /// Presidio's entity name, as `declass serve` names the category.
     #[pyo3(get)]
     entity_type: String,
     /// Code-point offsets into the text, end exclusive.
@@ -554,7 +554,8 @@ fn build_corpus<'py>(
 }
 
 /// The Presidio entity name of a declass finding category under the compiled-in
-/// configuration's `[serve.entities]`, the table `declass serve` uses.
+/// configuration (`[serve.entities]`, then the detectors' registry rows), as `declass
+/// serve` names it.
 #[pyfunction]
 fn presidio_entity(category: &str) -> PyResult<String> {
     let config = Config::load(None).map_err(engine_error)?;
@@ -570,16 +571,12 @@ fn declass_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_corpus, m)?)?;
     m.add_function(wrap_pyfunction!(presidio_entity, m)?)?;
     m.add("DeclassError", m.py().get_type::<DeclassError>())?;
-    // Category → entity name, the first `[serve.entities]` entry naming it, as
-    // `entity_type` reads the table.
+    // Category → entity name, as `entity_type` maps it: `[serve.entities]`, then the
+    // detectors' registry rows.
     let config = Config::load(None).map_err(engine_error)?;
     let entities = PyDict::new(m.py());
-    for (entity, categories) in &config.serve.entities {
-        for category in categories {
-            if !entities.contains(category)? {
-                entities.set_item(category, entity)?;
-            }
-        }
+    for (category, entity) in declass::analyzer::named_categories(&config.serve) {
+        entities.set_item(category, entity)?;
     }
     m.add("PRESIDIO_ENTITIES", entities)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

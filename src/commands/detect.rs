@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use serde::Serialize;
 
 use declass::detect::{
-    DetectorInputs, DetectorResources, DetectorSet, ResourceNeeds, finding_records,
+    DetectorInputs, DetectorResources, DetectorSet, Registry, ResourceNeeds, finding_records,
 };
 use declass::text::Analyzer;
 
@@ -18,10 +19,9 @@ use super::{Ctx, PrintFormatArgs};
 /// that detects (`detect`, `sanitize`, `assess`).
 #[derive(Args, Clone)]
 pub struct DetectorArgs {
-    /// Detectors to run, comma-separated (protect, manual, patterns, lists, disease, ner,
-    /// ic);
-    /// default: `[detect] default` in config.
-    #[arg(long, value_delimiter = ',')]
+    /// Detectors to run, comma-separated; default: `[detect] default` in config
+    /// (`--help` lists them).
+    #[arg(long, value_delimiter = ',', long_help = Registry::builtin().detect_help(false))]
     pub detect: Vec<String>,
     /// A person whose every mention is sensitive (repeatable).
     #[arg(long, value_name = "NAME", value_parser = has_a_word)]
@@ -135,6 +135,69 @@ pub fn run_detect(ctx: &Ctx, args: DetectArgs) -> Result<()> {
                 r.text
             )?;
         }
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct DetectorsArgs {
+    #[command(flatten)]
+    pub format: PrintFormatArgs,
+}
+
+/// One line of `declass detectors`.
+#[derive(Serialize)]
+struct DetectorListing {
+    name: &'static str,
+    finds: &'static str,
+    default: bool,
+    categories: Vec<CategoryListing>,
+}
+
+#[derive(Serialize)]
+struct CategoryListing {
+    category: String,
+    entity_type: String,
+}
+
+/// `declass detectors`: each registered detector, what it finds and the categories it
+/// reports under the configuration, with the Presidio entity types `declass serve`
+/// reports them as.
+pub fn run_detectors(ctx: &Ctx, args: &DetectorsArgs) -> Result<()> {
+    let config = &ctx.config;
+    let listings: Vec<DetectorListing> = Registry::builtin()
+        .rows()
+        .iter()
+        .map(|row| DetectorListing {
+            name: row.name,
+            finds: row.help,
+            default: config.detect.default.iter().any(|d| d == row.name),
+            categories: (row.reports)(&config.detect)
+                .into_iter()
+                .map(|category| CategoryListing {
+                    entity_type: declass::analyzer::entity_type(&config.serve, &category),
+                    category,
+                })
+                .collect(),
+        })
+        .collect();
+    if args.format.is_json() {
+        let json = serde_json::json!({ "detectors": listings });
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(());
+    }
+    for listing in &listings {
+        let categories: Vec<String> = listing
+            .categories
+            .iter()
+            .map(|c| format!("{} ({})", c.category, c.entity_type))
+            .collect();
+        outln!(
+            "{}\t{}\t{}",
+            listing.name,
+            listing.finds,
+            categories.join(", ")
+        )?;
     }
     Ok(())
 }

@@ -101,6 +101,9 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// List the sensitive terms the detectors find, without sanitizing.
     Detect(detect::DetectArgs),
+    /// List the detectors: what each finds and the categories it reports, with their
+    /// Presidio entity types.
+    Detectors(detect::DetectorsArgs),
     /// Fetch the data packages and build the default data (idempotent).
     Setup(setup::SetupArgs),
     /// Build, query, list or remove reference corpora (document counts for IC and PMI).
@@ -247,6 +250,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run(&ctx, args),
         Command::Eval(EvalCommand::Tab(args)) => sanitize::run_eval_tab(&ctx, args),
         Command::Detect(args) => detect::run_detect(&ctx, args),
+        Command::Detectors(args) => detect::run_detectors(&ctx, &args),
         Command::Eval(EvalCommand::Ner(args)) => ner::run_eval_ner(&ctx, args),
         Command::Eval(EvalCommand::Ic(args)) => eval_ic::run(&ctx, args),
         Command::Train(TrainCommand::Disease(args)) => {

@@ -172,10 +172,7 @@ pub struct TrainSequenceArgs {
 }
 
 fn sequence_config<'c>(ctx: &'c Ctx, detector: &str) -> Result<&'c SequenceModelConfig> {
-    Ok(declass::detect::registry::sequence_model_config(
-        detector,
-        &ctx.config.detect,
-    )?)
+    Ok(declass::detect::Registry::builtin().sequence_model_config(detector, &ctx.config.detect)?)
 }
 
 fn progress_to_stderr(message: &str) {

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::detect::DetectorInputs;
+use declass::detect::{DetectorInputs, Registry};
 use declass::pipeline::Engine;
 use declass::serve::{ServeOptions, run};
 
@@ -16,10 +16,9 @@ pub struct ServeArgs {
     /// (`serve.token` or DECLASS_SERVE_TOKEN).
     #[arg(long, value_name = "IP:PORT")]
     pub addr: Option<String>,
-    /// Detectors to run, comma-separated (patterns, lists, disease, ner, ic), on every
-    /// route; default: `[detect] default`, and for `/analyze` also
-    /// `serve.analyze_extra_detectors` (`ner`). Persons and terms are named per request.
-    #[arg(long, value_delimiter = ',')]
+    /// Detectors to run on every route, comma-separated; default: `[detect] default`,
+    /// and for `/analyze` also `serve.analyze_extra_detectors` (`--help` lists them).
+    #[arg(long, value_delimiter = ',', long_help = Registry::builtin().detect_help(true))]
     pub detect: Vec<String>,
 }
 

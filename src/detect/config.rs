@@ -1,9 +1,13 @@
 //! The detectors' section of the configuration (`[detect]`): which detectors run by
 //! default and how each is configured.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Checks, Error, Result};
 
 /// Detectors of sensitive terms (ε1): which run by default and how each is configured.
 #[derive(Debug, Clone, Deserialize)]
@@ -18,6 +22,37 @@ pub struct DetectConfig {
     pub disease: SequenceModelConfig,
     pub ner: SequenceModelConfig,
     pub ic: IcDetectorConfig,
+    /// The `[detect.NAME]` tables of detectors whose settings no field above holds (a
+    /// registry row with `own_section`), as written; each row reads its own with
+    /// [`DetectConfig::section`], so adding a detector adds no field here.
+    #[serde(skip)]
+    pub sections: BTreeMap<String, toml::Table>,
+}
+
+impl DetectConfig {
+    /// The settings of detector `name` from its `[detect.NAME]` table, the type's serde
+    /// defaults filling what the table leaves out (all of it when there is none); an
+    /// error naming the key otherwise.
+    pub fn section<T: DeserializeOwned + Default>(&self, name: &str) -> Result<T> {
+        let Some(table) = self.sections.get(name) else {
+            return Ok(T::default());
+        };
+        serde_path_to_error::deserialize(toml::Value::Table(table.clone())).map_err(
+            |e: serde_path_to_error::Error<toml::de::Error>| Error::Config {
+                path: format!("detect.{name}.{}", e.path()).into(),
+                message: e.inner().to_string(),
+            },
+        )
+    }
+}
+
+impl IcDetectorConfig {
+    /// Refuses a bound that would let every term through (NaN, infinite, negative).
+    pub fn validate(&self) -> Result<()> {
+        let mut check = Checks::default();
+        check.finite_at_least("detect.ic.max_bits", self.max_bits, 0.0);
+        check.into_result()
+    }
 }
 
 /// The information-content detector (`[detect.ic]`).
@@ -54,6 +89,49 @@ pub struct ProtectConfig {
     /// Inside an identifier (URL, path, handle, hashtag), a single name part this long
     /// is a mention; shorter ones need a second part or an initial beside them.
     pub identifier_min_part_chars: usize,
+}
+
+impl ProtectConfig {
+    /// Range checks of the lengths and distances, and no empty word among the cues (an
+    /// empty cue would match everywhere).
+    pub fn validate(&self) -> Result<()> {
+        let mut check = Checks::default();
+        check.range(
+            "detect.protect.fuzzy_min_chars",
+            self.fuzzy_min_chars,
+            1,
+            64,
+        );
+        check.range("detect.protect.fuzzy_max_edits", self.fuzzy_max_edits, 0, 3);
+        check.range(
+            "detect.protect.alias_max_words",
+            self.alias_max_words,
+            1,
+            32,
+        );
+        check.unit_interval(
+            "detect.protect.transliteration_max_edit_ratio",
+            self.transliteration_max_edit_ratio,
+            true,
+        );
+        check.range(
+            "detect.protect.identifier_min_part_chars",
+            self.identifier_min_part_chars,
+            2,
+            64,
+        );
+        for (key, words) in [
+            ("detect.protect.titles", &self.titles),
+            ("detect.protect.suffixes", &self.suffixes),
+            ("detect.protect.alias_cues", &self.alias_cues),
+            ("detect.protect.epithet_verbs", &self.epithet_verbs),
+        ] {
+            if words.iter().any(|w| w.trim().is_empty()) {
+                check.fail(key, "must not hold an empty word");
+            }
+        }
+        check.into_result()
+    }
 }
 
 /// How a date is generalized (`detect.patterns.date_generalization`).
@@ -144,6 +222,20 @@ pub struct ListsConfig {
     pub bloom_false_positive_rate: f64,
     /// Longest block-list term in words the Bloom mode looks up.
     pub bloom_max_words: usize,
+}
+
+impl ListsConfig {
+    /// The Bloom filter's rate and reach must be usable even when it is off, so turning
+    /// it on later cannot fail at run time.
+    pub fn validate(&self) -> Result<()> {
+        let mut check = Checks::default();
+        check.unit_interval_open(
+            "detect.lists.bloom_false_positive_rate",
+            self.bloom_false_positive_rate,
+        );
+        check.range("detect.lists.bloom_max_words", self.bloom_max_words, 1, 64);
+        check.into_result()
+    }
 }
 
 /// How a sensitive term is rendered (`[detect.operators]`).
@@ -246,6 +338,37 @@ pub struct SequenceModelConfig {
     /// 2006: a document labels its repeated phrases consistently). 0: no such labels.
     #[serde(default)]
     pub repeat_min_words: usize,
+}
+
+impl SequenceModelConfig {
+    /// Range checks of training and run settings; `section` is the model's key
+    /// (`detect.ner`), which the errors name.
+    pub fn validate(&self, section: &str) -> Result<()> {
+        let mut check = Checks::default();
+        check.range(&format!("{section}.epochs"), self.epochs, 1, 1000);
+        check.unit_interval(&format!("{section}.score"), self.score, true);
+        check.range(
+            &format!("{section}.remembered_words"),
+            self.remembered_words,
+            1,
+            10_000_000,
+        );
+        check.range(
+            &format!("{section}.lexicon_folds"),
+            self.lexicon_folds,
+            0,
+            100,
+        );
+        if let Some(gazetteers) = &self.gazetteers {
+            check.range(
+                &format!("{section}.gazetteers.max_words"),
+                gazetteers.max_words,
+                1,
+                64,
+            );
+        }
+        check.into_result()
+    }
 }
 
 /// One entity type of a sequence model: what training data calls it and what it becomes.

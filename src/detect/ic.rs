@@ -202,6 +202,9 @@ mod tests {
     }
 
     impl CountSource for Corpus {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             "test corpus".into()
         }

@@ -13,11 +13,13 @@ pub mod operators;
 pub mod patterns;
 pub mod precedence;
 pub mod protect;
+#[cfg(test)]
+mod recipe_tests;
 pub mod registry;
 pub mod sequence;
 pub mod training;
 
-pub use registry::{DETECTORS, ResourceNeeds};
+pub use registry::{Registry, ResourceNeeds};
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -254,6 +256,18 @@ impl DetectorSet {
         config: &DetectConfig,
         resources: &DetectorResources,
     ) -> Result<Self> {
+        Self::build_from(Registry::builtin(), names, inputs, config, resources)
+    }
+
+    /// [`Self::build_with`] choosing from `registry`, which may hold rows of the caller's
+    /// own ([`Registry::with`]).
+    pub fn build_from(
+        registry: &Registry,
+        names: &[String],
+        inputs: &DetectorInputs,
+        config: &DetectConfig,
+        resources: &DetectorResources,
+    ) -> Result<Self> {
         check_words(PROTECTED_PERSON, &inputs.protect)?;
         check_words(SENSITIVE_TERM, &inputs.sensitive)?;
         let mut chosen: Vec<String> = if names.is_empty() {
@@ -276,11 +290,11 @@ impl DetectorSet {
         };
         let detectors = chosen
             .iter()
-            .map(|name| match registry::lookup(name) {
+            .map(|name| match registry.lookup(name) {
                 Some(registered) => (registered.build)(&with),
                 None => Err(selection_error(format!(
                     "unknown detector `{name}` (known: {})",
-                    DETECTORS.join(", ")
+                    registry.names().join(", ")
                 ))),
             })
             .collect::<Result<Vec<_>>>()?;
@@ -484,7 +498,10 @@ fn locate_sequence_model(
     match find_model(&config.model, dirs) {
         Ok(path) => Ok((sequence::SequenceModel::load(&path)?, path)),
         Err(err) if config.model.is_absolute() => Err(err),
-        Err(err) => match registry::lookup(name).and_then(|row| row.model.as_ref()) {
+        Err(err) => match Registry::builtin()
+            .lookup(name)
+            .and_then(|row| row.model.as_ref())
+        {
             Some(model) => {
                 let origin = PathBuf::from("<built-in model>");
                 Ok((

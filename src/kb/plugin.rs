@@ -93,7 +93,7 @@ pub fn installed_sources(data: &DataDir, config: KbSettings<'_>) -> Result<Vec<K
         }
         out.push(KbSource {
             name: kb.name.to_string(),
-            priority: shipped::priority(kb.name, config.kb),
+            priority: (kb.priority)(config.kb),
             shipped: true,
             data: match super::setup::usable_built_file(data, config, kb.name) {
                 Some(built) => KbData::File(built),
@@ -124,7 +124,7 @@ fn check_name(name: &str) -> Result<()> {
             "a knowledge-base name is 1–64 of a–z, 0–9, '-' and '_'",
         ));
     }
-    if shipped::SHIPPED.iter().any(|k| k.name == name) {
+    if shipped::find(name).is_some() {
         return Err(Error::input(
             name,
             "is the name of a shipped knowledge base",
@@ -290,7 +290,7 @@ pub fn remove(data: &DataDir, name: &str) -> Result<()> {
         }
         return Ok(());
     }
-    if shipped::SHIPPED.iter().any(|k| k.name == name) {
+    if shipped::find(name).is_some() {
         if !registry.disabled.iter().any(|d| d == name) {
             registry.disabled.push(name.to_string());
             registry.disabled.sort();
@@ -307,7 +307,7 @@ pub fn remove(data: &DataDir, name: &str) -> Result<()> {
 /// Re-enables a shipped knowledge base removed earlier.
 pub fn restore(data: &DataDir, name: &str) -> Result<()> {
     let mut registry = read_registry(data)?;
-    if !shipped::SHIPPED.iter().any(|k| k.name == name) {
+    if shipped::find(name).is_none() {
         return Err(Error::input(name, "is not a shipped knowledge base"));
     }
     registry.disabled.retain(|d| d != name);

@@ -109,6 +109,42 @@ pub enum BudgetRule {
     Fixed,
 }
 
+/// Which finding categories are targets beside a protected person
+/// (`sanitize.target_categories`): `"detectors"`, the categories of the detectors their
+/// registry rows mark confidential, which loading the configuration fills in; or a list.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum TargetCategories {
+    FromDetectors(FromDetectors),
+    Named(Vec<String>),
+}
+
+/// The one word `sanitize.target_categories` takes instead of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FromDetectors {
+    Detectors,
+}
+
+impl TargetCategories {
+    /// Whether findings of `category` are targets. Before the word `"detectors"` is
+    /// resolved every category is one: a finding is never published for want of a list.
+    pub fn contains(&self, category: &str) -> bool {
+        match self {
+            TargetCategories::FromDetectors(_) => true,
+            TargetCategories::Named(names) => names.iter().any(|n| n == category),
+        }
+    }
+
+    /// Puts `confidential` (the detectors' confidential categories) for the word
+    /// `"detectors"`; a list stays as it is.
+    pub fn resolve(&mut self, confidential: Vec<String>) {
+        if let TargetCategories::FromDetectors(_) = self {
+            *self = TargetCategories::Named(confidential);
+        }
+    }
+}
+
 /// `[sanitize]` in config.toml.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,7 +171,7 @@ pub struct SanitizeConfig {
     pub removal_marker: String,
     /// With a protected person in the document, findings in these categories are targets
     /// too; the others are quasi-identifiers.
-    pub target_categories: Vec<String>,
+    pub target_categories: TargetCategories,
     /// Per-term model: terms of these kinds are quasi-identifiers when their risk towards
     /// a protected person can only be bounded.
     pub quasi_identifier_kinds: Vec<TermKind>,

@@ -343,6 +343,9 @@ mod tests {
     struct KeyLength;
 
     impl CountSource for KeyLength {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             "key-length".to_string()
         }
@@ -391,6 +394,9 @@ mod tests {
     }
 
     impl CountSource for Scanning {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             "scanning".to_string()
         }

@@ -41,7 +41,8 @@ mod tests;
 use std::collections::BTreeSet;
 
 pub use config::{
-    BudgetRule, ContextScope, Knapsack, RiskModel, SanitizeConfig, Strategy, ThresholdRule,
+    BudgetRule, ContextScope, Knapsack, RiskModel, SanitizeConfig, Strategy, TargetCategories,
+    ThresholdRule,
 };
 pub use finish::standalone;
 pub use identifying::IdentifyingModel;

@@ -34,6 +34,9 @@ impl Corpus {
 }
 
 impl CountSource for Corpus {
+    fn origin(&self) -> crate::stats::Origin {
+        crate::stats::Origin::Corpus
+    }
     fn identity(&self) -> String {
         "test corpus".into()
     }
@@ -78,6 +81,9 @@ fn operators() -> crate::detect::operators::Operators {
 struct Down;
 
 impl CountSource for Down {
+    fn origin(&self) -> crate::stats::Origin {
+        crate::stats::Origin::Corpus
+    }
     fn identity(&self) -> String {
         "down".into()
     }

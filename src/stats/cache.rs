@@ -22,7 +22,7 @@ use sha2::Sha256;
 
 use crate::error::{Error, Result};
 use crate::stats::config::CountCacheConfig;
-use crate::stats::{CountRequest, CountSource, Origin};
+use crate::stats::{CountLayer, CountRequest, CountSource};
 
 /// A count source with caches in front.
 pub struct CachedSource {
@@ -439,37 +439,16 @@ fn ensure_layout(db: &Connection, check: &[u8]) -> rusqlite::Result<bool> {
     Ok(!tables.is_empty())
 }
 
-impl CountSource for CachedSource {
-    fn identity(&self) -> String {
+impl CountLayer for CachedSource {
+    fn inner(&self) -> &dyn CountSource {
+        self.inner.as_ref()
+    }
+
+    fn layer_identity(&self) -> String {
         self.identity.clone()
     }
 
-    fn prepare_phrases(
-        &self,
-        cache_dir: &std::path::Path,
-        list_identity: &str,
-        phrases: &mut dyn FnMut() -> Vec<crate::stats::Phrase>,
-    ) -> Result<()> {
-        self.inner
-            .prepare_phrases(cache_dir, list_identity, phrases)
-    }
-
-    fn keeps_documents(&self) -> bool {
-        self.inner.keeps_documents()
-    }
-
-    fn documents(
-        &self,
-        alternatives: &[crate::stats::Phrase],
-    ) -> Result<Option<roaring::RoaringBitmap>> {
-        self.inner.documents(alternatives)
-    }
-
-    fn origin(&self) -> Origin {
-        self.inner.origin()
-    }
-
-    fn total_docs(&self) -> Result<u64> {
+    fn layer_total_docs(&self) -> Result<u64> {
         let key = self.digest(TOTAL_KEY);
         if let Some(n) = self.memory.get(&short(&key)) {
             return Ok(n);
@@ -484,7 +463,7 @@ impl CountSource for CachedSource {
         Ok(n)
     }
 
-    fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+    fn layer_count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
         let mut keys: Vec<Digest> = vec![[0u8; 32]; requests.len()];
         CountRequest::for_each_cache_key(requests, |i, parts| keys[i] = self.digest_parts(parts));
         let mut answers: Vec<Option<u64>> =
@@ -561,6 +540,9 @@ mod tests {
     }
 
     impl CountSource for Fake {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             format!("fake:{}", self.generation)
         }

@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{Error, Result};
-use crate::stats::{CountRequest, CountSource, Origin};
+use crate::stats::{CountLayer, CountRequest, CountSource};
 
 /// A count source whose every answer is checked: `0 < total`, one count per request,
 /// each count at most the total.
@@ -34,37 +34,16 @@ impl CheckedSource {
     }
 }
 
-impl CountSource for CheckedSource {
-    fn identity(&self) -> String {
+impl CountLayer for CheckedSource {
+    fn inner(&self) -> &dyn CountSource {
+        self.inner.as_ref()
+    }
+
+    fn layer_identity(&self) -> String {
         self.inner.identity()
     }
 
-    fn prepare_phrases(
-        &self,
-        cache_dir: &std::path::Path,
-        list_identity: &str,
-        phrases: &mut dyn FnMut() -> Vec<crate::stats::Phrase>,
-    ) -> Result<()> {
-        self.inner
-            .prepare_phrases(cache_dir, list_identity, phrases)
-    }
-
-    fn keeps_documents(&self) -> bool {
-        self.inner.keeps_documents()
-    }
-
-    fn documents(
-        &self,
-        alternatives: &[crate::stats::Phrase],
-    ) -> Result<Option<roaring::RoaringBitmap>> {
-        self.inner.documents(alternatives)
-    }
-
-    fn origin(&self) -> Origin {
-        self.inner.origin()
-    }
-
-    fn total_docs(&self) -> Result<u64> {
+    fn layer_total_docs(&self) -> Result<u64> {
         if let Some(&total) = self.total.get() {
             return Ok(total);
         }
@@ -75,7 +54,7 @@ impl CountSource for CheckedSource {
         Ok(*self.total.get_or_init(|| total))
     }
 
-    fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+    fn layer_count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
         let counts = self.inner.count_batch(requests)?;
         if counts.len() != requests.len() {
             return Err(self.invalid(format!(
@@ -109,6 +88,9 @@ mod tests {
     }
 
     impl CountSource for Fixed {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             "fixed".to_string()
         }

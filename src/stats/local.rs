@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::stats::CorpusConfig;
 use crate::stats::index::CorpusIndex;
 use crate::stats::phrase_table::PhraseTable;
-use crate::stats::{CountRequest, CountSource, Phrase, SharedSet, TermSet};
+use crate::stats::{CountRequest, CountSource, Origin, Phrase, SharedSet, TermSet};
 
 /// A phrase's or term set's documents, weighed by their serialized size plus the key's,
 /// so the caches hold about `bitmap_cache_mb` megabytes each.
@@ -309,6 +309,10 @@ impl CountSource for LocalSource {
 
     fn total_docs(&self) -> Result<u64> {
         Ok(self.index.total_docs())
+    }
+
+    fn origin(&self) -> Origin {
+        Origin::Corpus
     }
 
     fn prepare_phrases(

@@ -407,10 +407,9 @@ pub trait CountSource: Send + Sync {
     /// One answer per request, in order. Fails as a whole rather than answer 0 for a
     /// request it could not count.
     fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>>;
-    /// Where this source's figures come from, for the provenance of every IC and PMI.
-    fn origin(&self) -> Origin {
-        Origin::Corpus
-    }
+    /// Where this source's figures come from, for the provenance of every IC and PMI:
+    /// required, so a new source cannot label remote figures as corpus measurements.
+    fn origin(&self) -> Origin;
     /// Lets a source that counts from a local index answer a fixed list of phrases (the
     /// knowledge bases' labels, named by `list_identity`) from a table computed once per
     /// corpus generation and list and kept in `cache_dir` ([`phrase_table`]); `phrases`
@@ -433,6 +432,58 @@ pub trait CountSource: Send + Sync {
     /// sets; `None` from one that only counts. Layers in front pass it on.
     fn documents(&self, _alternatives: &[Phrase]) -> Result<Option<roaring::RoaringBitmap>> {
         Ok(None)
+    }
+}
+
+/// A layer in front of another count source (a check, a cache): it answers the identity,
+/// the total and the counts its own way, and every other question of [`CountSource`] is
+/// passed to [`CountLayer::inner`] by the one implementation below, so a new layer
+/// cannot forget to forward one (the optional methods' defaults would otherwise answer
+/// for the source behind it, wrongly).
+pub trait CountLayer: Send + Sync {
+    /// The source this layer stands in front of.
+    fn inner(&self) -> &dyn CountSource;
+    /// [`CountSource::identity`] through this layer: the inner source's, or its own.
+    fn layer_identity(&self) -> String;
+    /// [`CountSource::total_docs`] through this layer.
+    fn layer_total_docs(&self) -> Result<u64>;
+    /// [`CountSource::count_batch`] through this layer.
+    fn layer_count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>>;
+}
+
+impl<L: CountLayer> CountSource for L {
+    fn identity(&self) -> String {
+        self.layer_identity()
+    }
+
+    fn total_docs(&self) -> Result<u64> {
+        self.layer_total_docs()
+    }
+
+    fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+        self.layer_count_batch(requests)
+    }
+
+    fn origin(&self) -> Origin {
+        self.inner().origin()
+    }
+
+    fn prepare_phrases(
+        &self,
+        cache_dir: &std::path::Path,
+        list_identity: &str,
+        phrases: &mut dyn FnMut() -> Vec<Phrase>,
+    ) -> Result<()> {
+        self.inner()
+            .prepare_phrases(cache_dir, list_identity, phrases)
+    }
+
+    fn keeps_documents(&self) -> bool {
+        self.inner().keeps_documents()
+    }
+
+    fn documents(&self, alternatives: &[Phrase]) -> Result<Option<roaring::RoaringBitmap>> {
+        self.inner().documents(alternatives)
     }
 }
 
@@ -529,6 +580,52 @@ pub fn open_configured_source(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remote-like source that keeps document sets: every optional answer differs
+    /// from the trait's defaults, so a layer that failed to forward one would show.
+    struct Distinct;
+
+    impl CountSource for Distinct {
+        fn identity(&self) -> String {
+            "distinct".into()
+        }
+        fn total_docs(&self) -> Result<u64> {
+            Ok(10)
+        }
+        fn count_batch(&self, requests: &[CountRequest]) -> Result<Vec<u64>> {
+            Ok(vec![1; requests.len()])
+        }
+        fn origin(&self) -> Origin {
+            Origin::Remote
+        }
+        fn keeps_documents(&self) -> bool {
+            true
+        }
+        fn documents(&self, _: &[Phrase]) -> Result<Option<roaring::RoaringBitmap>> {
+            Ok(Some(roaring::RoaringBitmap::from_iter([3u32, 7])))
+        }
+    }
+
+    #[test]
+    fn layers_forward_what_they_do_not_answer_themselves() {
+        let cache = config::CountCacheConfig {
+            disk: false,
+            local: true,
+            memory_entries: 10,
+            busy_timeout_ms: 1000,
+            disk_max_mb: 1,
+        };
+        let cached = cache::CachedSource::new(Arc::new(Distinct), &cache, None).expect("cache");
+        let layered = checked::CheckedSource::new(Arc::new(cached));
+        assert_eq!(layered.origin(), Origin::Remote);
+        assert!(layered.keeps_documents());
+        let documents = layered.documents(&[]).expect("documents");
+        assert_eq!(
+            documents.map(|d| d.iter().collect::<Vec<u32>>()),
+            Some(vec![3, 7])
+        );
+        assert_eq!(layered.total_docs().expect("total"), 10);
+    }
 
     fn p(s: &str) -> Phrase {
         s.split(' ').map(str::to_string).collect()

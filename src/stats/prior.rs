@@ -662,6 +662,9 @@ mod tests {
     struct Fixed(std::collections::HashMap<String, u64>);
 
     impl CountSource for Fixed {
+        fn origin(&self) -> crate::stats::Origin {
+            crate::stats::Origin::Corpus
+        }
         fn identity(&self) -> String {
             "fixed".into()
         }

@@ -449,3 +449,59 @@ fn a_ten_digit_bank_account_is_no_nhs_number() {
     );
     assert!(of_category(&found, "nhs").is_empty(), "{found:?}");
 }
+
+#[test]
+fn detectors_lists_each_detector_with_its_presidio_types_and_help_names_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let listing = stdout_json(declass(dir.path()).args(["detectors", "--json"]));
+    let rows = listing["detectors"].as_array().expect("detectors");
+    let names: Vec<&str> = rows.iter().filter_map(|r| r["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "protect", "manual", "patterns", "lists", "disease", "ner", "ic"
+        ]
+    );
+    let disease = &rows[4];
+    assert_eq!(disease["default"], true);
+    assert_eq!(
+        disease["categories"],
+        serde_json::json!([{"category": "disease", "entity_type": "MEDICAL_CONDITION"}])
+    );
+    let config = write(
+        dir.path(),
+        "entities.toml",
+        "[serve.entities]\nZIP_CODE = [\"uk_postcode\"]\n",
+    );
+    let renamed = stdout_json(
+        declass(dir.path())
+            .arg("--config")
+            .arg(&config)
+            .args(["detectors", "--json"]),
+    );
+    let postcode = renamed["detectors"][2]["categories"]
+        .as_array()
+        .expect("patterns")
+        .iter()
+        .find(|c| c["category"] == "uk_postcode")
+        .cloned();
+    assert_eq!(
+        postcode,
+        Some(serde_json::json!({"category": "uk_postcode", "entity_type": "ZIP_CODE"}))
+    );
+    declass(dir.path())
+        .args(["detect", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "  ic        terms too specific to publish",
+        ));
+    declass(dir.path())
+        .args(["serve", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("  ner       persons, places")
+                .and(predicate::str::contains("  protect  ").not()),
+        );
+}
