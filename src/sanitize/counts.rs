@@ -246,7 +246,7 @@ impl CountTable {
             .collect();
         let answers = source.count_batch(&batch)?;
         if answers.len() != batch.len() {
-            return Err(Error::Count(format!(
+            return Err(Error::count(format!(
                 "count source {} answered {} of {} requests",
                 source.identity(),
                 answers.len(),
@@ -332,7 +332,7 @@ fn pair(a: u32, b: u32) -> u64 {
 
 /// A count asked for but never registered: a bug in the plan, reported rather than guessed.
 pub(super) fn unplanned() -> Error {
-    Error::Count("a count was used without being planned".to_string())
+    Error::count("a count was used without being planned")
 }
 
 #[cfg(test)]

@@ -85,10 +85,10 @@ impl CountSource for Down {
         "down".into()
     }
     fn total_docs(&self) -> Result<u64> {
-        Err(crate::Error::Count("connection refused".into()))
+        Err(crate::Error::count("connection refused"))
     }
     fn count_batch(&self, _: &[crate::stats::CountRequest]) -> Result<Vec<u64>> {
-        Err(crate::Error::Count("connection refused".into()))
+        Err(crate::Error::count("connection refused"))
     }
 }
 
@@ -416,7 +416,11 @@ fn threshold_rules_eq8_eq9_fixed() {
 #[test]
 fn fails_closed_when_counts_are_down() {
     let text = "She had breast cancer. She received radiotherapy.";
-    assert!(run(text, Strategy::S5, &Down, |_| {}).is_err());
+    match run(text, Strategy::S5, &Down, |_| {}) {
+        Err(crate::Error::Count { message, .. }) => assert_eq!(message, "connection refused"),
+        Err(other) => panic!("not the count source's error: {other:?}"),
+        Ok(_) => panic!("a plan without counts"),
+    }
 }
 
 /// Eq. 12: the replacement must be safe for every sensitive term of the context.
