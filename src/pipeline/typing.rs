@@ -52,7 +52,7 @@ impl NameTyper for NerTyper {
     fn census_given_name(&self, word: &str) -> Result<bool> {
         Ok(self
             .labeller()?
-            .lexicon_holds(crate::detect::ner::FIRST_NAMES, &word.to_lowercase()))
+            .lexicon_holds(crate::detect::ner_data::FIRST_NAMES, &word.to_lowercase()))
     }
 }
 
@@ -94,13 +94,13 @@ impl NameTyper for KnownTyper<'_> {
     fn census_given_name(&self, word: &str) -> Result<bool> {
         Ok(self
             .detectors
-            .lexicon_holds(crate::detect::ner::FIRST_NAMES, &word.to_lowercase()))
+            .lexicon_holds(crate::detect::ner_data::FIRST_NAMES, &word.to_lowercase()))
     }
 }
 
 /// [`NameTyper::given_names_then_surname`] by the census lists of `detectors`' lexicons.
 fn given_names_then_surname(detectors: &DetectorSet, words: &[&str]) -> bool {
-    use crate::detect::ner::{FIRST_NAMES, SURNAMES};
+    use crate::detect::ner_data::{FIRST_NAMES, SURNAMES};
     let Some((last, given)) = words.split_last() else {
         return false;
     };
@@ -113,7 +113,7 @@ fn given_names_then_surname(detectors: &DetectorSet, words: &[&str]) -> bool {
 
 /// [`NameTyper::census_name_word`] by the census lists of `detectors`' lexicons.
 fn census_name_word(detectors: &DetectorSet, word: &str) -> bool {
-    use crate::detect::ner::{FIRST_NAMES, SURNAMES};
+    use crate::detect::ner_data::{FIRST_NAMES, SURNAMES};
     let word = word.to_lowercase();
     detectors.lexicon_holds(FIRST_NAMES, &word) || detectors.lexicon_holds(SURNAMES, &word)
 }

@@ -12,7 +12,7 @@ pub mod checked;
 pub mod config;
 pub mod corpora;
 pub mod defaults;
-pub mod sources;
+pub mod document_readers;
 pub mod family;
 pub mod ic;
 pub mod index;
