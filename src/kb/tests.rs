@@ -352,9 +352,8 @@ fn custom_label_and_broader_properties() {
         kb.format_chain(&kb.chains(kb.lookup("ex")[0])[0]),
         "ex → why"
     );
-    let unlabelled = plugin::convert(&ttl, &ImportOptions::default())
-        .err()
-        .expect("no labels by default");
+    let unlabelled =
+        plugin::convert(&ttl, &ImportOptions::default()).expect_err("no labels by default");
     assert!(
         unlabelled.to_string().contains("no concept with a label"),
         "{unlabelled}"
