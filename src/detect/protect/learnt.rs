@@ -3,12 +3,11 @@
 
 use std::collections::BTreeSet;
 
+use super::{NAME, Tie, aliases, fold, person_index};
 use crate::detect::Finding;
 use crate::detect::config::ProtectConfig;
 use crate::text::skeleton::matching_form;
 use crate::text::tokenize::tokenize;
-
-use super::*;
 
 /// The names of the protected persons an earlier window of a document used — the words of
 /// their mentions and the aliases it introduced — so a later window of the same document

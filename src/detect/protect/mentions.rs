@@ -4,10 +4,8 @@
 //! uses it.
 
 use super::view::TokenView;
-
+use super::{ProtectDetector, Tie, aliases, levenshtein};
 use crate::text::Document;
-
-use super::*;
 
 /// Every place the text uses one of the aliases: the folded tokens in order, the first
 /// reading as a name unless the alias is found in any case.

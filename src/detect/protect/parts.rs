@@ -5,10 +5,8 @@ use std::collections::BTreeSet;
 
 use super::aliases::Found;
 use super::view::TokenView;
-
+use super::{NamePart, ProtectDetector};
 use crate::text::{Document, Upos};
-
-use super::*;
 
 impl ProtectDetector {
     /// All parts of one protected name as they are used in `doc` (the given parts plus
