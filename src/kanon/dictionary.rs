@@ -379,7 +379,7 @@ mod tests {
     #[test]
     fn bad_lists_are_errors() {
         let refused =
-            |list: &[String], k: usize| build(list, k, 10).err().expect("refused").to_string();
+            |list: &[String], k: usize| build(list, k, 10).expect_err("refused").to_string();
         assert_eq!(refused(&[], 2), "kanon list: is empty (no non-blank line)");
         assert_eq!(
             refused(&["  ".to_string()], 2),
