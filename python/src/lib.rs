@@ -80,7 +80,7 @@ impl Engine {
         })
     }
 
-    /// A Python `Result` from a document's report.
+    /// A Python `SanitizeResult` from a document's report.
     fn result(py: Python<'_>, done: Done) -> PyResult<SanitizeResult> {
         let utility = done.report["utility"]["ratio"].as_f64().unwrap_or(1.0);
         let threshold = done.report["threshold"]["bits"].as_f64();
@@ -428,7 +428,7 @@ impl Engine {
 }
 
 /// A sanitized document: its text and the CLI's JSON report.
-#[pyclass(frozen, name = "Result", module = "declass")]
+#[pyclass(frozen, name = "SanitizeResult", module = "declass")]
 struct SanitizeResult {
     /// The sanitized text.
     #[pyo3(get)]
@@ -453,7 +453,7 @@ impl SanitizeResult {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let replacements = self.replacements.bind(py).len()?;
         Ok(format!(
-            "declass.Result({} replacements, utility={:.3})",
+            "declass.SanitizeResult({} replacements, utility={:.3})",
             replacements, self.utility
         ))
     }

@@ -218,5 +218,5 @@ def test_type_hints_ship_with_the_module():
     assert "def sanitize_many" in stub.read_text()
     hinted = {line.split("(")[0].split(":")[0].split()[-1] for line in stub.read_text().splitlines()
               if line.startswith(("class ", "def ")) or line.split(":")[0].isidentifier()}
-    assert {"Engine", "Result", "RecognizerResult", "DeclassError", "build_corpus"} <= hinted
+    assert {"Engine", "SanitizeResult", "RecognizerResult", "DeclassError", "build_corpus"} <= hinted
     assert declass.__version__

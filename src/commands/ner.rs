@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use declass::detect::config::SequenceModelConfig;
-use declass::detect::ner::{EntityTypes, read_span_documents};
+use declass::detect::ner_data::{EntityTypes, read_span_documents};
 use declass::detect::sequence::{self, Gazetteers, SequenceModel, TrainOptions, WordClusters};
 use declass::detect::training::{
     self, detector_for_labels, document_sentences, split_holdout, tag_sentences,

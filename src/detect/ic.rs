@@ -386,7 +386,10 @@ mod tests {
             None,
             None,
         );
-        assert!(IcDetector::new(5.0, &no_counts).is_err());
+        let err = IcDetector::new(5.0, &no_counts)
+            .err()
+            .expect("no detector without counts");
+        assert!(err.to_string().contains("needs a count source"), "{err}");
         let counts: Arc<dyn CountSource> = corpus();
         let resources = DetectorResources::new(
             &config.stats,
@@ -396,6 +399,9 @@ mod tests {
             Some(counts),
             None,
         );
-        assert!(IcDetector::new(f64::NAN, &resources).is_err());
+        let err = IcDetector::new(f64::NAN, &resources)
+            .err()
+            .expect("no detector without a bound");
+        assert!(err.to_string().starts_with("[detect.ic] max_bits"), "{err}");
     }
 }

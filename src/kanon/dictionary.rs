@@ -378,9 +378,17 @@ mod tests {
 
     #[test]
     fn bad_lists_are_errors() {
-        assert!(build(&[], 2, 10).is_err());
-        assert!(build(&["  ".to_string()], 2, 10).is_err());
-        assert!(build(&["a".to_string(), "b".to_string()], 1, 10).is_err());
+        let refused =
+            |list: &[String], k: usize| build(list, k, 10).expect_err("refused").to_string();
+        assert_eq!(refused(&[], 2), "kanon list: is empty (no non-blank line)");
+        assert_eq!(
+            refused(&["  ".to_string()], 2),
+            "kanon list: is empty (no non-blank line)"
+        );
+        assert_eq!(
+            refused(&["a".to_string(), "b".to_string()], 1),
+            "kanon k: must be at least 2 (got 1)"
+        );
         let err = build(&["a".to_string(), "b".to_string()], 3, 10).expect_err("k > list");
         assert!(err.to_string().contains("larger than the list"), "{err}");
     }

@@ -401,13 +401,22 @@ mod tests {
         let db_path = dir.path().join("qi.sqlite");
         build_db(&list(&["aa", "ab", "ba"]), 2, 100, &db_path).expect("build");
         let db = KanonDb::open(&db_path).expect("open");
-        assert!(db.mask_text("aa", 1, '*', 3).is_err());
-        assert!(db.mask_text("aa", 4, '*', 3).is_err());
+        let small = db.mask_text("aa", 1, '*', 3).expect_err("k = 1");
+        assert_eq!(small.to_string(), "kanon k: must be at least 2 (got 1)");
+        let large = db.mask_text("aa", 4, '*', 3).expect_err("k over the list");
+        assert_eq!(
+            large.to_string(),
+            "kanon k: 4 is larger than the list (3 entries)"
+        );
         let err = KanonDb::open(&dir.path().join("none.sqlite"))
             .err()
             .expect("missing");
         assert!(err.to_string().contains("kanon build"), "{err}");
         std::fs::write(dir.path().join("junk.sqlite"), b"not a database at all").expect("write");
-        assert!(KanonDb::open(&dir.path().join("junk.sqlite")).is_err());
+        let junk = KanonDb::open(&dir.path().join("junk.sqlite"))
+            .err()
+            .expect("not a database");
+        assert!(matches!(junk, Error::Model { .. }), "{junk}");
+        assert!(junk.to_string().contains("junk.sqlite"), "{junk}");
     }
 }

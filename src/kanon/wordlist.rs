@@ -128,6 +128,7 @@ mod tests {
                 "vila"
             ]
         );
-        assert!(geonames_names(&dir.path().join("none")).is_err());
+        let err = geonames_names(&dir.path().join("none")).expect_err("no package");
+        assert!(err.to_string().contains("cities500.json"), "{err}");
     }
 }

@@ -25,7 +25,8 @@ impl Answers {
         compressed: &[u8],
         started: std::time::Instant,
     ) -> Result<Answers> {
-        let (store, triples) = store::load_graph(&source.name, compressed, &source.data.origin())?;
+        let (store, triples) =
+            rdf_store::load_graph(&source.name, compressed, &source.data.origin())?;
         log::debug!("{} stored at {:.2?}", source.name, started.elapsed());
         let answers = Self::read(&store, &source.name, triples);
         log::debug!("{} queried at {:.2?}", source.name, started.elapsed());
@@ -64,12 +65,13 @@ impl Answers {
         kb_name: &str,
     ) -> Result<Vec<(String, bool, String)>> {
         let mut labels = Vec::new();
-        store::select(store, store::LABELS_RQ, kb_name, |row| {
-            if let (Some(c), Some(label)) =
-                (store::iri(row, "concept"), store::literal(row, "label"))
-                && store::is_english_or_untagged(row, "label")
+        rdf_store::select(store, rdf_store::LABELS_RQ, kb_name, |row| {
+            if let (Some(c), Some(label)) = (
+                rdf_store::iri(row, "concept"),
+                rdf_store::literal(row, "label"),
+            ) && rdf_store::is_english_or_untagged(row, "label")
             {
-                let preferred = store::literal(row, "preferred") == Some("true");
+                let preferred = rdf_store::literal(row, "preferred") == Some("true");
                 labels.push((c.to_string(), !preferred, label.to_string()));
             }
             Ok(())
@@ -85,30 +87,32 @@ impl Answers {
         triples: u64,
     ) -> Result<Answers> {
         let mut links = Vec::new();
-        store::select(store, store::GENERALIZATIONS_RQ, kb_name, |row| {
+        rdf_store::select(store, rdf_store::GENERALIZATIONS_RQ, kb_name, |row| {
             if let (Some(c), Some(rel), Some(p)) = (
-                store::iri(row, "concept"),
-                store::iri(row, "relation").and_then(Relation::from_iri),
-                store::iri(row, "parent"),
+                rdf_store::iri(row, "concept"),
+                rdf_store::iri(row, "relation").and_then(Relation::from_iri),
+                rdf_store::iri(row, "parent"),
             ) {
                 links.push((c.to_string(), rel, p.to_string()));
             }
             Ok(())
         })?;
         let mut senses = Vec::new();
-        store::select(store, store::SENSES_RQ, kb_name, |row| {
+        rdf_store::select(store, rdf_store::SENSES_RQ, kb_name, |row| {
             if let (Some(c), Some(lemma), Some(n)) = (
-                store::iri(row, "concept"),
-                store::literal(row, "lemma"),
-                store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
+                rdf_store::iri(row, "concept"),
+                rdf_store::literal(row, "lemma"),
+                rdf_store::literal(row, "number").and_then(|n| n.parse::<u32>().ok()),
             ) {
                 senses.push((c.to_string(), tokenize::normalize(lemma), n));
             }
             Ok(())
         })?;
         let mut exact_matches = Vec::new();
-        store::select(store, store::EXACT_MATCHES_RQ, kb_name, |row| {
-            if let (Some(c), Some(m)) = (store::iri(row, "concept"), store::iri(row, "match")) {
+        rdf_store::select(store, rdf_store::EXACT_MATCHES_RQ, kb_name, |row| {
+            if let (Some(c), Some(m)) =
+                (rdf_store::iri(row, "concept"), rdf_store::iri(row, "match"))
+            {
                 exact_matches.push((c.to_string(), m.to_string()));
             }
             Ok(())
@@ -222,8 +226,8 @@ impl KnowledgeBase {
                 crc.sum()
             ));
         }
-        if let Some(index) =
-            cache.and_then(|path| read_cached(path, |bytes| stored::decode_index(bytes, &key)))
+        if let Some(index) = cache
+            .and_then(|path| read_cached(path, |bytes| cache_layout::decode_index(bytes, &key)))
         {
             log::info!(
                 "knowledge-base index read from cache in {:.2?}",
@@ -232,7 +236,7 @@ impl KnowledgeBase {
             return Self::with_index(index, config, cache.map(|path| (path, key)));
         }
         // Each knowledge base is stored and queried on a thread of its own, into a store
-        // of its own (see `store::load_graph`); only the merge below is sequential.
+        // of its own (see `rdf_store::load_graph`); only the merge below is sequential.
         let answers: Vec<Result<Answers>> = std::thread::scope(|scope| {
             let handles: Vec<_> = ordered
                 .iter()
@@ -257,7 +261,7 @@ impl KnowledgeBase {
         let index = Self::index(answers, &ordered)?;
         log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
         if let Some(path) = cache {
-            write_cached(path, stored::encode_index(&index, &key));
+            write_cached(path, cache_layout::encode_index(&index, &key));
         }
         Self::with_index(index, config, cache.map(|path| (path, key)))
     }

@@ -15,17 +15,17 @@ pub mod geonames;
 pub mod mesh;
 pub mod plugin;
 pub mod rdf;
+pub mod rdf_store;
 pub mod setup;
 pub mod shipped;
-pub mod store;
 pub mod vocab;
 pub mod wordnet;
 
 #[cfg(test)]
 pub(crate) mod tests;
 
+mod cache_layout;
 mod load;
-mod stored;
 
 use load::*;
 
@@ -44,8 +44,8 @@ use crate::text::lemma::Lemmatizer;
 use crate::text::tokenize;
 
 pub use config::{KbConfig, KbSettings};
+pub use rdf_store::KbData;
 pub use setup::{SetupReport, ensure_default};
-pub use store::KbData;
 
 /// A concept of the loaded knowledge bases: an index into this run's [`KnowledgeBase`].
 /// Not stable across runs; use [`KnowledgeBase::iri`] to name a concept durably.
@@ -292,14 +292,14 @@ impl KnowledgeBase {
         self.stems.get_or_init(|| {
             if let Some(cached) = self.stems_cache.as_ref().and_then(|(path, key)| {
                 read_cached(path, |bytes| {
-                    stored::decode_stems(bytes, key, self.index.concepts.len())
+                    cache_layout::decode_stems(bytes, key, self.index.concepts.len())
                 })
             }) {
                 return cached;
             }
             let stems = self.build_stem_index();
             if let Some((path, key)) = &self.stems_cache {
-                write_cached(path, stored::encode_stems(&stems, key));
+                write_cached(path, cache_layout::encode_stems(&stems, key));
             }
             stems
         })

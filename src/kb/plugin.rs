@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::kb::KbSettings;
 use crate::kb::rdf::TripleWriter;
-use crate::kb::store::{self, KbData};
+use crate::kb::rdf_store::{self, KbData};
 use crate::kb::{KbSource, shipped, vocab};
 
 /// What is installed besides the shipped knowledge bases.
@@ -153,7 +153,7 @@ fn format_of(path: &Path) -> Result<RdfFormat> {
 /// The normalized N-Triples of an ontology file and its concept count.
 pub fn convert(path: &Path, options: &ImportOptions) -> Result<(Vec<u8>, usize, u64)> {
     let format = format_of(path)?;
-    let bytes = store::read_file(path)?;
+    let bytes = rdf_store::read_file(path)?;
     let (pref_props, alt_props): (Vec<String>, Vec<String>) = if options.labels.is_empty() {
         (
             vec![vocab::SKOS_PREF_LABEL.into(), vocab::RDFS_LABEL.into()],
@@ -176,7 +176,7 @@ pub fn convert(path: &Path, options: &ImportOptions) -> Result<(Vec<u8>, usize, 
     let mut labels: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
     let mut links: BTreeSet<(String, &'static str, String)> = BTreeSet::new();
     for quad in parser.for_slice(&bytes) {
-        let quad = quad.map_err(|e| Error::input(path, store::parse_error_message(&e)))?;
+        let quad = quad.map_err(|e| Error::input(path, rdf_store::parse_error_message(&e)))?;
         let NamedOrBlankNode::NamedNode(s) = &quad.subject else {
             continue;
         };

@@ -299,16 +299,23 @@ fn malformed_import_leaves_the_registry_as_it_was() {
     plugin::remove(&data, "good").expect("remove");
     assert!(read_registry(&data).expect("read").plugins.is_empty());
     assert!(!data.root().join("kb/plugins/good.nt.gz").exists());
-    assert!(plugin::remove(&data, "good").is_err());
+    let gone = plugin::remove(&data, "good").expect_err("removed already");
     assert!(
-        plugin::import(
-            &data,
-            config.kb_settings(),
-            &good,
-            "wordnet",
-            &ImportOptions::default()
-        )
-        .is_err()
+        gone.to_string()
+            .contains("no knowledge base of that name is installed"),
+        "{gone}"
+    );
+    let shipped = plugin::import(
+        &data,
+        config.kb_settings(),
+        &good,
+        "wordnet",
+        &ImportOptions::default(),
+    )
+    .expect_err("a shipped name");
+    assert_eq!(
+        shipped.to_string(),
+        "wordnet: is the name of a shipped knowledge base"
     );
 }
 
@@ -345,9 +352,11 @@ fn custom_label_and_broader_properties() {
         kb.format_chain(&kb.chains(kb.lookup("ex")[0])[0]),
         "ex → why"
     );
+    let unlabelled =
+        plugin::convert(&ttl, &ImportOptions::default()).expect_err("no labels by default");
     assert!(
-        plugin::convert(&ttl, &ImportOptions::default()).is_err(),
-        "no labels by default"
+        unlabelled.to_string().contains("no concept with a label"),
+        "{unlabelled}"
     );
 }
 

@@ -113,6 +113,12 @@ mod tests {
         assert!(flagged.contains(&"Qwertzuiop"), "{flagged:?}");
         assert!(!flagged.contains(&"applicant"), "{flagged:?}");
         assert!(findings.iter().all(|f| !f.reason.contains("Qwertzuiop")));
-        assert!(KRepeatDetector::new(params, 1.5, Arc::new(Vec::new())).is_err());
+        let err = KRepeatDetector::new(params, 1.5, Arc::new(Vec::new()))
+            .err()
+            .expect("a share over 1");
+        assert_eq!(
+            err.to_string(),
+            "krepeat suppressed_share: must be in [0, 1) (got 1.5)"
+        );
     }
 }

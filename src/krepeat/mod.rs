@@ -264,7 +264,8 @@ mod tests {
             min_len: 1,
             counting: Counting::Occurrences,
         };
-        assert!(cover(&["abc"], &params).is_err());
+        let err = cover(&["abc"], &params).expect_err("k = 1");
+        assert_eq!(err.to_string(), "krepeat k: must be at least 2 (got 1)");
         let params = CoverParams {
             k: 3,
             min_len: 1,
@@ -272,7 +273,12 @@ mod tests {
         };
         let err = cover(&["a", "b"], &params).expect_err("too few documents");
         assert!(err.to_string().contains("documents"), "{err}");
-        assert!(cover(&["a\0b"], &CoverParams { k: 2, ..params }).is_err());
+        // Two documents, so that k = 2 documents is possible and the NUL byte is the fault.
+        let err = cover(&["ab", "a\0b"], &CoverParams { k: 2, ..params }).expect_err("a NUL byte");
+        assert_eq!(
+            err.to_string(),
+            "<document 2>: contains a NUL byte (binary?), not text"
+        );
     }
 
     #[test]

@@ -378,18 +378,22 @@ mod tests {
 
     #[test]
     fn values_that_switch_protection_off_are_refused() {
+        let refused = |c: SanitizeConfig| match c.validate() {
+            Err(Error::Config { path, .. }) => path.display().to_string(),
+            other => panic!("not a configuration error: {other:?}"),
+        };
         let mut c = config();
         c.threshold_bits = f64::NAN;
-        assert!(c.validate().is_err());
+        assert_eq!(refused(c), "sanitize.threshold_bits");
         let mut c = config();
         c.budget_bits = f64::INFINITY;
-        assert!(c.validate().is_err());
+        assert_eq!(refused(c), "sanitize.budget_bits");
         let mut c = config();
         c.candidates_left = 0.0;
-        assert!(c.validate().is_err());
+        assert_eq!(refused(c), "sanitize.candidates_left");
         let mut c = config();
         c.max_candidates = 0;
-        assert!(c.validate().is_err());
+        assert_eq!(refused(c), "sanitize.max_candidates");
     }
 
     #[test]

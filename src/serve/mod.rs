@@ -518,7 +518,7 @@ impl From<Error> for ApiError {
             cause = source;
         }
         let status = match cause {
-            Error::Count(_) | Error::Knowledge(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Count { .. } | Error::Knowledge { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Error::Input { .. } | Error::Parameter { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };

@@ -115,7 +115,7 @@ impl CachedSource {
         };
         let mut db = db
             .lock()
-            .map_err(|_| Error::Count("count cache lock poisoned".to_string()))?;
+            .map_err(|_| Error::count("count cache lock poisoned"))?;
         let mut found = Vec::with_capacity(keys.len());
         let mut stale: Vec<&Digest> = Vec::new();
         {
@@ -185,7 +185,7 @@ impl CachedSource {
         };
         let mut db = db
             .lock()
-            .map_err(|_| Error::Count("count cache lock poisoned".to_string()))?;
+            .map_err(|_| Error::count("count cache lock poisoned"))?;
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
         {
             let mut stmt = tx
@@ -487,7 +487,7 @@ impl CountLayer for CachedSource {
             let batch: Vec<CountRequest> = todo.iter().map(|&i| requests[i].clone()).collect();
             let counts = self.inner.count_batch(&batch)?;
             if counts.len() != batch.len() {
-                return Err(Error::Count(format!(
+                return Err(Error::count(format!(
                     "{} answered {} of {} requests",
                     self.identity,
                     counts.len(),
@@ -512,7 +512,7 @@ impl CountLayer for CachedSource {
         }
         answers
             .into_iter()
-            .map(|a| a.ok_or_else(|| Error::Count("a count was lost by the cache".to_string())))
+            .map(|a| a.ok_or_else(|| Error::count("a count was lost by the cache")))
             .collect()
     }
 }

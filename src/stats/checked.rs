@@ -27,7 +27,7 @@ impl CheckedSource {
     }
 
     fn invalid(&self, message: String) -> Error {
-        Error::Count(format!(
+        Error::count(format!(
             "{} gave impossible counts: {message}",
             self.inner.identity()
         ))

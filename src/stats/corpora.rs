@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use crate::data::DataDir;
 use crate::error::{Error, Result};
 use crate::stats::CorpusConfig;
+use crate::stats::document_readers::{expand_sources, read_documents};
 use crate::stats::index::{CorpusMeta, IndexBuilder, META_FILE};
-use crate::stats::sources::{expand_sources, read_documents};
 
 const CORPORA_DIR: &str = "corpora";
 

@@ -399,7 +399,7 @@ impl FamilyTable {
     }
 
     fn corrupt(&self, what: &str) -> Error {
-        Error::Count(format!(
+        Error::count(format!(
             "{}: damaged concept table ({what}); delete it to rebuild it",
             self.path.display()
         ))
@@ -418,7 +418,7 @@ impl FamilyTable {
         path: PathBuf,
     ) -> Result<FamilyTable> {
         let size32 = u32::try_from(size)
-            .map_err(|_| Error::Count(format!("a family of {size} members is too large")))?;
+            .map_err(|_| Error::count(format!("a family of {size} members is too large")))?;
         let keeps_documents = sources.corpus.is_some();
         let worked: Vec<Worked> = (0..size32)
             .into_par_iter()
@@ -466,7 +466,7 @@ impl FamilyTable {
         out.extend_from_slice(&records);
         kept::finish(&mut out, &blob);
         FamilyTable::from_bytes(out, secret, &sources, size, path.clone())
-            .map_err(|why| Error::Count(format!("{}: {why}", path.display())))
+            .map_err(|why| Error::count(format!("{}: {why}", path.display())))
     }
 
     /// Reads a table of `size` members from the bytes [`Self::build`] wrote for these

@@ -284,7 +284,7 @@ impl CorpusIndex {
             .map(|t| Term::from_field_text(self.body, index_form(t)))
             .collect();
         let Ok(words) = u32::try_from(terms.len()) else {
-            return Err(Error::Count("phrase too long".to_string()));
+            return Err(Error::count("phrase too long"));
         };
         if words < 2 {
             return Ok(self.phrase_docs_unguarded(phrase)? & candidates);
@@ -343,7 +343,7 @@ impl CorpusIndex {
             .map(|t| Term::from_field_text(self.body, index_form(t)))
             .collect();
         match terms.len() {
-            0 => Err(Error::Count("empty phrase".to_string())),
+            0 => Err(Error::count("empty phrase")),
             1 => self.term_docs(&terms.swap_remove(0)),
             _ => self.positional_docs(PhraseQuery::new(terms)),
         }

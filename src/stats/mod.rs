@@ -12,6 +12,7 @@ pub mod checked;
 pub mod config;
 pub mod corpora;
 pub mod defaults;
+pub mod document_readers;
 pub mod family;
 pub mod ic;
 pub mod index;
@@ -23,7 +24,6 @@ pub mod prior;
 #[cfg(feature = "remote")]
 pub mod remote;
 pub mod shared;
-pub mod sources;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testutil;
 pub mod wire;
@@ -301,16 +301,16 @@ impl TermSet {
             && let Some(facts) = m.facts()
         {
             if facts.len == 0 {
-                return Err(Error::Count("a term set has no alternatives".to_string()));
+                return Err(Error::count("a term set has no alternatives"));
             }
             return Ok(());
         }
         let alternatives = self.alternatives();
         if alternatives.is_empty() {
-            return Err(Error::Count("a term set has no alternatives".to_string()));
+            return Err(Error::count("a term set has no alternatives"));
         }
         if alternatives.iter().any(|p| p.is_empty()) {
-            return Err(Error::Count(
+            return Err(Error::count(
                 "a phrase has no indexable tokens (punctuation only?)".to_string(),
             ));
         }

@@ -186,7 +186,7 @@ impl PhraseTable {
     }
 
     fn corrupt(&self, what: &str) -> Error {
-        Error::Count(format!(
+        Error::count(format!(
             "{}: damaged phrase document table ({what}); delete it to rebuild it",
             self.path.display()
         ))
@@ -247,7 +247,7 @@ impl PhraseTable {
         out.extend_from_slice(&values);
         kept::finish(&mut out, &blob);
         PhraseTable::from_bytes(out, secret, corpus_identity, list_identity, path.clone())
-            .map_err(|why| Error::Count(format!("{}: {why}", path.display())))
+            .map_err(|why| Error::count(format!("{}: {why}", path.display())))
     }
 
     /// Reads a table from the bytes [`Self::bytes`] gave for these identities and

@@ -34,7 +34,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Mutex, Semaphore};
 use tokio::task::JoinSet;
 
-use crate::error::{Error, Result};
+use crate::error::{BoxedSource, Error, Result};
 use crate::stats::config::{RemoteConfig, RemoteDialect};
 use crate::stats::wire::{BatchCountRequest, BatchCountResponse};
 use crate::stats::{CountRequest, CountSource, Origin};
@@ -156,7 +156,10 @@ impl Call {
     /// exponential backoff; other failures are returned at once.
     async fn post(&self, body: &Value) -> Result<Value> {
         let mut last = String::new();
+        let mut last_source: Option<reqwest::Error> = None;
+        let mut attempts = 0;
         for attempt in 0..=self.retries {
+            attempts = attempt + 1;
             if attempt > 0 {
                 tokio::time::sleep(self.backoff.saturating_mul(1 << (attempt - 1).min(16))).await;
             }
@@ -166,10 +169,11 @@ impl Call {
                     let status = response.status();
                     if status.is_success() {
                         return response.json::<Value>().await.map_err(|e| {
-                            remote_error(&self.url, format!("unreadable answer: {e}"))
+                            remote_error_from(&self.url, format!("unreadable answer: {e}"), e)
                         });
                     }
                     last = format!("HTTP {status}");
+                    last_source = None;
                     if !(status.is_server_error() || status.as_u16() == 429) {
                         break;
                     }
@@ -180,14 +184,19 @@ impl Call {
                     } else {
                         e.to_string()
                     };
+                    last_source = Some(e);
                 }
             }
             log::info!("{}: attempt {} failed: {last}", self.url, attempt + 1);
         }
-        Err(remote_error(
-            &self.url,
-            format!("{last} (after {} attempts)", self.retries + 1),
-        ))
+        let message = format!(
+            "remote count source {}: {last} (after {attempts} attempts)",
+            self.url
+        );
+        Err(match last_source {
+            Some(source) => Error::count_from(message, source),
+            None => Error::count(message),
+        })
     }
 }
 
@@ -226,7 +235,12 @@ impl RateLimiter {
 }
 
 fn remote_error(url: &str, message: String) -> Error {
-    Error::Count(format!("remote count source {url}: {message}"))
+    Error::count(format!("remote count source {url}: {message}"))
+}
+
+/// [`remote_error`] caused by `source`.
+fn remote_error_from(url: &str, message: String, source: impl Into<BoxedSource>) -> Error {
+    Error::count_from(format!("remote count source {url}: {message}"), source)
 }
 
 /// The Elasticsearch `_count` body of one request.
@@ -255,7 +269,7 @@ fn count_field(url: &str, value: &Value) -> Result<u64> {
 
 fn parse_batch(url: &str, value: Value, expected: usize) -> Result<BatchCountResponse> {
     let answer: BatchCountResponse = serde_json::from_value(value)
-        .map_err(|e| remote_error(url, format!("not a declass count answer: {e}")))?;
+        .map_err(|e| remote_error_from(url, format!("not a declass count answer: {e}"), e))?;
     if answer.counts.len() != expected {
         return Err(remote_error(
             url,

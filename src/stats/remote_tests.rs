@@ -183,7 +183,11 @@ fn erroring_server_is_an_error_after_retries() {
     // A client error is not retried.
     let (url, hits) = serve(Arc::new(|_, _| (400, "{}".into())));
     let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
-    assert!(source.count_batch(&requests()[..1]).is_err());
+    let err = source
+        .count_batch(&requests()[..1])
+        .expect_err("a client error is an error");
+    assert!(err.to_string().contains("HTTP 400"), "{err}");
+    assert!(err.to_string().ends_with("(after 1 attempts)"), "{err}");
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }
 
@@ -197,12 +201,49 @@ fn malformed_answers_are_errors() {
         )
     }));
     let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
-    assert!(source.count_batch(&requests()[..3]).is_err());
+    let err = source
+        .count_batch(&requests()[..3])
+        .expect_err("too few counts");
+    assert!(err.to_string().contains("1 counts for 3 requests"), "{err}");
     // No "count" field.
     let (url, _) = serve(Arc::new(|_, _| (200, json!({"hits": 3}).to_string())));
     let source =
         RemoteSource::new(&remote_config(&url, RemoteDialect::Elasticsearch)).expect("source");
-    assert!(source.count_batch(&requests()[..1]).is_err());
+    let err = source.count_batch(&requests()[..1]).expect_err("no count");
+    assert!(err.to_string().contains("answer has no \"count\""), "{err}");
+    // Not a declass answer at all: the parser's error is kept as the source.
+    let (url, _) = serve(Arc::new(|_, _| {
+        (200, json!({"counts": "many"}).to_string())
+    }));
+    let source = RemoteSource::new(&remote_config(&url, RemoteDialect::Declass)).expect("source");
+    let err = source
+        .count_batch(&requests()[..1])
+        .expect_err("not an answer");
+    assert!(
+        err.to_string().contains("not a declass count answer"),
+        "{err}"
+    );
+    let source = std::error::Error::source(&err).expect("the parser's error");
+    assert!(source.is::<serde_json::Error>(), "{source:?}");
+}
+
+/// A source nobody listens on: the client's connection error is the error's source.
+#[test]
+fn an_unreachable_source_keeps_the_connection_error() {
+    let mut config = remote_config("http://127.0.0.1:9", RemoteDialect::Declass);
+    config.retries = 0;
+    let source = RemoteSource::new(&config).expect("source");
+    let err = source
+        .count_batch(&requests()[..1])
+        .expect_err("nothing answers");
+    assert!(matches!(err, crate::Error::Count { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("remote count source http://127.0.0.1:9"),
+        "{err}"
+    );
+    let source = std::error::Error::source(&err).expect("the client's error");
+    assert!(source.is::<reqwest::Error>(), "{source:?}");
 }
 
 #[test]

@@ -382,13 +382,12 @@ mod tests {
     #[test]
     fn unknown_keys_and_misplaced_options_are_errors() {
         let dir = Path::new(".");
-        assert!(
-            Schema::parse(
-                "[[column]]\nname='a'\nrole='quasi'\nprecisoin='year'\n",
-                dir
-            )
-            .is_err()
-        );
+        let err = Schema::parse(
+            "[[column]]\nname='a'\nrole='quasi'\nprecisoin='year'\n",
+            dir,
+        )
+        .expect_err("a misspelt key");
+        assert!(err.to_string().contains("precisoin"), "{err}");
         let err = Schema::parse("[[column]]\nname='a'\nrole='sensitive'\nround=5\n", dir)
             .expect_err("round on sensitive");
         assert!(err.to_string().contains("quasi-identifiers only"), "{err}");

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 use declass::eval::tab::{MissingDocuments, read_masked_spans, read_tab_documents, score};
 use declass::kb::plugin::{ImportOptions, convert};
-use declass::stats::sources::read_documents;
+use declass::stats::document_readers::read_documents;
 
 const CASES: u32 = 256;
 

@@ -367,7 +367,10 @@ fn k_anonymity_by_lattice_and_mondrian() {
     release(&d, "k", &input, &schema, &out)
         .args(["--k", "401"])
         .assert()
-        .failure();
+        .failure()
+        .stderr(predicates::str::contains(
+            "no generalization satisfies the privacy model",
+        ));
     assert!(!out.exists());
 }
 

@@ -15,7 +15,7 @@ _Document = Union[str, Mapping[str, Any]]
 class DeclassError(Exception):
     """The engine could not open or could not assess a document; nothing was sanitized."""
 
-class Result:
+class SanitizeResult:
     """A sanitized document and the fields of `declass sanitize --format json`."""
 
     @property
@@ -67,7 +67,7 @@ class Engine:
         strategy: Optional[_Strategy] = None,
         *,
         doc_id: str = "",
-    ) -> Result: ...
+    ) -> SanitizeResult: ...
     def sanitize_file(
         self,
         path: _Path,
@@ -75,7 +75,7 @@ class Engine:
         protect: Optional[Sequence[str]] = None,
         sensitive: Optional[Sequence[str]] = None,
         strategy: Optional[_Strategy] = None,
-    ) -> Result: ...
+    ) -> SanitizeResult: ...
     def sanitize_many(
         self,
         documents: Iterable[_Document],
@@ -85,7 +85,7 @@ class Engine:
         *,
         jobs: Optional[int] = None,
         errors: Literal["raise", "return"] = "raise",
-    ) -> list[Union[Result, DeclassError]]: ...
+    ) -> list[Union[SanitizeResult, DeclassError]]: ...
     def generalize(self, term: str, levels: int = 1) -> Optional[str]: ...
     def supported_entities(self) -> list[str]: ...
     def analyze(

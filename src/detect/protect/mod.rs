@@ -27,21 +27,26 @@
 
 mod aliases;
 mod identifiers;
+mod learnt;
+mod mentions;
+mod parts;
 mod view;
 
 use std::collections::BTreeSet;
 
+use aliases::AliasRules;
 pub use aliases::Tie;
-use aliases::{AliasRules, Found};
+pub use learnt::Learnt;
+use mentions::{phrase_mentions, union_of};
 use view::TokenView;
 
 use super::{Detector, Finding, Proposal};
 use crate::detect::config::ProtectConfig;
 use crate::error::Result;
+use crate::text::Document;
 use crate::text::TokenKind;
 use crate::text::skeleton::{Skeleton, fold_for_matching, matching_form};
 use crate::text::tokenize::tokenize;
-use crate::text::{Document, Upos};
 
 /// The registered name of this detector.
 pub const NAME: &str = "protect";
@@ -60,73 +65,6 @@ pub struct ProtectDetector {
     lowercase_names: bool,
     /// What earlier windows of the same document taught about each person's names.
     learnt: Learnt,
-}
-
-/// The names of the protected persons an earlier window of a document used — the words of
-/// their mentions and the aliases it introduced — so a later window of the same document
-/// finds them though it never sees where they were introduced.
-#[derive(Debug, Clone, Default)]
-pub struct Learnt {
-    /// Per person (by index): words of mentions of the name.
-    parts: Vec<BTreeSet<String>>,
-    /// Per person: aliases, as phrases.
-    phrases: Vec<BTreeSet<aliases::Phrase>>,
-}
-
-impl Learnt {
-    /// Learns from a window's findings (offsets into `text`, the window's text).
-    pub fn learn(&mut self, text: &str, findings: &[Finding], config: &ProtectConfig) {
-        let skipped: BTreeSet<String> = config
-            .titles
-            .iter()
-            .chain(&config.suffixes)
-            .map(|w| fold(w))
-            .collect();
-        for finding in findings.iter().filter(|f| f.detector == NAME) {
-            let Some(person) = person_index(&finding.reason) else {
-                continue;
-            };
-            if self.parts.len() <= person {
-                self.parts.resize_with(person + 1, BTreeSet::new);
-                self.phrases.resize_with(person + 1, BTreeSet::new);
-            }
-            let mention = matching_form(&text[finding.start..finding.end]);
-            let words: Vec<String> = tokenize(&mention)
-                .iter()
-                .map(|t| fold(t.text(&mention)))
-                .filter(|w| !w.is_empty())
-                .collect();
-            let tie = Tie::ALL
-                .into_iter()
-                .find(|t| finding.reason.ends_with(t.describe()))
-                .unwrap_or(Tie::Name);
-            match tie {
-                Tie::Name | Tie::Identifier => self.parts[person].extend(
-                    words
-                        .into_iter()
-                        .filter(|w| w.chars().count() > 1 && w.chars().all(char::is_alphanumeric))
-                        .filter(|w| !skipped.contains(w)),
-                ),
-                _ => {
-                    let words: Vec<String> = words
-                        .into_iter()
-                        .skip_while(|w| w == "the" || !w.chars().any(char::is_alphanumeric))
-                        .collect();
-                    if !words.is_empty() {
-                        self.phrases[person].insert(aliases::Phrase {
-                            any_case: words.len() > 2 && words[0].chars().any(char::is_lowercase),
-                            words,
-                            tie,
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.parts.iter().all(BTreeSet::is_empty) && self.phrases.iter().all(BTreeSet::is_empty)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -196,282 +134,6 @@ impl ProtectDetector {
 
     fn is_suffix(&self, folded: &str) -> bool {
         self.suffixes.contains(folded)
-    }
-
-    /// Whether token `folded` names the full part `part` (exactly or within the edit bound).
-    fn matches_part(&self, folded: &str, part: &str) -> bool {
-        if folded == part {
-            return true;
-        }
-        if self.fuzzy_max_edits == 0 {
-            return false;
-        }
-        let (a, b) = (folded.chars().count(), part.chars().count());
-        a >= self.fuzzy_min_chars
-            && b >= self.fuzzy_min_chars
-            && a.abs_diff(b) <= self.fuzzy_max_edits
-            && levenshtein(folded, part) <= self.fuzzy_max_edits
-    }
-
-    /// All parts of one protected name as they are used in `doc` (the given parts plus
-    /// those learnt from full-name runs and aliases), and the aliases the text gives.
-    fn expand(
-        &self,
-        doc: &Document,
-        view: &TokenView,
-        person: usize,
-        given: &[NamePart],
-    ) -> (Vec<String>, Found) {
-        let mut full: BTreeSet<String> = given
-            .iter()
-            .filter(|p| !p.initial)
-            .map(|p| p.folded.clone())
-            .collect();
-        if let Some(learnt) = self.learnt.parts.get(person) {
-            full.extend(learnt.iter().cloned());
-        }
-        let initials: BTreeSet<char> = given
-            .iter()
-            .filter(|p| p.initial)
-            .filter_map(|p| p.folded.chars().next())
-            .collect();
-        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-        for sentence in &doc.sentences {
-            let range = sentence.tokens.clone();
-            if view.mostly_upper(range.clone()) {
-                continue;
-            }
-            let mut i = range.start;
-            while i < range.end {
-                if !view.name_like[i] {
-                    i += 1;
-                    continue;
-                }
-                let run = view.name_run(i, range.end);
-                let words: Vec<usize> = run
-                    .clone()
-                    .filter(|&k| view.name_like[k] && !view.initial[k])
-                    .collect();
-                // A given part also matches a longer form it begins ("josh" → "Joshua").
-                let matched_full: BTreeSet<String> = words
-                    .iter()
-                    .filter_map(|&k| {
-                        let word = &view.folded[k];
-                        full.iter()
-                            .find(|p| {
-                                self.matches_part(word, p)
-                                    || (p.chars().count() >= 3
-                                        && given.iter().any(|g| &g.folded == *p)
-                                        && word.starts_with(p.as_str()))
-                            })
-                            .cloned()
-                    })
-                    .collect();
-                let matched_initials = run
-                    .clone()
-                    .filter(|&k| view.name_like[k])
-                    .filter_map(|k| view.folded[k].chars().next())
-                    .filter(|c| initials.contains(c))
-                    .count();
-                let qualifies = words.len() <= 8
-                    && (matched_full.len() >= 2
-                        || (!matched_full.is_empty() && matched_initials > matched_full.len()));
-                if qualifies {
-                    // A sentence's first word is capitalized whatever it is: one the tagger
-                    // reads as a verb or a function word, and the term extractor leaves out
-                    // of the name after it ("See Jane Roe about it"), is not a name the
-                    // person goes by.
-                    let opens_sentence_as_word = |k: usize| {
-                        k == range.start
-                            && doc.tags.len() == doc.tokens.len()
-                            && !matches!(
-                                doc.tags[k],
-                                Upos::Propn | Upos::Noun | Upos::Num | Upos::Sym | Upos::X
-                            )
-                            && !doc
-                                .terms
-                                .iter()
-                                .any(|t| t.tokens.start == k && t.tokens.end > k + 1)
-                    };
-                    let named: Vec<usize> = words
-                        .iter()
-                        .copied()
-                        .filter(|&k| !opens_sentence_as_word(k))
-                        .collect();
-                    full.extend(self.strip_titles(view, &named));
-                }
-                if !matched_full.is_empty() {
-                    runs.push(run.clone());
-                }
-                i = run.end.max(i + 1);
-            }
-        }
-        let known: Vec<String> = full.iter().cloned().collect();
-        let named = |k: usize| view.name_like[k] && self.part_of(view, k, &known).is_some();
-        let found = self.aliases.find(doc, view, &known, &runs, &named);
-        full.extend(
-            found
-                .parts
-                .iter()
-                .filter(|w| {
-                    w.chars().count() > 1
-                        && !self.is_title(w)
-                        && !self.is_suffix(w)
-                        && !matches!(w.as_str(), "the" | "an")
-                })
-                .cloned(),
-        );
-        (full.into_iter().collect(), found)
-    }
-
-    /// The folded words of a run without leading titles and trailing suffixes.
-    fn strip_titles(&self, view: &TokenView, words: &[usize]) -> Vec<String> {
-        let mut start = 0;
-        while start < words.len() && self.is_title(&view.folded[words[start]]) {
-            start += 1;
-        }
-        let mut end = words.len();
-        while end > start && self.is_suffix(&view.folded[words[end - 1]]) {
-            end -= 1;
-        }
-        words[start..end]
-            .iter()
-            .map(|&k| view.folded[k].clone())
-            // "The Lt Gen F N Billimoria trophy": the article is no part of the name.
-            .filter(|w| w.chars().count() > 1 && !matches!(w.as_str(), "the" | "an"))
-            .collect()
-    }
-
-    /// The part token `k` names, if any (any case).
-    fn part_of(&self, view: &TokenView, k: usize, parts: &[String]) -> Option<usize> {
-        if view.initial[k] || !view.word[k] {
-            return None;
-        }
-        parts
-            .iter()
-            .position(|p| self.matches_part(&view.folded[k], p))
-    }
-
-    /// Which tokens are mentions of one of `parts`. A capitalized word (or any word in a
-    /// text without capitals) is when it names a part. A lowercase one is when it is no
-    /// ordinary word in this text: next to a word naming another part ("margaret
-    /// ellison") or after a title ("dr ellison"), and then, the text writing this person's
-    /// name in lowercase, wherever it names a part exactly ("later ellison moved").
-    fn accepted_tokens(&self, doc: &Document, view: &TokenView, parts: &[String]) -> Vec<bool> {
-        let n = doc.tokens.len();
-        let part: Vec<Option<usize>> = (0..n).map(|k| self.part_of(view, k, parts)).collect();
-        let mut accepted: Vec<bool> = (0..n)
-            .map(|k| part[k].is_some() && view.name_like[k])
-            .collect();
-        let mut lowercase_name = self.lowercase_names;
-        for sentence in &doc.sentences {
-            let range = sentence.tokens.clone();
-            for k in range.clone() {
-                let Some(p) = part[k] else { continue };
-                if view.name_like[k] {
-                    continue;
-                }
-                let other_part = |j: usize| range.contains(&j) && part[j].is_some_and(|q| q != p);
-                let titled = k > range.start && self.is_title(&view.folded[k - 1]);
-                if other_part(k + 1) || (k > 0 && other_part(k - 1)) || titled {
-                    accepted[k] = true;
-                    lowercase_name = true;
-                }
-            }
-        }
-        if lowercase_name {
-            for k in 0..n {
-                if let Some(p) = part[k] {
-                    accepted[k] |= parts.get(p).is_some_and(|p| *p == view.folded[k]);
-                }
-            }
-        }
-        accepted
-    }
-
-    fn find_mentions(
-        &self,
-        doc: &Document,
-        view: &TokenView,
-        parts: &[String],
-    ) -> Vec<(usize, usize)> {
-        let accepted = self.accepted_tokens(doc, view, parts);
-        let is_part = |k: usize| accepted[k];
-        let mut spans = Vec::new();
-        for sentence in &doc.sentences {
-            let end = sentence.tokens.end;
-            let mut i = sentence.tokens.start;
-            while i < end {
-                if !is_part(i) {
-                    i += 1;
-                    continue;
-                }
-                let mut first = i;
-                let mut last = i;
-                // Extend right over parts, with initials, quotes and hyphens as glue when
-                // another part follows.
-                let mut k = last + 1;
-                while k < end {
-                    if is_part(k) {
-                        last = k;
-                        k += 1;
-                    } else if view.glue[k] && k + 1 < end {
-                        k += 1;
-                    } else {
-                        break;
-                    }
-                }
-                // Extend left over initials/quotes glued to this run, then titles.
-                while first > sentence.tokens.start {
-                    let prev = first - 1;
-                    let glue_before =
-                        view.glue[prev] && prev > sentence.tokens.start && is_part(prev - 1);
-                    // A lowercase title goes with a lowercase name ("dr ellison").
-                    let title_case_fits = view.name_like[prev] || !view.name_like[first];
-                    // Initials right before the name are its first names ("F N
-                    // Billimoria", "J. R. R. Tolkien"); a lone "A" or "I" without a period
-                    // is an article or a pronoun.
-                    let initial = view.initial[prev]
-                        && view.name_like[prev]
-                        && (doc.token_text(prev).ends_with('.')
-                            || !matches!(view.folded[prev].as_str(), "a" | "i"));
-                    if (self.is_title(&view.folded[prev]) && title_case_fits) || initial {
-                        first = prev;
-                    } else if glue_before {
-                        first = prev - 1;
-                    } else {
-                        break;
-                    }
-                }
-                // A closing quote of a nickname that ends the run belongs to it.
-                if last + 1 < end
-                    && view.is_quote(last + 1)
-                    && view.is_quote_open_before(first, last)
-                {
-                    last += 1;
-                }
-                loop {
-                    if last + 1 < end
-                        && self.is_suffix(&view.folded[last + 1])
-                        && view.name_like[last + 1]
-                    {
-                        last += 1;
-                    } else if last + 2 < end
-                        && view.folded[last + 1] == ","
-                        && self.is_suffix(&view.folded[last + 2])
-                        && view.name_like[last + 2]
-                    {
-                        // "Ken Griffey, Sr."
-                        last += 2;
-                    } else {
-                        break;
-                    }
-                }
-                spans.push((doc.tokens[first].start, doc.tokens[last].end));
-                i = last + 1;
-            }
-        }
-        spans
     }
 }
 
@@ -558,60 +220,6 @@ pub fn person_index(reason: &str) -> Option<usize> {
         .parse::<usize>()
         .ok()?
         .checked_sub(1)
-}
-
-/// Every place the text uses one of the aliases: the folded tokens in order, the first
-/// reading as a name unless the alias is found in any case.
-fn phrase_mentions(
-    doc: &Document,
-    view: &TokenView,
-    phrases: &[aliases::Phrase],
-) -> Vec<(usize, usize, Tie)> {
-    let mut spans = Vec::new();
-    for phrase in phrases {
-        let Some(first_word) = phrase.words.first() else {
-            continue;
-        };
-        let len = phrase.words.len();
-        for k in 0..doc.tokens.len().saturating_sub(len - 1) {
-            if view.folded[k] != *first_word
-                || !(phrase.any_case || view.name_like[k] || !view.word[k])
-            {
-                continue;
-            }
-            if (1..len).all(|i| view.folded[k + i] == phrase.words[i]) {
-                // A description keeps its article: "the Empress of …" is one mention.
-                let first = if phrase.tie == Tie::Epithet && k > 0 && view.folded[k - 1] == "the" {
-                    k - 1
-                } else {
-                    k
-                };
-                spans.push((
-                    doc.tokens[first].start,
-                    doc.tokens[k + len - 1].end,
-                    phrase.tie,
-                ));
-            }
-        }
-    }
-    spans
-}
-
-/// Overlapping spans joined into one, which keeps the most specific reason (an alias's
-/// over the plain name's).
-fn union_of(mut spans: Vec<(usize, usize, Tie)>) -> Vec<(usize, usize, Tie)> {
-    spans.sort();
-    let mut joined: Vec<(usize, usize, Tie)> = Vec::with_capacity(spans.len());
-    for (start, end, tie) in spans {
-        match joined.last_mut() {
-            Some(last) if start < last.1 => {
-                last.1 = last.1.max(end);
-                last.2 = last.2.max(tie);
-            }
-            _ => joined.push((start, end, tie)),
-        }
-    }
-    joined
 }
 
 /// Levenshtein distance over characters. Hand-written: ten lines for short names, not

@@ -79,7 +79,8 @@ fn learns_a_small_pattern_and_round_trips() {
         model.predict(&words, None, &gaz)
     );
     std::fs::write(&path, b"junk").expect("write");
-    assert!(SequenceModel::load(&path).is_err());
+    let err = SequenceModel::load(&path).expect_err("junk");
+    assert!(err.to_string().contains("not a gzip model file"), "{err}");
 }
 
 #[test]

@@ -247,5 +247,12 @@ fn gold_must_hold_every_document_with_the_same_text() {
         text: "Another text.",
         protect: &[],
     }];
-    assert!(Gold::new(&gold, Path::new("gold.json"), &changed).is_err());
+    let err = Gold::new(&gold, Path::new("gold.json"), &changed)
+        .err()
+        .expect("a changed text");
+    assert!(
+        err.to_string()
+            .contains("the gold text differs from the compared text"),
+        "{err}"
+    );
 }

@@ -283,7 +283,11 @@ fn damaged_and_encrypted_messages_are_refused() {
     .expect("refused")
     .to_string();
     assert!(error.contains("encrypted"), "{error}");
-    assert!(Package::read(Path::new("m.eml"), Kind::Email, b"", &test_config()).is_err());
+    let empty = Package::read(Path::new("m.eml"), Kind::Email, b"", &test_config())
+        .err()
+        .expect("refused")
+        .to_string();
+    assert_eq!(empty, "m.eml: no e-mail header: damaged, or not an e-mail");
 }
 
 #[test]

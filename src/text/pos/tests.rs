@@ -182,10 +182,16 @@ fn corrupt_models_are_errors_naming_the_file() {
     assert!(err.to_string().contains("signature"), "{err}");
     let mut bad_tags = raw.clone();
     bad_tags[12] = 99;
-    assert!(PerceptronTagger::from_gzip(&gzip(&bad_tags), path).is_err());
+    let err = PerceptronTagger::from_gzip(&gzip(&bad_tags), path).expect_err("tags");
+    assert!(err.to_string().contains("model has 99 tags"), "{err}");
     let mut trailing = raw;
     trailing.push(0);
-    assert!(PerceptronTagger::from_gzip(&gzip(&trailing), path).is_err());
+    let err = PerceptronTagger::from_gzip(&gzip(&trailing), path).expect_err("trailing");
+    assert!(
+        err.to_string()
+            .ends_with("trailing bytes after the weights"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -29,7 +29,9 @@
 //! more specific node re-keyed and merged — Flash's roll-up (Kohlmayer et al. 2012,
 //! section 5) — so most nodes cost a pass over far fewer classes than combinations.
 
-use std::rc::Rc;
+mod classes;
+mod projections;
+mod search;
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -123,69 +125,6 @@ pub struct SearchLimits {
     /// Columns kept by each projection whose suppression bounds the nodes below it; 0
     /// turns projections off.
     pub projection_columns: usize,
-}
-
-/// A node in the search's order: (visiting bound, loss before suppression, level sum,
-/// node); once evaluated, the first figure becomes its loss.
-type Visit = (f64, f64, usize, Vec<usize>);
-
-/// What one projection's evaluation says about every node below it.
-#[derive(Debug, Clone, Copy)]
-struct Probe {
-    suppressed_rows: u64,
-    /// Over the rows it suppresses: the sum, on the projection's own columns, of what a
-    /// suppressed value costs beyond its label's penalty.
-    excess: f64,
-}
-
-/// The projections onto one set of columns, one per combination of their levels.
-struct ProjectionSet {
-    columns: Vec<usize>,
-    /// Indexed by the columns' levels (minus their lowest) in mixed radix, the first
-    /// column most significant.
-    probes: Vec<Probe>,
-}
-
-/// Memory reused across a search's evaluations: the index from a packed class key to
-/// the class's place and the vectors the classes are gathered in, so an evaluation
-/// allocates only its result, once, at its final size. Fresh memory is not free here:
-/// each new page costs the kernel a clearing, a third of the search's time when every
-/// evaluation grew its own hash table.
-#[derive(Default)]
-struct Scratch {
-    index: FxHashMap<u128, u32>,
-    keys: Vec<u128>,
-    classes: Vec<ClassStat>,
-}
-
-impl Scratch {
-    fn clear(&mut self) {
-        self.index.clear();
-        self.keys.clear();
-        self.classes.clear();
-    }
-
-    /// The class of `key`, made by `new` when the key is new; `true` when it was made.
-    fn class(&mut self, key: u128, new: impl FnOnce() -> ClassStat) -> (&mut ClassStat, bool) {
-        let (at, made) = match self.index.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => (*e.get() as usize, false),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(self.classes.len() as u32);
-                self.keys.push(key);
-                self.classes.push(new());
-                (self.classes.len() - 1, true)
-            }
-        };
-        (&mut self.classes[at], made)
-    }
-
-    /// The classes gathered, moved into vectors of their size.
-    fn take(&mut self) -> (Vec<u128>, Vec<ClassStat>) {
-        (
-            self.keys.drain(..).collect(),
-            self.classes.drain(..).collect(),
-        )
-    }
 }
 
 /// One column's labels at one level: rows per label and each label's penalty.
@@ -326,136 +265,6 @@ impl<'a> Lattice<'a> {
             / self.rows_times_columns()
     }
 
-    /// The packed class key of combination `t` at `node`.
-    fn class_key(&self, node: &[usize], t: usize) -> u128 {
-        let tuple = self.data.tuple(t);
-        let mut key = 0u128;
-        for (j, &level) in node.iter().enumerate() {
-            key = (key << self.bits[j])
-                | u128::from(self.columns[j].label_of[level][tuple[j] as usize]);
-        }
-        key
-    }
-
-    /// Groups the table's combinations into the node's classes and prices the release.
-    fn evaluate(&self, node: &[usize], scratch: &mut Scratch) -> Evaluation {
-        let quasi = self.data.quasi;
-        let sensitive = self.data.width() - quasi;
-        scratch.clear();
-        for (t, &count) in self.data.counts.iter().enumerate() {
-            let key = self.class_key(node, t);
-            let (stat, _) = scratch.class(key, || ClassStat {
-                rows: 0,
-                representative: t as u32,
-                seen: Vec::new(),
-            });
-            stat.rows += count;
-            if let Some(l) = self.model.l {
-                if stat.seen.is_empty() {
-                    stat.seen = vec![Vec::new(); sensitive];
-                }
-                let tuple = self.data.tuple(t);
-                for (s, seen) in stat.seen.iter_mut().enumerate() {
-                    let v = tuple[quasi + s];
-                    if seen.len() < l && !seen.contains(&v) {
-                        seen.push(v);
-                    }
-                }
-            }
-        }
-        let (keys, classes) = scratch.take();
-        self.price(node, keys, classes)
-    }
-
-    /// The node's evaluation from the classes of `source`, an evaluation of the more
-    /// specific `source_node` whose hierarchies nest into this one's: each class's key
-    /// rewritten in the columns whose level differs (labels read from its
-    /// representative) and classes with equal keys merged. Equal to evaluating the node
-    /// but for which sensitive values (beyond the count that matters) a class keeps.
-    fn roll_up(
-        &self,
-        node: &[usize],
-        source_node: &[usize],
-        source: &Evaluation,
-        scratch: &mut Scratch,
-    ) -> Evaluation {
-        let changed: Vec<(usize, u32)> = (0..node.len())
-            .filter(|&j| node[j] != source_node[j])
-            .map(|j| (j, self.shift[j]))
-            .collect();
-        let kept = changed.iter().fold(u128::MAX, |mask, &(j, shift)| {
-            mask & !((u128::MAX >> (128 - self.bits[j])) << shift)
-        });
-        scratch.clear();
-        for (&key, stat) in source.keys.iter().zip(&source.classes) {
-            let tuple = self.data.tuple(stat.representative as usize);
-            let key = changed.iter().fold(key & kept, |key, &(j, shift)| {
-                key | u128::from(self.columns[j].label_of[node[j]][tuple[j] as usize]) << shift
-            });
-            let (class, made) = scratch.class(key, || stat.clone());
-            if !made {
-                class.merge(stat, self.model.l);
-            }
-        }
-        let (keys, classes) = scratch.take();
-        self.price(node, keys, classes)
-    }
-
-    /// Whether `source`'s classes roll up into `node`'s: `source` is at or below `node`
-    /// in every column and each column's hierarchy nests between the two levels.
-    fn rolls_up_into(&self, source: &[usize], node: &[usize]) -> bool {
-        source
-            .iter()
-            .zip(node)
-            .enumerate()
-            .all(|(j, (&from, &to))| from <= to && self.nests[j][from][to])
-    }
-
-    /// Suppression and loss of a node's classes. The loss is summed per column and label
-    /// from row counts, so it does not depend on the order the classes were found in.
-    fn price(&self, node: &[usize], keys: Vec<u128>, classes: Vec<ClassStat>) -> Evaluation {
-        let mut suppressed_rows = 0;
-        let mut suppressed_by_label: Vec<Vec<u64>> = Vec::new();
-        for stat in &classes {
-            if stat.satisfies(&self.model) {
-                continue;
-            }
-            if suppressed_by_label.is_empty() {
-                suppressed_by_label = node
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &l)| vec![0; self.level_labels[j][l].rows.len()])
-                    .collect();
-            }
-            suppressed_rows += stat.rows;
-            let tuple = self.data.tuple(stat.representative as usize);
-            for (j, &level) in node.iter().enumerate() {
-                let label = self.columns[j].label_of[level][tuple[j] as usize];
-                suppressed_by_label[j][label as usize] += stat.rows;
-            }
-        }
-        let allowed = self.allowed_suppression();
-        let anonymous = suppressed_rows <= allowed && suppressed_rows < self.data.rows;
-        let kept_cost: f64 = node
-            .iter()
-            .enumerate()
-            .map(|(j, &l)| {
-                column_cost(
-                    &self.level_labels[j][l],
-                    suppressed_by_label.get(j).map(Vec::as_slice),
-                )
-            })
-            .sum();
-        let cost = kept_cost + suppressed_rows as f64 * self.columns.len() as f64;
-        Evaluation {
-            keys,
-            classes,
-            suppressed_rows,
-            anonymous,
-            loss: cost / self.rows_times_columns(),
-        }
-    }
-
     /// Whether each combination is published at the node (its class not suppressed).
     pub fn published(&self, node: &[usize], evaluation: &Evaluation) -> Vec<bool> {
         let satisfied: FxHashMap<u128, bool> = evaluation
@@ -492,251 +301,6 @@ impl<'a> Lattice<'a> {
             .iter()
             .map(|&(lo, hi)| hi - lo + 1)
             .fold(1usize, usize::saturating_mul)
-    }
-
-    /// The projections onto every set of `width` columns (none when `width` is 0 or
-    /// keeps every column: a projection is then the node itself). Each set's lowest
-    /// projection is evaluated from the combinations, the others rolled up from it where
-    /// the hierarchies nest (and `roll_up` allows).
-    fn projections(
-        &self,
-        width: usize,
-        roll_up: bool,
-        scratch: &mut Scratch,
-    ) -> Vec<ProjectionSet> {
-        let m = self.columns.len();
-        if width == 0 || width >= m {
-            return Vec::new();
-        }
-        let mut sets = Vec::new();
-        let mut columns: Vec<usize> = (0..width).collect();
-        loop {
-            let mut node: Vec<usize> = self.bounds.iter().map(|&(_, hi)| hi).collect();
-            for &j in &columns {
-                node[j] = self.bounds[j].0;
-            }
-            let lowest = self.evaluate(&node, scratch);
-            let lowest_node = node.clone();
-            let mut probes = vec![self.probe(&node, &columns, &lowest)];
-            // The next combination of the set's levels, the last column fastest.
-            while let Some(pos) = columns.iter().rposition(|&j| node[j] < self.bounds[j].1) {
-                node[columns[pos]] += 1;
-                for &j in &columns[pos + 1..] {
-                    node[j] = self.bounds[j].0;
-                }
-                let evaluation = if roll_up && self.rolls_up_into(&lowest_node, &node) {
-                    self.roll_up(&node, &lowest_node, &lowest, scratch)
-                } else {
-                    self.evaluate(&node, scratch)
-                };
-                probes.push(self.probe(&node, &columns, &evaluation));
-            }
-            sets.push(ProjectionSet {
-                columns: columns.clone(),
-                probes,
-            });
-            // The next set of columns in lexicographic order.
-            let Some(pos) = (0..width).rposition(|i| columns[i] < m - width + i) else {
-                break;
-            };
-            columns[pos] += 1;
-            for i in pos + 1..width {
-                columns[i] = columns[i - 1] + 1;
-            }
-        }
-        sets
-    }
-
-    /// A projection's suppressed rows and the excess they cost on its own columns.
-    fn probe(&self, node: &[usize], columns: &[usize], evaluation: &Evaluation) -> Probe {
-        let mut probe = Probe {
-            suppressed_rows: 0,
-            excess: 0.0,
-        };
-        for stat in &evaluation.classes {
-            if stat.satisfies(&self.model) {
-                continue;
-            }
-            probe.suppressed_rows += stat.rows;
-            let tuple = self.data.tuple(stat.representative as usize);
-            let excess: f64 = columns
-                .iter()
-                .map(|&j| {
-                    let level = node[j];
-                    let label = self.columns[j].label_of[level][tuple[j] as usize];
-                    (1.0 - self.level_labels[j][level].penalty[label as usize]).max(0.0)
-                })
-                .sum();
-            probe.excess += stat.rows as f64 * excess;
-        }
-        probe
-    }
-
-    /// What a node's projections tell before it is evaluated: the most rows one of them
-    /// suppresses (the node suppresses at least these) and the most they must add to the
-    /// node's loss before suppression (in rows × columns).
-    fn projected(&self, sets: &[ProjectionSet], node: &[usize]) -> (u64, f64) {
-        let total_slack: f64 = node
-            .iter()
-            .enumerate()
-            .map(|(j, &l)| self.slack[j][l])
-            .sum();
-        let mut suppressed = 0;
-        let mut excess: f64 = 0.0;
-        for set in sets {
-            let mut index = 0;
-            let mut own_slack = 0.0;
-            for &j in &set.columns {
-                let (lo, hi) = self.bounds[j];
-                index = index * (hi - lo + 1) + (node[j] - lo);
-                own_slack += self.slack[j][node[j]];
-            }
-            let probe = set.probes[index];
-            suppressed = suppressed.max(probe.suppressed_rows);
-            // A row the projection suppresses costs 1 in every column of the node: its
-            // excess over the label on the projection's columns, and at least the
-            // column's slack on the others.
-            let others = (total_slack - own_slack).max(0.0);
-            excess = excess.max(probe.excess + probe.suppressed_rows as f64 * others);
-        }
-        (suppressed, excess)
-    }
-
-    /// The anonymous node of least loss (ties: the lower loss before suppression, then
-    /// the lower, then the first in lexicographic order), with its evaluation.
-    pub fn search(&self, limits: SearchLimits) -> Result<(Vec<usize>, Evaluation, SearchStats)> {
-        let size = self.size();
-        if size > limits.max_nodes {
-            return Err(Error::parameter(
-                "k-anonymity",
-                format!(
-                    "the generalization lattice has {size} nodes, more than table.max_lattice_nodes \
-                     ({}): use fewer levels or the mondrian algorithm",
-                    limits.max_nodes
-                ),
-            ));
-        }
-        let retained_classes = limits.retained_classes;
-        let mut scratch = Scratch::default();
-        let sets = self.projections(
-            limits.projection_columns,
-            retained_classes > 0,
-            &mut scratch,
-        );
-        let allowed = self.allowed_suppression();
-        let rows_times_columns = self.rows_times_columns();
-        let mut projected_out = 0;
-        let mut order: Vec<Visit> = Vec::with_capacity(size);
-        for node in self.nodes() {
-            let (suppressed, excess) = self.projected(&sets, &node);
-            if suppressed > allowed || suppressed >= self.data.rows {
-                projected_out += 1;
-                continue;
-            }
-            let bound = self.bound(&node);
-            // Shaved by a billionth so rounding never lifts the bound above the loss.
-            let visit = bound + (excess / rows_times_columns - 1e-9).max(0.0);
-            order.push((visit, bound, node.iter().sum(), node));
-        }
-        order.sort_by(|a, b| {
-            a.0.total_cmp(&b.0)
-                .then(a.2.cmp(&b.2))
-                .then_with(|| a.3.cmp(&b.3))
-        });
-        let mut failing: Vec<Vec<usize>> = Vec::new();
-        let mut best: Option<(Visit, Rc<Evaluation>)> = None;
-        let mut retained: std::collections::VecDeque<(Vec<usize>, Rc<Evaluation>)> =
-            std::collections::VecDeque::new();
-        let mut retained_total = 0usize;
-        let mut evaluated = 0;
-        let mut rolled_up = 0;
-        for (visit, bound, sum, node) in order {
-            if let Some(((loss, ..), _)) = &best
-                && *loss < visit
-            {
-                break;
-            }
-            if failing
-                .iter()
-                .any(|f| f.iter().zip(&node).all(|(a, b)| b <= a))
-            {
-                continue;
-            }
-            evaluated += 1;
-            // The retained node with the fewest classes that rolls up into this one.
-            let source = retained
-                .iter()
-                .filter(|(n, e)| e.classes.len() < self.data.len() && self.rolls_up_into(n, &node))
-                .min_by_key(|(_, e)| e.classes.len());
-            let evaluation = Rc::new(match source {
-                Some((source_node, e)) => {
-                    rolled_up += 1;
-                    self.roll_up(&node, source_node, e, &mut scratch)
-                }
-                None => self.evaluate(&node, &mut scratch),
-            });
-            let classes = evaluation.classes.len();
-            if classes <= retained_classes {
-                while retained_total + classes > retained_classes {
-                    let Some((_, dropped)) = retained.pop_front() else {
-                        break;
-                    };
-                    retained_total -= dropped.classes.len();
-                }
-                retained_total += classes;
-                retained.push_back((node.clone(), Rc::clone(&evaluation)));
-            }
-            if !evaluation.anonymous {
-                failing.retain(|f| !f.iter().zip(&node).all(|(a, b)| a <= b));
-                failing.push(node);
-                continue;
-            }
-            // Ranked by loss where the order ranks by visiting bound.
-            let key = (evaluation.loss, bound, sum, node);
-            let better = best.as_ref().is_none_or(|(b, _)| {
-                key.0
-                    .total_cmp(&b.0)
-                    .then(key.1.total_cmp(&b.1))
-                    .then(key.2.cmp(&b.2))
-                    .then_with(|| key.3.cmp(&b.3))
-                    .is_lt()
-            });
-            if better {
-                best = Some((key, evaluation));
-            }
-        }
-        drop(retained);
-        let stats = SearchStats {
-            lattice_nodes: size,
-            nodes_evaluated: evaluated,
-            nodes_rolled_up: rolled_up,
-            nodes_projected_out: projected_out,
-        };
-        match best {
-            Some(((.., node), evaluation)) => {
-                let evaluation = Rc::try_unwrap(evaluation).unwrap_or_else(|e| (*e).clone());
-                Ok((node, evaluation, stats))
-            }
-            None => Err(Error::parameter(
-                "k-anonymity",
-                "no generalization satisfies the privacy model within the suppression limit \
-                 (nothing was written)",
-            )),
-        }
-    }
-
-    /// Every node's evaluation: the exhaustive search the tests check the bound against.
-    #[cfg(test)]
-    fn brute_force(&self) -> Option<(Vec<usize>, f64)> {
-        self.nodes()
-            .into_iter()
-            .map(|n| {
-                let e = self.evaluate(&n, &mut Scratch::default());
-                (n, e)
-            })
-            .filter(|(_, e)| e.anonymous)
-            .map(|(n, e)| (n, e.loss))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
     }
 }
 
@@ -790,6 +354,7 @@ fn nesting(g: &Generalizations) -> Vec<Vec<bool>> {
 
 #[cfg(test)]
 mod tests {
+    use super::classes::Scratch;
     use super::*;
     use crate::table::encode::Generalizations;
     use crate::table::hierarchy::Ladder;
@@ -927,7 +492,12 @@ mod tests {
 
     #[test]
     fn an_impossible_model_is_an_error() {
-        assert!(search_k5(3, 1).is_err());
+        let err = search_k5(3, 1).expect_err("three rows are never 5-anonymous");
+        assert!(
+            err.to_string()
+                .contains("no generalization satisfies the privacy model"),
+            "{err}"
+        );
     }
 
     /// A random hierarchy over `values` values: level 0 the value, the top `*`, and in
