@@ -17,7 +17,8 @@
 use super::Run;
 use super::collect::{ItemOrigin, phrase_set, rung_set};
 use super::ladders::{
-    Rung, counted_noun, date_ladder, is_bare_numeral, listed_ordinals, number_ladder, ranked_noun,
+    Rung, age_ladder, counted_noun, date_ladder, is_bare_numeral, listed_ordinals, number_ladder,
+    ranked_noun,
 };
 use super::taxonomy::Step;
 use crate::error::Result;
@@ -161,6 +162,11 @@ impl Run<'_, '_> {
                             for step in sense.steps.iter().cloned() {
                                 push(&mut out, step.into());
                             }
+                        }
+                    }
+                    None if self.says_an_age(i) && !age_ladder(&item.text).is_empty() => {
+                        for rung in age_ladder(&item.text) {
+                            push(&mut out, rung_candidate(rung, "number"));
                         }
                     }
                     None => {
@@ -489,6 +495,30 @@ impl Run<'_, '_> {
                 ..step.into()
             },
         );
+    }
+
+    /// Whether the number item `i` says someone's age: after "aged", "age" or "age of", or
+    /// set off by commas or brackets right after a name ("Maria Lopez, 34, a nurse").
+    fn says_an_age(&self, i: usize) -> bool {
+        let Some(&(start, end)) = self.items[i].spans.first() else {
+            return false;
+        };
+        let tokens = &self.doc.tokens;
+        let first = tokens.partition_point(|t| t.end <= start);
+        let next = tokens.partition_point(|t| t.start < end);
+        let norm = |k: Option<usize>| k.and_then(|k| tokens.get(k)).map(|t| t.norm.as_str());
+        let before = first.checked_sub(1);
+        let two_before = first.checked_sub(2);
+        let after_age_word = matches!(norm(before), Some("aged" | "age"))
+            || norm(before) == Some("of") && norm(two_before) == Some("age");
+        let set_off = matches!(
+            (norm(before), norm(Some(next))),
+            (Some(","), Some(",")) | (Some("("), Some(")"))
+        ) && two_before.is_some_and(|k| {
+            let word = &self.doc.text[tokens[k].start..tokens[k].end];
+            word.starts_with(char::is_uppercase) && word.chars().all(char::is_alphabetic)
+        });
+        after_age_word || set_off
     }
 
     /// The token of the common noun that says what the name at byte `start` is.

@@ -461,6 +461,55 @@ fn ordinal_value(low: &str) -> Option<u64> {
         .map(|p| p as u64 + 1)
 }
 
+/// The decades of a life from twenty, as an age is said by its decade.
+const AGE_DECADES: &[&str] = &[
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// The broader forms of an age, in words that read wherever the age stood ("Maria Lopez,
+/// 34, a nurse", "aged 34", "at the age of 34"): its decade ("thirty-something"), then
+/// "over twenty", each counted with every age it covers, as a decade is with its years.
+/// Ages from 20 to 99 only (empty otherwise): below, a decade of life is no plainer than
+/// the number's order of magnitude. An order of magnitude would not read as an age ("at
+/// the age of dozens").
+pub fn age_ladder(text: &str) -> Vec<Rung> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some((value, used)) = numeral(&words) else {
+        return Vec::new();
+    };
+    if used != words.len() || value.fract() != 0.0 || !(20.0..100.0).contains(&value) {
+        return Vec::new();
+    }
+    let decade = (value / 10.0).floor();
+    let said = format!("{}-something", AGE_DECADES[decade as usize - 2]);
+    let mut decade_covers = amounts_between(decade * 10.0, decade * 10.0 + 10.0, "");
+    decade_covers.push(words.join(" "));
+    let mut adult_covers = amounts_between(20.0, 100.0, "");
+    adult_covers.push(said.clone());
+    vec![
+        Rung {
+            covers: decade_covers,
+            ..rung(said.clone(), said)
+        },
+        Rung {
+            covers: adult_covers,
+            ..rung(OVER_TWENTY.to_string(), OVER_TWENTY.to_string())
+        },
+    ]
+}
+
+/// The broadest form of an adult's age.
+const OVER_TWENTY: &str = "over twenty";
+
+/// Whether a published text is a rung of [`age_ladder`]: an amount, which takes no
+/// article.
+pub fn is_age_reading(text: &str) -> bool {
+    text == OVER_TWENTY
+        || text
+            .strip_suffix("-something")
+            .is_some_and(|decade| AGE_DECADES.contains(&decade))
+}
+
 /// Whether the text is a cardinal number and nothing else ("two", "1,200", "3.5
 /// million"): its value is all it says, so it is generalized on its ladder of amounts,
 /// not by a knowledge base's arithmetic classes ("two" is no "definite quantity" to a
@@ -543,6 +592,24 @@ pub fn number_ladder(text: &str) -> Vec<Rung> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_age_reads_as_its_decade_then_as_an_adults_counted_with_its_ages() {
+        let ladder = age_ladder("34");
+        assert_eq!(texts(ladder.clone()), ["thirty-something", "over twenty"]);
+        let (decade, adult) = (&ladder[0].covers, &ladder[1].covers);
+        assert!(decade.contains(&"30".to_string()));
+        assert!(decade.contains(&"thirty".to_string()));
+        assert!(!decade.contains(&"40".to_string()));
+        assert!(adult.contains(&"99".to_string()) && adult.contains(&"20".to_string()));
+        assert!(adult.contains(&"thirty-something".to_string()));
+        assert_eq!(texts(age_ladder("85"))[0], "eighty-something");
+        for not_an_age in ["17", "100", "3.5", "34 years"] {
+            assert!(age_ladder(not_an_age).is_empty(), "{not_an_age}");
+        }
+        assert!(is_age_reading("thirty-something") && is_age_reading("over twenty"));
+        assert!(!is_age_reading("something") && !is_age_reading("over"));
+    }
 
     #[test]
     fn bare_amounts_that_need_of_before_a_noun() {

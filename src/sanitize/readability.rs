@@ -90,7 +90,8 @@ pub(super) fn measure(
             && published == r.class.as_deref().unwrap_or_default()
             && published.starts_with(char::is_lowercase)
             && !DETERMINERS.contains(&first_word)
-            && !QUANTIFIERS.contains(&first_word);
+            && !QUANTIFIERS.contains(&first_word)
+            && !super::ladders::is_age_reading(published);
         if bare
             && is_singular(&class)
             && stood_for_a_name_number_or_plural(&r.original)

@@ -918,7 +918,8 @@ fn seasons_plurals_and_named_things_read_as_a_person_would_write_them() {
 /// A short form in brackets after a replaced name restates the name: it is folded into
 /// the name's replacement, not published again beside it ("a university (an
 /// organization)"); a replaced plural possessive reads as its replacement's possessive;
-/// a name in apposition to a role or to an indefinite noun phrase reads as them.
+/// a name in apposition to a role or to an indefinite noun phrase reads as them; an age
+/// reads as an age.
 #[test]
 fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
     let s = setup();
@@ -927,7 +928,7 @@ fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
         "Kim Doe coached at Texas Christian University (TCU) for years. Later Doe \
          joined the Dravida Munnetra Kazhagam (DMK) and wrote for Jim Wiggins' paper. \
          She married the composer Alan Smith and worked at Kestrel Logistics, a shipping \
-         company.\n",
+         company. Her friend Ann Lee, 42, died at the age of 85.\n",
         "Kim Doe",
     );
     let text = report["sanitized_text"].as_str().expect("text");
@@ -940,6 +941,15 @@ fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
     // A name apposed to words that say what it is reads as them.
     assert!(text.contains("married the composer and"), "{text}");
     assert!(text.contains("worked at a shipping company."), "{text}");
+    // An age reads as an age: its decade, or an adult's.
+    for (age, decade) in [("42", "forty-something"), ("85", "eighty-something")] {
+        assert!(!text.contains(age), "{text}");
+        assert!(
+            text.contains(decade) || text.contains("over twenty"),
+            "{age}: {text}"
+        );
+    }
+    assert!(!text.contains("age of dozens"), "{text}");
     assert!(text.contains("'s paper"), "{text}");
     let replacements = report["replacements"].as_array().expect("replacements");
     let folded = replacements
