@@ -335,6 +335,19 @@ impl Run<'_, '_> {
     fn name_class(&self, i: usize, out: &mut Vec<Candidate>) {
         let item = &self.items[i];
         let words: Vec<&str> = item.text.split_whitespace().collect();
+        // A name holding a possessive names a thing of the possessor's ("St. Mary's
+        // Hospital", "the Players' League"): the words after it say what, whatever
+        // title or given name the possessor has.
+        let possessive = |w: &&str| ["'s", "’s", "s'", "s’"].iter().any(|p| w.ends_with(p));
+        if let Some(k) = words[..words.len().saturating_sub(1)]
+            .iter()
+            .rposition(possessive)
+        {
+            self.head_class(&words[k + 1..], out);
+            if !out.is_empty() {
+                return;
+            }
+        }
         // A person's title before the last word: "Dr. Alan Whitcombe", "California
         // Governor Ronald Reagan".
         let after_title = words[..words.len().saturating_sub(1)]

@@ -928,7 +928,8 @@ fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
         "Kim Doe coached at Texas Christian University (TCU) for years. Later Doe \
          joined the Dravida Munnetra Kazhagam (DMK) and wrote for Jim Wiggins' paper. \
          She married the composer Alan Smith and worked at Kestrel Logistics, a shipping \
-         company. Her friend Ann Lee, 42, died at the age of 85.\n",
+         company. Her friend Ann Lee, 42, died at the age of 85. Doe studied at St. Patrick's \
+         High School.\n",
         "Kim Doe",
     );
     let text = report["sanitized_text"].as_str().expect("text");
@@ -950,6 +951,11 @@ fn short_forms_possessives_and_appositions_read_with_the_name_they_belong_to() {
         );
     }
     assert!(!text.contains("age of dozens"), "{text}");
+    // A name holding a possessive names a thing of the possessor's.
+    assert!(
+        text.contains("studied at a school.") || text.contains("studied at a high school."),
+        "{text}"
+    );
     assert!(text.contains("'s paper"), "{text}");
     let replacements = report["replacements"].as_array().expect("replacements");
     let folded = replacements
