@@ -296,7 +296,7 @@ static DATE_MONTH_HYPHEN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The year a two-digit year stands for: 69–99 the 1900s, 00–68 the 2000s (POSIX
 /// `strptime`'s `%y`).
-fn full_year(digits: &str) -> Option<i32> {
+pub(super) fn full_year(digits: &str) -> Option<i32> {
     let year: i32 = digits.parse().ok()?;
     Some(match (digits.len(), year) {
         (2, 69..) => 1900 + year,
@@ -318,7 +318,7 @@ fn month_number(name: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
-fn valid_day(year: i32, month: u32, day: u32) -> bool {
+pub(super) fn valid_day(year: i32, month: u32, day: u32) -> bool {
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,

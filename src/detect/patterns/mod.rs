@@ -12,6 +12,7 @@
 
 mod addresses;
 mod dates;
+mod national;
 mod phones;
 mod regexes;
 mod validators;
@@ -59,6 +60,33 @@ pub const BUILTIN: &[&str] = &[
     "nino",
     "mac",
     "medical_license",
+    // Country-specific (`national`).
+    "au_abn",
+    "au_acn",
+    "au_tfn",
+    "au_medicare",
+    "sg_nric_fin",
+    "sg_uen",
+    "in_pan",
+    "in_aadhaar",
+    "in_voter",
+    "in_passport",
+    "kr_rrn",
+    "th_tnin",
+    "es_nif",
+    "es_nie",
+    "it_fiscal_code",
+    "it_vat_code",
+    "it_driver_license",
+    "it_passport",
+    "it_identity_card",
+    "pl_pesel",
+    "fi_personal_identity_code",
+    "uk_passport",
+    "uk_driving_licence",
+    "us_mbi",
+    "us_npi",
+    "ca_sin",
 ];
 
 /// Which of its pattern's forms a match takes.
@@ -252,7 +280,7 @@ impl PatternsDetector {
             "medical_license" => candidates(&DEA, text, |s| {
                 valid_dea(s).then(|| "medical licence number".into())
             }),
-            _ => Vec::new(),
+            _ => national::hits(name, text),
         }
     }
 
