@@ -93,6 +93,22 @@ RECOGNIZERS = [
     ("us_mbi", "us_mbi", "us_mbi", "US_MBI"),
     ("us_npi", "us_npi", "us_npi", "US_NPI"),
     ("ca_sin", "ca_sin", "ca_sin", "CA_SIN"),
+    ("in_gstin", "in_gstin", "in_gstin", "IN_GSTIN"),
+    ("ph_tin", "ph_tin", "ph_tin", "PH_TIN"),
+    ("es_passport", "es_passport", "es_passport", "ES_PASSPORT"),
+    ("se_personnummer", "se_personnummer", "se_personnummer", "SE_PERSONNUMMER"),
+    (
+        "se_organisationsnummer",
+        "se_organisationsnummer",
+        "se_organisationsnummer",
+        "SE_ORGANISATIONSNUMMER",
+    ),
+    ("tr_national_id", "tr_national_id", "tr_national_id", "TR_NATIONAL_ID"),
+    ("ng_nin", "ng_nin", "ng_nin", "NG_NIN"),
+    ("kr_frn", "kr_frn", "kr_frn", "KR_FRN"),
+    ("kr_brn", "kr_brn", "kr_brn", "KR_BRN"),
+    ("kr_passport", "kr_passport", "kr_passport", "KR_PASSPORT"),
+    ("kr_driver_license", "kr_driver_license", "kr_driver_license", "KR_DRIVER_LICENSE"),
 ]
 
 DATE_CATEGORIES = {"date", "datetime"}

@@ -1,7 +1,9 @@
-//! Spain, Italy, Poland, Finland and the United Kingdom: ports of Presidio's
-//! `EsNifRecognizer`, `EsNieRecognizer`, `ItFiscalCodeRecognizer`, `ItVatCodeRecognizer`,
-//! `ItDriverLicenseRecognizer`, `ItPassportRecognizer`, `ItIdentityCardRecognizer`,
-//! `PlPeselRecognizer`, `FiPersonalIdentityCodeRecognizer`, `UkPassportRecognizer` and
+//! Spain, Italy, Poland, Finland, Sweden, Turkey and the United Kingdom: ports of
+//! Presidio's `EsNifRecognizer`, `EsNieRecognizer`, `EsPassportRecognizer`,
+//! `ItFiscalCodeRecognizer`, `ItVatCodeRecognizer`, `ItDriverLicenseRecognizer`,
+//! `ItPassportRecognizer`, `ItIdentityCardRecognizer`, `PlPeselRecognizer`,
+//! `FiPersonalIdentityCodeRecognizer`, `SePersonnummerRecognizer`,
+//! `SeOrganisationsnummerRecognizer`, `TrNationalIdRecognizer`, `UkPassportRecognizer` and
 //! `UkDrivingLicenceRecognizer` (MIT licence).
 
 use std::sync::LazyLock;
@@ -10,7 +12,7 @@ use regex::Regex;
 
 use super::super::dates::{full_year, valid_day};
 use super::super::regexes::static_regex;
-use super::super::validators::digits;
+use super::super::validators::{digits, luhn_valid};
 use super::super::{Form, Hit};
 use super::{checked, graded, sanitized_digits, weighted_sum};
 
@@ -32,6 +34,7 @@ pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
             Form::Strong,
             valid_nie,
         ),
+        "es_passport" => shaped(&ES_PASSPORT, "passport number"),
         "it_fiscal_code" => graded(&FISCAL_CODE, text, "tax identification number", |s| {
             Some(if fiscal_code_checks(s) {
                 Form::Strong
@@ -69,6 +72,19 @@ pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
             Form::Strong,
             valid_finnish_identity_code,
         ),
+        "se_personnummer" => graded(&PERSONNUMMER, text, "national identity number", |s| {
+            valid_personnummer(s).then(|| grouped_or_bare(s))
+        }),
+        "se_organisationsnummer" => graded(&ORGANISATIONSNUMMER, text, "company number", |s| {
+            valid_organisationsnummer(s).then(|| grouped_or_bare(s))
+        }),
+        "tr_national_id" => checked(
+            &TCKN,
+            text,
+            "national identity number",
+            Form::Weak,
+            valid_tckn,
+        ),
         "uk_passport" => shaped(&TWO_LETTERS_SEVEN_DIGITS, "passport number"),
         "uk_driving_licence" => checked(
             &UK_DRIVING_LICENCE,
@@ -88,6 +104,9 @@ static NIF: LazyLock<Regex> =
 /// the leading letter the pattern leaves optional).
 static NIE: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?i)(?-u:\b)[X-Z]?[0-9]?[0-9]{7}-?[A-Z](?-u:\b)"));
+/// A Spanish passport: three letters, six digits.
+static ES_PASSPORT: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?i)(?-u:\b)[A-Z]{3}[0-9]{6}(?-u:\b)"));
 /// An Italian codice fiscale: surname and name consonants, the birth year, month letter
 /// and day (plus 40 for women), the place code, with the letters that stand for digits
 /// in homonyms' codes (omocodia), and a check letter.
@@ -131,6 +150,14 @@ static PESEL: LazyLock<Regex> = LazyLock::new(|| {
 static FINNISH_IDENTITY_CODE: LazyLock<Regex> = LazyLock::new(|| {
     static_regex(r"(?i)[0-9]{6}[-+ABCDEFYXWVU][0-9]{3}[0-9ABCDEFHJKLMNPRSTUVWXY]")
 });
+/// A Swedish personnummer or samordningsnummer: the birth date (yymmdd or yyyymmdd), "-"
+/// or "+" (a hundred years old) or nothing, four digits. Unbounded, as Presidio's weaker
+/// pattern is (both score 1.0 once validated).
+static PERSONNUMMER: LazyLock<Regex> = LazyLock::new(|| static_regex(r"[0-9]{6,8}[\-+]?[0-9]{4}"));
+/// A Swedish organisationsnummer: six digits, maybe "-", four. Unbounded likewise.
+static ORGANISATIONSNUMMER: LazyLock<Regex> = LazyLock::new(|| static_regex(r"[0-9]{6}-?[0-9]{4}"));
+/// A Turkish T.C. Kimlik number: eleven digits, the first not 0.
+static TCKN: LazyLock<Regex> = LazyLock::new(|| static_regex(r"(?-u:\b)[1-9][0-9]{10}(?-u:\b)"));
 /// A DVLA driving licence number: five letters of the surname (9s for fewer), the
 /// decade digit, the birth month (plus 50 for women) and day, the year digit, two
 /// initials, a computer digit and two check letters.
@@ -254,6 +281,51 @@ fn valid_finnish_identity_code(s: &str) -> bool {
     s.len() == 11 && valid_day(year, month, day) && CONTROL[(number % 31) as usize] == control
 }
 
+/// A number written with its separator is the strong form, bare digits the weak one.
+fn grouped_or_bare(s: &str) -> Form {
+    if s.contains(['-', '+']) {
+        Form::Strong
+    } else {
+        Form::Weak
+    }
+}
+
+/// Swedish personnummer (Skatteverket): its last ten digits a month 01–12 and a day
+/// 01–31 (plus 60 in a samordningsnummer), and Luhn's check.
+fn valid_personnummer(s: &str) -> bool {
+    let all = digits(s);
+    let d = &all[all.len().saturating_sub(10)..];
+    if d.len() != 10 {
+        return false;
+    }
+    let month = d[2] * 10 + d[3];
+    let day = d[4] * 10 + d[5];
+    let day = if day >= 61 { day - 60 } else { day };
+    (1..=12).contains(&month) && (1..=31).contains(&day) && luhn_valid(d)
+}
+
+/// Swedish organisationsnummer (Bolagsverket): the third digit 2 or more (no month of a
+/// personnummer), and Luhn's check.
+fn valid_organisationsnummer(s: &str) -> bool {
+    let d = digits(s);
+    d.len() == 10 && d[2] >= 2 && luhn_valid(&d)
+}
+
+/// T.C. Kimlik number (Nüfus ve Vatandaşlık İşleri): the tenth digit is seven times the
+/// odd places' sum less the even places' (first nine digits), mod 10; the eleventh the
+/// first ten's sum mod 10.
+fn valid_tckn(s: &str) -> bool {
+    let d = digits(s);
+    if d.len() != 11 || d[0] == 0 {
+        return false;
+    }
+    let odd: i64 = [0, 2, 4, 6, 8].iter().map(|&i| i64::from(d[i])).sum();
+    let even: i64 = [1, 3, 5, 7].iter().map(|&i| i64::from(d[i])).sum();
+    let tenth = (odd * 7 - even).rem_euclid(10);
+    let eleventh = d[..10].iter().sum::<u32>() % 10;
+    tenth == i64::from(d[9]) && eleventh == d[10]
+}
+
 /// A DVLA number's surname part: letters, then 9s padding a short surname; never all 9s.
 fn valid_uk_driving_licence(s: &str) -> bool {
     let surname = s.get(..5).unwrap_or("").to_ascii_uppercase();
@@ -282,6 +354,26 @@ mod tests {
                 ("12345678Z", &[(0, 9)]),
                 ("401-023-2138", &[]),
                 ("12345678a", &[]),
+            ],
+        );
+        assert_cases(
+            "es_passport",
+            &[
+                ("AAA123456", &[(0, 9)]),
+                ("XYZ987654", &[(0, 9)]),
+                ("Mi pasaporte es AAA123456", &[(16, 25)]),
+                ("AAA123456 es mi número de pasaporte", &[(0, 9)]),
+                ("aaa123456", &[(0, 9)]),
+                ("xyz987654", &[(0, 9)]),
+                ("Mi pasaporte es aaa123456", &[(16, 25)]),
+                ("aaa123456 es mi número de pasaporte", &[(0, 9)]),
+                ("AaA123456", &[(0, 9)]),
+                ("XyZ987654", &[(0, 9)]),
+                ("Mi pasaporte es AaA123456", &[(16, 25)]),
+                ("AaA123456 es mi número de pasaporte", &[(0, 9)]),
+                ("AA123456", &[]),
+                ("AAAA12345", &[]),
+                ("AAA12345", &[]),
             ],
         );
         assert_cases(
@@ -438,6 +530,96 @@ mod tests {
                 ("131052/308T", &[]),
                 ("131052:308T", &[]),
                 ("131052.308T", &[]),
+            ],
+        );
+    }
+
+    /// Presidio's `tests/test_se_*_recognizer.py` and `test_tr_national_id_recognizer.py`
+    /// cases.
+    #[test]
+    fn swedish_and_turkish_numbers_as_presidio_finds_them() {
+        assert_cases(
+            "se_personnummer",
+            &[
+                ("189004119807", &[(0, 12)]),
+                (
+                    "My personal identity code is: 189110089811. Thank you.",
+                    &[(30, 42)],
+                ),
+                ("191005059801", &[(0, 12)]),
+                ("198712202384", &[(0, 12)]),
+                ("871220-2384", &[(0, 11)]),
+                ("199109242397 är mitt pnr.", &[(0, 12)]),
+                ("19910924-2397 är mitt pnr.", &[(0, 13)]),
+                ("199201232387", &[(0, 12)]),
+                ("9201232387", &[(0, 10)]),
+                ("Here's my personnummer 200109022392.", &[(23, 35)]),
+                ("201109252385", &[(0, 12)]),
+                ("20110925-2385", &[(0, 13)]),
+                ("My swedish id code is199003052397.", &[(21, 33)]),
+                ("19000309-3393", &[]),
+                ("19001309-2393", &[]),
+                ("200504422381", &[]),
+                ("189x09179809", &[]),
+                ("18970c17-9809", &[]),
+            ],
+        );
+        assert_eq!(
+            forms("se_personnummer", "871220-2384 8712202384"),
+            [Form::Strong, Form::Weak]
+        );
+        assert_cases(
+            "se_organisationsnummer",
+            &[
+                ("212000-0142", &[(0, 11)]),
+                (
+                    "Our company identity code is: 212000-0142. Thank you.",
+                    &[(30, 41)],
+                ),
+                ("2120000142", &[(0, 10)]),
+                ("556703-7485", &[(0, 11)]),
+                ("5567037485", &[(0, 10)]),
+                ("556703-7485 är vårt orgnummer.", &[(0, 11)]),
+                ("556703-7485 tillhör vårt företag.", &[(0, 11)]),
+                ("19000309-3393", &[]),
+                ("19001309-2393", &[]),
+                ("55670x-7485", &[]),
+                ("556703-7r85", &[]),
+            ],
+        );
+        assert_cases(
+            "tr_national_id",
+            &[
+                ("10000000146", &[(0, 11)]),
+                ("76543210794", &[(0, 11)]),
+                ("36493665440", &[(0, 11)]),
+                ("53857632436", &[(0, 11)]),
+                ("94357219628", &[(0, 11)]),
+                ("79059236630", &[(0, 11)]),
+                ("64625294480", &[(0, 11)]),
+                ("TC Kimlik No: 10000000146", &[(14, 25)]),
+                (
+                    "Başvuru sahibinin TCKN numarası 10000000146 olarak tescil edilmiştir.",
+                    &[(32, 43)],
+                ),
+                (
+                    "Birinci kişi: 10000000146, ikinci kişi: 76543210794",
+                    &[(14, 25), (40, 51)],
+                ),
+                ("00000000000", &[]),
+                ("02531814694", &[]),
+                ("12345678900", &[]),
+                ("76543210780", &[]),
+                ("83219500748", &[]),
+                ("11798724308", &[]),
+                ("10000000145", &[]),
+                ("62286775983", &[]),
+                ("97485249605", &[]),
+                ("1234567890", &[]),
+                ("123456789012", &[]),
+                ("abcdefghijk", &[]),
+                ("Turkish ID 10000000146", &[(11, 22)]),
+                ("Türk kimlik numarası 36493665440", &[(21, 32)]),
             ],
         );
     }

@@ -9,9 +9,11 @@
 //! own score stands); here a match's [`Form`] carries that answer to the pattern's
 //! `score` and `weak_score` in `[detect.patterns.recognizers]`.
 
+mod africa;
 mod americas;
 mod asia_pacific;
 mod europe;
+mod korea;
 
 use regex::Regex;
 
@@ -23,6 +25,8 @@ pub(super) fn hits(name: &str, text: &str) -> Vec<Hit> {
     let hits = asia_pacific::hits(name, text)
         .or_else(|| europe::hits(name, text))
         .or_else(|| americas::hits(name, text))
+        .or_else(|| africa::hits(name, text))
+        .or_else(|| korea::hits(name, text))
         .unwrap_or_default();
     strongest(hits)
 }
@@ -91,6 +95,41 @@ fn sanitized_digits(s: &str, removed: &[char]) -> Option<Vec<u32>> {
 /// The weighted sum of `digits` and `weights`, pair by pair.
 fn weighted_sum(digits: &[u32], weights: &[u32]) -> u32 {
     digits.iter().zip(weights).map(|(d, w)| d * w).sum()
+}
+
+/// The Verhoeff check (Verhoeff, "Error Detecting Decimal Codes", 1969): the dihedral
+/// group D5's multiplication table `D` over the digits, read from the right, each
+/// permuted by `P` by its position. Written out as Presidio does: its three tables are
+/// the whole algorithm.
+fn verhoeff_valid(digits: &[u32]) -> bool {
+    const D: [[usize; 10]; 10] = [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+        [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+        [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+        [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+        [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+        [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+        [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+        [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+        [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    ];
+    const P: [[usize; 10]; 8] = [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+        [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+        [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+        [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+        [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+        [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+        [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+    ];
+    let check = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .fold(0, |c, (i, &d)| D[c][P[i % 8][d as usize % 10]]);
+    check == 0
 }
 
 #[cfg(test)]
