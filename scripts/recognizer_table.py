@@ -109,6 +109,15 @@ RECOGNIZERS = [
     ("kr_brn", "kr_brn", "kr_brn", "KR_BRN"),
     ("kr_passport", "kr_passport", "kr_passport", "KR_PASSPORT"),
     ("kr_driver_license", "kr_driver_license", "kr_driver_license", "KR_DRIVER_LICENSE"),
+    ("de_tax_id", "de_tax_id", "de_tax_id", "DE_TAX_ID"),
+    ("de_social_security", "de_social_security", "de_social_security", "DE_SOCIAL_SECURITY"),
+    ("de_vat_id", "de_vat_id", "de_vat_id", "DE_VAT_ID"),
+    ("de_passport", "de_passport", "de_passport", "DE_PASSPORT"),
+    ("de_id_card", "de_id_card", "de_id_card", "DE_ID_CARD"),
+    ("de_health_insurance", "de_health_insurance", "de_health_insurance", "DE_HEALTH_INSURANCE"),
+    ("de_lanr", "de_lanr", "de_lanr", "DE_LANR"),
+    ("de_handelsregister", "de_handelsregister", "de_handelsregister", "DE_HANDELSREGISTER"),
+    ("de_fuehrerschein", "de_fuehrerschein", "de_fuehrerschein", "DE_FUEHRERSCHEIN"),
 ]
 
 DATE_CATEGORIES = {"date", "datetime"}

@@ -13,6 +13,7 @@ mod africa;
 mod americas;
 mod asia_pacific;
 mod europe;
+mod germany;
 mod korea;
 
 use regex::Regex;
@@ -27,6 +28,7 @@ pub(super) fn hits(name: &str, text: &str) -> Vec<Hit> {
         .or_else(|| americas::hits(name, text))
         .or_else(|| africa::hits(name, text))
         .or_else(|| korea::hits(name, text))
+        .or_else(|| germany::hits(name, text))
         .unwrap_or_default();
     strongest(hits)
 }
