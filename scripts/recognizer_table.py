@@ -118,6 +118,8 @@ RECOGNIZERS = [
     ("de_lanr", "de_lanr", "de_lanr", "DE_LANR"),
     ("de_handelsregister", "de_handelsregister", "de_handelsregister", "DE_HANDELSREGISTER"),
     ("de_fuehrerschein", "de_fuehrerschein", "de_fuehrerschein", "DE_FUEHRERSCHEIN"),
+    ("de_bsnr", "de_bsnr", "de_bsnr", "DE_BSNR"),
+    ("de_plz", "de_plz", "de_plz", "DE_PLZ"),
 ]
 
 DATE_CATEGORIES = {"date", "datetime"}
