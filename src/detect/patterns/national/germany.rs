@@ -1,7 +1,8 @@
 //! Germany: ports of Presidio's `DeTaxIdRecognizer`, `DeSocialSecurityRecognizer`,
 //! `DeVatIdRecognizer`, `DePassportRecognizer`, `DeIdCardRecognizer`,
-//! `DeHealthInsuranceRecognizer`, `DeLanrRecognizer`, `DeHandelsregisterRecognizer` and
-//! `DeFuehrerscheinRecognizer` (MIT licence).
+//! `DeHealthInsuranceRecognizer`, `DeLanrRecognizer`, `DeBsnrRecognizer`,
+//! `DeHandelsregisterRecognizer`, `DeFuehrerscheinRecognizer` and `DePlzRecognizer` (MIT
+//! licence).
 
 use std::sync::LazyLock;
 
@@ -64,6 +65,13 @@ pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
             Form::Weak,
             valid_lanr,
         ),
+        // No check digit is published: only all zeros is rejected.
+        "de_bsnr" => checked(&NINE_DIGITS, text, "practice number", Form::Strong, |s| {
+            s != "000000000"
+        }),
+        "de_plz" => checked(&PLZ, text, "postcode", Form::Strong, |s| {
+            s != "01000" && s != "99999"
+        }),
         "de_handelsregister" => checked(
             &HANDELSREGISTER,
             text,
@@ -103,6 +111,10 @@ static ICAO_DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
 static HEALTH_INSURANCE: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?i)(?-u:\b)[A-Z][0-9]{9}(?-u:\b)"));
 static NINE_DIGITS: LazyLock<Regex> = LazyLock::new(|| static_regex(r"(?-u:\b)[0-9]{9}(?-u:\b)"));
+/// A Postleitzahl: five digits, 01001 to 99998 (Presidio's lookahead, which excludes
+/// 01000 and 99999, is the check in [`hits`]).
+static PLZ: LazyLock<Regex> =
+    LazyLock::new(|| static_regex(r"(?-u:\b)(?:0[1-9][0-9]{3}|[1-9][0-9]{4})(?-u:\b)"));
 /// A commercial register number: HRA or HRB and up to six digits.
 static HANDELSREGISTER: LazyLock<Regex> =
     LazyLock::new(|| static_regex(r"(?i)(?-u:\b)HR[AB]\s*[0-9]{1,6}(?-u:\b)"));
@@ -397,6 +409,42 @@ mod tests {
                 ("100000401", &[]),
                 ("12345660", &[]),
                 ("1234566010", &[]),
+            ],
+        );
+        assert_cases(
+            "de_bsnr",
+            &[
+                ("021234568", &[(0, 9)]),
+                ("521234567", &[(0, 9)]),
+                ("711234567", &[(0, 9)]),
+                ("351234567", &[(0, 9)]),
+                ("Betriebsstättennummer: 021234568", &[(23, 32)]),
+                ("BSNR 711234567 der Praxis.", &[(5, 14)]),
+                ("991234567", &[(0, 9)]),
+                ("051234567", &[(0, 9)]),
+                ("000000000", &[]),
+                ("02123456", &[]),
+                ("0212345689", &[]),
+                ("02123456A", &[]),
+            ],
+        );
+        assert_cases(
+            "de_plz",
+            &[
+                ("10115", &[(0, 5)]),
+                ("80331", &[(0, 5)]),
+                ("22085", &[(0, 5)]),
+                ("01001", &[(0, 5)]),
+                ("99998", &[(0, 5)]),
+                ("PLZ: 10115", &[(5, 10)]),
+                ("Postleitzahl 80331 München", &[(13, 18)]),
+                ("00000", &[]),
+                ("01000", &[]),
+                ("99999", &[]),
+                ("101150", &[]),
+                ("1011", &[]),
+                ("10115", &[(0, 5)]),
+                ("PLZ 80331", &[(4, 9)]),
             ],
         );
         assert_cases(
