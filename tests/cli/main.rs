@@ -18,6 +18,7 @@ mod eval_tab;
 mod formats;
 mod kb;
 mod krepeat_kanon;
+mod national_ids;
 mod office_suite;
 mod operators;
 mod outputs;
