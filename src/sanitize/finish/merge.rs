@@ -414,6 +414,19 @@ mod tests {
             .collect()
     }
 
+    /// Each replacement's original and how it reads.
+    fn originals_read(replacements: &[Replacement]) -> Vec<(&str, &str)> {
+        replacements
+            .iter()
+            .map(|r| {
+                (
+                    r.original.as_str(),
+                    r.replacement.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
     /// People are "person".
     fn around<'a>(
         person_kind: &'a dyn Fn(&str) -> bool,
@@ -467,15 +480,7 @@ mod tests {
         let lost = merge_adjacent(text, &mut replacements, &around(&roles, &after_the));
         let lost: f64 = lost.iter().map(|(_, bits)| bits).sum();
         assert_eq!(lost, 5.0, "five merged readings' bits");
-        let read: Vec<(&str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.original.as_str(),
-                    r.replacement.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = originals_read(&replacements);
         // A role with no determiner takes its article (a name the role typed gives its
         // own); one after "the" does not; a period before a thing modifies it, and before
         // a person is set off by a comma.
@@ -631,15 +636,7 @@ mod tests {
         .collect::<Vec<_>>();
         let lost = fold_aliases(text, &mut replacements);
         assert_eq!(lost, [(at("TCU"), 1.0), (at("寫"), 1.0)]);
-        let read: Vec<(&str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.original.as_str(),
-                    r.replacement.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = originals_read(&replacements);
         // A short form or the same class restates the name; a year or a role does not.
         assert_eq!(
             read,
@@ -684,15 +681,7 @@ mod tests {
         })
         .collect::<Vec<_>>();
         possessives_agree(text, &mut replacements);
-        let read: Vec<(&str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.original.as_str(),
-                    r.replacement.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = originals_read(&replacements);
         assert_eq!(
             read,
             [
@@ -742,15 +731,7 @@ mod tests {
         };
         let lost = fold_into_kept_words(text, &mut replacements, &kept);
         assert_eq!(lost, [(at("Kim"), 1.0), (at("Jo"), 1.0)]);
-        let read: Vec<(&str, &str)> = replacements
-            .iter()
-            .map(|r| {
-                (
-                    r.original.as_str(),
-                    r.replacement.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let read = originals_read(&replacements);
         assert_eq!(
             read,
             [
