@@ -26,6 +26,31 @@
 //!    findings as Presidio's analyzer reports them.
 //! 10. `serve` — the HTTP service around the engine.
 //!
+//! As a library: open an [`pipeline::Engine`] once (it loads the knowledge bases, the
+//! count source and the models) and sanitize any number of documents with it.
+//!
+//! ```no_run
+//! use declass::data::DataDir;
+//! use declass::pipeline::Engine;
+//! use declass::sanitize::Strategy;
+//! use declass::{Config, Result};
+//!
+//! fn main() -> Result<()> {
+//!     let config = Config::builtin()?;
+//!     // `declass setup` fills this directory; `auto_setup(true)` fetches what is missing.
+//!     let data = DataDir::resolve(None, &config.data)?;
+//!     let engine = Engine::builder(&config, &data).auto_setup(true).open()?;
+//!     let text = "Margaret Ellison was born in Leeds on 4 May 1961.".to_string();
+//!     let protect = ["Margaret Ellison".to_string()];
+//!     let processed = engine.process(text, &protect, Strategy::S5)?;
+//!     for replacement in &processed.plan.replacements {
+//!         println!("{:?} → {:?}", replacement.original, replacement.replacement);
+//!     }
+//!     println!("utility kept: {:.2}", processed.plan.utility.ratio);
+//!     Ok(())
+//! }
+//! ```
+//!
 //! Cargo features leave out what a user of the library may not need (README, "Cargo
 //! features"): `cli` the binary, `serve` the service, `table` the methods of [`table`]
 //! (its configuration section is always read), `plots` the plots of `eval`, `remote` the

@@ -16,7 +16,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use declass::analyzer::{ResultFilter, analyzer_results, entity_type, supported_entity_types};
 use declass::config::Config;
 use declass::data::DataDir;
-use declass::detect::{DetectorInputs, PROTECTED_PERSON, SENSITIVE_TERM, check_words};
+use declass::detect::{PROTECTED_PERSON, SENSITIVE_TERM, check_words};
 use declass::pipeline::{Batches, Detail, DocumentInputs, DocumentRequest, Processed};
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, report, text_edits};
@@ -167,19 +167,12 @@ impl Engine {
         py.detach(|| {
             let config = Config::load(config.as_deref()).map_err(engine_error)?;
             let data = DataDir::resolve(data_dir.as_deref(), &config.data).map_err(engine_error)?;
-            let inputs = DetectorInputs {
-                model_dirs: vec![data.root().to_path_buf()],
-                ..DetectorInputs::default()
-            };
             let named = detect.unwrap_or_default();
-            let core = declass::pipeline::Engine::open(
-                &config,
-                &data,
-                &named,
-                &inputs,
-                auto_setup && config.setup.auto,
-            )
-            .map_err(|e| engine_error(format!("cannot open the engine: {e}")))?;
+            let core = declass::pipeline::Engine::builder(&config, &data)
+                .detectors(&named)
+                .auto_setup(auto_setup && config.setup.auto)
+                .open()
+                .map_err(|e| engine_error(format!("cannot open the engine: {e}")))?;
             // As `declass serve`: without named detectors, `analyze` adds its own.
             let core = if named.is_empty() {
                 core.with_analysis_detectors(&config.serve.analyze_extra_detectors)

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 
-use declass::detect::{DetectorInputs, Registry};
+use declass::detect::Registry;
 use declass::pipeline::Engine;
 use declass::serve::{ServeOptions, run};
 
@@ -24,18 +24,12 @@ pub struct ServeArgs {
 
 pub fn run_serve(ctx: &Ctx, args: ServeArgs) -> Result<()> {
     let options = ServeOptions::resolve(&ctx.config.serve, args.addr.as_deref())?;
-    let inputs = DetectorInputs {
-        model_dirs: ctx.model_dirs(),
-        ..DetectorInputs::default()
-    };
-    let engine = Engine::open(
-        &ctx.config,
-        &ctx.data,
-        &args.detect,
-        &inputs,
-        ctx.auto_setup,
-    )
-    .context("cannot open the engine (nothing is served)")?;
+    let engine = Engine::builder(&ctx.config, &ctx.data)
+        .detectors(&args.detect)
+        .model_dirs(ctx.model_dirs())
+        .auto_setup(ctx.auto_setup)
+        .open()
+        .context("cannot open the engine (nothing is served)")?;
     // Named detectors are what every route runs; else `/analyze` adds its own.
     let engine = if args.detect.is_empty() {
         engine

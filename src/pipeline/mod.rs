@@ -3,12 +3,14 @@
 //! document; the commands `sanitize`, `assess` and `compare` all go through it.
 
 mod batches;
+mod builder;
 mod request;
 mod shared_batch;
 mod typing;
 mod windows;
 
 pub use batches::Batches;
+pub use builder::EngineBuilder;
 pub use request::{Detail, DocumentInputs, DocumentRequest, Processed};
 pub use shared_batch::SharedBatch;
 pub use windows::windows;
