@@ -539,9 +539,7 @@ impl Run<'_, '_> {
         let first = self.doc.tokens.partition_point(|t| t.end <= start);
         let sentence_start = self
             .doc
-            .sentences
-            .iter()
-            .find(|s| s.tokens.contains(&first))
+            .sentence_of_token(first)
             .map_or(0, |s| s.tokens.start);
         crate::text::list_cue(
             &self.doc.text,

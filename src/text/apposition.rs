@@ -14,12 +14,7 @@ use super::{Document, TokenKind, Upos};
 pub fn indefinite_apposition(doc: &Document, end: usize) -> Option<Range<usize>> {
     let comma = doc.tokens.partition_point(|t| t.start < end);
     let article = comma + 1;
-    let sentence_end = doc
-        .sentences
-        .iter()
-        .find(|s| s.tokens.contains(&comma))?
-        .tokens
-        .end;
+    let sentence_end = doc.sentence_of_token(comma)?.tokens.end;
     if article >= sentence_end
         || doc.tokens[comma].norm != ","
         || !matches!(doc.tokens[article].norm.as_str(), "a" | "an")

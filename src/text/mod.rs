@@ -98,6 +98,13 @@ impl Document {
         &self.text[term.start..term.end]
     }
 
+    /// The sentence holding token `k`: sentences are in order, so it is found by binary
+    /// search, as every name of a long document asks.
+    pub fn sentence_of_token(&self, k: usize) -> Option<&Sentence> {
+        let at = self.sentences.partition_point(|s| s.tokens.end <= k);
+        self.sentences.get(at).filter(|s| s.tokens.contains(&k))
+    }
+
     /// The sentence around byte `start` (an empty sentence counts as one byte wide, so a
     /// position is never between sentences by rounding).
     pub fn sentence_at(&self, start: usize) -> Option<&Sentence> {
@@ -203,6 +210,35 @@ impl CharOffsets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every word a noun: enough to segment and tokenize.
+    struct Nouns;
+
+    impl Tagger for Nouns {
+        fn tag(&self, words: &[&str]) -> Vec<Upos> {
+            vec![Upos::Noun; words.len()]
+        }
+    }
+
+    #[test]
+    fn the_sentence_of_a_token_is_the_one_holding_it() {
+        let config = crate::Config::builtin().expect("config").text;
+        let doc =
+            Analyzer::new(&Nouns, &config).analyze("One two. Three four five. Six.".to_string());
+        assert_eq!(doc.sentences.len(), 3);
+        for (k, token) in doc.tokens.iter().enumerate() {
+            let found = doc
+                .sentence_of_token(k)
+                .expect("every token has a sentence");
+            let expected = doc
+                .sentences
+                .iter()
+                .find(|s| s.tokens.contains(&k))
+                .expect("a sentence holds it");
+            assert_eq!(found.start, expected.start, "{k}: {token:?}");
+        }
+        assert!(doc.sentence_of_token(doc.tokens.len()).is_none());
+    }
 
     #[test]
     fn char_offsets_round_trip() {

@@ -140,12 +140,7 @@ pub(super) fn kept_noun_before(
     let noun_token = &doc.tokens[noun];
     let noun_word = &doc.text[noun_token.start..noun_token.end];
     let next = doc.tokens.partition_point(|t| t.start < end);
-    let sentence_end = doc
-        .sentences
-        .iter()
-        .find(|s| s.tokens.contains(&noun))?
-        .tokens
-        .end;
+    let sentence_end = doc.sentence_of_token(noun)?.tokens.end;
     let closes = |k: usize| -> Option<usize> {
         if k >= sentence_end || matches!(doc.tokens[k].norm.as_str(), "." | ";" | "!" | "?") {
             return Some(end);
