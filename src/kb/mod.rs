@@ -152,6 +152,31 @@ pub struct KnowledgeBase {
     sources_key: Option<String>,
 }
 
+/// Which labels count a concept ([`counts_its_concept`]), named in the identity of
+/// anything kept that was counted by them, so a change of the rule is never read from an
+/// older table.
+pub const COUNTING_RULE: &str =
+    "labels of function words, one- or two-letter codes and one-word abbreviations left out";
+
+/// Whether a label's documents are evidence of its concept. The corpus index is case
+/// folded and drops abbreviations' periods, so a label made only of function words ("IN"
+/// for Indiana, "In" for indium, "OR" for Oregon), a code or symbol of one or two letters
+/// ("NE", "Co", "K") or a one-word abbreviation ("Mass.", "Ill.", "Wash.") counts the
+/// documents of the word or initial it spells, nearly every document: counted in, it left
+/// a concept above it ("American state", "chemical element") with almost no information,
+/// and a reader's class lost to a vaguer one.
+fn counts_its_concept(label: &str, phrase: &[String]) -> bool {
+    let one_word = phrase.len() == 1 && !label.trim().contains(char::is_whitespace);
+    let code = one_word
+        && (label.chars().count() <= 2 && label.starts_with(char::is_uppercase)
+            || label.trim_end().ends_with('.'));
+    !phrase.is_empty()
+        && !code
+        && !phrase
+            .iter()
+            .all(|word| crate::text::chunk::is_function_word(word))
+}
+
 /// A key that orders phrases as their first words do (the word's first eight bytes,
 /// big-endian, padded with zeros): never larger for a phrase that sorts before another,
 /// so sorting a concept's hundreds of phrases compares integers and reads the phrases
@@ -498,12 +523,16 @@ impl KnowledgeBase {
         label_limit: usize,
         phrase_at: &dyn Fn(u32, usize) -> Option<LabelPhrase>,
     ) -> Vec<LabelPhrase> {
-        let preferred = phrase_at(concept.0, 0).filter(|p| !p.is_empty());
+        let countable = |id: u32, position: usize| {
+            phrase_at(id, position)
+                .filter(|phrase| counts_its_concept(self.label_at(id, position), phrase))
+        };
+        let preferred = countable(concept.0, 0);
         let mut others: Vec<(u64, LabelPhrase)> = self
             .subsumed(concept, label_limit.max(1))
             .into_iter()
-            .filter_map(|(id, position)| phrase_at(id, position))
-            .filter(|phrase| !phrase.is_empty() && Some(phrase) != preferred.as_ref())
+            .filter_map(|(id, position)| countable(id, position))
+            .filter(|phrase| Some(phrase) != preferred.as_ref())
             .map(|phrase| (phrase_order_key(&phrase), phrase))
             .collect();
         others.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));

@@ -465,3 +465,43 @@ fn phrase_order_key_agrees_with_phrase_order() {
     }
     assert!(super::phrase_order_key(&phrases[2]) < super::phrase_order_key(&phrases[10]));
 }
+
+/// A code or a label of function words counts the documents of the word it spells, not
+/// its concept's: "American state" is counted by "Indiana" and "Nebraska", not by "IN",
+/// "NE", "in" or "Ind." (read as "ind"); a lower-case word of two letters ("ox") is a word
+/// and counts.
+#[test]
+fn counting_phrases_leave_out_codes_and_function_words() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let kb_source = source(
+        tmp.path(),
+        "wn",
+        0,
+        r#"
+ex:entity skos:prefLabel "entity" .
+ex:amstate skos:prefLabel "American state" ; skos:broader ex:entity .
+ex:indiana skos:prefLabel "Indiana" ; skos:altLabel "IN" , "Ind." ; dcl:instanceOf ex:amstate .
+ex:nebraska skos:prefLabel "Nebraska" ; skos:altLabel "NE" , "Neb." ; dcl:instanceOf ex:amstate .
+ex:unit skos:prefLabel "unit" ; skos:broader ex:entity .
+ex:inch skos:prefLabel "inch" ; skos:altLabel "in" ; skos:broader ex:unit .
+ex:ox skos:prefLabel "ox" ; skos:broader ex:entity .
+"#,
+    );
+    let kb = KnowledgeBase::from_sources(&[kb_source], &kb_config()).expect("load");
+    let listed = |term: &str| -> Vec<String> {
+        kb.counting_phrases(kb.lookup(term)[0], 100)
+            .iter()
+            .map(|p| p.join(" "))
+            .collect()
+    };
+    assert_eq!(
+        listed("American state"),
+        vec!["american state", "indiana", "nebraska"]
+    );
+    assert_eq!(listed("unit"), vec!["unit", "inch"]);
+    assert_eq!(listed("ox"), vec!["ox"]);
+    assert!(
+        kb.subsumed_labels(kb.lookup("American state")[0], 100)
+            .contains(&"IN")
+    );
+}

@@ -127,7 +127,8 @@ pub struct KbTaxonomy<'a> {
 pub fn concept_family(kb: &Arc<KnowledgeBase>, label_limit: usize) -> Option<SetFamily> {
     let key = kb.sources_key()?;
     let identity = format!(
-        "concepts of the knowledge bases {key}, counted by at most {label_limit} labels, tokenizer version {}",
+        "concepts of the knowledge bases {key}, counted by at most {label_limit} labels ({}), tokenizer version {}",
+        crate::kb::COUNTING_RULE,
         crate::text::tokenize::TOKENIZER_VERSION
     );
     let size = u32::try_from(kb.concept_count()).ok()?;
