@@ -715,12 +715,40 @@ impl Run<'_, '_> {
 
     /// Orders counted candidates by decreasing IC (ties keep the chain order).
     pub(super) fn by_information(&self, list: Vec<Candidate>) -> Result<Vec<Candidate>> {
+        Ok(self
+            .by_information_priced(list)?
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect())
+    }
+
+    /// [`Self::by_information`] with each candidate's IC as the knapsack prices it. A
+    /// named entity reads at broadest as its kind (`instance_kinds`: "place", "person"),
+    /// so a class listed before its kind is priced at no less than the kind: a class
+    /// whose labels the corpus meets everywhere ("American state": "Washington",
+    /// "Georgia", "New York"), or a kind counted by only its nearest labels
+    /// (`concept_label_limit`), would otherwise read as broader than the kind ("a place"
+    /// published for Nebraska where "a U.S. state" is as safe). Raised, never lowered: a
+    /// form is never priced as telling less than the corpus measured.
+    pub(super) fn by_information_priced(
+        &self,
+        list: Vec<Candidate>,
+    ) -> Result<Vec<(f64, Candidate)>> {
+        let kinds = &self.s.config.instance_kinds;
         let mut keyed = Vec::with_capacity(list.len());
         for (i, c) in list.into_iter().enumerate() {
             keyed.push((self.ic(&c.set)?.bits, i, c));
         }
+        let mut kind_floor = 0.0_f64;
+        for (bits, _, c) in keyed.iter_mut().rev() {
+            if kinds.values().any(|kind| *kind == c.label) {
+                kind_floor = kind_floor.max(*bits);
+            } else {
+                *bits = bits.max(kind_floor);
+            }
+        }
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        Ok(keyed.into_iter().map(|(_, _, c)| c).collect())
+        Ok(keyed.into_iter().map(|(bits, _, c)| (bits, c)).collect())
     }
 }
 

@@ -433,20 +433,21 @@ impl Run<'_, '_> {
                     ic: 0.0,
                 });
             } else {
-                let ordered = self.by_information(candidates)?;
+                let ordered = self.by_information_priced(candidates)?;
                 let has_class = !ordered.is_empty();
                 let person = &self.s.config.person_concept;
-                let person_class = ordered.iter().find(|c| c.label == *person).cloned();
+                let person_class = ordered
+                    .iter()
+                    .find(|(_, c)| c.label == *person)
+                    .map(|(_, c)| c.clone());
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
-                for c in &ordered {
-                    let ic = self.ic(&c.set)?.bits;
-                    if least.as_ref().is_none_or(|(bits, _)| ic < *bits) {
-                        least = Some((ic, c.clone()));
+                for (ic, c) in &ordered {
+                    if least.as_ref().is_none_or(|(bits, _)| ic < bits) {
+                        least = Some((*ic, c.clone()));
                     }
                 }
-                for c in ordered {
-                    let ic = self.ic(&c.set)?.bits;
+                for (ic, c) in ordered {
                     if ic < original_ic {
                         options.push(Option_ {
                             set: c.set.clone(),

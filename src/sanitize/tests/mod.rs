@@ -137,6 +137,14 @@ impl Taxonomy for Kb {
                 steps: vec![step("disease", &["breast cancer"])],
                 ..Sense::default()
             }),
+            // A named place whose class the corpus counts in more documents than its
+            // kind: "garden" is commoner than "worker".
+            "Vexley" => Some(Sense {
+                steps: vec![step("province", &["garden"]), step("place", &["worker"])],
+                instance: true,
+                fits_document: true,
+                ..Sense::default()
+            }),
             // Two senses, neither supported by the test documents.
             "worker" => Some(Sense {
                 steps: vec![step("insect", &["worker", "garden"])],
@@ -523,6 +531,31 @@ fn protected_person_sets_the_threshold_and_names_are_quasi_identifiers() {
     );
     // Without the rule, the bound (IC of "Filler": log2(183/40) bits) keeps it.
     assert!(replaced(&plan_with(Vec::new()), "Filler").is_none());
+}
+
+/// A named place reads at broadest as its kind: its own class is never published as
+/// broader than "place" because the corpus counts the class's labels more often (as
+/// "American state" by "Washington" and "Georgia").
+#[test]
+fn a_class_is_never_read_as_broader_than_its_kind() {
+    let config = Config::builtin().expect("config");
+    let text = "Kim Doe had breast cancer. She saw Vexley.";
+    let doc = Analyzer::new(&LexiconTagger, &config.text).analyze(text.to_string());
+    let start = text.find("Kim Doe").expect("in text");
+    let findings = vec![Finding {
+        start,
+        end: start + "Kim Doe".len(),
+        category: "person".into(),
+        detector: protect::NAME.into(),
+        proposal: Proposal::Generalize("person".into()),
+        confidence: 1.0,
+        reason: "given".into(),
+    }];
+    let mut sc = config.sanitize.clone();
+    sc.pair_check = false;
+    let plan = plan_for(&sc, &corpus(), &doc, &findings, Strategy::S5).expect("plan");
+    let vexley = replaced(&plan, "Vexley").expect("a name is a quasi-identifier");
+    assert_eq!(vexley.class.as_deref(), Some("province"));
 }
 
 #[test]
