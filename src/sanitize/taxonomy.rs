@@ -22,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::kb::{ConceptRef, KnowledgeBase, Relation};
 use crate::stats::{SetFamily, TermSet};
+use crate::text::chunk::is_function_word;
 use crate::text::tokenize::index_terms;
 
 /// One generalization a term can be published as, with the term set that counts it.
@@ -197,13 +198,22 @@ impl KbTaxonomy<'_> {
         })
     }
 
-    /// The words of the concept's labels and of its ancestors' up to
-    /// [`SENSE_NEIGHBOURHOOD_STEPS`] steps up every chain, sorted, without repeats.
+    /// The content words of the concept's labels and of its ancestors' up to
+    /// [`SENSE_NEIGHBOURHOOD_STEPS`] steps up every chain, sorted, without repeats. Function
+    /// words are left out, as Lesk's overlap leaves them out of glosses: every document has
+    /// "the" and "of", so a sense with a label such as "the States" or "United States of
+    /// America" above it (Geneva, Illinois) outscored one without (Geneva, Switzerland)
+    /// in any text at all.
     fn neighbourhood(&self, concept: ConceptRef) -> Box<[Box<str>]> {
         let mut words: BTreeSet<&str> = BTreeSet::new();
         let mut add_labels = |concept: ConceptRef| {
             for phrase in self.kb.label_phrases(concept) {
-                words.extend(phrase.iter().map(String::as_str));
+                words.extend(
+                    phrase
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|word| !is_function_word(word)),
+                );
             }
         };
         add_labels(concept);
@@ -627,6 +637,40 @@ ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
         assert!(!labels(&florida).contains(&"North American country"));
         assert!(florida.categories.contains("American state"));
         assert!(!florida.categories.contains("North American country"));
+    }
+
+    /// "the" and "of" in a label above one namesake ("the States") are in every document:
+    /// no evidence that the text speaks of that namesake.
+    #[test]
+    fn function_words_are_no_evidence_for_a_sense() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = crate::kb::tests::source(
+            tmp.path(),
+            "wn",
+            0,
+            r#"
+ex:entity skos:prefLabel "entity" .
+ex:country skos:prefLabel "country" ; skos:broader ex:entity .
+ex:ch skos:prefLabel "Switzerland" ; dcl:instanceOf ex:country .
+ex:us skos:prefLabel "United States" ; skos:altLabel "the States" , "United States of America" ; dcl:instanceOf ex:country .
+ex:city skos:prefLabel "city" ; skos:broader ex:entity .
+ex:geneva1 skos:prefLabel "Geneva" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:ch .
+ex:geneva2 skos:prefLabel "Geneva" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:us .
+"#,
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        let kb = KnowledgeBase::from_sources(&[source], &config).expect("load");
+        let t = taxonomy(&kb);
+        let sense = t
+            .sense("Geneva", true, &words(&["the", "of", "united", "nations"]))
+            .expect("known");
+        assert!(!sense.fits_document);
+        assert_eq!(labels(&sense)[..1], ["city"]);
+        assert!(!labels(&sense).iter().any(|l| l.contains("United States")));
+        let told = t
+            .sense("Geneva", true, &words(&["the", "united", "states"]))
+            .expect("known");
+        assert_eq!(labels(&told)[..2], ["city", "city in the United States"]);
     }
 
     #[test]
