@@ -98,6 +98,42 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
     lost
 }
 
+/// Folds a place's qualifier into the replaced place before it when the place's class
+/// already names it: "born in Battle Creek, Michigan, and" reads "born in a city in
+/// Michigan, and", not "a city in Michigan, an American state, and". The reader still
+/// learns what the qualifier's replacement said (a city in Michigan lies in an American
+/// state), so its bits stay kept.
+pub(super) fn fold_place_qualifiers(text: &str, replacements: &mut Vec<Replacement>) {
+    let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
+    for r in replacements.drain(..) {
+        let qualifies_previous = folded.last().is_some_and(|place| {
+            let (Some(class), Some(_), Some(_)) =
+                (&place.class, &place.replacement, &r.replacement)
+            else {
+                return false;
+            };
+            let names_it = class
+                .strip_suffix(r.original.as_str())
+                .is_some_and(|head| head.ends_with(" in ") || head.ends_with(" in the "));
+            names_it && place.end <= r.start && text[place.end..r.start].trim() == ","
+        });
+        match folded.last_mut() {
+            Some(place) if qualifies_previous => {
+                place.original = text[place.start..r.end].to_string();
+                place.end = r.end;
+                place.information.original_bits += r.information.original_bits;
+                place.information.kept_bits += r.information.kept_bits;
+                if r.role == Role::Sensitive {
+                    place.role = Role::Sensitive;
+                }
+                place.reasons.extend(r.reasons);
+            }
+            _ => folded.push(r),
+        }
+    }
+    *replacements = folded;
+}
+
 /// What the kept words around a replaced name already say of it.
 pub(super) struct KeptWords<'a> {
     /// Whether a class is a kind of person.
@@ -393,8 +429,8 @@ pub(super) fn without_article(published: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::{
-        Around, KeptWords, fold_aliases, fold_into_kept_words, fold_titles, merge_adjacent,
-        possessives_agree,
+        Around, KeptWords, fold_aliases, fold_into_kept_words, fold_place_qualifiers, fold_titles,
+        merge_adjacent, possessives_agree,
     };
     use crate::sanitize::finish::reading::KeptReading;
     use crate::sanitize::plan::Replacement;
@@ -548,6 +584,33 @@ mod tests {
         assert_eq!(replacements[0].original, "Phyllis Mary");
         assert_eq!(replacements[0].information.original_bits, 4.0);
         assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn a_qualifier_the_place_class_names_folds_into_it() {
+        let text = "Born in Battle Creek, Michigan, she moved to Omaha, Texas and Lyon, France.";
+        let mut replacements = vec![
+            Replacement::generalized(text, 8, 20, "a city in Michigan", "city in Michigan"),
+            Replacement::generalized(text, 22, 30, "an American state", "American state"),
+            Replacement::generalized(text, 45, 50, "a city in Nebraska", "city in Nebraska"),
+            Replacement::generalized(text, 52, 57, "an American state", "American state"),
+            Replacement::generalized(text, 62, 66, "a city in France", "city in France"),
+        ];
+        fold_place_qualifiers(text, &mut replacements);
+        // Michigan is named by the city's class and folds into it, its kept bit with it;
+        // Texas is not Nebraska and stays; France was published as it stands.
+        assert_eq!(
+            spans_read(&replacements),
+            [
+                (8, 30, "a city in Michigan", "city in Michigan"),
+                (45, 50, "a city in Nebraska", "city in Nebraska"),
+                (52, 57, "an American state", "American state"),
+                (62, 66, "a city in France", "city in France"),
+            ]
+        );
+        assert_eq!(replacements[0].original, "Battle Creek, Michigan");
+        assert_eq!(replacements[0].information.original_bits, 4.0);
+        assert_eq!(replacements[0].information.kept_bits, 2.0);
     }
 
     #[test]

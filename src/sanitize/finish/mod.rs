@@ -28,8 +28,8 @@ mod merge;
 mod reading;
 
 use merge::{
-    Around, KeptWords, fold_aliases, fold_into_kept_words, fold_titles, merge_adjacent,
-    possessives_agree,
+    Around, KeptWords, fold_aliases, fold_into_kept_words, fold_place_qualifiers, fold_titles,
+    merge_adjacent, possessives_agree,
 };
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
@@ -315,6 +315,7 @@ impl Run<'_, '_> {
             &|class| class == self.s.config.person_concept || person_kind(class),
         );
         lost.extend(fold_aliases(&self.doc.text, &mut replacements));
+        fold_place_qualifiers(&self.doc.text, &mut replacements);
         lost.extend(merge_adjacent(
             &self.doc.text,
             &mut replacements,
