@@ -27,25 +27,54 @@
 //! 10. `serve` — the HTTP service around the engine.
 //!
 //! As a library: open an [`pipeline::Engine`] once (it loads the knowledge bases, the
-//! count source and the models) and sanitize any number of documents with it.
+//! count source and the models) and sanitize any number of documents with it. The
+//! knowledge bases and models are compiled in; the counts come from a reference corpus
+//! in the data directory, which `declass setup` builds from Wikipedia. This example
+//! builds a small corpus of its own in a temporary data directory instead, so it runs
+//! without the network.
 //!
-//! ```no_run
+//! ```
 //! use declass::data::DataDir;
 //! use declass::pipeline::Engine;
 //! use declass::sanitize::Strategy;
-//! use declass::{Config, Result};
+//! use declass::stats::PriorKind;
+//! use declass::stats::corpora::{BuildOptions, build_corpus};
+//! use declass::Config;
 //!
-//! fn main() -> Result<()> {
-//!     let config = Config::builtin()?;
-//!     // `declass setup` fills this directory; `auto_setup(true)` fetches what is missing.
-//!     let data = DataDir::resolve(None, &config.data)?;
-//!     let engine = Engine::builder(&config, &data).auto_setup(true).open()?;
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let mut config = Config::builtin()?;
+//!     // The word-frequency prior is a data package `declass setup` fetches.
+//!     config.stats.prior = PriorKind::None;
+//!     let dir = tempfile::tempdir()?;
+//!     let data = DataDir::at(dir.path().join("data"));
+//!     let corpus = dir.path().join("corpus.jsonl");
+//!     let documents = [
+//!         "A person was born in a city in England.",
+//!         "The city of Leeds lies in West Yorkshire, in England.",
+//!         "She was born in May and studied history at a university.",
+//!     ];
+//!     let lines: String = documents
+//!         .iter()
+//!         .map(|text| format!("{}\n", serde_json::json!({ "text": text })))
+//!         .collect();
+//!     std::fs::write(&corpus, lines)?;
+//!     let options = BuildOptions {
+//!         name: &config.corpus.default,
+//!         strict: true,
+//!         progress: &mut |_| {},
+//!     };
+//!     build_corpus(&data, &[corpus], &config.corpus, options)?;
+//!
+//!     let engine = Engine::builder(&config, &data).open()?;
 //!     let text = "Margaret Ellison was born in Leeds on 4 May 1961.".to_string();
 //!     let protect = ["Margaret Ellison".to_string()];
 //!     let processed = engine.process(text, &protect, Strategy::S5)?;
 //!     for replacement in &processed.plan.replacements {
 //!         println!("{:?} → {:?}", replacement.original, replacement.replacement);
 //!     }
+//!     let person = &processed.plan.replacements[0];
+//!     assert_eq!(person.original, "Margaret Ellison");
+//!     assert!(person.replacement.as_deref().is_some_and(|r| !r.contains("Ellison")));
 //!     println!("utility kept: {:.2}", processed.plan.utility.ratio);
 //!     Ok(())
 //! }

@@ -22,6 +22,8 @@ pub mod vocab;
 pub mod wordnet;
 
 #[cfg(test)]
+mod recipe_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 mod cache_layout;

@@ -578,6 +578,9 @@ pub fn open_configured_source(
 }
 
 #[cfg(test)]
+mod recipe_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
