@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::candidates::Candidate;
+use super::collect::Generalization;
 use super::plan::{
     Action, Assessment, Disclosure, Information, KindUtility, Plan, Reason, Replacement, Role,
     Threshold, Utility,
@@ -35,7 +36,7 @@ pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
     common_noun_heading, determined, kept_apposition_after, kept_noun_before, kept_role_before,
-    lowercase_heading, noun_follows, reads_as, stands_for_a_plural,
+    lowercase_heading, noun_follows, reads_as, sentence_names_class, stands_for_a_plural,
 };
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -152,9 +153,25 @@ impl Run<'_, '_> {
             }
         }
         let mut pseudonyms = Pseudonyms::new();
+        let person = &self.s.config.person_concept;
+        let as_person = self.s.taxonomy.concept(person).map(|step| Generalization {
+            label: person.clone(),
+            source: step.source,
+            set: step.counting,
+        });
         for (m, finding) in self.findings.iter().enumerate() {
             let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
-            let published = entry.and_then(|e| e.generalization.as_ref());
+            let mut published = entry.and_then(|e| e.generalization.as_ref());
+            // A protected person read as their occupation reads as a person in a sentence
+            // that says the occupation of someone ("A person is a politician", not "A
+            // politician is a politician").
+            if let (Some(g), Some(as_person)) = (published, as_person.as_ref())
+                && entry.is_some_and(|e| e.protected)
+                && g.label != *person
+                && sentence_names_class(self.doc, finding.start, finding.end, &g.label)
+            {
+                published = Some(as_person);
+            }
             let operator = self.s.operators.operator_for(&finding.category);
             let mut replacement = if operator == Operator::Generalize {
                 sensitive_replacement(

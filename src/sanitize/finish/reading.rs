@@ -43,6 +43,24 @@ pub(super) struct KeptReading {
     pub(super) reads: String,
 }
 
+/// Whether the sentence holding `start..end` names `class`'s head noun outside that span
+/// ("Harry Kusnick was a sound engineer" for "engineer"): a mention read as the class
+/// would have the sentence say it twice ("An engineer was a sound engineer").
+pub(super) fn sentence_names_class(doc: &Document, start: usize, end: usize, class: &str) -> bool {
+    let Some(head) = class.split_whitespace().last().map(str::to_lowercase) else {
+        return false;
+    };
+    let plural = crate::text::lemma::noun_plural(&head);
+    let Some(sentence) = doc.sentence_at(start) else {
+        return false;
+    };
+    doc.tokens
+        .get(sentence.tokens.clone())
+        .unwrap_or_default()
+        .iter()
+        .any(|t| (t.end <= start || t.start >= end) && (t.norm == head || t.norm == plural))
+}
+
 /// A kind of person the text names, kept, right before the replaced name at byte `start`
 /// ("the composer David Hart", "with saxophonist Joe Lovano"): its byte range and how the two
 /// read once the name is gone, "the composer" and "with a saxophonist". The name is an
@@ -339,7 +357,7 @@ pub(super) fn common_noun_heading(label: &str) -> String {
 mod tests {
     use super::{
         KeptReading, common_noun_heading, indefinite, kept_noun_before, kept_role_before, reads_as,
-        stands_for_a_plural,
+        sentence_names_class, stands_for_a_plural,
     };
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
@@ -360,6 +378,35 @@ mod tests {
                 })
                 .collect()
         }
+    }
+
+    #[test]
+    fn a_sentence_names_a_class_by_its_head_noun_outside_the_mention() {
+        let config = Config::builtin().expect("config");
+        let text = "Kim Lee was a sound engineer. Kim Lee met engineers. Kim Lee sang.";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let mention = |n: usize| {
+            let start = text.match_indices("Kim Lee").nth(n).expect("mention").0;
+            (start, start + "Kim Lee".len())
+        };
+        let (start, end) = mention(0);
+        assert!(sentence_names_class(&doc, start, end, "engineer"));
+        assert!(sentence_names_class(&doc, start, end, "sound engineer"));
+        assert!(!sentence_names_class(&doc, start, end, "singer"));
+        let (start, end) = mention(1);
+        assert!(
+            sentence_names_class(&doc, start, end, "engineer"),
+            "a plural names it"
+        );
+        let (start, end) = mention(2);
+        assert!(
+            !sentence_names_class(&doc, start, end, "engineer"),
+            "another sentence"
+        );
+        assert!(
+            !sentence_names_class(&doc, start, end, "lee"),
+            "the mention itself"
+        );
     }
 
     #[test]
