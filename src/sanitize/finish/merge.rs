@@ -56,7 +56,8 @@ pub(super) fn fold_titles(
 
 /// Folds a bracketed alias into the replacement of the name right before it, which it
 /// restates: "Texas Christian University (TCU)" reads "a university", not "a university
-/// (an organization)". An alias is a short form the name defines, as Schwartz & Hearst
+/// (an organization)"; a name in square brackets alike ("Johanna Hageman [Hargraves]" → "a
+/// person", not "a person [a person]"). An alias is a short form the name defines, as Schwartz & Hearst
 /// (2003) find definitions (its letters in the name's words, in order), or a gloss the
 /// sanitizer published as the same class ("Dedicated to Myself (寫给自己的歌)" → "an album
 /// (an album)"). A bracket that says something else (a year, a role) stays. Returns the
@@ -71,8 +72,10 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
                 return false;
             };
             let bracketed = name.end <= r.start
-                && text[name.end..r.start].trim_start() == "("
-                && text[r.end..].starts_with(')');
+                && [("(", ')'), ("[", ']')].iter().any(|(open, close)| {
+                    text[name.end..r.start].trim_start() == *open
+                        && text[r.end..].starts_with(*close)
+                });
             let words: Vec<&str> = name.original.split_whitespace().collect();
             bracketed
                 && (crate::detect::sequence::is_short_form_of(&r.original, &words)
@@ -82,7 +85,7 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
         match folded.last_mut() {
             Some(name) if alias_of_previous => {
                 lost.push((r.start, r.information.kept_bits));
-                let end = r.end + ')'.len_utf8();
+                let end = r.end + text[r.end..].chars().next().map_or(0, char::len_utf8);
                 name.original = text[name.start..end].to_string();
                 name.end = end;
                 name.information.original_bits += r.information.original_bits;
@@ -677,7 +680,7 @@ mod tests {
 
     #[test]
     fn a_bracketed_alias_of_a_replaced_name_is_folded_into_it() {
-        let text = "at Texas Christian University (TCU) in 1950, Cry-Baby (1990) and Dedicated (寫给自己的歌), Bob (Father)";
+        let text = "at Texas Christian University (TCU) in 1950, Cry-Baby (1990) and Dedicated (寫给自己的歌), Bob (Father), Jo Lee [Hart]";
         let at = |s: &str| text.find(s).expect("in text");
         let span = |s: &str| (at(s), at(s) + s.len());
         let mut replacements = [
@@ -690,6 +693,8 @@ mod tests {
             ("寫给自己的歌", "an album"),
             ("Bob", "a person"),
             ("Father", "a priest"),
+            ("Jo Lee", "a person"),
+            ("Hart", "a person"),
         ]
         .iter()
         .map(|(original, reads)| {
@@ -698,7 +703,7 @@ mod tests {
         })
         .collect::<Vec<_>>();
         let lost = fold_aliases(text, &mut replacements);
-        assert_eq!(lost, [(at("TCU"), 1.0), (at("寫"), 1.0)]);
+        assert_eq!(lost, [(at("TCU"), 1.0), (at("寫"), 1.0), (at("Hart"), 1.0)]);
         let read = originals_read(&replacements);
         // A short form or the same class restates the name; a year or a role does not.
         assert_eq!(
@@ -711,6 +716,7 @@ mod tests {
                 ("Dedicated (寫给自己的歌)", "an album"),
                 ("Bob", "a person"),
                 ("Father", "a priest"),
+                ("Jo Lee [Hart]", "a person"),
             ]
         );
         assert_eq!(replacements[0].information.original_bits, 4.0);
