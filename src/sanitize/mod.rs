@@ -104,13 +104,21 @@ pub struct Carried {
     pub persons: Vec<String>,
 }
 
-/// The state of one document's run, shared by the stages.
-struct Run<'a, 'd> {
-    s: &'a Sanitizer<'a>,
+/// What one document's run reads and never changes: every step may read it, none writes it.
+struct RunInput<'a, 'd> {
+    sanitizer: &'a Sanitizer<'a>,
     doc: &'d Document,
     findings: &'d [Finding],
     strategy: Strategy,
+    /// The count source's number of documents, asked once per run.
     total: u64,
+    /// What earlier windows of the same document published about the protected persons.
+    carried_bits: f64,
+}
+
+/// The state of one document's run, shared by the stages.
+struct Run<'a, 'd> {
+    input: RunInput<'a, 'd>,
     table: CountTable,
     entries: Vec<Entry>,
     items: Vec<Item>,
@@ -121,8 +129,6 @@ struct Run<'a, 'd> {
     name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,
     /// Whether the name typer failed in this document (its warning is given once).
     typer_failed: std::cell::Cell<bool>,
-    /// What earlier windows of the same document published about the protected persons.
-    carried_bits: f64,
     /// Risks already worked out, by the interned ids of target, item set(s) and the
     /// target's generalization: the search prices the same concept (a city, a person)
     /// as an option of many items against every target.
@@ -154,7 +160,8 @@ impl Run<'_, '_> {
             return known.clone();
         }
         let sense = self
-            .s
+            .input
+            .sanitizer
             .taxonomy
             .sense(term, proper, &self.words)
             .map(std::rc::Rc::new);
@@ -199,8 +206,7 @@ impl Sanitizer<'_> {
         strategy: Strategy,
         carried: &Carried,
     ) -> Result<Plan> {
-        let mut run = self.start(doc, findings, strategy, &carried.persons)?;
-        run.carried_bits = carried.bits;
+        let run = self.start(doc, findings, strategy, carried)?;
         match self.config.risk_model {
             RiskModel::PerTerm => run.per_term(),
             RiskModel::Cumulative => run.cumulative(),
@@ -212,18 +218,18 @@ impl Sanitizer<'_> {
         doc: &'d Document,
         findings: &'d [Finding],
         strategy: Strategy,
-        persons: &[String],
-    ) -> Result<Run<'_, 'd>>
-    where
-        Self: Sized,
-    {
+        carried: &Carried,
+    ) -> Result<Run<'_, 'd>> {
         let total = self.counts.total_docs()?;
         let mut run = Run {
-            s: self,
-            doc,
-            findings,
-            strategy,
-            total,
+            input: RunInput {
+                sanitizer: self,
+                doc,
+                findings,
+                strategy,
+                total,
+                carried_bits: carried.bits,
+            },
             table: CountTable::default(),
             entries: Vec::new(),
             items: Vec::new(),
@@ -236,7 +242,6 @@ impl Sanitizer<'_> {
                 .collect(),
             name_classes: vec![std::cell::OnceCell::new(); doc.sentences.len()],
             typer_failed: std::cell::Cell::new(false),
-            carried_bits: 0.0,
             risks: Default::default(),
             planned_risks: Default::default(),
             target_lists: Default::default(),
@@ -244,7 +249,7 @@ impl Sanitizer<'_> {
             target_ids: Default::default(),
             senses: Default::default(),
         };
-        run.collect(persons);
+        run.collect(&carried.persons);
         if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {
             for i in 0..run.items.len() {
                 if !run.items[i].is_term() {
@@ -267,7 +272,7 @@ impl Sanitizer<'_> {
     /// category of its sense (training keeps the frequent ones), for training. A
     /// finding's published generalization stands for the finding's own spans.
     pub fn term_features(&self, doc: &Document, findings: &[Finding]) -> Result<Vec<TermFeatures>> {
-        let mut run = self.start(doc, findings, Strategy::S5, &[])?;
+        let mut run = self.start(doc, findings, Strategy::S5, &Carried::default())?;
         run.plan_item_counts();
         run.table.fetch(self.counts)?;
         let mut out = Vec::with_capacity(run.items.len());

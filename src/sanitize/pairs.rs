@@ -42,7 +42,7 @@ impl Run<'_, '_> {
                 surviving.push((i, set, ic));
             }
             surviving.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-            surviving.truncate(self.s.config.pair_check_max_terms);
+            surviving.truncate(self.input.sanitizer.config.pair_check_max_terms);
             let mut pairs = Vec::new();
             for a in 0..surviving.len() {
                 for b in a + 1..surviving.len() {
@@ -51,7 +51,7 @@ impl Run<'_, '_> {
                     self.need_risk(&ts, &[&sa, &sb]);
                 }
             }
-            self.table.fetch(self.s.counts)?;
+            self.table.fetch(self.input.sanitizer.counts)?;
             let mut flagged: BTreeMap<usize, (Vec<Reason>, usize)> = BTreeMap::new();
             for (a, b) in pairs {
                 let (sa, sb) = (surviving[a].1.clone(), surviving[b].1.clone());
@@ -103,7 +103,7 @@ impl Run<'_, '_> {
                     .get(&i)
                     .and_then(|d| d.chosen.as_ref())
                     .map(|c| c.set.clone());
-                let mut list = if self.strategy.removes_correlated() {
+                let mut list = if self.input.strategy.removes_correlated() {
                     Vec::new()
                 } else {
                     self.candidates(i)
@@ -111,7 +111,7 @@ impl Run<'_, '_> {
                 for c in &list {
                     self.table.need(&[&c.set]);
                 }
-                self.table.fetch(self.s.counts)?;
+                self.table.fetch(self.input.sanitizer.counts)?;
                 list = self.by_information(list)?;
                 if let Some(pos) = current.and_then(|cur| list.iter().position(|c| c.set == cur)) {
                     list.drain(..=pos);
@@ -122,7 +122,7 @@ impl Run<'_, '_> {
                 }
                 plans.push((i, partner_set, list));
             }
-            self.table.fetch(self.s.counts)?;
+            self.table.fetch(self.input.sanitizer.counts)?;
             for (i, partner_set, list) in plans {
                 let fallback = list.last().cloned();
                 let mut chosen = None;
@@ -143,7 +143,7 @@ impl Run<'_, '_> {
                 // S3 removes a risky pair's term; the others fall back to their broadest
                 // generalization, or the root.
                 let chosen = match chosen {
-                    None if self.strategy.removes_correlated() => None,
+                    None if self.input.strategy.removes_correlated() => None,
                     None => Some(fallback.unwrap_or_else(|| self.root())),
                     found => found,
                 };

@@ -36,18 +36,19 @@ impl Run<'_, '_> {
             // The root: every document, no information.
             return Ok(Figure {
                 bits: 0.0,
-                origin: self.s.counts.origin(),
+                origin: self.input.sanitizer.counts.origin(),
             });
         }
-        self.table
-            .information(set, |count| self.s.ic.ic(set, count, self.total))
+        self.table.information(set, |count| {
+            self.input.sanitizer.ic.ic(set, count, self.input.total)
+        })
     }
 
     /// The generalization that counts in the risk of entry `e` under this strategy (eq. 6
     /// for S5; eq. 3, none, for the others). A generalization with no term set is the
     /// root: every document, so eq. 16 reduces to eq. 3 and it is treated as none.
     pub(super) fn risk_generalization(&self, e: usize) -> Option<&Generalization> {
-        if self.strategy == super::Strategy::S5 {
+        if self.input.strategy == super::Strategy::S5 {
             let entry = &self.entries[e];
             entry
                 .measured_as
@@ -102,7 +103,8 @@ impl Run<'_, '_> {
     /// Then a term's joint counts with such a target, and with its generalization, are
     /// not planned.
     fn unseen_targets_are_bounds(&self) -> bool {
-        self.s.config.risk_model == super::RiskModel::Cumulative && !self.s.assessments
+        self.input.sanitizer.config.risk_model == super::RiskModel::Cumulative
+            && !self.input.sanitizer.assessments
     }
 
     /// The targets `ts` interned, with their own counts (and their generalizations')
@@ -143,8 +145,8 @@ impl Run<'_, '_> {
             let set = self.entries[e].set.clone();
             self.table.need(&[&set]);
             for m in self.entries[e].mentions.clone() {
-                let f = &self.findings[m];
-                let own = super::collect::phrase_set(&self.doc.text[f.start..f.end]);
+                let f = &self.input.findings[m];
+                let own = super::collect::phrase_set(&self.input.doc.text[f.start..f.end]);
                 self.table.need(&[&own]);
             }
             if let Some(g) = self.entries[e].generalization.clone()
@@ -240,9 +242,9 @@ impl Run<'_, '_> {
         if joint == 0 {
             return Ok(None);
         }
-        let origin = self.s.counts.origin();
+        let origin = self.input.sanitizer.counts.origin();
         Ok(Some(
-            info::pmi(count_t, count_x, joint, self.total, origin).bits,
+            info::pmi(count_t, count_x, joint, self.input.total, origin).bits,
         ))
     }
 
@@ -258,7 +260,12 @@ impl Run<'_, '_> {
         if count_g == 0 {
             return Ok(0.0);
         }
-        Ok(info::ic(count_g, self.total, self.s.counts.origin()).bits)
+        Ok(info::ic(
+            count_g,
+            self.input.total,
+            self.input.sanitizer.counts.origin(),
+        )
+        .bits)
     }
 
     /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops
@@ -285,18 +292,30 @@ impl Run<'_, '_> {
         let count_x = self.table.get_ids(x_ids)?;
         let ic_t = self
             .table
-            .information_of(t_id, |count| self.s.ic.ic(&target.set, count, self.total))?
+            .information_of(t_id, |count| {
+                self.input
+                    .sanitizer
+                    .ic
+                    .ic(&target.set, count, self.input.total)
+            })?
             .bits;
         let ic_x = if let ([set], true) = (x, single) {
             self.table
-                .information_of(first, |count| self.s.ic.ic(set, count, self.total))?
+                .information_of(first, |count| {
+                    self.input.sanitizer.ic.ic(set, count, self.input.total)
+                })?
                 .bits
         } else {
-            info::ic(count_x, self.total, self.s.counts.origin()).bits
+            info::ic(
+                count_x,
+                self.input.total,
+                self.input.sanitizer.counts.origin(),
+            )
+            .bits
         };
         Ok(disclosure_risk(
             &PairCounts {
-                total: self.total,
+                total: self.input.total,
                 s: count_t,
                 x: count_x,
                 sx: with(t_id)?,
@@ -304,12 +323,12 @@ impl Run<'_, '_> {
             },
             ic_t,
             ic_x,
-            self.s.counts.origin(),
+            self.input.sanitizer.counts.origin(),
         ))
     }
 
     fn threshold(&self) -> Result<Option<Threshold>> {
-        let config = self.s.config;
+        let config = self.input.sanitizer.config;
         if config.threshold == ThresholdRule::Fixed {
             return Ok(Some(Threshold {
                 bits: config.threshold_bits,
@@ -349,18 +368,18 @@ impl Run<'_, '_> {
         // Round 1: the threshold's ICs and the risk of every item towards every target of
         // its context.
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
+        self.table.fetch(self.input.sanitizer.counts)?;
         let threshold = self.threshold()?;
         let mut decisions: BTreeMap<usize, Decision> = BTreeMap::new();
-        if let (Some(t), true) = (&threshold, self.strategy.treats_correlated()) {
+        if let (Some(t), true) = (&threshold, self.input.strategy.treats_correlated()) {
             let t = t.bits;
-            for round in 0..self.s.config.max_rounds.max(1) {
+            for round in 0..self.input.sanitizer.config.max_rounds.max(1) {
                 let changed = self.pass(&contexts, t, &mut decisions)?;
-                if !changed || round + 1 == self.s.config.max_rounds {
+                if !changed || round + 1 == self.input.sanitizer.config.max_rounds {
                     break;
                 }
             }
-            if self.s.config.pair_check {
+            if self.input.sanitizer.config.pair_check {
                 self.pair_check(&contexts, t, &mut decisions)?;
             }
         }
@@ -434,7 +453,7 @@ impl Run<'_, '_> {
         // Round 2: counts for every candidate of every risky item.
         let mut candidates: BTreeMap<usize, Vec<Candidate>> = BTreeMap::new();
         for &i in risky.keys() {
-            let list = if self.strategy.removes_correlated() {
+            let list = if self.input.strategy.removes_correlated() {
                 Vec::new()
             } else {
                 self.candidates(i)
@@ -445,7 +464,7 @@ impl Run<'_, '_> {
             }
             candidates.insert(i, list);
         }
-        self.table.fetch(self.s.counts)?;
+        self.table.fetch(self.input.sanitizer.counts)?;
         let mut changed = false;
         let mut updates = Vec::new();
         for (i, reasons) in risky {
@@ -471,7 +490,7 @@ impl Run<'_, '_> {
                     break;
                 }
             }
-            if chosen.is_none() && !self.strategy.removes_correlated() {
+            if chosen.is_none() && !self.input.strategy.removes_correlated() {
                 chosen = Some(fallback);
             }
             if let ItemOrigin::GeneralizationOf(owner) = self.items[i].origin {
@@ -517,7 +536,7 @@ impl Run<'_, '_> {
                 let set = self.items[i].set.clone();
                 self.need_risk(&ts, &[&set]);
             }
-            self.table.fetch(self.s.counts)?;
+            self.table.fetch(self.input.sanitizer.counts)?;
         }
         Ok(changed)
     }

@@ -237,16 +237,20 @@ fn naming_words(doc: &Document, start: usize, end: usize) -> Vec<String> {
 impl Run<'_, '_> {
     pub(super) fn context_of(&self, byte: usize) -> usize {
         let sentence = self
+            .input
             .doc
             .sentences
             .partition_point(|s| s.end <= byte)
-            .min(self.doc.sentences.len().saturating_sub(1));
-        match self.s.config.context {
+            .min(self.input.doc.sentences.len().saturating_sub(1));
+        match self.input.sanitizer.config.context {
             super::ContextScope::Document => 0,
             super::ContextScope::Sentence => sentence,
-            super::ContextScope::Paragraph => {
-                self.doc.sentences.get(sentence).map_or(0, |s| s.paragraph)
-            }
+            super::ContextScope::Paragraph => self
+                .input
+                .doc
+                .sentences
+                .get(sentence)
+                .map_or(0, |s| s.paragraph),
         }
     }
 
@@ -255,15 +259,15 @@ impl Run<'_, '_> {
     pub(super) fn collect(&mut self, persons: &[String]) {
         self.collect_entries(persons);
         self.collect_terms();
-        if self.strategy == Strategy::S5
-            && self.s.config.risk_model == super::RiskModel::Cumulative
-            && self.s.config.person_reads_as_occupation
+        if self.input.strategy == Strategy::S5
+            && self.input.sanitizer.config.risk_model == super::RiskModel::Cumulative
+            && self.input.sanitizer.config.person_reads_as_occupation
         {
             for e in 0..self.entries.len() {
                 let reads_as_person = self.entries[e]
                     .generalization
                     .as_ref()
-                    .is_some_and(|g| g.label == self.s.config.person_concept);
+                    .is_some_and(|g| g.label == self.input.sanitizer.config.person_concept);
                 if self.entries[e].protected
                     && reads_as_person
                     && let Some(occupation) = self.occupation_of(e)
@@ -274,7 +278,7 @@ impl Run<'_, '_> {
             }
         }
         // With S5, the generalizations of entries are terms of Q too (Sánchez et al. 2014, §3.1).
-        if self.strategy == Strategy::S5 {
+        if self.input.strategy == Strategy::S5 {
             for (index, e) in self.entries.iter().enumerate() {
                 if let Some(g) = &e.generalization {
                     for &context in &e.contexts {
@@ -304,7 +308,12 @@ impl Run<'_, '_> {
             };
             self.items[i].sense = sense;
         }
-        if self.s.config.occupations_are_quasi_identifiers {
+        if self
+            .input
+            .sanitizer
+            .config
+            .occupations_are_quasi_identifiers
+        {
             for i in 0..self.items.len() {
                 if self.is_predicated_occupation(&self.items[i]) {
                     self.items[i].quasi = true;
@@ -335,7 +344,8 @@ impl Run<'_, '_> {
                 let item = &mut self.items[i];
                 item.proper = true;
                 item.quasi |= self
-                    .s
+                    .input
+                    .sanitizer
                     .config
                     .quasi_identifier_kinds
                     .contains(&TermKind::ProperName);
@@ -401,12 +411,12 @@ impl Run<'_, '_> {
 
     fn collect_terms(&mut self) {
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
-        for term in &self.doc.terms {
-            for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
+        for term in &self.input.doc.terms {
+            for (start, end, words) in uncovered_parts(self.input.doc, self.input.findings, term) {
                 let set = TermSet::literal(words.into());
                 let context = self.context_of(start);
-                let kinds = &self.s.config.quasi_identifier_kinds;
-                let naming = naming_words(self.doc, start, end);
+                let kinds = &self.input.sanitizer.config.quasi_identifier_kinds;
+                let naming = naming_words(self.input.doc, start, end);
                 // A common phrase with a capitalized word names something ("NCAA
                 // tournaments", "Iranian national team"), one with a number counts
                 // something ("career-high 116 games"): a name or a number for this rule.
@@ -422,7 +432,7 @@ impl Run<'_, '_> {
                     None => {
                         seen.insert((context, set.clone()), self.items.len());
                         self.items.push(Item {
-                            text: self.doc.text[start..end].to_string(),
+                            text: self.input.doc.text[start..end].to_string(),
                             set,
                             context,
                             origin: ItemOrigin::Term(term.kind),

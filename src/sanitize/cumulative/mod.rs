@@ -148,17 +148,21 @@ impl Run<'_, '_> {
     }
 
     fn in_first_sentence(&self, start: usize) -> bool {
-        self.doc.sentences.first().is_some_and(|s| start < s.end)
+        self.input
+            .doc
+            .sentences
+            .first()
+            .is_some_and(|s| start < s.end)
     }
 
     /// Whether the sentence around byte `start` names a target.
     fn with_target(&self, start: usize) -> bool {
-        let Some(sentence) = self.doc.sentence_at(start) else {
+        let Some(sentence) = self.input.doc.sentence_at(start) else {
             return false;
         };
         self.entries.iter().filter(|e| e.target).any(|e| {
             e.mentions.iter().any(|&m| {
-                let f = &self.findings[m];
+                let f = &self.input.findings[m];
                 sentence.start <= f.start && f.start < sentence.end
             })
         })
@@ -166,7 +170,8 @@ impl Run<'_, '_> {
 
     /// Whether a word after the first of the span starts with a capital: "NCAA tournaments".
     fn capitalized_inside(&self, start: usize, end: usize) -> bool {
-        self.doc
+        self.input
+            .doc
             .terms
             .iter()
             .any(|t| t.start <= start && end <= t.end && t.capitalized)
@@ -177,7 +182,7 @@ impl Run<'_, '_> {
         self.entries[e]
             .mentions
             .iter()
-            .map(|&m| (self.findings[m].start, self.findings[m].end))
+            .map(|&m| (self.input.findings[m].start, self.input.findings[m].end))
             .collect()
     }
 
@@ -192,19 +197,21 @@ impl Run<'_, '_> {
                 self.table.need(&[&set]);
             }
         }
-        self.table.fetch(self.s.counts)?;
+        self.table.fetch(self.input.sanitizer.counts)?;
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
-        let treat = self.strategy.treats_correlated();
+        self.table.fetch(self.input.sanitizer.counts)?;
+        let treat = self.input.strategy.treats_correlated();
         // Round 2: every item's generalizations.
         let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(self.items.len());
         for i in 0..self.items.len() {
-            let list =
-                if treat && !self.strategy.removes_correlated() && !self.items[i].set.is_empty() {
-                    self.candidates(i)
-                } else {
-                    Vec::new()
-                };
+            let list = if treat
+                && !self.input.strategy.removes_correlated()
+                && !self.items[i].set.is_empty()
+            {
+                self.candidates(i)
+            } else {
+                Vec::new()
+            };
             let ts = self.targets_in(self.items[i].context);
             for c in &list {
                 self.need_risk(&ts, &[&c.set]);
@@ -221,7 +228,7 @@ impl Run<'_, '_> {
                 self.table.need(&[&super::collect::phrase_set(&word)]);
             }
         }
-        self.table.fetch(self.s.counts)?;
+        self.table.fetch(self.input.sanitizer.counts)?;
 
         let targets: Vec<usize> = (0..self.entries.len())
             .filter(|&e| self.entries[e].target)
@@ -230,9 +237,9 @@ impl Run<'_, '_> {
         for &t in &targets {
             let own = self.ic(&self.entries[t].set)?.bits;
             let budget = if self.entries[t].protected {
-                (self.s.config.budget_for(own) - self.carried_bits).max(0.0)
+                (self.input.sanitizer.config.budget_for(own) - self.input.carried_bits).max(0.0)
             } else {
-                self.s.config.attribute_budget(own)
+                self.input.sanitizer.config.attribute_budget(own)
             };
             budgets.insert(t, budget);
         }
@@ -273,13 +280,13 @@ impl Run<'_, '_> {
             let start = state.clone();
             if treat {
                 let single_target = targets.len() == 1;
-                match self.s.config.knapsack {
+                match self.input.sanitizer.config.knapsack {
                     Knapsack::Exact if single_target => {
                         state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                     }
                     _ => {
                         greedy(&choices, &atoms, &mut state, &budgets);
-                        if self.s.config.knapsack_refill {
+                        if self.input.sanitizer.config.knapsack_refill {
                             refill(&choices, &atoms, &mut state, &start, &budgets);
                         }
                     }
@@ -306,7 +313,7 @@ impl Run<'_, '_> {
                     self.need_risk(&ts, &[&c.set]);
                 }
             }
-            self.table.fetch(self.s.counts)?;
+            self.table.fetch(self.input.sanitizer.counts)?;
         };
         let original = original.unwrap_or_default();
         let published = disclosures(&choices, &atoms, &state);
@@ -375,7 +382,7 @@ impl Run<'_, '_> {
         }
         // A target published further generalized changes the risks the report states.
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
+        self.table.fetch(self.input.sanitizer.counts)?;
         self.finish(None, disclosure, decisions)
     }
 
@@ -425,7 +432,7 @@ impl Run<'_, '_> {
             ic: original_ic,
         }];
         if treat {
-            if self.strategy.removes_correlated() {
+            if self.input.strategy.removes_correlated() {
                 options.push(Option_ {
                     candidate: None,
                     removed: true,
@@ -435,7 +442,7 @@ impl Run<'_, '_> {
             } else {
                 let ordered = self.by_information(candidates)?;
                 let has_class = !ordered.is_empty();
-                let person = &self.s.config.person_concept;
+                let person = &self.input.sanitizer.config.person_concept;
                 let person_class = ordered.iter().find(|c| c.label == *person).cloned();
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
@@ -514,11 +521,12 @@ impl Run<'_, '_> {
             }
         }
         let w = self
-            .s
+            .input
+            .sanitizer
             .identifying
             .probability(&self.facts(item)?)
             .clamp(0.0, 1.0);
-        let w = if w < self.s.config.incidental_below {
+        let w = if w < self.input.sanitizer.config.incidental_below {
             0.0
         } else {
             w
@@ -529,7 +537,7 @@ impl Run<'_, '_> {
             n => options[n - 1].ic,
         };
         // What "person" says, where the item is a protected person's published class.
-        let person = &self.s.config.person_concept;
+        let person = &self.input.sanitizer.config.person_concept;
         let person_ic = options
             .iter()
             .find(|o| o.candidate.as_ref().map_or(&item.text, |c| &c.label) == person)
@@ -591,7 +599,7 @@ impl Run<'_, '_> {
         if option.set.is_empty() {
             return Ok(Figure {
                 bits: 0.0,
-                origin: self.s.counts.origin(),
+                origin: self.input.sanitizer.counts.origin(),
             });
         }
         let bound = Figure {
@@ -670,7 +678,7 @@ impl Run<'_, '_> {
     /// A protected person's generalization is the class the person is published as, which
     /// the budget already leaves to the reader.
     fn own_generalization_share(&self, t: usize, option: &Option_) -> Result<Figure> {
-        let origin = self.s.counts.origin();
+        let origin = self.input.sanitizer.counts.origin();
         if option.set.is_empty() {
             return Ok(Figure { bits: 0.0, origin });
         }
@@ -695,9 +703,17 @@ impl Run<'_, '_> {
     fn identity_scale(&self, t: usize) -> Result<f64> {
         let set = &self.entries[t].set;
         let count = self.table.get(&[set])?;
-        let corpus_bits =
-            crate::stats::info::ic(count.max(1), self.total, self.s.counts.origin()).bits;
-        let identity = self.s.config.identity_bits(self.ic(set)?.bits);
+        let corpus_bits = crate::stats::info::ic(
+            count.max(1),
+            self.input.total,
+            self.input.sanitizer.counts.origin(),
+        )
+        .bits;
+        let identity = self
+            .input
+            .sanitizer
+            .config
+            .identity_bits(self.ic(set)?.bits);
         Ok(if corpus_bits > 0.0 {
             (identity / corpus_bits).max(1.0)
         } else {
