@@ -158,7 +158,7 @@ impl Run<'_, '_> {
                                 noun: !plural,
                             },
                         );
-                        if let Some(sense) = self.sense(&noun, false) {
+                        if let Some(sense) = self.senses.sense(&noun, false) {
                             for step in sense.steps.iter().cloned() {
                                 push(&mut out, step.into());
                             }
@@ -294,7 +294,8 @@ impl Run<'_, '_> {
             return;
         }
         if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {
-            if let Some(sense) = counted_noun(&entry.text).and_then(|noun| self.sense(&noun, false))
+            if let Some(sense) =
+                counted_noun(&entry.text).and_then(|noun| self.senses.sense(&noun, false))
             {
                 for step in sense.steps.iter().cloned() {
                     push(out, step.into());
@@ -312,7 +313,9 @@ impl Run<'_, '_> {
                 .taxonomy
                 .usual_sense_under(&current.label, std::slice::from_ref(person))
         } else {
-            self.sense(&current.label, false).map(|s| (*s).clone())
+            self.senses
+                .sense(&current.label, false)
+                .map(|s| (*s).clone())
         };
         if let Some(sense) = sense {
             for step in sense.steps.iter().cloned() {
@@ -427,9 +430,7 @@ impl Run<'_, '_> {
             Ok(false) => return false,
             Ok(true) => {}
             Err(err) => {
-                if !self.typer_failed.replace(true) {
-                    log::warn!("names could not be typed: {err}");
-                }
+                self.name_classes.typer_failed(&err);
                 return false;
             }
         }
@@ -572,19 +573,9 @@ impl Run<'_, '_> {
             if sentence.start >= end {
                 break;
             }
-            let Some(slot) = self.name_classes.get(k) else {
+            let Some(classes) = self.name_classes.sentence(typer, self.input.doc, k) else {
                 break;
             };
-            let classes = slot.get_or_init(|| match typer.classes(self.input.doc, k..k + 1) {
-                Ok(classes) => classes,
-                Err(err) => {
-                    // Once per document: every sentence would fail the same way.
-                    if !self.typer_failed.replace(true) {
-                        log::warn!("names could not be typed: {err}");
-                    }
-                    Vec::new()
-                }
-            });
             if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
                 // A name is a person, a place, an organization or some other named thing,
                 // never a date, an amount or a group ("the 2016 Vuelta a España", labelled
@@ -632,7 +623,11 @@ impl Run<'_, '_> {
         }
         let head = head.to_lowercase();
         // Only a class names a kind: "Sony Music Taiwan" is no kind of Taiwan.
-        let Some(sense) = self.sense(&head, false).filter(|sense| !sense.instance) else {
+        let Some(sense) = self
+            .senses
+            .sense(&head, false)
+            .filter(|sense| !sense.instance)
+        else {
             return;
         };
         if !sense.fits_document {
@@ -711,7 +706,7 @@ impl Run<'_, '_> {
                     noun: true,
                 },
             );
-            if let Some(sense) = self.sense(&simplified, false) {
+            if let Some(sense) = self.senses.sense(&simplified, false) {
                 for step in sense.steps.iter().cloned() {
                     push(out, step.into());
                 }

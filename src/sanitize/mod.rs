@@ -32,6 +32,7 @@ mod candidates;
 mod collect;
 mod cumulative;
 mod finish;
+mod memo;
 mod pairs;
 mod per_term;
 mod readability;
@@ -122,13 +123,10 @@ struct Run<'a, 'd> {
     table: CountTable,
     entries: Vec<Entry>,
     items: Vec<Item>,
-    /// The document's words, for choosing word senses.
-    words: taxonomy::Context,
-    /// The name typer's classes, per sentence of the document, each asked once when
-    /// first needed.
-    name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,
-    /// Whether the name typer failed in this document (its warning is given once).
-    typer_failed: std::cell::Cell<bool>,
+    /// Senses of the document's terms, each looked up once.
+    senses: memo::SenseCache<'a>,
+    /// The name typer's classes of the document's sentences, each asked once.
+    name_classes: memo::NameClassCache,
     /// Risks already worked out, by the interned ids of target, item set(s) and the
     /// target's generalization: the search prices the same concept (a city, a person)
     /// as an option of many items against every target.
@@ -144,30 +142,6 @@ struct Run<'a, 'd> {
     /// By entry: the interned ids of its set and of the generalization its risks count
     /// in, while the generalization stands.
     target_ids: std::cell::RefCell<Vec<Option<(u32, u32)>>>,
-    /// Senses already looked up in this document, by term and whether it is a proper name:
-    /// the same word is resolved for the term itself, for the heads and cues of the names
-    /// around it and again for every option of the items it generalizes. The context (the
-    /// document's words) is the same for every lookup of one run.
-    senses: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), KnownSense>>,
-}
-
-impl Run<'_, '_> {
-    /// The sense of `term` in this document ([`Taxonomy::sense`] with the document's
-    /// words as context), looked up once per run.
-    fn sense(&self, term: &str, proper: bool) -> Option<std::rc::Rc<Sense>> {
-        let key = (term.to_string(), proper);
-        if let Some(known) = self.senses.borrow().get(&key) {
-            return known.clone();
-        }
-        let sense = self
-            .input
-            .sanitizer
-            .taxonomy
-            .sense(term, proper, &self.words)
-            .map(std::rc::Rc::new);
-        self.senses.borrow_mut().insert(key, sense.clone());
-        sense
-    }
 }
 
 /// A list of targets risks are registered against: each target's set id and its
@@ -177,9 +151,6 @@ struct TargetPlan {
     list: u32,
     ids: Vec<(u32, u32)>,
 }
-
-/// A sense looked up in one run: `None` when no knowledge base knows the term.
-type KnownSense = Option<std::rc::Rc<Sense>>;
 
 /// A risk's inputs as interned term-set ids, packed in one integer: target,
 /// generalization (or `u32::MAX`), the item's set, and a pair's second set (or
@@ -233,21 +204,13 @@ impl Sanitizer<'_> {
             table: CountTable::default(),
             entries: Vec::new(),
             items: Vec::new(),
-            words: doc
-                .terms
-                .iter()
-                .flat_map(|t| t.norm.split(' '))
-                .filter(|w| w.chars().all(char::is_alphabetic))
-                .map(str::to_string)
-                .collect(),
-            name_classes: vec![std::cell::OnceCell::new(); doc.sentences.len()],
-            typer_failed: std::cell::Cell::new(false),
+            senses: memo::SenseCache::new(self.taxonomy, doc),
+            name_classes: memo::NameClassCache::new(doc.sentences.len()),
             risks: Default::default(),
             planned_risks: Default::default(),
             target_lists: Default::default(),
             target_plans: Default::default(),
             target_ids: Default::default(),
-            senses: Default::default(),
         };
         run.collect(&carried.persons);
         if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {

@@ -222,13 +222,16 @@ impl Run<'_, '_> {
             return None;
         }
         let text = &self.input.doc.text[finding.start..finding.end];
-        let sense = self.sense(text, text.starts_with(char::is_uppercase))?;
+        let sense = self
+            .senses
+            .sense(text, text.starts_with(char::is_uppercase))?;
         if !sense.categories.contains(category) {
             return None;
         }
         sense.steps.iter().find_map(|step| {
             let concept = self.input.sanitizer.taxonomy.concept(&step.label)?;
-            self.sense(&step.label, false)
+            self.senses
+                .sense(&step.label, false)
                 .is_some_and(|s| s.categories.contains(category))
                 .then(|| Generalization {
                     label: step.label.clone(),

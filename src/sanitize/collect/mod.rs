@@ -304,7 +304,7 @@ impl Run<'_, '_> {
             let item = &self.items[i];
             let sense = match item.origin {
                 ItemOrigin::GeneralizationOf(_) => None,
-                ItemOrigin::Term(_) => self.sense(&item.text, item.proper),
+                ItemOrigin::Term(_) => self.senses.sense(&item.text, item.proper),
             };
             self.items[i].sense = sense;
         }
@@ -358,7 +358,7 @@ impl Run<'_, '_> {
                 let head = role_head(&self.items[i].text)
                     .or_else(|| self.items[i].text.split_whitespace().last())
                     .map(str::to_lowercase);
-                let sense = head.and_then(|head| self.sense(&head, false));
+                let sense = head.and_then(|head| self.senses.sense(&head, false));
                 let item = &mut self.items[i];
                 item.setting = true;
                 item.proper = false;
@@ -393,7 +393,7 @@ impl Run<'_, '_> {
                 // stands for a name with ("the Court", "the Government"), say nothing: the
                 // words are read as the common nouns they are.
                 let common = self.items[i].text.to_lowercase();
-                let sense = self.sense(&common, false);
+                let sense = self.senses.sense(&common, false);
                 let item = &mut self.items[i];
                 item.proper = false;
                 item.quasi = false;

@@ -90,7 +90,8 @@ impl Run<'_, '_> {
         match &item.sense {
             Some(sense) => is_person_class(sense),
             None => item.text.split_whitespace().last().is_some_and(|head| {
-                self.sense(&head.to_lowercase(), false)
+                self.senses
+                    .sense(&head.to_lowercase(), false)
                     .is_some_and(|sense| is_person_class(&sense))
             }),
         }

@@ -98,8 +98,8 @@ impl Run<'_, '_> {
             .any(|t| t.end == name_end && t.kind == TermKind::ProperName);
         after_name
             && item.text.split_whitespace().all(|word| {
-                self.sense(&word.to_lowercase(), false).is_none()
-                    && self.sense(word, true).is_none()
+                self.senses.sense(&word.to_lowercase(), false).is_none()
+                    && self.senses.sense(word, true).is_none()
             })
     }
 
@@ -413,8 +413,9 @@ impl Run<'_, '_> {
     /// Whether `written` (a word as the text spells it) is a common noun the knowledge
     /// bases know and no name of theirs: "court", not "Ankara".
     pub(in crate::sanitize) fn is_common_noun(&self, written: &str) -> bool {
-        !self.sense(written, true).is_some_and(|s| s.instance)
+        !self.senses.sense(written, true).is_some_and(|s| s.instance)
             && self
+                .senses
                 .sense(&written.to_lowercase(), false)
                 .is_some_and(|s| !s.instance)
     }
