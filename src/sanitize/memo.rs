@@ -7,9 +7,12 @@
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::counts::Key;
+use super::risk::Risk;
 use super::taxonomy::{self, NameTyper, Sense, Taxonomy};
+use crate::error::Result;
 use crate::text::Document;
 
 /// A sense looked up in one run: `None` when no knowledge base knows the term.
@@ -103,5 +106,125 @@ impl NameClassCache {
         if !self.failed.replace(true) {
             log::warn!("names could not be typed: {err}");
         }
+    }
+}
+
+/// A risk's inputs as interned term-set ids, packed in one integer: target,
+/// generalization (or `u32::MAX`), the item's set, and a pair's second set (or
+/// `u32::MAX`).
+pub(super) type RiskKey = u128;
+
+/// Risks already worked out, by the interned ids of target, item set(s) and the
+/// target's generalization: the search prices the same concept (a city, a person) as an
+/// option of many items against every target.
+#[derive(Default)]
+pub(super) struct RiskMemo {
+    known: RefCell<FxHashMap<RiskKey, Risk>>,
+}
+
+impl RiskMemo {
+    /// The risk under `key`, worked out by `measure` the first time it is asked.
+    pub(super) fn get_or_measure(
+        &self,
+        key: RiskKey,
+        measure: impl FnOnce() -> Result<Risk>,
+    ) -> Result<Risk> {
+        if let Some(known) = self.known.borrow().get(&key).copied() {
+            return Ok(known);
+        }
+        let risk = measure()?;
+        self.known.borrow_mut().insert(key, risk);
+        Ok(risk)
+    }
+}
+
+/// By entry: the interned ids of its set and of the generalization its risks count in
+/// (`u32::MAX`: none), while the generalization stands: every risk towards a target
+/// asks for them.
+#[derive(Default)]
+pub(super) struct TargetIds {
+    by_entry: RefCell<Vec<Option<(u32, u32)>>>,
+}
+
+impl TargetIds {
+    /// Entry `t`'s ids, found by `find` the first time they are asked.
+    pub(super) fn get_or_find(
+        &self,
+        t: usize,
+        find: impl FnOnce() -> Option<(u32, u32)>,
+    ) -> Option<(u32, u32)> {
+        if let Some(Some(known)) = self.by_entry.borrow().get(t).copied() {
+            return Some(known);
+        }
+        let ids = find()?;
+        let mut known = self.by_entry.borrow_mut();
+        if known.len() <= t {
+            known.resize(t + 1, None);
+        }
+        known[t] = Some(ids);
+        Some(ids)
+    }
+
+    /// Forgets every entry's ids: a target's generalization changed.
+    pub(super) fn forget(&mut self) {
+        self.by_entry.get_mut().clear();
+    }
+}
+
+/// A list of targets risks are registered against: each target's set id and its
+/// generalization's (`u32::MAX`: none), and the number of the list of (target,
+/// generalization) in [`RiskPlanning`].
+pub(super) struct TargetPlan {
+    pub(super) list: u32,
+    pub(super) ids: Vec<(u32, u32)>,
+}
+
+/// Which risks have their counts planned: a concept offered to many items is planned
+/// against the same targets once, and a list of targets is interned once while the
+/// targets' generalizations stand.
+#[derive(Default)]
+pub(super) struct RiskPlanning {
+    /// An item set's key with the number of a list of (target, interned generalization).
+    planned: FxHashSet<(Key, u32)>,
+    /// The number of each list of (target, interned generalization).
+    target_lists: FxHashMap<Vec<(usize, u32)>, u32>,
+    /// The plan of each list of targets, while the targets' generalizations stand.
+    target_plans: FxHashMap<Vec<usize>, Rc<TargetPlan>>,
+}
+
+impl RiskPlanning {
+    /// The plan of the targets `ts`, if made while their generalizations stand.
+    pub(super) fn targets(&self, ts: &[usize]) -> Option<Rc<TargetPlan>> {
+        self.target_plans.get(ts).map(Rc::clone)
+    }
+
+    /// Records the plan of the targets `ts` from each one's (target, set id,
+    /// generalization id), numbering its list of (target, generalization).
+    pub(super) fn add_targets(
+        &mut self,
+        ts: &[usize],
+        targets: Vec<(usize, u32, u32)>,
+    ) -> Rc<TargetPlan> {
+        let listed: Vec<(usize, u32)> = targets.iter().map(|&(t, _, g)| (t, g)).collect();
+        let ids = targets
+            .into_iter()
+            .map(|(_, t_id, g_id)| (t_id, g_id))
+            .collect();
+        let next = self.target_lists.len() as u32;
+        let list = *self.target_lists.entry(listed).or_insert(next);
+        let plan = Rc::new(TargetPlan { list, ids });
+        self.target_plans.insert(ts.to_vec(), Rc::clone(&plan));
+        plan
+    }
+
+    /// Whether the item set `key` is planned against the list `list` for the first time
+    /// (and marks it planned).
+    pub(super) fn first_time(&mut self, key: Key, list: u32) -> bool {
+        self.planned.insert((key, list))
+    }
+
+    /// Forgets the plans of target lists: a target's generalization changed.
+    pub(super) fn forget_targets(&mut self) {
+        self.target_plans.clear();
     }
 }

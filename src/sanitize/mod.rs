@@ -127,35 +127,13 @@ struct Run<'a, 'd> {
     senses: memo::SenseCache<'a>,
     /// The name typer's classes of the document's sentences, each asked once.
     name_classes: memo::NameClassCache,
-    /// Risks already worked out, by the interned ids of target, item set(s) and the
-    /// target's generalization: the search prices the same concept (a city, a person)
-    /// as an option of many items against every target.
-    risks: std::cell::RefCell<rustc_hash::FxHashMap<RiskKey, risk::Risk>>,
-    /// Risks whose counts are planned: an item set's key with the id of a list of
-    /// (target, interned generalization) in [`Self::target_lists`]. A concept offered
-    /// to many items is planned against the same targets once.
-    planned_risks: rustc_hash::FxHashSet<(counts::Key, u32)>,
-    target_lists: rustc_hash::FxHashMap<Vec<(usize, u32)>, u32>,
-    /// The plan of each list of targets risks are registered against, while the
-    /// targets' generalizations stand ([`Run::set_generalization`]).
-    target_plans: rustc_hash::FxHashMap<Vec<usize>, std::rc::Rc<TargetPlan>>,
-    /// By entry: the interned ids of its set and of the generalization its risks count
-    /// in, while the generalization stands.
-    target_ids: std::cell::RefCell<Vec<Option<(u32, u32)>>>,
+    /// Risks already worked out.
+    risks: memo::RiskMemo,
+    /// Which risks have their counts planned.
+    planning: memo::RiskPlanning,
+    /// The interned ids of each target while its generalization stands.
+    target_ids: memo::TargetIds,
 }
-
-/// A list of targets risks are registered against: each target's set id and its
-/// generalization's (`u32::MAX`: none), and the number of the list of (target,
-/// generalization) in [`Run::target_lists`].
-struct TargetPlan {
-    list: u32,
-    ids: Vec<(u32, u32)>,
-}
-
-/// A risk's inputs as interned term-set ids, packed in one integer: target,
-/// generalization (or `u32::MAX`), the item's set, and a pair's second set (or
-/// `u32::MAX`).
-type RiskKey = u128;
 
 impl Sanitizer<'_> {
     /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned: a document
@@ -207,9 +185,7 @@ impl Sanitizer<'_> {
             senses: memo::SenseCache::new(self.taxonomy, doc),
             name_classes: memo::NameClassCache::new(doc.sentences.len()),
             risks: Default::default(),
-            planned_risks: Default::default(),
-            target_lists: Default::default(),
-            target_plans: Default::default(),
+            planning: Default::default(),
             target_ids: Default::default(),
         };
         run.collect(&carried.persons);

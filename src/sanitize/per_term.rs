@@ -25,7 +25,7 @@ use crate::stats::{Origin, TermSet};
 type RiskIds = [u32; 4];
 
 /// The ids as one integer, the risk memo's key: hashed as one value, not a list.
-fn risk_key(ids: &RiskIds) -> super::RiskKey {
+fn risk_key(ids: &RiskIds) -> super::memo::RiskKey {
     ids.iter()
         .fold(0u128, |key, &id| (key << 32) | u128::from(id))
 }
@@ -69,16 +69,14 @@ impl Run<'_, '_> {
     /// concept is offered to many items) registers nothing new and is skipped whole.
     pub(super) fn need_risk(&mut self, ts: &[usize], x: &[&TermSet]) {
         let x_key = self.table.intern_key(x);
-        let plan = match self.target_plans.get(ts) {
-            Some(plan) => std::rc::Rc::clone(plan),
+        let plan = match self.planning.targets(ts) {
+            Some(plan) => plan,
             None => {
-                let plan = std::rc::Rc::new(self.plan_targets(ts));
-                self.target_plans
-                    .insert(ts.to_vec(), std::rc::Rc::clone(&plan));
-                plan
+                let targets = self.plan_targets(ts);
+                self.planning.add_targets(ts, targets)
             }
         };
-        if !self.planned_risks.insert((x_key.clone(), plan.list)) {
+        if !self.planning.first_time(x_key.clone(), plan.list) {
             return;
         }
         self.table.need_key(&x_key);
@@ -108,10 +106,10 @@ impl Run<'_, '_> {
     }
 
     /// The targets `ts` interned, with their own counts (and their generalizations')
-    /// registered, and the number of the list of (target, generalization) they make.
-    fn plan_targets(&mut self, ts: &[usize]) -> super::TargetPlan {
-        let mut listed = Vec::with_capacity(ts.len());
-        let mut ids = Vec::with_capacity(ts.len());
+    /// registered: each target with its set's id and its generalization's (`u32::MAX`:
+    /// none).
+    fn plan_targets(&mut self, ts: &[usize]) -> Vec<(usize, u32, u32)> {
+        let mut targets = Vec::with_capacity(ts.len());
         for &t in ts {
             let t_id = self.table.intern(&self.entries[t].set);
             self.table.register_single(t_id);
@@ -123,20 +121,17 @@ impl Run<'_, '_> {
                 }
                 None => u32::MAX,
             };
-            listed.push((t, g_id));
-            ids.push((t_id, g_id));
+            targets.push((t, t_id, g_id));
         }
-        let next = self.target_lists.len() as u32;
-        let list = *self.target_lists.entry(listed).or_insert(next);
-        super::TargetPlan { list, ids }
+        targets
     }
 
     /// Replaces entry `e`'s published generalization; what was worked out of the old
     /// one (the targets' ids, their planned lists) is forgotten.
     pub(super) fn set_generalization(&mut self, e: usize, generalization: Generalization) {
         self.entries[e].generalization = Some(generalization);
-        self.target_plans.clear();
-        self.target_ids.borrow_mut().clear();
+        self.planning.forget_targets();
+        self.target_ids.forget();
     }
 
     /// The counts every item's IC and its risk towards the targets of its context need.
@@ -168,13 +163,8 @@ impl Run<'_, '_> {
     pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
         // A set never interned has no count planned.
         let ids = self.risk_ids(t, x).ok_or_else(super::counts::unplanned)?;
-        let key = risk_key(&ids);
-        if let Some(known) = self.risks.borrow().get(&key).copied() {
-            return Ok(known);
-        }
-        let risk = self.measure_risk(t, x, &ids)?;
-        self.risks.borrow_mut().insert(key, risk);
-        Ok(risk)
+        self.risks
+            .get_or_measure(risk_key(&ids), || self.measure_risk(t, x, &ids))
     }
 
     /// What a risk depends on, as interned ids: target, generalization (or `u32::MAX`),
@@ -194,20 +184,14 @@ impl Run<'_, '_> {
     /// (`u32::MAX`: none), found once while the generalization stands: every risk towards
     /// the target asks for them.
     pub(super) fn target_ids(&self, t: usize) -> Option<(u32, u32)> {
-        if let Some(Some(known)) = self.target_ids.borrow().get(t).copied() {
-            return Some(known);
-        }
-        let t_id = self.table.known_id(&self.entries[t].set)?;
-        let g_id = match self.risk_generalization(t) {
-            Some(g) => self.table.known_id(&g.set)?,
-            None => u32::MAX,
-        };
-        let mut known = self.target_ids.borrow_mut();
-        if known.len() <= t {
-            known.resize(t + 1, None);
-        }
-        known[t] = Some((t_id, g_id));
-        Some((t_id, g_id))
+        self.target_ids.get_or_find(t, || {
+            let t_id = self.table.known_id(&self.entries[t].set)?;
+            let g_id = match self.risk_generalization(t) {
+                Some(g) => self.table.known_id(&g.set)?,
+                None => u32::MAX,
+            };
+            Some((t_id, g_id))
+        })
     }
 
     /// Whether the corpus cannot measure target `t` with `x`: one of them is in no
