@@ -31,7 +31,7 @@
 //!
 //! ```no_run
 //! use declass::data::DataDir;
-//! use declass::pipeline::Engine;
+//! use declass::pipeline::{DocumentInputs, DocumentRequest, Engine};
 //! use declass::sanitize::Strategy;
 //! use declass::{Config, Result};
 //!
@@ -41,8 +41,12 @@
 //!     let data = DataDir::resolve(None, &config.data)?;
 //!     let engine = Engine::builder(&config, &data).auto_setup(true).open()?;
 //!     let text = "Margaret Ellison was born in Leeds on 4 May 1961.".to_string();
-//!     let protect = ["Margaret Ellison".to_string()];
-//!     let processed = engine.process(text, &protect, Strategy::S5)?;
+//!     let inputs = DocumentInputs {
+//!         protect: vec!["Margaret Ellison".to_string()],
+//!         ..DocumentInputs::default()
+//!     };
+//!     let request = DocumentRequest::new("biography", text, inputs, Strategy::S5)?;
+//!     let processed = engine.process(&request)?;
 //!     for replacement in &processed.plan.replacements {
 //!         println!("{:?} → {:?}", replacement.original, replacement.replacement);
 //!     }
