@@ -730,7 +730,7 @@ impl Run<'_, '_> {
     pub(super) fn by_information(&self, list: Vec<Candidate>) -> Result<Vec<Candidate>> {
         let mut keyed = Vec::with_capacity(list.len());
         for (i, c) in list.into_iter().enumerate() {
-            keyed.push((self.ic(&c.set)?.bits, i, c));
+            keyed.push((self.measure.ic(&self.input, &c.set)?.bits, i, c));
         }
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         Ok(keyed.into_iter().map(|(_, _, c)| c).collect())

@@ -1,8 +1,9 @@
 //! What one document's run remembers of the answers it asked for: each is asked again
 //! and again by the steps (the same word's sense for a term, the names around it and the
 //! options of every item it generalizes; the same sentence's name classes for each name
-//! in it), and each answer stays true for the whole run. Each cache is interior-mutable,
-//! so the steps that read it take it by shared reference beside the run's input.
+//! in it), and each answer stays true for the whole run. The caches are interior-mutable,
+//! so the steps that read them take them by shared reference beside the run's input;
+//! the record of planned risks is written by the planning of counts only.
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;

@@ -32,6 +32,7 @@ mod candidates;
 mod collect;
 mod cumulative;
 mod finish;
+mod measure;
 mod memo;
 mod pairs;
 mod per_term;
@@ -60,7 +61,6 @@ use crate::stats::ic::IcSource;
 use crate::stats::shared::SharedTerms;
 use crate::text::Document;
 use collect::{Entry, Item};
-use counts::CountTable;
 
 /// Runs the sanitizer over a document with its (merged) findings.
 pub struct Sanitizer<'a> {
@@ -120,19 +120,14 @@ struct RunInput<'a, 'd> {
 /// The state of one document's run, shared by the stages.
 struct Run<'a, 'd> {
     input: RunInput<'a, 'd>,
-    table: CountTable,
     entries: Vec<Entry>,
     items: Vec<Item>,
     /// Senses of the document's terms, each looked up once.
     senses: memo::SenseCache<'a>,
     /// The name typer's classes of the document's sentences, each asked once.
     name_classes: memo::NameClassCache,
-    /// Risks already worked out.
-    risks: memo::RiskMemo,
-    /// Which risks have their counts planned.
-    planning: memo::RiskPlanning,
-    /// The interned ids of each target while its generalization stands.
-    target_ids: memo::TargetIds,
+    /// The document's counts and what is planned and measured of them.
+    measure: measure::Measure,
 }
 
 impl Sanitizer<'_> {
@@ -179,14 +174,11 @@ impl Sanitizer<'_> {
                 total,
                 carried_bits: carried.bits,
             },
-            table: CountTable::default(),
+            measure: measure::Measure::default(),
             entries: Vec::new(),
             items: Vec::new(),
             senses: memo::SenseCache::new(self.taxonomy, doc),
             name_classes: memo::NameClassCache::new(doc.sentences.len()),
-            risks: Default::default(),
-            planning: Default::default(),
-            target_ids: Default::default(),
         };
         run.collect(&carried.persons);
         if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {
@@ -213,7 +205,7 @@ impl Sanitizer<'_> {
     pub fn term_features(&self, doc: &Document, findings: &[Finding]) -> Result<Vec<TermFeatures>> {
         let mut run = self.start(doc, findings, Strategy::S5, &Carried::default())?;
         run.plan_item_counts();
-        run.table.fetch(self.counts)?;
+        run.measure.table.fetch(self.counts)?;
         let mut out = Vec::with_capacity(run.items.len());
         for item in &run.items {
             let categories = item

@@ -120,7 +120,7 @@ impl Run<'_, '_> {
                         .is_some_and(|&(s, e)| self.capitalized_inside(s, e)),
                 words: item.text.split_whitespace().count(),
                 digits: item.text.chars().any(|c| c.is_ascii_digit()),
-                ic_bits: self.ic(&item.set)?.bits,
+                ic_bits: self.measure.ic(&self.input, &item.set)?.bits,
                 sense: item.sense.as_deref(),
                 occurrences: item.spans.len(),
                 predicated: item.spans.iter().any(|&(s, _)| self.predicated(s)),
@@ -136,7 +136,7 @@ impl Run<'_, '_> {
                     capitalized: entry.text.chars().next().is_some_and(char::is_uppercase),
                     words: entry.text.split_whitespace().count(),
                     digits: entry.text.chars().any(|c| c.is_ascii_digit()),
-                    ic_bits: self.ic(&entry.set)?.bits,
+                    ic_bits: self.measure.ic(&self.input, &entry.set)?.bits,
                     sense: None,
                     occurrences: entry.mentions.len(),
                     predicated: spans.iter().any(|&(s, _)| self.predicated(s)),
@@ -194,12 +194,12 @@ impl Run<'_, '_> {
         for t in 0..self.entries.len() {
             if self.entries[t].target {
                 let set = self.entries[t].set.clone();
-                self.table.need(&[&set]);
+                self.measure.table.need(&[&set]);
             }
         }
-        self.table.fetch(self.input.sanitizer.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         self.plan_item_counts();
-        self.table.fetch(self.input.sanitizer.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         let treat = self.input.strategy.treats_correlated();
         // Round 2: every item's generalizations.
         let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(self.items.len());
@@ -214,7 +214,8 @@ impl Run<'_, '_> {
             };
             let ts = self.targets_in(self.items[i].context);
             for c in &list {
-                self.need_risk(&ts, &[&c.set]);
+                self.measure
+                    .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
             }
             candidates.push(list);
         }
@@ -225,17 +226,19 @@ impl Run<'_, '_> {
         }
         for text in published_texts {
             for word in content_words(&text) {
-                self.table.need(&[&super::collect::phrase_set(&word)]);
+                self.measure
+                    .table
+                    .need(&[&super::collect::phrase_set(&word)]);
             }
         }
-        self.table.fetch(self.input.sanitizer.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
 
         let targets: Vec<usize> = (0..self.entries.len())
             .filter(|&e| self.entries[e].target)
             .collect();
         let mut budgets: BTreeMap<usize, f64> = BTreeMap::new();
         for &t in &targets {
-            let own = self.ic(&self.entries[t].set)?.bits;
+            let own = self.measure.ic(&self.input, &self.entries[t].set)?.bits;
             let budget = if self.entries[t].protected {
                 (self.input.sanitizer.config.budget_for(own) - self.input.carried_bits).max(0.0)
             } else {
@@ -310,10 +313,11 @@ impl Run<'_, '_> {
             for (i, list) in candidates.iter().enumerate() {
                 let ts = self.targets_in(self.items[i].context);
                 for c in list {
-                    self.need_risk(&ts, &[&c.set]);
+                    self.measure
+                        .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
                 }
             }
-            self.table.fetch(self.input.sanitizer.counts)?;
+            self.measure.table.fetch(self.input.sanitizer.counts)?;
         };
         let original = original.unwrap_or_default();
         let published = disclosures(&choices, &atoms, &state);
@@ -382,7 +386,7 @@ impl Run<'_, '_> {
         }
         // A target published further generalized changes the risks the report states.
         self.plan_item_counts();
-        self.table.fetch(self.input.sanitizer.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         self.finish(None, disclosure, decisions)
     }
 
@@ -424,7 +428,7 @@ impl Run<'_, '_> {
     /// The options of item `i` with their shares towards the targets of its context.
     fn choice(&self, i: usize, candidates: Vec<Candidate>, treat: bool) -> Result<Choice> {
         let item = &self.items[i];
-        let original_ic = self.ic(&item.set)?.bits;
+        let original_ic = self.measure.ic(&self.input, &item.set)?.bits;
         let mut options = vec![Option_ {
             candidate: None,
             removed: false,
@@ -447,13 +451,13 @@ impl Run<'_, '_> {
                 // The least informative generalization, the most specific of equals.
                 let mut least: Option<(f64, Candidate)> = None;
                 for c in &ordered {
-                    let ic = self.ic(&c.set)?.bits;
+                    let ic = self.measure.ic(&self.input, &c.set)?.bits;
                     if least.as_ref().is_none_or(|(bits, _)| ic < *bits) {
                         least = Some((ic, c.clone()));
                     }
                 }
                 for c in ordered {
-                    let ic = self.ic(&c.set)?.bits;
+                    let ic = self.measure.ic(&self.input, &c.set)?.bits;
                     if ic < original_ic {
                         options.push(Option_ {
                             set: c.set.clone(),
@@ -609,13 +613,18 @@ impl Run<'_, '_> {
         // With the target or the term in no document, eq. 3/16 is only the unseen bound
         // (`risk::disclosure_risk`) whatever its value, and is not worked out: most targets
         // of a long document are in no document of the corpus.
-        let measured = if self.unmeasurable(t, &option.set)? {
+        let measured = if self
+            .measure
+            .unmeasurable(&self.input, &self.entries, t, &option.set)?
+        {
             Risk {
                 bits: 0.0,
                 origin: Origin::UnseenBound,
             }
         } else {
-            let risk = self.risk(t, &[&option.set])?;
+            let risk = self
+                .measure
+                .risk(&self.input, &self.entries, t, &[&option.set])?;
             if risk.origin.is_bound() {
                 risk
             } else {
@@ -625,7 +634,13 @@ impl Run<'_, '_> {
                 // is the rest, PMI(t; q | g(t)), and g(t)'s own part is its own item's
                 // share ([`Self::own_generalization_share`]).
                 Risk {
-                    bits: (risk.bits - self.generalization_information(t)?).max(0.0),
+                    bits: (risk.bits
+                        - self.measure.generalization_information(
+                            &self.input,
+                            &self.entries,
+                            t,
+                        )?)
+                    .max(0.0),
                     origin: risk.origin,
                 }
             }
@@ -682,16 +697,21 @@ impl Run<'_, '_> {
         if option.set.is_empty() {
             return Ok(Figure { bits: 0.0, origin });
         }
-        Ok(match self.measured_pmi(t, &option.set)? {
-            Some(bits) => Figure {
-                bits: bits.max(0.0),
-                origin,
+        Ok(
+            match self
+                .measure
+                .measured_pmi(&self.input, &self.entries, t, &option.set)?
+            {
+                Some(bits) => Figure {
+                    bits: bits.max(0.0),
+                    origin,
+                },
+                None => Figure {
+                    bits: 0.0,
+                    origin: Origin::UnseenBound,
+                },
             },
-            None => Figure {
-                bits: 0.0,
-                origin: Origin::UnseenBound,
-            },
-        })
+        )
     }
 
     /// Measured PMI is in the corpus's bits: at most IC_corpus(t) = log2(N / c(t)), reached
@@ -702,7 +722,7 @@ impl Run<'_, '_> {
     /// below 1: more evidence must not lower a measured risk.
     fn identity_scale(&self, t: usize) -> Result<f64> {
         let set = &self.entries[t].set;
-        let count = self.table.get(&[set])?;
+        let count = self.measure.table.get(&[set])?;
         let corpus_bits = crate::stats::info::ic(
             count.max(1),
             self.input.total,
@@ -713,7 +733,7 @@ impl Run<'_, '_> {
             .input
             .sanitizer
             .config
-            .identity_bits(self.ic(set)?.bits);
+            .identity_bits(self.measure.ic(&self.input, set)?.bits);
         Ok(if corpus_bits > 0.0 {
             (identity / corpus_bits).max(1.0)
         } else {
@@ -737,7 +757,11 @@ impl Run<'_, '_> {
                 let mut weights: BTreeMap<Atom<'_>, f64> = BTreeMap::new();
                 if !option.set.is_empty() {
                     for word in content_words(text) {
-                        let bits = self.ic(&super::collect::phrase_set(&word))?.bits.max(0.0);
+                        let bits = self
+                            .measure
+                            .ic(&self.input, &super::collect::phrase_set(&word))?
+                            .bits
+                            .max(0.0);
                         *weights.entry(Atom::Word(word)).or_insert(0.0) += bits;
                     }
                 }

@@ -180,9 +180,11 @@ impl Run<'_, '_> {
                 // A mention is worth the information of its own phrase.
                 let own =
                     super::collect::phrase_set(&self.input.doc.text[finding.start..finding.end]);
-                let bits = self.ic(&own)?.bits;
+                let bits = self.measure.ic(&self.input, &own)?.bits;
                 let kept = match (replacement.action, published) {
-                    (Action::Generalize, Some(g)) => self.ic(&g.set)?.bits.min(bits),
+                    (Action::Generalize, Some(g)) => {
+                        self.measure.ic(&self.input, &g.set)?.bits.min(bits)
+                    }
                     _ => 0.0,
                 };
                 original_bits += bits;
@@ -203,20 +205,22 @@ impl Run<'_, '_> {
             if !item.is_term() {
                 continue;
             }
-            let ic = self.ic(&item.set)?;
+            let ic = self.measure.ic(&self.input, &item.set)?;
             let decision = decisions.get(&i);
             let (kept, label) = match decision {
                 None => (ic.bits, None),
                 Some(Decision {
                     chosen: Some(c), ..
-                }) => (self.ic(&c.set)?.bits, Some(c)),
+                }) => (self.measure.ic(&self.input, &c.set)?.bits, Some(c)),
                 Some(_) => (0.0, None),
             };
             // Max risk for the assessment table.
             let mut max: Option<(Risk, String)> = None;
             if self.input.sanitizer.assessments {
                 for t in self.targets_in(item.context) {
-                    let r = self.risk(t, &[&item.set])?;
+                    let r = self
+                        .measure
+                        .risk(&self.input, &self.entries, t, &[&item.set])?;
                     if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
                         max = Some((r, self.entries[t].text.clone()));
                     }
