@@ -19,7 +19,10 @@ enum EntryKey {
 }
 
 impl Run<'_, '_> {
-    pub(super) fn collect_entries(&mut self, persons: &[String]) {
+    /// The targets: one entry per protected person or sensitive term, with all its
+    /// mentions, and one per protected person this window never mentions (`persons`).
+    pub(super) fn collect_entries(&self, persons: &[String]) -> Vec<Entry> {
+        let mut entries = Vec::new();
         let findings = self.input.findings;
         let absent = self.absent_persons(persons);
         let protecting = !absent.is_empty() || findings.iter().any(|f| f.detector == protect::NAME);
@@ -46,7 +49,7 @@ impl Run<'_, '_> {
                 Some(&slot) => slot,
                 None => {
                     let generalization = self.proposed_generalization(finding);
-                    self.entries.push(Entry {
+                    entries.push(Entry {
                         text: text.to_string(),
                         set: set.clone(),
                         mentions: Vec::new(),
@@ -57,11 +60,11 @@ impl Run<'_, '_> {
                         measured_as: None,
                         contexts: BTreeSet::new(),
                     });
-                    by_key.insert(key, self.entries.len() - 1);
-                    self.entries.len() - 1
+                    by_key.insert(key, entries.len() - 1);
+                    entries.len() - 1
                 }
             };
-            let entry = &mut self.entries[slot];
+            let entry = &mut entries[slot];
             // The most specific mention stands for the entity.
             if set.alternatives()[0].len() > entry.set.alternatives()[0].len() {
                 entry.text = text.to_string();
@@ -73,7 +76,7 @@ impl Run<'_, '_> {
             entry.contexts.insert(context);
         }
         if absent.is_empty() {
-            return;
+            return entries;
         }
         let contexts: BTreeSet<usize> = std::iter::once(0)
             .chain(
@@ -85,7 +88,7 @@ impl Run<'_, '_> {
             )
             .collect();
         for name in absent {
-            self.entries.push(Entry {
+            entries.push(Entry {
                 set: phrase_set(&name),
                 text: name,
                 mentions: Vec::new(),
@@ -97,6 +100,7 @@ impl Run<'_, '_> {
                 contexts: contexts.clone(),
             });
         }
+        entries
     }
 
     /// Those of `persons` (the document's protected persons) this window of the document

@@ -257,8 +257,8 @@ impl Run<'_, '_> {
     /// Builds the entries and Q per context; `persons` are the document's protected
     /// persons when this is one window of it ([`Self::absent_persons`]).
     pub(super) fn collect(&mut self, persons: &[String]) {
-        self.collect_entries(persons);
-        self.collect_terms();
+        self.entries = self.collect_entries(persons);
+        self.items = self.collect_terms();
         if self.input.strategy == Strategy::S5
             && self.input.sanitizer.config.risk_model == super::RiskModel::Cumulative
             && self.input.sanitizer.config.person_reads_as_occupation
@@ -409,7 +409,10 @@ impl Run<'_, '_> {
         }
     }
 
-    fn collect_terms(&mut self) {
+    /// The terms of Q: each part of a term no finding covers, once per context, with
+    /// all its spans.
+    fn collect_terms(&self) -> Vec<Item> {
+        let mut items: Vec<Item> = Vec::new();
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
         for term in &self.input.doc.terms {
             for (start, end, words) in uncovered_parts(self.input.doc, self.input.findings, term) {
@@ -426,12 +429,12 @@ impl Run<'_, '_> {
                     || (naming.iter().any(|w| has_digit(w)) && kinds.contains(&TermKind::Number));
                 match seen.get(&(context, set.clone())) {
                     Some(&i) => {
-                        self.items[i].spans.push((start, end));
-                        self.items[i].quasi |= quasi;
+                        items[i].spans.push((start, end));
+                        items[i].quasi |= quasi;
                     }
                     None => {
-                        seen.insert((context, set.clone()), self.items.len());
-                        self.items.push(Item {
+                        seen.insert((context, set.clone()), items.len());
+                        items.push(Item {
                             text: self.input.doc.text[start..end].to_string(),
                             set,
                             context,
@@ -452,6 +455,7 @@ impl Run<'_, '_> {
                 }
             }
         }
+        items
     }
 
     /// The targets of a context: the entries risks are assessed towards.
