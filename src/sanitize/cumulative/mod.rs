@@ -190,7 +190,7 @@ impl Run<'_, '_> {
     pub(super) fn cumulative(mut self) -> Result<Plan> {
         // The targets' own counts first: towards a target in no document a share is the
         // unseen bound whatever the term, so its joint counts are not planned
-        // ([`Run::need_risk`]).
+        // (`Measure::need_risk`).
         for t in 0..self.entries.len() {
             if self.entries[t].target {
                 let set = self.entries[t].set.clone();
