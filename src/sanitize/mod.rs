@@ -120,7 +120,11 @@ struct RunInput<'a, 'd> {
 /// The state of one document's run, shared by the stages.
 struct Run<'a, 'd> {
     input: RunInput<'a, 'd>,
+    /// The targets, built by the collect step; the decision steps replace their
+    /// published generalizations (`set_generalization`).
     entries: Vec<Entry>,
+    /// The terms of Q, built and marked by the collect step; the per-term pass replaces
+    /// the ones it generalizes.
     items: Vec<Item>,
     /// Senses of the document's terms, each looked up once.
     senses: memo::SenseCache<'a>,
