@@ -26,7 +26,7 @@ use declass::Config;
 use declass::data::DataDir;
 use declass::detect::{DetectorInputs, DetectorSet};
 use declass::eval::tab::read_tab_documents;
-use declass::pipeline::Engine;
+use declass::pipeline::{DocumentInputs, DocumentRequest, Engine};
 use declass::sanitize::Strategy;
 use declass::text::Analyzer;
 use declass::text::pos::PerceptronTagger;
@@ -114,12 +114,18 @@ fn bench(c: &mut Criterion) {
                 .expect("plan")
         })
     });
+    let request = DocumentRequest::new(
+        "bench",
+        text.clone(),
+        DocumentInputs {
+            protect: protect.clone(),
+            ..DocumentInputs::default()
+        },
+        Strategy::S5,
+    )
+    .expect("request");
     group.bench_function("end_to_end_s5", |b| {
-        b.iter(|| {
-            engine
-                .process(black_box(text.clone()), &protect, Strategy::S5)
-                .expect("process")
-        })
+        b.iter(|| engine.process(black_box(&request)).expect("process"))
     });
     if let Some(case) = court_case() {
         let (doc, findings) = engine.detect(case, &[]).expect("detect the court case");

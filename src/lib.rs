@@ -35,7 +35,7 @@
 //!
 //! ```
 //! use declass::data::DataDir;
-//! use declass::pipeline::Engine;
+//! use declass::pipeline::{DocumentInputs, DocumentRequest, Engine};
 //! use declass::sanitize::Strategy;
 //! use declass::stats::PriorKind;
 //! use declass::stats::corpora::{BuildOptions, build_corpus};
@@ -67,8 +67,12 @@
 //!
 //!     let engine = Engine::builder(&config, &data).open()?;
 //!     let text = "Margaret Ellison was born in Leeds on 4 May 1961.".to_string();
-//!     let protect = ["Margaret Ellison".to_string()];
-//!     let processed = engine.process(text, &protect, Strategy::S5)?;
+//!     let inputs = DocumentInputs {
+//!         protect: vec!["Margaret Ellison".to_string()],
+//!         ..DocumentInputs::default()
+//!     };
+//!     let request = DocumentRequest::new("biography", text, inputs, Strategy::S5)?;
+//!     let processed = engine.process(&request)?;
 //!     for replacement in &processed.plan.replacements {
 //!         println!("{:?} → {:?}", replacement.original, replacement.replacement);
 //!     }

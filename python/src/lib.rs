@@ -65,11 +65,10 @@ impl Engine {
         }
     }
 
-    /// Sanitizes one document: the work of `sanitize` and of each `sanitize_many` item.
+    /// Sanitizes one document, a job keeping the report: the work of `sanitize` and of
+    /// each `sanitize_many` item.
     fn run(&self, job: &DocumentRequest) -> declass::Result<Done> {
-        let done: Processed = self
-            .core
-            .process_request(job, Detail::Report, &mut |_, _| {})?;
+        let done: Processed = self.core.process(job)?;
         let full = report(&job.id, &done.doc.text, &done.plan, &self.render);
         let report = serde_json::to_value(&full).map_err(|e| {
             declass::Error::input(&job.id, format!("cannot encode the report: {e}"))
@@ -140,7 +139,9 @@ impl Engine {
             text.extract()
                 .map_err(|_| bad("\"text\" is not a string".into()))?
         };
-        DocumentRequest::new(id, text, inputs, strategy).map_err(|e| bad(e.to_string()))
+        DocumentRequest::new(id, text, inputs, strategy)
+            .map(|job| job.keeping(Detail::Report))
+            .map_err(|e| bad(e.to_string()))
     }
 }
 
@@ -209,7 +210,8 @@ impl Engine {
             context: Vec::new(),
         };
         let job = DocumentRequest::new(doc_id, text, inputs, strategy)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+            .keeping(Detail::Report);
         let done = py.detach(|| self.run(&job)).map_err(engine_error)?;
         Self::result(py, done)
     }
@@ -246,14 +248,10 @@ impl Engine {
                     Some(package) => package.text().to_string(),
                     None => declass::io::decode_text(bytes, &path)?,
                 };
-                let done = self.core.process_document(
-                    text,
-                    &inputs,
-                    strategy,
-                    Detail::Report,
-                    &mut |_, _| {},
-                )?;
                 let id = path.display().to_string();
+                let request = DocumentRequest::new(id.as_str(), text, inputs, strategy)?
+                    .keeping(Detail::Report);
+                let done = self.core.process(&request)?;
                 let full = report(&id, &done.doc.text, &done.plan, &self.render);
                 let mut value = serde_json::to_value(&full).map_err(|e| {
                     declass::Error::input(&path, format!("cannot encode the report: {e}"))

@@ -517,8 +517,14 @@ pub fn run_assess(ctx: &Ctx, args: AssessArgs) -> Result<()> {
         .strategy
         .unwrap_or(ctx.config.sanitize.strategy);
     let engine = open_engine(ctx, &args.sensitive)?;
+    let request = DocumentRequest::new(
+        args.file.display().to_string(),
+        text,
+        DocumentInputs::default(),
+        strategy,
+    )?;
     let done = engine
-        .process(text, &[], strategy)
+        .process(&request)
         .with_context(|| format!("{}: cannot assess", args.file.display()))?;
     match &done.plan.threshold {
         Some(t) => outln!(
@@ -743,15 +749,16 @@ fn process_one(
             ..DocumentInputs::default()
         },
         strategy,
-    )?;
-    let done = engine.process_request(
-        &request,
-        match format {
-            Format::Text => Detail::Text,
-            Format::Json | Format::Tab => Detail::Report,
-        },
-        &mut |bytes, _| bar.set_position(bytes as u64),
-    );
+    )?
+    .keeping(match format {
+        Format::Text => Detail::Text,
+        Format::Json | Format::Tab => Detail::Report,
+    })
+    .reporting({
+        let bar = bar.clone();
+        move |bytes, _| bar.set_position(bytes as u64)
+    });
+    let done = engine.process(&request);
     bar.finish_and_clear();
     let done = done?;
     for person in &done.plan.protected_not_found {

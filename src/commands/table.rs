@@ -10,7 +10,7 @@ use declass::detect::Detector;
 use declass::detect::patterns::PatternsDetector;
 use declass::io::{check_output_file, write_atomic};
 use declass::kb::KnowledgeBase;
-use declass::pipeline::{Detail, Engine};
+use declass::pipeline::{Detail, DocumentInputs, DocumentRequest, Engine};
 use declass::sanitize::render::{RenderOptions, sanitized_text};
 use declass::table::lattice::PrivacyModel;
 use declass::table::schema::{Role, Schema};
@@ -91,13 +91,13 @@ impl TextSanitizer for EngineText {
             return Ok(text.to_string());
         }
         let strategy = self.engine.config().sanitize.strategy;
-        let done = self.engine.process_reporting(
-            text.to_string(),
-            protect,
-            strategy,
-            Detail::Text,
-            &mut |_, _| {},
-        )?;
+        let inputs = DocumentInputs {
+            protect: protect.to_vec(),
+            ..DocumentInputs::default()
+        };
+        let request =
+            DocumentRequest::new("row", text.to_string(), inputs, strategy)?.keeping(Detail::Text);
+        let done = self.engine.process(&request)?;
         Ok(sanitized_text(&done.doc.text, &done.plan, &self.options))
     }
 }

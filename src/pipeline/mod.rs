@@ -252,66 +252,22 @@ impl Engine {
         self.counts.as_ref()
     }
 
-    /// Analyses, detects and sanitizes one document. `protect` adds persons to conceal in
-    /// this document only (the TAB format names one per document).
-    pub fn process(
-        &self,
-        text: String,
-        protect: &[String],
-        strategy: Strategy,
-    ) -> Result<Processed> {
-        self.process_reporting(text, protect, strategy, Detail::Assessments, &mut |_, _| {})
-    }
-
-    /// [`Engine::process`], telling `progress(bytes done, bytes in all)` after each window
-    /// of a long document and keeping only the `detail` the caller needs.
+    /// Analyses, detects and sanitizes one document, the one entry point of every front
+    /// end: the request carries the text, the document's own persons and sensitive terms
+    /// (added to the engine's), the strategy, the detail the caller keeps and whom to
+    /// tell of its progress.
     ///
     /// A document longer than `[pipeline] window_chars` is sanitized window by window
     /// ([`windows`]), so time grows linearly with its length and memory holds one window's
     /// analysis at a time. The document stays one release: each window's budget towards
     /// the protected persons is what the windows before it left (their published
     /// disclosure is carried forward), so the whole document together stays within it.
-    pub fn process_reporting(
-        &self,
-        text: String,
-        protect: &[String],
-        strategy: Strategy,
-        detail: Detail,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<Processed> {
-        let inputs = DocumentInputs {
-            protect: protect.to_vec(),
-            sensitive: Vec::new(),
-            context: Vec::new(),
-        };
-        self.process_document(text, &inputs, strategy, detail, progress)
-    }
-
-    /// Sanitizes a request's document ([`Engine::process_document`]).
-    pub fn process_request(
-        &self,
-        request: &DocumentRequest,
-        detail: Detail,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<Processed> {
-        self.process_document(
-            request.text.clone(),
-            &request.inputs,
-            request.strategy,
-            detail,
-            progress,
-        )
-    }
-
-    /// [`Engine::process_reporting`] with this document's own persons and sensitive terms.
-    pub fn process_document(
-        &self,
-        text: String,
-        inputs: &DocumentInputs,
-        strategy: Strategy,
-        detail: Detail,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<Processed> {
+    pub fn process(&self, request: &DocumentRequest) -> Result<Processed> {
+        let text = request.text.clone();
+        let inputs = &request.inputs;
+        let strategy = request.strategy;
+        let detail = request.detail;
+        let progress = |done, total| request.progress.tell(done, total);
         let protect = inputs.protect.as_slice();
         let ranges = windows(&text, self.config.pipeline.window_chars);
         let (first, rest) = match ranges.split_first() {

@@ -1,5 +1,7 @@
 //! What a caller hands the engine for one document and what it gets back.
 
+use std::sync::Arc;
+
 use crate::detect::Finding;
 use crate::error::Result;
 use crate::sanitize::{Plan, Strategy};
@@ -50,8 +52,10 @@ pub struct DocumentInputs {
 }
 
 /// One document to sanitize or assess as every front end asks for it — the CLI's
-/// documents, `POST /v1/sanitize` and `/v1/assess`, Python's `Engine` — checked by one
-/// rule when it is made ([`DocumentRequest::new`]), before any work.
+/// documents, `POST /v1/sanitize` and `/v1/assess`, Python's `Engine` — with how much of
+/// its account the caller keeps and whom to tell of its progress: everything
+/// [`super::Engine::process`] needs, so the engine has one entry point however a caller
+/// asks. Checked by one rule when it is made ([`DocumentRequest::new`]), before any work.
 #[derive(Debug, Clone)]
 pub struct DocumentRequest {
     /// The report's `doc_id`, and what errors name.
@@ -59,6 +63,12 @@ pub struct DocumentRequest {
     pub text: String,
     pub inputs: DocumentInputs,
     pub strategy: Strategy,
+    /// What the caller keeps of the account; [`Detail::Assessments`] (all of it) unless
+    /// [`DocumentRequest::keeping`] says less.
+    pub detail: Detail,
+    /// Told after each window of a long document; nothing unless
+    /// [`DocumentRequest::reporting`] names a listener.
+    pub progress: Progress,
 }
 
 impl DocumentRequest {
@@ -79,6 +89,49 @@ impl DocumentRequest {
             text,
             inputs,
             strategy,
+            detail: Detail::Assessments,
+            progress: Progress::default(),
+        })
+    }
+
+    /// The request keeping only `detail` of the account: a caller that writes only the
+    /// sanitized text spares the memory of every finding and reason.
+    pub fn keeping(mut self, detail: Detail) -> DocumentRequest {
+        self.detail = detail;
+        self
+    }
+
+    /// The request telling `progress(bytes done, bytes in all)` after each window, so a
+    /// caller can show how far a long document has got.
+    pub fn reporting(
+        mut self,
+        progress: impl Fn(usize, usize) + Send + Sync + 'static,
+    ) -> DocumentRequest {
+        self.progress = Progress(Some(Arc::new(progress)));
+        self
+    }
+}
+
+/// A listener to a document's progress, `(bytes done, bytes in all)`; none by default.
+/// Shared, so a request stays cheap to clone and can be sent to a batch's workers.
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<dyn Fn(usize, usize) + Send + Sync>>);
+
+impl Progress {
+    /// Tells the listener, if any, that `done` of `total` bytes are sanitized.
+    pub fn tell(&self, done: usize, total: usize) {
+        if let Some(listener) = &self.0 {
+            listener(done, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Progress(listener)"
+        } else {
+            "Progress(none)"
         })
     }
 }

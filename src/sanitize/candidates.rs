@@ -123,7 +123,7 @@ impl Run<'_, '_> {
                 // A date with a year ends at its century: "a date" says no less to the
                 // corpus (it covers the century's years) and nothing to a reader.
                 if ladder.is_empty() {
-                    self.push_concept(&mut out, &self.s.config.date_concept);
+                    self.push_concept(&mut out, &self.input.sanitizer.config.date_concept);
                 }
                 for rung in ladder {
                     push(&mut out, rung_candidate(rung, "date"));
@@ -158,7 +158,7 @@ impl Run<'_, '_> {
                                 noun: !plural,
                             },
                         );
-                        if let Some(sense) = self.sense(&noun, false) {
+                        if let Some(sense) = self.senses.sense(&noun, false) {
                             for step in sense.steps.iter().cloned() {
                                 push(&mut out, step.into());
                             }
@@ -182,7 +182,7 @@ impl Run<'_, '_> {
                         {
                             self.push_ladder_end(
                                 &mut out,
-                                &self.s.config.number_concept,
+                                &self.input.sanitizer.config.number_concept,
                                 last.as_ref(),
                             );
                         }
@@ -216,7 +216,7 @@ impl Run<'_, '_> {
                 self.name_class(i, &mut out);
             }
         }
-        let limit = self.s.config.max_candidates.max(1);
+        let limit = self.input.sanitizer.config.max_candidates.max(1);
         if out.len() > limit {
             // Keep the class: it is what a term falls back to instead of the root.
             let last = out.pop();
@@ -256,7 +256,7 @@ impl Run<'_, '_> {
     }
 
     fn push_concept(&self, out: &mut Vec<Candidate>, label: &str) {
-        match self.s.taxonomy.concept(label) {
+        match self.input.sanitizer.taxonomy.concept(label) {
             Some(step) => push(
                 out,
                 Candidate {
@@ -289,12 +289,13 @@ impl Run<'_, '_> {
         if push_rungs_above(out, date_ladder(&entry.text), &current.label, "date") {
             if out.len() == before {
                 // Published at its century: only the date concept is broader.
-                self.push_concept(out, &self.s.config.date_concept);
+                self.push_concept(out, &self.input.sanitizer.config.date_concept);
             }
             return;
         }
         if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {
-            if let Some(sense) = counted_noun(&entry.text).and_then(|noun| self.sense(&noun, false))
+            if let Some(sense) =
+                counted_noun(&entry.text).and_then(|noun| self.senses.sense(&noun, false))
             {
                 for step in sense.steps.iter().cloned() {
                     push(out, step.into());
@@ -302,16 +303,19 @@ impl Run<'_, '_> {
             }
             return;
         }
-        let person = &self.s.config.person_concept;
+        let person = &self.input.sanitizer.config.person_concept;
         let protected = entry.protected && current.label != *person;
         // A protected person's class climbs its sense as a kind of person, whatever other
         // senses the document's words favour.
         let sense = if protected {
-            self.s
+            self.input
+                .sanitizer
                 .taxonomy
                 .usual_sense_under(&current.label, std::slice::from_ref(person))
         } else {
-            self.sense(&current.label, false).map(|s| (*s).clone())
+            self.senses
+                .sense(&current.label, false)
+                .map(|s| (*s).clone())
         };
         if let Some(sense) = sense {
             for step in sense.steps.iter().cloned() {
@@ -371,7 +375,7 @@ impl Run<'_, '_> {
             if titled {
                 self.push_title_class(&words[..words.len() - 1], out);
             }
-            self.push_concept(out, &self.s.config.person_concept);
+            self.push_concept(out, &self.input.sanitizer.config.person_concept);
             return;
         }
         // The noun a list of names hangs on says what each is, whatever its own words
@@ -387,7 +391,7 @@ impl Run<'_, '_> {
         if out.is_empty() {
             // Nothing says what it names: it is still a name, which reads where the root
             // ("an entity") says nothing.
-            self.push_concept(out, &self.s.config.name_concept);
+            self.push_concept(out, &self.input.sanitizer.config.name_concept);
         }
     }
 
@@ -396,11 +400,16 @@ impl Run<'_, '_> {
     /// Smith" a general. Abbreviations ("Lt", "Dr") and titles whose usual sense is no
     /// kind of person say nothing beyond "person".
     fn push_title_class(&self, before_name: &[&str], out: &mut Vec<Candidate>) {
-        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
         let class = before_name.iter().rev().find_map(|word| {
             let word = word.trim_end_matches('.').to_lowercase();
-            (self.is_title(&word) && word != self.s.config.person_concept)
-                .then(|| self.s.taxonomy.usual_sense_under(&word, person))
+            (self.is_title(&word) && word != self.input.sanitizer.config.person_concept)
+                .then(|| {
+                    self.input
+                        .sanitizer
+                        .taxonomy
+                        .usual_sense_under(&word, person)
+                })
                 .flatten()
                 .map(|_| word)
         });
@@ -414,16 +423,14 @@ impl Run<'_, '_> {
     /// noun ("a smith") would publish the surname, while a place or a building named
     /// after someone ("Elizabeth Street", typed otherwise) keeps the class of its head.
     fn typed_as_personal_name(&self, i: usize, words: &[&str]) -> bool {
-        let Some(typer) = self.s.name_typer.filter(|_| words.len() > 1) else {
+        let Some(typer) = self.input.sanitizer.name_typer.filter(|_| words.len() > 1) else {
             return false;
         };
         match typer.given_names_then_surname(words) {
             Ok(false) => return false,
             Ok(true) => {}
             Err(err) => {
-                if !self.typer_failed.replace(true) {
-                    log::warn!("names could not be typed: {err}");
-                }
+                self.name_classes.typer_failed(&err);
                 return false;
             }
         }
@@ -431,13 +438,13 @@ impl Run<'_, '_> {
         self.labelled_class(i, &mut typed);
         typed
             .first()
-            .is_some_and(|c| c.label == self.s.config.person_concept)
+            .is_some_and(|c| c.label == self.input.sanitizer.config.person_concept)
     }
 
     /// Whether one of a name's words is a given name of the census lists. A typer that
     /// cannot answer says yes: the name stays a person's.
     pub(super) fn holds_a_given_name(&self, words: &[&str]) -> bool {
-        let Some(typer) = self.s.name_typer else {
+        let Some(typer) = self.input.sanitizer.name_typer else {
             return true;
         };
         words
@@ -449,7 +456,7 @@ impl Run<'_, '_> {
     /// name or a surname ("Music", "Cup", "School", "Health"; not "Chase", "Smith"): a
     /// person's name is made of names, a thing's of the nouns that say what it is.
     pub(super) fn names_a_thing(&self, words: &[&str]) -> bool {
-        let Some(typer) = self.s.name_typer else {
+        let Some(typer) = self.input.sanitizer.name_typer else {
             return false;
         };
         words.iter().any(|word| {
@@ -475,13 +482,13 @@ impl Run<'_, '_> {
         let Some(cue) = self.list_cue(start).or_else(|| {
             // "Kestrel Logistics, a shipping company": the phrase's head says what
             // the name is, as Hearst (1992) reads "NP, a NP".
-            crate::text::apposition::indefinite_apposition(self.doc, self.items[i].spans[0].1)
+            crate::text::apposition::indefinite_apposition(self.input.doc, self.items[i].spans[0].1)
                 .map(|phrase| phrase.end - 1)
         }) else {
             return;
         };
-        let noun = self.doc.tokens[cue].norm.clone();
-        let Some(step) = self.s.taxonomy.concept(&noun) else {
+        let noun = self.input.doc.tokens[cue].norm.clone();
+        let Some(step) = self.input.sanitizer.taxonomy.concept(&noun) else {
             return;
         };
         // The document's own word, in the singular when it is a plural of one of the
@@ -516,7 +523,7 @@ impl Run<'_, '_> {
         let Some(&(start, end)) = self.items[i].spans.first() else {
             return false;
         };
-        let tokens = &self.doc.tokens;
+        let tokens = &self.input.doc.tokens;
         let first = tokens.partition_point(|t| t.end <= start);
         let next = tokens.partition_point(|t| t.start < end);
         let norm = |k: Option<usize>| k.and_then(|k| tokens.get(k)).map(|t| t.norm.as_str());
@@ -528,7 +535,7 @@ impl Run<'_, '_> {
             (norm(before), norm(Some(next))),
             (Some(","), Some(",")) | (Some("("), Some(")"))
         ) && two_before.is_some_and(|k| {
-            let word = &self.doc.text[tokens[k].start..tokens[k].end];
+            let word = &self.input.doc.text[tokens[k].start..tokens[k].end];
             word.starts_with(char::is_uppercase) && word.chars().all(char::is_alphabetic)
         });
         after_age_word || set_off
@@ -536,15 +543,16 @@ impl Run<'_, '_> {
 
     /// The token of the common noun that says what the name at byte `start` is.
     fn list_cue(&self, start: usize) -> Option<usize> {
-        let first = self.doc.tokens.partition_point(|t| t.end <= start);
+        let first = self.input.doc.tokens.partition_point(|t| t.end <= start);
         let sentence_start = self
+            .input
             .doc
             .sentence_of_token(first)
             .map_or(0, |s| s.tokens.start);
         crate::text::list_cue(
-            &self.doc.text,
-            &self.doc.tokens,
-            &self.doc.tags,
+            &self.input.doc.text,
+            &self.input.doc.tokens,
+            &self.input.doc.tags,
             sentence_start,
             first,
         )
@@ -552,7 +560,7 @@ impl Run<'_, '_> {
 
     /// The class the name typer (a sequence labeller) gives a span overlapping the item.
     fn labelled_class(&self, i: usize, out: &mut Vec<Candidate>) {
-        let Some(typer) = self.s.name_typer else {
+        let Some(typer) = self.input.sanitizer.name_typer else {
             return;
         };
         let Some(&(start, end)) = self.items[i].spans.first() else {
@@ -560,38 +568,34 @@ impl Run<'_, '_> {
         };
         // Only the sentences the span reaches into: a class of any other sentence lies
         // outside it.
-        let first = self.doc.sentences.partition_point(|s| s.end <= start);
-        for (k, sentence) in self.doc.sentences.iter().enumerate().skip(first) {
+        let first = self.input.doc.sentences.partition_point(|s| s.end <= start);
+        for (k, sentence) in self.input.doc.sentences.iter().enumerate().skip(first) {
             if sentence.start >= end {
                 break;
             }
-            let Some(slot) = self.name_classes.get(k) else {
+            let Some(classes) = self.name_classes.sentence(typer, self.input.doc, k) else {
                 break;
             };
-            let classes = slot.get_or_init(|| match typer.classes(self.doc, k..k + 1) {
-                Ok(classes) => classes,
-                Err(err) => {
-                    // Once per document: every sentence would fail the same way.
-                    if !self.typer_failed.replace(true) {
-                        log::warn!("names could not be typed: {err}");
-                    }
-                    Vec::new()
-                }
-            });
             if let Some((_, _, class)) = classes.iter().find(|(s, e, _)| *s < end && start < *e) {
                 // A name is a person, a place, an organization or some other named thing,
                 // never a date, an amount or a group ("the 2016 Vuelta a España", labelled
                 // a date around the name, is no date).
-                let named_kind = self.s.config.instance_kinds.values().any(|k| k == class);
+                let named_kind = self
+                    .input
+                    .sanitizer
+                    .config
+                    .instance_kinds
+                    .values()
+                    .any(|k| k == class);
                 // The labeller's person is a thing when the name holds a common noun that
                 // is no one's name: "Sony Music Taiwan", "UEFA Cup Winners".
                 let words: Vec<&str> = self.items[i].text.split_whitespace().collect();
-                let misread_person =
-                    *class == self.s.config.person_concept && self.names_a_thing(&words);
+                let misread_person = *class == self.input.sanitizer.config.person_concept
+                    && self.names_a_thing(&words);
                 let class = if named_kind && !misread_person {
                     class
                 } else {
-                    &self.s.config.name_concept
+                    &self.input.sanitizer.config.name_concept
                 };
                 self.push_concept(out, class);
                 return;
@@ -619,7 +623,11 @@ impl Run<'_, '_> {
         }
         let head = head.to_lowercase();
         // Only a class names a kind: "Sony Music Taiwan" is no kind of Taiwan.
-        let Some(sense) = self.sense(&head, false).filter(|sense| !sense.instance) else {
+        let Some(sense) = self
+            .senses
+            .sense(&head, false)
+            .filter(|sense| !sense.instance)
+        else {
             return;
         };
         if !sense.fits_document {
@@ -627,12 +635,17 @@ impl Run<'_, '_> {
             // is ("Finnish Cup" is a cup, "Rideau Carleton Raceway" a raceway), but which
             // cup (a vessel or a trophy) is a guess, and so is every class above it. An
             // inflected head ("Kemptville Royals") is no class name to publish.
-            let lemma = self.s.taxonomy.concept(&head).is_some_and(|step| {
-                step.counting
-                    .alternatives()
-                    .iter()
-                    .any(|p| p.join(" ") == head)
-            });
+            let lemma = self
+                .input
+                .sanitizer
+                .taxonomy
+                .concept(&head)
+                .is_some_and(|step| {
+                    step.counting
+                        .alternatives()
+                        .iter()
+                        .any(|p| p.join(" ") == head)
+                });
             if !lemma {
                 return;
             }
@@ -647,7 +660,7 @@ impl Run<'_, '_> {
             );
             return;
         }
-        if let Some(step) = self.s.taxonomy.concept(&head) {
+        if let Some(step) = self.input.sanitizer.taxonomy.concept(&head) {
             // The head as the knowledge base spells the class: "Star Wars" is a war, not
             // "a wars".
             let spelled = step
@@ -693,7 +706,7 @@ impl Run<'_, '_> {
                     noun: true,
                 },
             );
-            if let Some(sense) = self.sense(&simplified, false) {
+            if let Some(sense) = self.senses.sense(&simplified, false) {
                 for step in sense.steps.iter().cloned() {
                     push(out, step.into());
                 }
@@ -706,7 +719,7 @@ impl Run<'_, '_> {
     /// because it carries no information (p = 1, IC = 0).
     pub(super) fn root(&self) -> Candidate {
         Candidate {
-            label: self.s.config.root_label.clone(),
+            label: self.input.sanitizer.config.root_label.clone(),
             source: "root".to_string(),
             set: TermSet::root(),
             noun: true,
@@ -734,10 +747,10 @@ impl Run<'_, '_> {
         &self,
         list: Vec<Candidate>,
     ) -> Result<Vec<(f64, Candidate)>> {
-        let kinds = &self.s.config.instance_kinds;
+        let kinds = &self.input.sanitizer.config.instance_kinds;
         let mut keyed = Vec::with_capacity(list.len());
         for (i, c) in list.into_iter().enumerate() {
-            keyed.push((self.ic(&c.set)?.bits, i, c));
+            keyed.push((self.measure.ic(&self.input, &c.set)?.bits, i, c));
         }
         let mut kind_floor = 0.0_f64;
         for (bits, _, c) in keyed.iter_mut().rev() {

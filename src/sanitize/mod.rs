@@ -32,6 +32,8 @@ mod candidates;
 mod collect;
 mod cumulative;
 mod finish;
+mod measure;
+mod memo;
 mod pairs;
 mod per_term;
 mod readability;
@@ -59,7 +61,6 @@ use crate::stats::ic::IcSource;
 use crate::stats::shared::SharedTerms;
 use crate::text::Document;
 use collect::{Entry, Item};
-use counts::CountTable;
 
 /// Runs the sanitizer over a document with its (merged) findings.
 pub struct Sanitizer<'a> {
@@ -104,80 +105,34 @@ pub struct Carried {
     pub persons: Vec<String>,
 }
 
-/// The state of one document's run, shared by the stages.
-struct Run<'a, 'd> {
-    s: &'a Sanitizer<'a>,
+/// What one document's run reads and never changes: every step may read it, none writes it.
+struct RunInput<'a, 'd> {
+    sanitizer: &'a Sanitizer<'a>,
     doc: &'d Document,
     findings: &'d [Finding],
     strategy: Strategy,
+    /// The count source's number of documents, asked once per run.
     total: u64,
-    table: CountTable,
-    entries: Vec<Entry>,
-    items: Vec<Item>,
-    /// The document's words, for choosing word senses.
-    words: taxonomy::Context,
-    /// The name typer's classes, per sentence of the document, each asked once when
-    /// first needed.
-    name_classes: Vec<std::cell::OnceCell<Vec<(usize, usize, String)>>>,
-    /// Whether the name typer failed in this document (its warning is given once).
-    typer_failed: std::cell::Cell<bool>,
     /// What earlier windows of the same document published about the protected persons.
     carried_bits: f64,
-    /// Risks already worked out, by the interned ids of target, item set(s) and the
-    /// target's generalization: the search prices the same concept (a city, a person)
-    /// as an option of many items against every target.
-    risks: std::cell::RefCell<rustc_hash::FxHashMap<RiskKey, risk::Risk>>,
-    /// Risks whose counts are planned: an item set's key with the id of a list of
-    /// (target, interned generalization) in [`Self::target_lists`]. A concept offered
-    /// to many items is planned against the same targets once.
-    planned_risks: rustc_hash::FxHashSet<(counts::Key, u32)>,
-    target_lists: rustc_hash::FxHashMap<Vec<(usize, u32)>, u32>,
-    /// The plan of each list of targets risks are registered against, while the
-    /// targets' generalizations stand ([`Run::set_generalization`]).
-    target_plans: rustc_hash::FxHashMap<Vec<usize>, std::rc::Rc<TargetPlan>>,
-    /// By entry: the interned ids of its set and of the generalization its risks count
-    /// in, while the generalization stands.
-    target_ids: std::cell::RefCell<Vec<Option<(u32, u32)>>>,
-    /// Senses already looked up in this document, by term and whether it is a proper name:
-    /// the same word is resolved for the term itself, for the heads and cues of the names
-    /// around it and again for every option of the items it generalizes. The context (the
-    /// document's words) is the same for every lookup of one run.
-    senses: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), KnownSense>>,
 }
 
-impl Run<'_, '_> {
-    /// The sense of `term` in this document ([`Taxonomy::sense`] with the document's
-    /// words as context), looked up once per run.
-    fn sense(&self, term: &str, proper: bool) -> Option<std::rc::Rc<Sense>> {
-        let key = (term.to_string(), proper);
-        if let Some(known) = self.senses.borrow().get(&key) {
-            return known.clone();
-        }
-        let sense = self
-            .s
-            .taxonomy
-            .sense(term, proper, &self.words)
-            .map(std::rc::Rc::new);
-        self.senses.borrow_mut().insert(key, sense.clone());
-        sense
-    }
+/// The state of one document's run, shared by the stages.
+struct Run<'a, 'd> {
+    input: RunInput<'a, 'd>,
+    /// The targets, built by the collect step; the decision steps replace their
+    /// published generalizations (`set_generalization`).
+    entries: Vec<Entry>,
+    /// The terms of Q, built and marked by the collect step; the per-term pass replaces
+    /// the ones it generalizes.
+    items: Vec<Item>,
+    /// Senses of the document's terms, each looked up once.
+    senses: memo::SenseCache<'a>,
+    /// The name typer's classes of the document's sentences, each asked once.
+    name_classes: memo::NameClassCache,
+    /// The document's counts and what is planned and measured of them.
+    measure: measure::Measure,
 }
-
-/// A list of targets risks are registered against: each target's set id and its
-/// generalization's (`u32::MAX`: none), and the number of the list of (target,
-/// generalization) in [`Run::target_lists`].
-struct TargetPlan {
-    list: u32,
-    ids: Vec<(u32, u32)>,
-}
-
-/// A sense looked up in one run: `None` when no knowledge base knows the term.
-type KnownSense = Option<std::rc::Rc<Sense>>;
-
-/// A risk's inputs as interned term-set ids, packed in one integer: target,
-/// generalization (or `u32::MAX`), the item's set, and a pair's second set (or
-/// `u32::MAX`).
-type RiskKey = u128;
 
 impl Sanitizer<'_> {
     /// Sanitizes `doc`. Errors (counts or knowledge unavailable) are returned: a document
@@ -199,8 +154,7 @@ impl Sanitizer<'_> {
         strategy: Strategy,
         carried: &Carried,
     ) -> Result<Plan> {
-        let mut run = self.start(doc, findings, strategy, &carried.persons)?;
-        run.carried_bits = carried.bits;
+        let run = self.start(doc, findings, strategy, carried)?;
         match self.config.risk_model {
             RiskModel::PerTerm => run.per_term(),
             RiskModel::Cumulative => run.cumulative(),
@@ -212,39 +166,25 @@ impl Sanitizer<'_> {
         doc: &'d Document,
         findings: &'d [Finding],
         strategy: Strategy,
-        persons: &[String],
-    ) -> Result<Run<'_, 'd>>
-    where
-        Self: Sized,
-    {
+        carried: &Carried,
+    ) -> Result<Run<'_, 'd>> {
         let total = self.counts.total_docs()?;
         let mut run = Run {
-            s: self,
-            doc,
-            findings,
-            strategy,
-            total,
-            table: CountTable::default(),
+            input: RunInput {
+                sanitizer: self,
+                doc,
+                findings,
+                strategy,
+                total,
+                carried_bits: carried.bits,
+            },
+            measure: measure::Measure::default(),
             entries: Vec::new(),
             items: Vec::new(),
-            words: doc
-                .terms
-                .iter()
-                .flat_map(|t| t.norm.split(' '))
-                .filter(|w| w.chars().all(char::is_alphabetic))
-                .map(str::to_string)
-                .collect(),
-            name_classes: vec![std::cell::OnceCell::new(); doc.sentences.len()],
-            typer_failed: std::cell::Cell::new(false),
-            carried_bits: 0.0,
-            risks: Default::default(),
-            planned_risks: Default::default(),
-            target_lists: Default::default(),
-            target_plans: Default::default(),
-            target_ids: Default::default(),
-            senses: Default::default(),
+            senses: memo::SenseCache::new(self.taxonomy, doc),
+            name_classes: memo::NameClassCache::new(doc.sentences.len()),
         };
-        run.collect(persons);
+        run.collect(&carried.persons);
         if let Some(shared) = self.shared.filter(|s| !s.is_empty()) {
             for i in 0..run.items.len() {
                 if !run.items[i].is_term() {
@@ -267,9 +207,9 @@ impl Sanitizer<'_> {
     /// category of its sense (training keeps the frequent ones), for training. A
     /// finding's published generalization stands for the finding's own spans.
     pub fn term_features(&self, doc: &Document, findings: &[Finding]) -> Result<Vec<TermFeatures>> {
-        let mut run = self.start(doc, findings, Strategy::S5, &[])?;
+        let mut run = self.start(doc, findings, Strategy::S5, &Carried::default())?;
         run.plan_item_counts();
-        run.table.fetch(self.counts)?;
+        run.measure.table.fetch(self.counts)?;
         let mut out = Vec::with_capacity(run.items.len());
         for item in &run.items {
             let categories = item

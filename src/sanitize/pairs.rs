@@ -38,28 +38,35 @@ impl Run<'_, '_> {
                 if set.is_empty() {
                     continue;
                 }
-                let ic = self.ic(&set).map(|ic| ic.bits).unwrap_or(0.0);
+                let ic = self
+                    .measure
+                    .ic(&self.input, &set)
+                    .map(|ic| ic.bits)
+                    .unwrap_or(0.0);
                 surviving.push((i, set, ic));
             }
             surviving.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-            surviving.truncate(self.s.config.pair_check_max_terms);
+            surviving.truncate(self.input.sanitizer.config.pair_check_max_terms);
             let mut pairs = Vec::new();
             for a in 0..surviving.len() {
                 for b in a + 1..surviving.len() {
                     pairs.push((a, b));
                     let (sa, sb) = (surviving[a].1.clone(), surviving[b].1.clone());
-                    self.need_risk(&ts, &[&sa, &sb]);
+                    self.measure
+                        .need_risk(&self.input, &self.entries, &ts, &[&sa, &sb]);
                 }
             }
-            self.table.fetch(self.s.counts)?;
+            self.measure.table.fetch(self.input.sanitizer.counts)?;
             let mut flagged: BTreeMap<usize, (Vec<Reason>, usize)> = BTreeMap::new();
             for (a, b) in pairs {
                 let (sa, sb) = (surviving[a].1.clone(), surviving[b].1.clone());
-                if self.table.get(&[&sa, &sb])? == 0 {
+                if self.measure.table.get(&[&sa, &sb])? == 0 {
                     continue;
                 }
                 for &target in &ts {
-                    let r = self.risk(target, &[&sa, &sb])?;
+                    let r = self
+                        .measure
+                        .risk(&self.input, &self.entries, target, &[&sa, &sb])?;
                     // Only a measured joint risk flags a pair: a bound on a pair (the
                     // target or the triple never seen) is the corpus's sparseness, and
                     // names, dates and numbers are already covered by the quasi-identifier
@@ -103,36 +110,51 @@ impl Run<'_, '_> {
                     .get(&i)
                     .and_then(|d| d.chosen.as_ref())
                     .map(|c| c.set.clone());
-                let mut list = if self.strategy.removes_correlated() {
+                let mut list = if self.input.strategy.removes_correlated() {
                     Vec::new()
                 } else {
                     self.candidates(i)
                 };
                 for c in &list {
-                    self.table.need(&[&c.set]);
+                    self.measure.table.need(&[&c.set]);
                 }
-                self.table.fetch(self.s.counts)?;
+                self.measure.table.fetch(self.input.sanitizer.counts)?;
                 list = self.by_information(list)?;
                 if let Some(pos) = current.and_then(|cur| list.iter().position(|c| c.set == cur)) {
                     list.drain(..=pos);
                 }
                 for c in &list {
-                    self.need_risk(&ts, &[&c.set]);
-                    self.need_risk(&ts, &[&c.set, &partner_set]);
+                    self.measure
+                        .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
+                    self.measure.need_risk(
+                        &self.input,
+                        &self.entries,
+                        &ts,
+                        &[&c.set, &partner_set],
+                    );
                 }
                 plans.push((i, partner_set, list));
             }
-            self.table.fetch(self.s.counts)?;
+            self.measure.table.fetch(self.input.sanitizer.counts)?;
             for (i, partner_set, list) in plans {
                 let fallback = list.last().cloned();
                 let mut chosen = None;
                 'candidates: for c in list {
                     for &target in &ts {
-                        if self.risk(target, &[&c.set])?.bits >= t {
+                        if self
+                            .measure
+                            .risk(&self.input, &self.entries, target, &[&c.set])?
+                            .bits
+                            >= t
+                        {
                             continue 'candidates;
                         }
-                        if self.table.get(&[&c.set, &partner_set])? > 0
-                            && self.risk(target, &[&c.set, &partner_set])?.bits >= t
+                        if self.measure.table.get(&[&c.set, &partner_set])? > 0
+                            && self
+                                .measure
+                                .risk(&self.input, &self.entries, target, &[&c.set, &partner_set])?
+                                .bits
+                                >= t
                         {
                             continue 'candidates;
                         }
@@ -143,7 +165,7 @@ impl Run<'_, '_> {
                 // S3 removes a risky pair's term; the others fall back to their broadest
                 // generalization, or the root.
                 let chosen = match chosen {
-                    None if self.strategy.removes_correlated() => None,
+                    None if self.input.strategy.removes_correlated() => None,
                     None => Some(fallback.unwrap_or_else(|| self.root())),
                     found => found,
                 };

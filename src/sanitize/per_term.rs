@@ -16,300 +16,45 @@ use super::collect::{Generalization, ItemOrigin};
 use super::config::ThresholdRule;
 use super::finish::Decision;
 use super::plan::{Plan, Reason, Rule, Threshold};
-use super::risk::{PairCounts, Risk, disclosure_risk};
 use crate::error::Result;
-use crate::stats::info::{self, Figure};
-use crate::stats::{Origin, TermSet};
-
-/// A risk's inputs as interned ids ([`Run::risk_ids`]).
-type RiskIds = [u32; 4];
-
-/// The ids as one integer, the risk memo's key: hashed as one value, not a list.
-fn risk_key(ids: &RiskIds) -> super::RiskKey {
-    ids.iter()
-        .fold(0u128, |key, &id| (key << 32) | u128::from(id))
-}
+use crate::stats::Origin;
 
 impl Run<'_, '_> {
-    pub(super) fn ic(&self, set: &TermSet) -> Result<Figure> {
-        if set.is_empty() {
-            // The root: every document, no information.
-            return Ok(Figure {
-                bits: 0.0,
-                origin: self.s.counts.origin(),
-            });
-        }
-        self.table
-            .information(set, |count| self.s.ic.ic(set, count, self.total))
-    }
-
-    /// The generalization that counts in the risk of entry `e` under this strategy (eq. 6
-    /// for S5; eq. 3, none, for the others). A generalization with no term set is the
-    /// root: every document, so eq. 16 reduces to eq. 3 and it is treated as none.
-    pub(super) fn risk_generalization(&self, e: usize) -> Option<&Generalization> {
-        if self.strategy == super::Strategy::S5 {
-            let entry = &self.entries[e];
-            entry
-                .measured_as
-                .as_ref()
-                .or(entry.generalization.as_ref())
-                .filter(|g| !g.set.is_empty())
-        } else {
-            None
-        }
-    }
-
-    /// Registers every count the risk of `x` towards the targets `ts` needs.
-    ///
-    /// `x` is interned once and each target's joint count registered by adding the
-    /// target's id to its key: an item is planned against every target of its context,
-    /// and rebuilding the conjunction for each was most of the planning's time. A
-    /// repeat (the same sets against the same targets and generalizations, as when a
-    /// concept is offered to many items) registers nothing new and is skipped whole.
-    pub(super) fn need_risk(&mut self, ts: &[usize], x: &[&TermSet]) {
-        let x_key = self.table.intern_key(x);
-        let plan = match self.target_plans.get(ts) {
-            Some(plan) => std::rc::Rc::clone(plan),
-            None => {
-                let plan = std::rc::Rc::new(self.plan_targets(ts));
-                self.target_plans
-                    .insert(ts.to_vec(), std::rc::Rc::clone(&plan));
-                plan
-            }
-        };
-        if !self.planned_risks.insert((x_key.clone(), plan.list)) {
-            return;
-        }
-        self.table.need_key(&x_key);
-        for &x1 in x {
-            self.table.need(&[x1]);
-        }
-        let unseen_is_bound = self.unseen_targets_are_bounds();
-        for &(t_id, g_id) in &plan.ids {
-            if unseen_is_bound && self.table.in_no_document(t_id) {
-                continue;
-            }
-            self.table.need_with_id(&x_key, t_id);
-            if g_id != u32::MAX {
-                self.table.need_with_id(&x_key, g_id);
-            }
-        }
-    }
-
-    /// Whether no risk towards a target in no document is worked out in this run: the
-    /// cumulative model reads only that such a risk is the unseen bound (its shares),
-    /// unless the plan lists every term's assessment, which states each risk's value.
-    /// Then a term's joint counts with such a target, and with its generalization, are
-    /// not planned.
-    fn unseen_targets_are_bounds(&self) -> bool {
-        self.s.config.risk_model == super::RiskModel::Cumulative && !self.s.assessments
-    }
-
-    /// The targets `ts` interned, with their own counts (and their generalizations')
-    /// registered, and the number of the list of (target, generalization) they make.
-    fn plan_targets(&mut self, ts: &[usize]) -> super::TargetPlan {
-        let mut listed = Vec::with_capacity(ts.len());
-        let mut ids = Vec::with_capacity(ts.len());
-        for &t in ts {
-            let t_id = self.table.intern(&self.entries[t].set);
-            self.table.register_single(t_id);
-            let g_id = match self.risk_generalization(t).map(|g| g.set.clone()) {
-                Some(set) => {
-                    let id = self.table.intern(&set);
-                    self.table.register_single(id);
-                    id
-                }
-                None => u32::MAX,
-            };
-            listed.push((t, g_id));
-            ids.push((t_id, g_id));
-        }
-        let next = self.target_lists.len() as u32;
-        let list = *self.target_lists.entry(listed).or_insert(next);
-        super::TargetPlan { list, ids }
-    }
-
     /// Replaces entry `e`'s published generalization; what was worked out of the old
     /// one (the targets' ids, their planned lists) is forgotten.
     pub(super) fn set_generalization(&mut self, e: usize, generalization: Generalization) {
         self.entries[e].generalization = Some(generalization);
-        self.target_plans.clear();
-        self.target_ids.borrow_mut().clear();
+        self.measure.forget_targets();
     }
 
     /// The counts every item's IC and its risk towards the targets of its context need.
     pub(super) fn plan_item_counts(&mut self) {
         for e in 0..self.entries.len() {
             let set = self.entries[e].set.clone();
-            self.table.need(&[&set]);
+            self.measure.table.need(&[&set]);
             for m in self.entries[e].mentions.clone() {
-                let f = &self.findings[m];
-                let own = super::collect::phrase_set(&self.doc.text[f.start..f.end]);
-                self.table.need(&[&own]);
+                let f = &self.input.findings[m];
+                let own = super::collect::phrase_set(&self.input.doc.text[f.start..f.end]);
+                self.measure.table.need(&[&own]);
             }
             if let Some(g) = self.entries[e].generalization.clone()
                 && !g.set.is_empty()
             {
-                self.table.need(&[&g.set]);
+                self.measure.table.need(&[&g.set]);
             }
         }
         for i in 0..self.items.len() {
             let ts = self.targets_in(self.items[i].context);
             let set = self.items[i].set.clone();
             if !set.is_empty() {
-                self.need_risk(&ts, &[&set]);
+                self.measure
+                    .need_risk(&self.input, &self.entries, &ts, &[&set]);
             }
         }
-    }
-
-    /// DR(t; x) where `x` is one term set or a conjunction of two (pair check).
-    pub(super) fn risk(&self, t: usize, x: &[&TermSet]) -> Result<Risk> {
-        // A set never interned has no count planned.
-        let ids = self.risk_ids(t, x).ok_or_else(super::counts::unplanned)?;
-        let key = risk_key(&ids);
-        if let Some(known) = self.risks.borrow().get(&key).copied() {
-            return Ok(known);
-        }
-        let risk = self.measure_risk(t, x, &ids)?;
-        self.risks.borrow_mut().insert(key, risk);
-        Ok(risk)
-    }
-
-    /// What a risk depends on, as interned ids: target, generalization (or `u32::MAX`),
-    /// then the item's set, and the second set of a pair (else `u32::MAX`); `None` when a
-    /// set was never planned, or `x` is not one or two sets.
-    fn risk_ids(&self, t: usize, x: &[&TermSet]) -> Option<RiskIds> {
-        let (t_id, g_id) = self.target_ids(t)?;
-        let (first, second) = match x {
-            [one] => (self.table.known_id(one)?, u32::MAX),
-            [a, b] => (self.table.known_id(a)?, self.table.known_id(b)?),
-            _ => return None,
-        };
-        Some([t_id, g_id, first, second])
-    }
-
-    /// The interned ids of target `t`'s set and of the generalization its risks count in
-    /// (`u32::MAX`: none), found once while the generalization stands: every risk towards
-    /// the target asks for them.
-    pub(super) fn target_ids(&self, t: usize) -> Option<(u32, u32)> {
-        if let Some(Some(known)) = self.target_ids.borrow().get(t).copied() {
-            return Some(known);
-        }
-        let t_id = self.table.known_id(&self.entries[t].set)?;
-        let g_id = match self.risk_generalization(t) {
-            Some(g) => self.table.known_id(&g.set)?,
-            None => u32::MAX,
-        };
-        let mut known = self.target_ids.borrow_mut();
-        if known.len() <= t {
-            known.resize(t + 1, None);
-        }
-        known[t] = Some((t_id, g_id));
-        Some((t_id, g_id))
-    }
-
-    /// Whether the corpus cannot measure target `t` with `x`: one of them is in no
-    /// document, so DR(t; x) is the unseen bound ([`disclosure_risk`]).
-    pub(super) fn unmeasurable(&self, t: usize, x: &TermSet) -> Result<bool> {
-        let (t_id, _) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
-        if self.table.get_ids(&[t_id])? == 0 {
-            return Ok(true);
-        }
-        let x_id = self
-            .table
-            .known_id(x)
-            .ok_or_else(super::counts::unplanned)?;
-        Ok(self.table.get_ids(&[x_id])? == 0)
-    }
-
-    /// PMI(t; x) from the corpus's counts: what publishing `x` by itself tells about target
-    /// `t`. `None` when the corpus cannot measure it (either in no document, or never seen
-    /// together).
-    pub(super) fn measured_pmi(&self, t: usize, x: &TermSet) -> Result<Option<f64>> {
-        let (t_id, _) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
-        let x_id = self
-            .table
-            .known_id(x)
-            .ok_or_else(super::counts::unplanned)?;
-        let count_t = self.table.get_ids(&[t_id])?;
-        let count_x = self.table.get_ids(&[x_id])?;
-        if count_t == 0 || count_x == 0 {
-            return Ok(None);
-        }
-        let joint = self.table.get_ids(&[x_id, t_id])?;
-        if joint == 0 {
-            return Ok(None);
-        }
-        let origin = self.s.counts.origin();
-        Ok(Some(
-            info::pmi(count_t, count_x, joint, self.total, origin).bits,
-        ))
-    }
-
-    /// IC(g(t)) in the corpus's bits, for the generalization target `t`'s risks count in
-    /// (0 without one, or when the corpus never saw it). With g(t) ⊇ t this is PMI(t; g(t)),
-    /// the part of eq. 6 that g(t) says by itself whatever term is published beside it.
-    pub(super) fn generalization_information(&self, t: usize) -> Result<f64> {
-        let (_, g_id) = self.target_ids(t).ok_or_else(super::counts::unplanned)?;
-        if g_id == u32::MAX {
-            return Ok(0.0);
-        }
-        let count_g = self.table.get_ids(&[g_id])?;
-        if count_g == 0 {
-            return Ok(0.0);
-        }
-        Ok(info::ic(count_g, self.total, self.s.counts.origin()).bits)
-    }
-
-    /// The risk's counts read by the interned ids of [`Self::risk_ids`]: the risk loops
-    /// ask for hundreds of thousands of risks, and finding each set's id again for every
-    /// count was most of their time.
-    fn measure_risk(&self, t: usize, x: &[&TermSet], ids: &RiskIds) -> Result<Risk> {
-        let [t_id, g_id, first, second] = *ids;
-        let single = second == u32::MAX;
-        let x_ids: &[u32] = if single { &ids[2..3] } else { &ids[2..4] };
-        let target = &self.entries[t];
-        let with = |other: u32| -> Result<u64> {
-            if single {
-                self.table.get_ids(&[first, other])
-            } else {
-                self.table.get_ids(&[first, second, other])
-            }
-        };
-        let generalization = if g_id == u32::MAX {
-            None
-        } else {
-            Some((self.table.get_ids(&[g_id])?, with(g_id)?))
-        };
-        let count_t = self.table.get_ids(&[t_id])?;
-        let count_x = self.table.get_ids(x_ids)?;
-        let ic_t = self
-            .table
-            .information_of(t_id, |count| self.s.ic.ic(&target.set, count, self.total))?
-            .bits;
-        let ic_x = if let ([set], true) = (x, single) {
-            self.table
-                .information_of(first, |count| self.s.ic.ic(set, count, self.total))?
-                .bits
-        } else {
-            info::ic(count_x, self.total, self.s.counts.origin()).bits
-        };
-        Ok(disclosure_risk(
-            &PairCounts {
-                total: self.total,
-                s: count_t,
-                x: count_x,
-                sx: with(t_id)?,
-                generalization,
-            },
-            ic_t,
-            ic_x,
-            self.s.counts.origin(),
-        ))
     }
 
     fn threshold(&self) -> Result<Option<Threshold>> {
-        let config = self.s.config;
+        let config = self.input.sanitizer.config;
         if config.threshold == ThresholdRule::Fixed {
             return Ok(Some(Threshold {
                 bits: config.threshold_bits,
@@ -326,7 +71,7 @@ impl Run<'_, '_> {
                 },
                 _ => (e.text.clone(), &e.set),
             };
-            let bits = self.ic(set)?.bits;
+            let bits = self.measure.ic(&self.input, set)?.bits;
             let better = match (&best, config.threshold) {
                 (None, _) => true,
                 (Some(b), ThresholdRule::MostInformativeGeneralization) => bits > b.bits,
@@ -349,18 +94,18 @@ impl Run<'_, '_> {
         // Round 1: the threshold's ICs and the risk of every item towards every target of
         // its context.
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         let threshold = self.threshold()?;
         let mut decisions: BTreeMap<usize, Decision> = BTreeMap::new();
-        if let (Some(t), true) = (&threshold, self.strategy.treats_correlated()) {
+        if let (Some(t), true) = (&threshold, self.input.strategy.treats_correlated()) {
             let t = t.bits;
-            for round in 0..self.s.config.max_rounds.max(1) {
+            for round in 0..self.input.sanitizer.config.max_rounds.max(1) {
                 let changed = self.pass(&contexts, t, &mut decisions)?;
-                if !changed || round + 1 == self.s.config.max_rounds {
+                if !changed || round + 1 == self.input.sanitizer.config.max_rounds {
                     break;
                 }
             }
-            if self.s.config.pair_check {
+            if self.input.sanitizer.config.pair_check {
                 self.pair_check(&contexts, t, &mut decisions)?;
             }
         }
@@ -375,7 +120,9 @@ impl Run<'_, '_> {
                 continue;
             }
             let set = &self.items[i].set;
-            let r = self.risk(target, &[set])?;
+            let r = self
+                .measure
+                .risk(&self.input, &self.entries, target, &[set])?;
             if self.items[i].priced_by_measurement_only() && r.origin.is_bound() {
                 // Shared by the collection, or a reference: only a measured risk counts.
                 continue;
@@ -434,18 +181,19 @@ impl Run<'_, '_> {
         // Round 2: counts for every candidate of every risky item.
         let mut candidates: BTreeMap<usize, Vec<Candidate>> = BTreeMap::new();
         for &i in risky.keys() {
-            let list = if self.strategy.removes_correlated() {
+            let list = if self.input.strategy.removes_correlated() {
                 Vec::new()
             } else {
                 self.candidates(i)
             };
             let ts = self.targets_in(self.items[i].context);
             for c in &list {
-                self.need_risk(&ts, &[&c.set]);
+                self.measure
+                    .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
             }
             candidates.insert(i, list);
         }
-        self.table.fetch(self.s.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         let mut changed = false;
         let mut updates = Vec::new();
         for (i, reasons) in risky {
@@ -461,7 +209,12 @@ impl Run<'_, '_> {
                     if self.is_own_generalization(i, target) {
                         continue;
                     }
-                    if self.risk(target, &[&c.set])?.bits >= t {
+                    if self
+                        .measure
+                        .risk(&self.input, &self.entries, target, &[&c.set])?
+                        .bits
+                        >= t
+                    {
                         safe = false;
                         break;
                     }
@@ -471,7 +224,7 @@ impl Run<'_, '_> {
                     break;
                 }
             }
-            if chosen.is_none() && !self.strategy.removes_correlated() {
+            if chosen.is_none() && !self.input.strategy.removes_correlated() {
                 chosen = Some(fallback);
             }
             if let ItemOrigin::GeneralizationOf(owner) = self.items[i].origin {
@@ -515,9 +268,10 @@ impl Run<'_, '_> {
                 }
                 let ts = self.targets_in(self.items[i].context);
                 let set = self.items[i].set.clone();
-                self.need_risk(&ts, &[&set]);
+                self.measure
+                    .need_risk(&self.input, &self.entries, &ts, &[&set]);
             }
-            self.table.fetch(self.s.counts)?;
+            self.measure.table.fetch(self.input.sanitizer.counts)?;
         }
         Ok(changed)
     }

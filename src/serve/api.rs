@@ -12,7 +12,7 @@ use crate::detect::finding_records;
 use crate::eval::tab::TabDocument;
 use crate::formats::{Kind, Package};
 use crate::kb::{ConceptJson, concept_json};
-use crate::pipeline::{Detail, DocumentInputs, DocumentRequest, Engine, Processed};
+use crate::pipeline::{Detail, DocumentInputs, DocumentRequest, Engine};
 use crate::sanitize::Strategy;
 use crate::sanitize::render::{
     OutputFormat, RenderOptions, Rendering, Sanitized, report, sanitized_text, text_edits,
@@ -165,16 +165,12 @@ impl SanitizeRequest {
     }
 }
 
-fn run(engine: &Engine, request: &DocumentRequest, detail: Detail) -> Result<Processed, ApiError> {
-    Ok(engine.process_request(request, detail, &mut |_, _| {})?)
-}
-
 /// `POST /v1/sanitize` with a JSON body: the document sanitized, in the format asked
 /// for, exactly as `declass sanitize --format FORMAT` writes it; or an error and no text.
 pub async fn sanitize(state: AppState, request: SanitizeRequest) -> Result<Response, ApiError> {
     // A request's faults are named whatever the time limit: checked before the work.
     let (job, reply) = request.job(state.engine.config().sanitize.strategy)?;
-    let answer = on_engine(&state, move |engine| answer(engine, &job, reply, None)).await?;
+    let answer = on_engine(&state, move |engine| answer(engine, job, reply, None)).await?;
     Ok(answer.into_response())
 }
 
@@ -183,7 +179,7 @@ pub async fn sanitize(state: AppState, request: SanitizeRequest) -> Result<Respo
 /// and `file` is the package written with the sanitized text in place.
 pub fn answer(
     engine: &Engine,
-    job: &DocumentRequest,
+    job: DocumentRequest,
     reply: Reply,
     source: Option<(&Package, Kind)>,
 ) -> Result<Answer, ApiError> {
@@ -195,7 +191,8 @@ pub fn answer(
         Format::Text | Format::File => Detail::Text,
         Format::Json | Format::Tab => Detail::Report,
     };
-    let done = run(engine, job, detail)?;
+    let job = job.keeping(detail);
+    let done = engine.process(&job)?;
     let text_answer = |body: String, content_type, file_name| Answer {
         body: body.into_bytes(),
         content_type,
@@ -280,7 +277,7 @@ pub async fn assess(
 ) -> Result<Json<AssessResponse>, ApiError> {
     let (job, _) = request.job(state.engine.config().sanitize.strategy)?;
     let answer = on_engine(&state, move |engine| {
-        let done = run(engine, &job, Detail::Assessments)?;
+        let done = engine.process(&job)?;
         let options = RenderOptions {
             mark: false,
             removal_marker: engine.config().sanitize.removal_marker.clone(),

@@ -350,7 +350,7 @@ pub async fn sanitize(
     let answer = on_engine(&state, move |engine| {
         let opened = upload.open(&engine.config().formats)?;
         job.text = opened.text().to_string();
-        answer(engine, &job, reply, opened.source())
+        answer(engine, job, reply, opened.source())
     })
     .await?;
     Ok(answer.into_response())

@@ -19,11 +19,14 @@ enum EntryKey {
 }
 
 impl Run<'_, '_> {
-    pub(super) fn collect_entries(&mut self, persons: &[String]) {
-        let findings = self.findings;
+    /// The targets: one entry per protected person or sensitive term, with all its
+    /// mentions, and one per protected person this window never mentions (`persons`).
+    pub(super) fn collect_entries(&self, persons: &[String]) -> Vec<Entry> {
+        let mut entries = Vec::new();
+        let findings = self.input.findings;
         let absent = self.absent_persons(persons);
         let protecting = !absent.is_empty() || findings.iter().any(|f| f.detector == protect::NAME);
-        let config = self.s.config;
+        let config = self.input.sanitizer.config;
         let is_target = |f: &Finding| {
             !protecting
                 || f.detector == protect::NAME
@@ -31,7 +34,7 @@ impl Run<'_, '_> {
         };
         let mut by_key: BTreeMap<EntryKey, usize> = BTreeMap::new();
         for (index, finding) in findings.iter().enumerate() {
-            let text = &self.doc.text[finding.start..finding.end];
+            let text = &self.input.doc.text[finding.start..finding.end];
             let set = phrase_set(text);
             if set.alternatives()[0].is_empty() {
                 continue;
@@ -46,7 +49,7 @@ impl Run<'_, '_> {
                 Some(&slot) => slot,
                 None => {
                     let generalization = self.proposed_generalization(finding);
-                    self.entries.push(Entry {
+                    entries.push(Entry {
                         text: text.to_string(),
                         set: set.clone(),
                         mentions: Vec::new(),
@@ -57,11 +60,11 @@ impl Run<'_, '_> {
                         measured_as: None,
                         contexts: BTreeSet::new(),
                     });
-                    by_key.insert(key, self.entries.len() - 1);
-                    self.entries.len() - 1
+                    by_key.insert(key, entries.len() - 1);
+                    entries.len() - 1
                 }
             };
-            let entry = &mut self.entries[slot];
+            let entry = &mut entries[slot];
             // The most specific mention stands for the entity.
             if set.alternatives()[0].len() > entry.set.alternatives()[0].len() {
                 entry.text = text.to_string();
@@ -73,13 +76,19 @@ impl Run<'_, '_> {
             entry.contexts.insert(context);
         }
         if absent.is_empty() {
-            return;
+            return entries;
         }
         let contexts: BTreeSet<usize> = std::iter::once(0)
-            .chain(self.doc.sentences.iter().map(|s| self.context_of(s.start)))
+            .chain(
+                self.input
+                    .doc
+                    .sentences
+                    .iter()
+                    .map(|s| self.context_of(s.start)),
+            )
             .collect();
         for name in absent {
-            self.entries.push(Entry {
+            entries.push(Entry {
                 set: phrase_set(&name),
                 text: name,
                 mentions: Vec::new(),
@@ -91,6 +100,7 @@ impl Run<'_, '_> {
                 contexts: contexts.clone(),
             });
         }
+        entries
     }
 
     /// Those of `persons` (the document's protected persons) this window of the document
@@ -99,6 +109,7 @@ impl Run<'_, '_> {
     /// quasi-identifiers, as in a window that names the person.
     fn absent_persons(&self, persons: &[String]) -> Vec<String> {
         let mentioned: BTreeSet<String> = self
+            .input
             .findings
             .iter()
             .filter(|f| f.detector == protect::NAME)
@@ -118,30 +129,37 @@ impl Run<'_, '_> {
     fn proposed_generalization(&self, finding: &Finding) -> Option<Generalization> {
         // Only S5 prices what an entry publishes, so only S5 may start it below the
         // detector's category; S2 publishes the category, unpriced.
-        let priced = self.strategy == Strategy::S5;
-        match (&finding.proposal, self.strategy.generalizes_sensitive()) {
-            (Proposal::Generalize(label), true) => Some(match self.s.taxonomy.concept(label) {
-                _ if priced && let Some(amount) = self.amount_of_time(finding, label) => amount,
-                None if let Some(rung) =
-                    date_rung(&self.doc.text[finding.start..finding.end], label) =>
-                {
-                    rung
-                }
-                _ if priced && let Some(thing) = self.misread_person(finding, label) => thing,
-                Some(_) if priced && let Some(class) = self.known_class_under(finding, label) => {
-                    class
-                }
-                Some(step) => Generalization {
-                    label: label.clone(),
-                    source: step.source,
-                    set: step.counting,
-                },
-                None => Generalization {
-                    label: label.clone(),
-                    source: "literal".to_string(),
-                    set: phrase_set(label),
-                },
-            }),
+        let priced = self.input.strategy == Strategy::S5;
+        match (
+            &finding.proposal,
+            self.input.strategy.generalizes_sensitive(),
+        ) {
+            (Proposal::Generalize(label), true) => {
+                Some(match self.input.sanitizer.taxonomy.concept(label) {
+                    _ if priced && let Some(amount) = self.amount_of_time(finding, label) => amount,
+                    None if let Some(rung) =
+                        date_rung(&self.input.doc.text[finding.start..finding.end], label) =>
+                    {
+                        rung
+                    }
+                    _ if priced && let Some(thing) = self.misread_person(finding, label) => thing,
+                    Some(_)
+                        if priced && let Some(class) = self.known_class_under(finding, label) =>
+                    {
+                        class
+                    }
+                    Some(step) => Generalization {
+                        label: label.clone(),
+                        source: step.source,
+                        set: step.counting,
+                    },
+                    None => Generalization {
+                        label: label.clone(),
+                        source: "literal".to_string(),
+                        set: phrase_set(label),
+                    },
+                })
+            }
             _ => None,
         }
     }
@@ -150,10 +168,11 @@ impl Run<'_, '_> {
     /// Baseball": a common noun no one is named), published as the class of its head noun,
     /// else as a name.
     fn misread_person(&self, finding: &Finding, label: &str) -> Option<Generalization> {
-        if label != self.s.config.person_concept || finding.detector == protect::NAME {
+        if label != self.input.sanitizer.config.person_concept || finding.detector == protect::NAME
+        {
             return None;
         }
-        let text = &self.doc.text[finding.start..finding.end];
+        let text = &self.input.doc.text[finding.start..finding.end];
         let words: Vec<&str> = text.split_whitespace().collect();
         if self.holds_a_given_name(&words) || !self.names_a_thing(&words) {
             return None;
@@ -167,8 +186,8 @@ impl Run<'_, '_> {
                 set: c.set,
             },
             None => {
-                let name = &self.s.config.name_concept;
-                let step = self.s.taxonomy.concept(name)?;
+                let name = &self.input.sanitizer.config.name_concept;
+                let step = self.input.sanitizer.taxonomy.concept(name)?;
                 Generalization {
                     label: name.clone(),
                     source: step.source,
@@ -184,10 +203,10 @@ impl Run<'_, '_> {
     /// amounts ("dozens of years"), which reads where "date" would not ("taught for
     /// date").
     fn amount_of_time(&self, finding: &Finding, label: &str) -> Option<Generalization> {
-        if label != self.s.config.date_concept {
+        if label != self.input.sanitizer.config.date_concept {
             return None;
         }
-        let text = &self.doc.text[finding.start..finding.end];
+        let text = &self.input.doc.text[finding.start..finding.end];
         counted_noun(text)?;
         let rung = number_ladder(text).into_iter().next()?;
         Some(Generalization {
@@ -206,14 +225,17 @@ impl Run<'_, '_> {
         if finding.detector == protect::NAME {
             return None;
         }
-        let text = &self.doc.text[finding.start..finding.end];
-        let sense = self.sense(text, text.starts_with(char::is_uppercase))?;
+        let text = &self.input.doc.text[finding.start..finding.end];
+        let sense = self
+            .senses
+            .sense(text, text.starts_with(char::is_uppercase))?;
         if !sense.categories.contains(category) {
             return None;
         }
         sense.steps.iter().find_map(|step| {
-            let concept = self.s.taxonomy.concept(&step.label)?;
-            self.sense(&step.label, false)
+            let concept = self.input.sanitizer.taxonomy.concept(&step.label)?;
+            self.senses
+                .sense(&step.label, false)
                 .is_some_and(|s| s.categories.contains(category))
                 .then(|| Generalization {
                     label: step.label.clone(),

@@ -237,33 +237,37 @@ fn naming_words(doc: &Document, start: usize, end: usize) -> Vec<String> {
 impl Run<'_, '_> {
     pub(super) fn context_of(&self, byte: usize) -> usize {
         let sentence = self
+            .input
             .doc
             .sentences
             .partition_point(|s| s.end <= byte)
-            .min(self.doc.sentences.len().saturating_sub(1));
-        match self.s.config.context {
+            .min(self.input.doc.sentences.len().saturating_sub(1));
+        match self.input.sanitizer.config.context {
             super::ContextScope::Document => 0,
             super::ContextScope::Sentence => sentence,
-            super::ContextScope::Paragraph => {
-                self.doc.sentences.get(sentence).map_or(0, |s| s.paragraph)
-            }
+            super::ContextScope::Paragraph => self
+                .input
+                .doc
+                .sentences
+                .get(sentence)
+                .map_or(0, |s| s.paragraph),
         }
     }
 
     /// Builds the entries and Q per context; `persons` are the document's protected
     /// persons when this is one window of it ([`Self::absent_persons`]).
     pub(super) fn collect(&mut self, persons: &[String]) {
-        self.collect_entries(persons);
-        self.collect_terms();
-        if self.strategy == Strategy::S5
-            && self.s.config.risk_model == super::RiskModel::Cumulative
-            && self.s.config.person_reads_as_occupation
+        self.entries = self.collect_entries(persons);
+        self.items = self.collect_terms();
+        if self.input.strategy == Strategy::S5
+            && self.input.sanitizer.config.risk_model == super::RiskModel::Cumulative
+            && self.input.sanitizer.config.person_reads_as_occupation
         {
             for e in 0..self.entries.len() {
                 let reads_as_person = self.entries[e]
                     .generalization
                     .as_ref()
-                    .is_some_and(|g| g.label == self.s.config.person_concept);
+                    .is_some_and(|g| g.label == self.input.sanitizer.config.person_concept);
                 if self.entries[e].protected
                     && reads_as_person
                     && let Some(occupation) = self.occupation_of(e)
@@ -274,7 +278,7 @@ impl Run<'_, '_> {
             }
         }
         // With S5, the generalizations of entries are terms of Q too (Sánchez et al. 2014, §3.1).
-        if self.strategy == Strategy::S5 {
+        if self.input.strategy == Strategy::S5 {
             for (index, e) in self.entries.iter().enumerate() {
                 if let Some(g) = &e.generalization {
                     for &context in &e.contexts {
@@ -300,11 +304,16 @@ impl Run<'_, '_> {
             let item = &self.items[i];
             let sense = match item.origin {
                 ItemOrigin::GeneralizationOf(_) => None,
-                ItemOrigin::Term(_) => self.sense(&item.text, item.proper),
+                ItemOrigin::Term(_) => self.senses.sense(&item.text, item.proper),
             };
             self.items[i].sense = sense;
         }
-        if self.s.config.occupations_are_quasi_identifiers {
+        if self
+            .input
+            .sanitizer
+            .config
+            .occupations_are_quasi_identifiers
+        {
             for i in 0..self.items.len() {
                 if self.is_predicated_occupation(&self.items[i]) {
                     self.items[i].quasi = true;
@@ -335,7 +344,8 @@ impl Run<'_, '_> {
                 let item = &mut self.items[i];
                 item.proper = true;
                 item.quasi |= self
-                    .s
+                    .input
+                    .sanitizer
                     .config
                     .quasi_identifier_kinds
                     .contains(&TermKind::ProperName);
@@ -348,7 +358,7 @@ impl Run<'_, '_> {
                 let head = role_head(&self.items[i].text)
                     .or_else(|| self.items[i].text.split_whitespace().last())
                     .map(str::to_lowercase);
-                let sense = head.and_then(|head| self.sense(&head, false));
+                let sense = head.and_then(|head| self.senses.sense(&head, false));
                 let item = &mut self.items[i];
                 item.setting = true;
                 item.proper = false;
@@ -383,7 +393,7 @@ impl Run<'_, '_> {
                 // stands for a name with ("the Court", "the Government"), say nothing: the
                 // words are read as the common nouns they are.
                 let common = self.items[i].text.to_lowercase();
-                let sense = self.sense(&common, false);
+                let sense = self.senses.sense(&common, false);
                 let item = &mut self.items[i];
                 item.proper = false;
                 item.quasi = false;
@@ -399,14 +409,17 @@ impl Run<'_, '_> {
         }
     }
 
-    fn collect_terms(&mut self) {
+    /// The terms of Q: each part of a term no finding covers, once per context, with
+    /// all its spans.
+    fn collect_terms(&self) -> Vec<Item> {
+        let mut items: Vec<Item> = Vec::new();
         let mut seen: BTreeMap<(usize, TermSet), usize> = BTreeMap::new();
-        for term in &self.doc.terms {
-            for (start, end, words) in uncovered_parts(self.doc, self.findings, term) {
+        for term in &self.input.doc.terms {
+            for (start, end, words) in uncovered_parts(self.input.doc, self.input.findings, term) {
                 let set = TermSet::literal(words.into());
                 let context = self.context_of(start);
-                let kinds = &self.s.config.quasi_identifier_kinds;
-                let naming = naming_words(self.doc, start, end);
+                let kinds = &self.input.sanitizer.config.quasi_identifier_kinds;
+                let naming = naming_words(self.input.doc, start, end);
                 // A common phrase with a capitalized word names something ("NCAA
                 // tournaments", "Iranian national team"), one with a number counts
                 // something ("career-high 116 games"): a name or a number for this rule.
@@ -416,13 +429,13 @@ impl Run<'_, '_> {
                     || (naming.iter().any(|w| has_digit(w)) && kinds.contains(&TermKind::Number));
                 match seen.get(&(context, set.clone())) {
                     Some(&i) => {
-                        self.items[i].spans.push((start, end));
-                        self.items[i].quasi |= quasi;
+                        items[i].spans.push((start, end));
+                        items[i].quasi |= quasi;
                     }
                     None => {
-                        seen.insert((context, set.clone()), self.items.len());
-                        self.items.push(Item {
-                            text: self.doc.text[start..end].to_string(),
+                        seen.insert((context, set.clone()), items.len());
+                        items.push(Item {
+                            text: self.input.doc.text[start..end].to_string(),
                             set,
                             context,
                             origin: ItemOrigin::Term(term.kind),
@@ -442,6 +455,7 @@ impl Run<'_, '_> {
                 }
             }
         }
+        items
     }
 
     /// The targets of a context: the entries risks are assessed towards.

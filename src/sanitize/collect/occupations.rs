@@ -39,17 +39,17 @@ impl Run<'_, '_> {
     /// "as" before it, past articles, modifiers and coordinated nouns ("was an American
     /// actress", "served as president", "was an American politician and attorney").
     pub(in crate::sanitize) fn predicated(&self, start: usize) -> bool {
-        let mut k = self.doc.tokens.partition_point(|t| t.end <= start);
+        let mut k = self.input.doc.tokens.partition_point(|t| t.end <= start);
         for _ in 0..PREDICATE_REACH {
             let Some(prev) = k.checked_sub(1) else {
                 return false;
             };
-            let norm = self.doc.tokens[prev].norm.as_str();
+            let norm = self.input.doc.tokens[prev].norm.as_str();
             if PREDICATING.contains(&norm) {
                 return true;
             }
             if !matches!(
-                self.doc.tags.get(prev),
+                self.input.doc.tags.get(prev),
                 Some(
                     Upos::Det
                         | Upos::Adj
@@ -82,7 +82,7 @@ impl Run<'_, '_> {
         {
             return false;
         }
-        let person = &self.s.config.person_concept;
+        let person = &self.input.sanitizer.config.person_concept;
         // "person" itself says nothing, and has nowhere to generalize to.
         let is_person_class = |sense: &Sense| {
             !sense.instance && sense.categories.contains(person) && !sense.steps.is_empty()
@@ -90,7 +90,8 @@ impl Run<'_, '_> {
         match &item.sense {
             Some(sense) => is_person_class(sense),
             None => item.text.split_whitespace().last().is_some_and(|head| {
-                self.sense(&head.to_lowercase(), false)
+                self.senses
+                    .sense(&head.to_lowercase(), false)
                     .is_some_and(|sense| is_person_class(&sense))
             }),
         }
@@ -104,8 +105,12 @@ impl Run<'_, '_> {
     /// occupation's first generalization, what its own mention reads as at most: "is a
     /// Ghanaian politician" → "politician", "was a gardener" → "worker".
     pub(super) fn occupation_of(&self, e: usize) -> Option<Generalization> {
-        let person = std::slice::from_ref(&self.s.config.person_concept);
-        let hidden = self.s.config.occupations_are_quasi_identifiers;
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
+        let hidden = self
+            .input
+            .sanitizer
+            .config
+            .occupations_are_quasi_identifiers;
         let mut first: Option<(usize, Generalization)> = None;
         for item in &self.items {
             if item.origin != ItemOrigin::Term(TermKind::NounPhrase) {
@@ -123,19 +128,30 @@ impl Run<'_, '_> {
                 let Some(&head) = words.last() else {
                     continue;
                 };
-                let Some(sense) = self.s.taxonomy.usual_sense_under(head, person) else {
+                let Some(sense) = self
+                    .input
+                    .sanitizer
+                    .taxonomy
+                    .usual_sense_under(head, person)
+                else {
                     continue;
                 };
                 let class = if words.len() > 1 || !hidden {
                     // "Ghanaian politician" is first published as its head.
-                    self.s.taxonomy.concept(head).map(|concept| Step {
-                        label: head.to_string(),
-                        ..concept
-                    })
+                    self.input
+                        .sanitizer
+                        .taxonomy
+                        .concept(head)
+                        .map(|concept| Step {
+                            label: head.to_string(),
+                            ..concept
+                        })
                 } else {
                     sense.steps.first().cloned()
                 };
-                if let Some(class) = class.filter(|c| c.label != self.s.config.person_concept) {
+                if let Some(class) =
+                    class.filter(|c| c.label != self.input.sanitizer.config.person_concept)
+                {
                     first = Some((
                         start,
                         Generalization {
@@ -154,7 +170,7 @@ impl Run<'_, '_> {
     /// protected person named before it in its sentence is `e`, and no relative pronoun
     /// stands between.
     fn said_of(&self, e: usize, start: usize) -> bool {
-        let Some(sentence) = self.doc.sentence_at(start) else {
+        let Some(sentence) = self.input.doc.sentence_at(start) else {
             return false;
         };
         let last = self
@@ -164,15 +180,15 @@ impl Run<'_, '_> {
             .filter(|(_, entry)| entry.protected)
             .flat_map(|(owner, entry)| entry.mentions.iter().map(move |&m| (m, owner)))
             .filter(|&(m, _)| {
-                let f = &self.findings[m];
+                let f = &self.input.findings[m];
                 sentence.start <= f.start && f.end <= start
             })
-            .max_by_key(|&(m, _)| self.findings[m].end);
+            .max_by_key(|&(m, _)| self.input.findings[m].end);
         let Some((m, owner)) = last else {
             return false;
         };
-        let tokens = &self.doc.tokens;
-        let first = tokens.partition_point(|t| t.start < self.findings[m].end);
+        let tokens = &self.input.doc.tokens;
+        let first = tokens.partition_point(|t| t.start < self.input.findings[m].end);
         let last = tokens.partition_point(|t| t.end <= start).max(first);
         owner == e
             && !tokens[first..last]
@@ -183,17 +199,22 @@ impl Run<'_, '_> {
     /// Whether the sentence around byte `start` is about a person before it: it names a
     /// target there, or opens with a personal pronoun ("He was a banker").
     pub(super) fn about_a_person(&self, start: usize) -> bool {
-        let Some(sentence) = self.doc.sentence_at(start) else {
+        let Some(sentence) = self.input.doc.sentence_at(start) else {
             return false;
         };
-        let opens_with_pronoun = self.doc.tokens.get(sentence.tokens.start).is_some_and(|t| {
-            self.doc.tags.get(sentence.tokens.start) == Some(&Upos::Pron)
-                && matches!(t.norm.as_str(), "he" | "she" | "they")
-        });
+        let opens_with_pronoun = self
+            .input
+            .doc
+            .tokens
+            .get(sentence.tokens.start)
+            .is_some_and(|t| {
+                self.input.doc.tags.get(sentence.tokens.start) == Some(&Upos::Pron)
+                    && matches!(t.norm.as_str(), "he" | "she" | "they")
+            });
         opens_with_pronoun
             || self.entries.iter().filter(|e| e.target).any(|e| {
                 e.mentions.iter().any(|&m| {
-                    let f = &self.findings[m];
+                    let f = &self.input.findings[m];
                     sentence.start <= f.start && f.start < start
                 })
             })

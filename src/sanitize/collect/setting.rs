@@ -57,7 +57,7 @@ impl Run<'_, '_> {
         if item.kind() != Some(TermKind::Number) || counted_noun(&item.text).is_some() {
             return vec![item.set.clone()];
         }
-        let doc = self.doc;
+        let doc = self.input.doc;
         let mut phrases: Vec<TermSet> = Vec::new();
         for &(start, end) in &item.spans {
             let next = doc.tokens.partition_point(|t| t.start < end);
@@ -77,7 +77,7 @@ impl Run<'_, '_> {
     /// mahkemesi)", "the County Administrative Court (länsrätten)") and of whose words no
     /// knowledge base knows one. An English gloss ("(deceased)") has known words.
     pub(super) fn is_name_in_another_language(&self, item: &Item) -> bool {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let (Some(&(start, end)), Some(TermKind::NounPhrase)) = (item.spans.first(), item.kind())
         else {
             return false;
@@ -98,8 +98,8 @@ impl Run<'_, '_> {
             .any(|t| t.end == name_end && t.kind == TermKind::ProperName);
         after_name
             && item.text.split_whitespace().all(|word| {
-                self.sense(&word.to_lowercase(), false).is_none()
-                    && self.sense(word, true).is_none()
+                self.senses.sense(&word.to_lowercase(), false).is_none()
+                    && self.senses.sense(word, true).is_none()
             })
     }
 
@@ -113,10 +113,10 @@ impl Run<'_, '_> {
         };
         item.kind() == Some(TermKind::ProperName)
             && item.text.chars().any(|c| c.is_ascii_digit())
-            && self
-                .s
-                .taxonomy
-                .some_sense_under(&noun.to_lowercase(), &self.s.config.reference_concepts)
+            && self.input.sanitizer.taxonomy.some_sense_under(
+                &noun.to_lowercase(),
+                &self.input.sanitizer.config.reference_concepts,
+            )
     }
 
     /// The text a numbered reference cites: a name right after "<reference> of the"
@@ -136,7 +136,7 @@ impl Run<'_, '_> {
     /// a word that can name a part of a text or a rule (`reference_concepts`), then a
     /// designation with a digit ("6 § 1", "39", "2 (b)", "5 and 6"), then "of".
     fn follows_a_citation(&self, start: usize) -> bool {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let mut k = doc.tokens.partition_point(|t| t.end <= start);
         let mut modifiers = 0;
         while k > 0 && modifiers < 3 && matches!(doc.tags[k - 1], Upos::Adj | Upos::Det) {
@@ -161,10 +161,10 @@ impl Run<'_, '_> {
         }
         numbered
             && k > 0
-            && self
-                .s
-                .taxonomy
-                .some_sense_under(&doc.tokens[k - 1].norm, &self.s.config.reference_concepts)
+            && self.input.sanitizer.taxonomy.some_sense_under(
+                &doc.tokens[k - 1].norm,
+                &self.input.sanitizer.config.reference_concepts,
+            )
     }
 
     /// An all-capitals term of a heading (a paragraph of one sentence without a lowercase
@@ -205,7 +205,7 @@ impl Run<'_, '_> {
     /// how the document itself spells "Baker" and "Smith" says they are names, so a
     /// heading's "EVIDENCE OF BAKER" is not the common noun "baker" there.
     pub(super) fn words_written_as_names(&self, defined: &BTreeSet<String>) -> BTreeSet<String> {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let mut capitalized = BTreeSet::new();
         let mut lower = BTreeSet::new();
         for sentence in &doc.sentences {
@@ -238,7 +238,7 @@ impl Run<'_, '_> {
     /// knowledge bases know and no name of theirs; persons' names take no determiner, so
     /// "Baker" alone stays a name.
     pub(super) fn is_defined_common_noun(&self, item: &Item) -> bool {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let one_word = !item.text.contains(char::is_whitespace);
         let after_determiner = |start: usize| {
             let mut first = doc.tokens.partition_point(|t| t.end <= start);
@@ -325,10 +325,11 @@ impl Run<'_, '_> {
         }
         // An office of the institution names the one person who holds it ("Agent of the
         // Government": any sense of the head a kind of person).
-        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
         any_defined
             && !role_head(&item.text).is_some_and(|head| {
-                self.s
+                self.input
+                    .sanitizer
                     .taxonomy
                     .some_sense_under(&head.to_lowercase(), person)
             })
@@ -347,7 +348,7 @@ impl Run<'_, '_> {
     pub(super) fn role_title_sense(&self, item: &Item) -> Option<Sense> {
         let head = role_head(&item.text)?;
         let words = content_words(&item.text);
-        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
         let office = item.kind() == Some(TermKind::ProperName)
             && words.len() >= 2
             && !item
@@ -359,7 +360,8 @@ impl Run<'_, '_> {
         if !office {
             return None;
         }
-        self.s
+        self.input
+            .sanitizer
             .taxonomy
             .usual_sense_under(&head.to_lowercase(), person)
     }
@@ -368,7 +370,7 @@ impl Run<'_, '_> {
     /// nothing ("Jane Roe, President of the Chamber", "the President of the Chamber, Jane
     /// Roe"): an apposition says who holds the office, which then tells about them.
     pub(super) fn beside_a_name(&self, start: usize, end: usize) -> bool {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let is_name = |k: usize| doc.tags.get(k) == Some(&Upos::Propn);
         let is_comma = |k: usize| doc.token_text(k) == ",";
         let mut first = doc.tokens.partition_point(|t| t.end <= start);
@@ -401,7 +403,8 @@ impl Run<'_, '_> {
     /// Whether `word` is a title a person's name follows ("Mr", "Dr.", "President").
     pub(in crate::sanitize) fn is_title(&self, word: &str) -> bool {
         let word = word.trim_end_matches('.');
-        self.s
+        self.input
+            .sanitizer
             .person_titles
             .iter()
             .any(|title| title.trim_end_matches('.').eq_ignore_ascii_case(word))
@@ -410,8 +413,9 @@ impl Run<'_, '_> {
     /// Whether `written` (a word as the text spells it) is a common noun the knowledge
     /// bases know and no name of theirs: "court", not "Ankara".
     pub(in crate::sanitize) fn is_common_noun(&self, written: &str) -> bool {
-        !self.sense(written, true).is_some_and(|s| s.instance)
+        !self.senses.sense(written, true).is_some_and(|s| s.instance)
             && self
+                .senses
                 .sense(&written.to_lowercase(), false)
                 .is_some_and(|s| !s.instance)
     }
@@ -421,9 +425,10 @@ impl Run<'_, '_> {
     /// "party" have a person among their rarer senses, and "CIRCUMSTANCES OF THE CASE" is
     /// a heading.
     pub(super) fn may_name_a_person(&self, item: &Item) -> bool {
-        let person = std::slice::from_ref(&self.s.config.person_concept);
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
         content_words(&item.text).iter().any(|word| {
-            self.s
+            self.input
+                .sanitizer
                 .taxonomy
                 .usual_sense_under(&word.to_lowercase(), person)
                 .is_some()
@@ -433,7 +438,7 @@ impl Run<'_, '_> {
     /// Whether byte `start` lies in a heading: a paragraph of one sentence with letters
     /// and no lowercase letter.
     fn in_heading(&self, start: usize) -> bool {
-        let doc = self.doc;
+        let doc = self.input.doc;
         let sentence = doc.sentences.partition_point(|s| s.end <= start);
         if sentence == doc.sentences.len() || doc.sentences[sentence].start > start {
             return false;

@@ -120,7 +120,7 @@ impl Run<'_, '_> {
                         .is_some_and(|&(s, e)| self.capitalized_inside(s, e)),
                 words: item.text.split_whitespace().count(),
                 digits: item.text.chars().any(|c| c.is_ascii_digit()),
-                ic_bits: self.ic(&item.set)?.bits,
+                ic_bits: self.measure.ic(&self.input, &item.set)?.bits,
                 sense: item.sense.as_deref(),
                 occurrences: item.spans.len(),
                 predicated: item.spans.iter().any(|&(s, _)| self.predicated(s)),
@@ -136,7 +136,7 @@ impl Run<'_, '_> {
                     capitalized: entry.text.chars().next().is_some_and(char::is_uppercase),
                     words: entry.text.split_whitespace().count(),
                     digits: entry.text.chars().any(|c| c.is_ascii_digit()),
-                    ic_bits: self.ic(&entry.set)?.bits,
+                    ic_bits: self.measure.ic(&self.input, &entry.set)?.bits,
                     sense: None,
                     occurrences: entry.mentions.len(),
                     predicated: spans.iter().any(|&(s, _)| self.predicated(s)),
@@ -148,17 +148,21 @@ impl Run<'_, '_> {
     }
 
     fn in_first_sentence(&self, start: usize) -> bool {
-        self.doc.sentences.first().is_some_and(|s| start < s.end)
+        self.input
+            .doc
+            .sentences
+            .first()
+            .is_some_and(|s| start < s.end)
     }
 
     /// Whether the sentence around byte `start` names a target.
     fn with_target(&self, start: usize) -> bool {
-        let Some(sentence) = self.doc.sentence_at(start) else {
+        let Some(sentence) = self.input.doc.sentence_at(start) else {
             return false;
         };
         self.entries.iter().filter(|e| e.target).any(|e| {
             e.mentions.iter().any(|&m| {
-                let f = &self.findings[m];
+                let f = &self.input.findings[m];
                 sentence.start <= f.start && f.start < sentence.end
             })
         })
@@ -166,7 +170,8 @@ impl Run<'_, '_> {
 
     /// Whether a word after the first of the span starts with a capital: "NCAA tournaments".
     fn capitalized_inside(&self, start: usize, end: usize) -> bool {
-        self.doc
+        self.input
+            .doc
             .terms
             .iter()
             .any(|t| t.start <= start && end <= t.end && t.capitalized)
@@ -177,7 +182,7 @@ impl Run<'_, '_> {
         self.entries[e]
             .mentions
             .iter()
-            .map(|&m| (self.findings[m].start, self.findings[m].end))
+            .map(|&m| (self.input.findings[m].start, self.input.findings[m].end))
             .collect()
     }
 
@@ -185,29 +190,32 @@ impl Run<'_, '_> {
     pub(super) fn cumulative(mut self) -> Result<Plan> {
         // The targets' own counts first: towards a target in no document a share is the
         // unseen bound whatever the term, so its joint counts are not planned
-        // ([`Run::need_risk`]).
+        // (`Measure::need_risk`).
         for t in 0..self.entries.len() {
             if self.entries[t].target {
                 let set = self.entries[t].set.clone();
-                self.table.need(&[&set]);
+                self.measure.table.need(&[&set]);
             }
         }
-        self.table.fetch(self.s.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
-        let treat = self.strategy.treats_correlated();
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
+        let treat = self.input.strategy.treats_correlated();
         // Round 2: every item's generalizations.
         let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(self.items.len());
         for i in 0..self.items.len() {
-            let list =
-                if treat && !self.strategy.removes_correlated() && !self.items[i].set.is_empty() {
-                    self.candidates(i)
-                } else {
-                    Vec::new()
-                };
+            let list = if treat
+                && !self.input.strategy.removes_correlated()
+                && !self.items[i].set.is_empty()
+            {
+                self.candidates(i)
+            } else {
+                Vec::new()
+            };
             let ts = self.targets_in(self.items[i].context);
             for c in &list {
-                self.need_risk(&ts, &[&c.set]);
+                self.measure
+                    .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
             }
             candidates.push(list);
         }
@@ -218,21 +226,23 @@ impl Run<'_, '_> {
         }
         for text in published_texts {
             for word in content_words(&text) {
-                self.table.need(&[&super::collect::phrase_set(&word)]);
+                self.measure
+                    .table
+                    .need(&[&super::collect::phrase_set(&word)]);
             }
         }
-        self.table.fetch(self.s.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
 
         let targets: Vec<usize> = (0..self.entries.len())
             .filter(|&e| self.entries[e].target)
             .collect();
         let mut budgets: BTreeMap<usize, f64> = BTreeMap::new();
         for &t in &targets {
-            let own = self.ic(&self.entries[t].set)?.bits;
+            let own = self.measure.ic(&self.input, &self.entries[t].set)?.bits;
             let budget = if self.entries[t].protected {
-                (self.s.config.budget_for(own) - self.carried_bits).max(0.0)
+                (self.input.sanitizer.config.budget_for(own) - self.input.carried_bits).max(0.0)
             } else {
-                self.s.config.attribute_budget(own)
+                self.input.sanitizer.config.attribute_budget(own)
             };
             budgets.insert(t, budget);
         }
@@ -273,13 +283,13 @@ impl Run<'_, '_> {
             let start = state.clone();
             if treat {
                 let single_target = targets.len() == 1;
-                match self.s.config.knapsack {
+                match self.input.sanitizer.config.knapsack {
                     Knapsack::Exact if single_target => {
                         state = exact(&choices, &start, targets[0], budgets[&targets[0]]);
                     }
                     _ => {
                         greedy(&choices, &atoms, &mut state, &budgets);
-                        if self.s.config.knapsack_refill {
+                        if self.input.sanitizer.config.knapsack_refill {
                             refill(&choices, &atoms, &mut state, &start, &budgets);
                         }
                     }
@@ -303,10 +313,11 @@ impl Run<'_, '_> {
             for (i, list) in candidates.iter().enumerate() {
                 let ts = self.targets_in(self.items[i].context);
                 for c in list {
-                    self.need_risk(&ts, &[&c.set]);
+                    self.measure
+                        .need_risk(&self.input, &self.entries, &ts, &[&c.set]);
                 }
             }
-            self.table.fetch(self.s.counts)?;
+            self.measure.table.fetch(self.input.sanitizer.counts)?;
         };
         let original = original.unwrap_or_default();
         let published = disclosures(&choices, &atoms, &state);
@@ -375,7 +386,7 @@ impl Run<'_, '_> {
         }
         // A target published further generalized changes the risks the report states.
         self.plan_item_counts();
-        self.table.fetch(self.s.counts)?;
+        self.measure.table.fetch(self.input.sanitizer.counts)?;
         self.finish(None, disclosure, decisions)
     }
 
@@ -417,7 +428,7 @@ impl Run<'_, '_> {
     /// The options of item `i` with their shares towards the targets of its context.
     fn choice(&self, i: usize, candidates: Vec<Candidate>, treat: bool) -> Result<Choice> {
         let item = &self.items[i];
-        let original_ic = self.ic(&item.set)?.bits;
+        let original_ic = self.measure.ic(&self.input, &item.set)?.bits;
         let mut options = vec![Option_ {
             candidate: None,
             removed: false,
@@ -425,7 +436,7 @@ impl Run<'_, '_> {
             ic: original_ic,
         }];
         if treat {
-            if self.strategy.removes_correlated() {
+            if self.input.strategy.removes_correlated() {
                 options.push(Option_ {
                     candidate: None,
                     removed: true,
@@ -435,7 +446,7 @@ impl Run<'_, '_> {
             } else {
                 let ordered = self.by_information_priced(candidates)?;
                 let has_class = !ordered.is_empty();
-                let person = &self.s.config.person_concept;
+                let person = &self.input.sanitizer.config.person_concept;
                 let person_class = ordered
                     .iter()
                     .find(|(_, c)| c.label == *person)
@@ -515,11 +526,12 @@ impl Run<'_, '_> {
             }
         }
         let w = self
-            .s
+            .input
+            .sanitizer
             .identifying
             .probability(&self.facts(item)?)
             .clamp(0.0, 1.0);
-        let w = if w < self.s.config.incidental_below {
+        let w = if w < self.input.sanitizer.config.incidental_below {
             0.0
         } else {
             w
@@ -530,7 +542,7 @@ impl Run<'_, '_> {
             n => options[n - 1].ic,
         };
         // What "person" says, where the item is a protected person's published class.
-        let person = &self.s.config.person_concept;
+        let person = &self.input.sanitizer.config.person_concept;
         let person_ic = options
             .iter()
             .find(|o| o.candidate.as_ref().map_or(&item.text, |c| &c.label) == person)
@@ -592,7 +604,7 @@ impl Run<'_, '_> {
         if option.set.is_empty() {
             return Ok(Figure {
                 bits: 0.0,
-                origin: self.s.counts.origin(),
+                origin: self.input.sanitizer.counts.origin(),
             });
         }
         let bound = Figure {
@@ -602,13 +614,18 @@ impl Run<'_, '_> {
         // With the target or the term in no document, eq. 3/16 is only the unseen bound
         // (`risk::disclosure_risk`) whatever its value, and is not worked out: most targets
         // of a long document are in no document of the corpus.
-        let measured = if self.unmeasurable(t, &option.set)? {
+        let measured = if self
+            .measure
+            .unmeasurable(&self.input, &self.entries, t, &option.set)?
+        {
             Risk {
                 bits: 0.0,
                 origin: Origin::UnseenBound,
             }
         } else {
-            let risk = self.risk(t, &[&option.set])?;
+            let risk = self
+                .measure
+                .risk(&self.input, &self.entries, t, &[&option.set])?;
             if risk.origin.is_bound() {
                 risk
             } else {
@@ -618,7 +635,13 @@ impl Run<'_, '_> {
                 // is the rest, PMI(t; q | g(t)), and g(t)'s own part is its own item's
                 // share ([`Self::own_generalization_share`]).
                 Risk {
-                    bits: (risk.bits - self.generalization_information(t)?).max(0.0),
+                    bits: (risk.bits
+                        - self.measure.generalization_information(
+                            &self.input,
+                            &self.entries,
+                            t,
+                        )?)
+                    .max(0.0),
                     origin: risk.origin,
                 }
             }
@@ -671,20 +694,25 @@ impl Run<'_, '_> {
     /// A protected person's generalization is the class the person is published as, which
     /// the budget already leaves to the reader.
     fn own_generalization_share(&self, t: usize, option: &Option_) -> Result<Figure> {
-        let origin = self.s.counts.origin();
+        let origin = self.input.sanitizer.counts.origin();
         if option.set.is_empty() {
             return Ok(Figure { bits: 0.0, origin });
         }
-        Ok(match self.measured_pmi(t, &option.set)? {
-            Some(bits) => Figure {
-                bits: bits.max(0.0),
-                origin,
+        Ok(
+            match self
+                .measure
+                .measured_pmi(&self.input, &self.entries, t, &option.set)?
+            {
+                Some(bits) => Figure {
+                    bits: bits.max(0.0),
+                    origin,
+                },
+                None => Figure {
+                    bits: 0.0,
+                    origin: Origin::UnseenBound,
+                },
             },
-            None => Figure {
-                bits: 0.0,
-                origin: Origin::UnseenBound,
-            },
-        })
+        )
     }
 
     /// Measured PMI is in the corpus's bits: at most IC_corpus(t) = log2(N / c(t)), reached
@@ -695,10 +723,18 @@ impl Run<'_, '_> {
     /// below 1: more evidence must not lower a measured risk.
     fn identity_scale(&self, t: usize) -> Result<f64> {
         let set = &self.entries[t].set;
-        let count = self.table.get(&[set])?;
-        let corpus_bits =
-            crate::stats::info::ic(count.max(1), self.total, self.s.counts.origin()).bits;
-        let identity = self.s.config.identity_bits(self.ic(set)?.bits);
+        let count = self.measure.table.get(&[set])?;
+        let corpus_bits = crate::stats::info::ic(
+            count.max(1),
+            self.input.total,
+            self.input.sanitizer.counts.origin(),
+        )
+        .bits;
+        let identity = self
+            .input
+            .sanitizer
+            .config
+            .identity_bits(self.measure.ic(&self.input, set)?.bits);
         Ok(if corpus_bits > 0.0 {
             (identity / corpus_bits).max(1.0)
         } else {
@@ -722,7 +758,11 @@ impl Run<'_, '_> {
                 let mut weights: BTreeMap<Atom<'_>, f64> = BTreeMap::new();
                 if !option.set.is_empty() {
                     for word in content_words(text) {
-                        let bits = self.ic(&super::collect::phrase_set(&word))?.bits.max(0.0);
+                        let bits = self
+                            .measure
+                            .ic(&self.input, &super::collect::phrase_set(&word))?
+                            .bits
+                            .max(0.0);
                         *weights.entry(Atom::Word(word)).or_insert(0.0) += bits;
                     }
                 }

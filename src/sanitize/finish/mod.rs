@@ -153,13 +153,18 @@ impl Run<'_, '_> {
             }
         }
         let mut pseudonyms = Pseudonyms::new();
-        let person = &self.s.config.person_concept;
-        let as_person = self.s.taxonomy.concept(person).map(|step| Generalization {
-            label: person.clone(),
-            source: step.source,
-            set: step.counting,
-        });
-        for (m, finding) in self.findings.iter().enumerate() {
+        let person = &self.input.sanitizer.config.person_concept;
+        let as_person = self
+            .input
+            .sanitizer
+            .taxonomy
+            .concept(person)
+            .map(|step| Generalization {
+                label: person.clone(),
+                source: step.source,
+                set: step.counting,
+            });
+        for (m, finding) in self.input.findings.iter().enumerate() {
             let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
             let mut published = entry.and_then(|e| e.generalization.as_ref());
             // A protected person read as their occupation reads as a person in a sentence
@@ -168,33 +173,40 @@ impl Run<'_, '_> {
             if let (Some(g), Some(as_person)) = (published, as_person.as_ref())
                 && entry.is_some_and(|e| e.protected)
                 && g.label != *person
-                && sentence_names_class(self.doc, finding.start, finding.end, &g.label)
+                && sentence_names_class(self.input.doc, finding.start, finding.end, &g.label)
             {
                 published = Some(as_person);
             }
-            let operator = self.s.operators.operator_for(&finding.category);
+            let operator = self
+                .input
+                .sanitizer
+                .operators
+                .operator_for(&finding.category);
             let mut replacement = if operator == Operator::Generalize {
                 sensitive_replacement(
-                    self.doc,
+                    self.input.doc,
                     finding,
-                    self.strategy,
+                    self.input.strategy,
                     published.map(|g| g.label.as_str()),
                 )
             } else {
                 operated_replacement(
-                    self.doc,
+                    self.input.doc,
                     finding,
                     operator,
-                    self.s.operators,
+                    self.input.sanitizer.operators,
                     &mut pseudonyms,
                 )
             };
             if entry.is_some() {
                 // A mention is worth the information of its own phrase.
-                let own = super::collect::phrase_set(&self.doc.text[finding.start..finding.end]);
-                let bits = self.ic(&own)?.bits;
+                let own =
+                    super::collect::phrase_set(&self.input.doc.text[finding.start..finding.end]);
+                let bits = self.measure.ic(&self.input, &own)?.bits;
                 let kept = match (replacement.action, published) {
-                    (Action::Generalize, Some(g)) => self.ic(&g.set)?.bits.min(bits),
+                    (Action::Generalize, Some(g)) => {
+                        self.measure.ic(&self.input, &g.set)?.bits.min(bits)
+                    }
                     _ => 0.0,
                 };
                 original_bits += bits;
@@ -215,20 +227,22 @@ impl Run<'_, '_> {
             if !item.is_term() {
                 continue;
             }
-            let ic = self.ic(&item.set)?;
+            let ic = self.measure.ic(&self.input, &item.set)?;
             let decision = decisions.get(&i);
             let (kept, label) = match decision {
                 None => (ic.bits, None),
                 Some(Decision {
                     chosen: Some(c), ..
-                }) => (self.ic(&c.set)?.bits, Some(c)),
+                }) => (self.measure.ic(&self.input, &c.set)?.bits, Some(c)),
                 Some(_) => (0.0, None),
             };
             // Max risk for the assessment table.
             let mut max: Option<(Risk, String)> = None;
-            if self.s.assessments {
+            if self.input.sanitizer.assessments {
                 for t in self.targets_in(item.context) {
-                    let r = self.risk(t, &[&item.set])?;
+                    let r = self
+                        .measure
+                        .risk(&self.input, &self.entries, t, &[&item.set])?;
                     if max.as_ref().is_none_or(|(m, _)| r.bits > m.bits) {
                         max = Some((r, self.entries[t].text.clone()));
                     }
@@ -261,11 +275,11 @@ impl Run<'_, '_> {
                 let counted = by_kind.entry(kind.to_string()).or_default();
                 counted.original_bits += ic.bits;
                 counted.kept_bits += kept;
-                if self.s.assessments {
+                if self.input.sanitizer.assessments {
                     assessments.push(Assessment {
                         start,
                         end,
-                        term: self.doc.text[start..end].to_string(),
+                        term: self.input.doc.text[start..end].to_string(),
                         ic,
                         max_dr: max.as_ref().map(|(r, _)| *r),
                         behind: max.as_ref().map(|(_, s)| s.clone()),
@@ -277,26 +291,26 @@ impl Run<'_, '_> {
                     replacements.push(Replacement {
                         start,
                         end,
-                        original: self.doc.text[start..end].to_string(),
+                        original: self.input.doc.text[start..end].to_string(),
                         replacement: label.map(|c| {
-                            let original = &self.doc.text[start..end];
+                            let original = &self.input.doc.text[start..end];
                             // "a name" and "a person" stand for a name wherever it stood
                             // ("Star Wars: Droids").
                             let names_something = names_something
-                                || c.label == self.s.config.name_concept
-                                || c.label == self.s.config.person_concept;
+                                || c.label == self.input.sanitizer.config.name_concept
+                                || c.label == self.input.sanitizer.config.person_concept;
                             let text = if c.noun && stands_for_a_plural(original, &c.label) {
                                 // "other DMK candidates" → "other politicians".
                                 crate::text::lemma::noun_plural(&c.label)
                             } else {
-                                reads_as(self.doc, start, &c.label, c.noun, names_something)
+                                reads_as(self.input.doc, start, &c.label, c.noun, names_something)
                             };
                             // "over 100 appearances" → "over hundreds of appearances", "in
                             // 19 films" → "in a number of films".
                             let counts_noun = item.kind() == Some(TermKind::Number)
-                                && (c.label == self.s.config.number_concept
+                                && (c.label == self.input.sanitizer.config.number_concept
                                     || super::ladders::amount_takes_of(&c.label))
-                                && noun_follows(self.doc, end);
+                                && noun_follows(self.input.doc, end);
                             if counts_noun {
                                 format!("{text} of")
                             } else {
@@ -323,46 +337,53 @@ impl Run<'_, '_> {
             }
         }
         replacements.sort_by_key(|r| (r.start, r.end));
-        let person = std::slice::from_ref(&self.s.config.person_concept);
-        let person_kind = |class: &str| self.s.taxonomy.usual_sense_under(class, person).is_some();
+        let person = std::slice::from_ref(&self.input.sanitizer.config.person_concept);
+        let person_kind = |class: &str| {
+            self.input
+                .sanitizer
+                .taxonomy
+                .usual_sense_under(class, person)
+                .is_some()
+        };
         let mut lost = fold_titles(
-            &self.doc.text,
+            &self.input.doc.text,
             &mut replacements,
-            self.s.person_titles,
-            &|class| class == self.s.config.person_concept || person_kind(class),
+            self.input.sanitizer.person_titles,
+            &|class| class == self.input.sanitizer.config.person_concept || person_kind(class),
         );
-        lost.extend(fold_aliases(&self.doc.text, &mut replacements));
-        fold_place_qualifiers(&self.doc.text, &mut replacements);
+        lost.extend(fold_aliases(&self.input.doc.text, &mut replacements));
+        fold_place_qualifiers(&self.input.doc.text, &mut replacements);
         lost.extend(merge_adjacent(
-            &self.doc.text,
+            &self.input.doc.text,
             &mut replacements,
             &Around {
-                person: &self.s.config.person_concept,
-                number: &self.s.config.number_concept,
+                person: &self.input.sanitizer.config.person_concept,
+                number: &self.input.sanitizer.config.number_concept,
                 person_kind: &person_kind,
-                determined: &|start| determined(self.doc, start),
+                determined: &|start| determined(self.input.doc, start),
             },
         ));
-        let is_person = |class: &str| class == self.s.config.person_concept || person_kind(class);
+        let is_person =
+            |class: &str| class == self.input.sanitizer.config.person_concept || person_kind(class);
         lost.extend(fold_into_kept_words(
-            &self.doc.text,
+            &self.input.doc.text,
             &mut replacements,
             &KeptWords {
                 is_person: &is_person,
-                role_before: &|start| kept_role_before(self.doc, start, &person_kind),
+                role_before: &|start| kept_role_before(self.input.doc, start, &person_kind),
                 noun_before: &|start, end, class| {
                     let says = |noun: &str| {
                         class.split_whitespace().last() == Some(noun)
                             || is_person(class) && person_kind(noun)
                     };
-                    kept_noun_before(self.doc, start, end, &says)
+                    kept_noun_before(self.input.doc, start, end, &says)
                 },
                 apposition_after: &|start, end, class| {
-                    kept_apposition_after(self.doc, start, end, class)
+                    kept_apposition_after(self.input.doc, start, end, class)
                 },
             },
         ));
-        possessives_agree(&self.doc.text, &mut replacements);
+        possessives_agree(&self.input.doc.text, &mut replacements);
         for (start, bits) in lost {
             kept_bits -= bits;
             if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(*k)) {
@@ -370,7 +391,7 @@ impl Run<'_, '_> {
             }
         }
         assessments.sort_by_key(|a: &Assessment| (a.start, a.end));
-        let config = self.s.config;
+        let config = self.input.sanitizer.config;
         let top_level: std::collections::BTreeSet<String> = config
             .top_level_classes
             .iter()
@@ -381,16 +402,16 @@ impl Run<'_, '_> {
         // A role predicated of someone takes no article: "was elected Speaker", "is the
         // Chief Instructor and Chairman".
         let readability = super::readability::measure(
-            &self.doc.text,
+            &self.input.doc.text,
             &replacements,
             &top_level,
             |start, class| {
-                determined(self.doc, start) || (person_kind(class) && self.predicated(start))
+                determined(self.input.doc, start) || (person_kind(class) && self.predicated(start))
             },
         );
         Ok(Plan {
-            strategy: self.strategy,
-            risk_model: self.s.config.risk_model,
+            strategy: self.input.strategy,
+            risk_model: self.input.sanitizer.config.risk_model,
             threshold,
             disclosure,
             replacements,
@@ -405,7 +426,7 @@ impl Run<'_, '_> {
                 by_kind,
             },
             assessments,
-            counts_from: self.s.counts.identity(),
+            counts_from: self.input.sanitizer.counts.identity(),
             protected_not_found: Vec::new(),
             readability,
         })
