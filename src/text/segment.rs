@@ -80,7 +80,7 @@ pub fn sentences(text: &str, tokens: &[Token], token_range: Range<usize>) -> Vec
                 None => false,
                 Some(next) => {
                     let next_text = next.text(text);
-                    if terminal {
+                    if terminal || acronym_before_a_full_stop(t) {
                         starts_sentence(next_text)
                     } else {
                         abbreviation_closes(t) && is_opener(next_text)
@@ -124,6 +124,15 @@ fn starts_sentence(t: &str) -> bool {
 fn abbreviation_closes(t: &str) -> bool {
     let inner = &t[..t.len() - 1];
     inner.contains('.') || CAN_END_SENTENCE.contains(&normalize(inner).as_str())
+}
+
+/// A word of capitals only before its period ("CF.", "IBM.", "II."): such acronyms and
+/// numerals are written without a period of their own, so the period is the sentence's
+/// ("plays for Valencia CF. Herrera was born" is two sentences), unlike "U.S." or "Dr.",
+/// whose period belongs to the abbreviation, or an initial ("J.").
+fn acronym_before_a_full_stop(t: &str) -> bool {
+    let inner = &t[..t.len() - 1];
+    inner.chars().count() >= 2 && inner.chars().all(char::is_uppercase)
 }
 
 fn is_opener(t: &str) -> bool {
@@ -173,6 +182,22 @@ mod tests {
         assert_eq!(
             split("He moved to the U.S. Army base. The U.S. He left."),
             vec!["He moved to the U.S. Army base.", "The U.S.", "He left."]
+        );
+    }
+
+    #[test]
+    fn a_period_after_an_acronym_written_without_periods_ends_the_sentence() {
+        assert_eq!(
+            split("He plays for Valencia CF. Herrera was born in 1994. He met J. Smith."),
+            vec![
+                "He plays for Valencia CF.",
+                "Herrera was born in 1994.",
+                "He met J. Smith."
+            ]
+        );
+        assert_eq!(
+            split("He joined IBM. in 1990 he left."),
+            vec!["He joined IBM. in 1990 he left."]
         );
     }
 
