@@ -196,6 +196,9 @@ pub struct SanitizeConfig {
     pub person_concept: String,
     /// The concept a proper name generalizes to when nothing says what it names.
     pub name_concept: String,
+    /// The broadest class a place reads as: a place's qualifier that reads as nothing more
+    /// ("Tucson, Arizona" → "a city, a place") folds into the place.
+    pub place_concept: String,
     /// Concepts too abstract to be read as a replacement (the top of WordNet): a
     /// generalization chain stops below them.
     pub abstract_concepts: Vec<String>,
@@ -314,6 +317,7 @@ impl SanitizeConfig {
             ("date_concept", &self.date_concept),
             ("person_concept", &self.person_concept),
             ("name_concept", &self.name_concept),
+            ("place_concept", &self.place_concept),
         ] {
             if value.trim().is_empty() {
                 return bad(key, "must not be empty");

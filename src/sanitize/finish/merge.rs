@@ -102,26 +102,38 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
 }
 
 /// Folds a place's qualifier into the replaced place before it when the place's class
-/// already names it: "born in Battle Creek, Michigan, and" reads "born in a city in
-/// Michigan, and", not "a city in Michigan, an American state, and". The reader still
-/// learns what the qualifier's replacement said (a city in Michigan lies in an American
-/// state), so its bits stay kept.
-pub(super) fn fold_place_qualifiers(text: &str, replacements: &mut Vec<Replacement>) {
+/// already names it, or the qualifier reads as nothing more than `place_concept`: "born
+/// in Battle Creek, Michigan, and" reads "born in a city in Michigan, and", not "a city in
+/// Michigan, an American state, and"; "Tucson, Arizona" reads "a city", not "a city, a
+/// place". A named qualifier's bits stay kept (a city in Michigan lies in an American
+/// state); returns the bits a bare place had kept, by its start, which the document no
+/// longer keeps.
+pub(super) fn fold_place_qualifiers(
+    text: &str,
+    replacements: &mut Vec<Replacement>,
+    place_concept: &str,
+) -> Vec<(usize, f64)> {
+    let mut lost = Vec::new();
     let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
+        let mut named = false;
         let qualifies_previous = folded.last().is_some_and(|place| {
             let (Some(class), Some(_), Some(_)) =
                 (&place.class, &place.replacement, &r.replacement)
             else {
                 return false;
             };
-            let names_it = class
+            named = class
                 .strip_suffix(r.original.as_str())
                 .is_some_and(|head| head.ends_with(" in ") || head.ends_with(" in the "));
-            names_it && place.end <= r.start && text[place.end..r.start].trim() == ","
+            let bare = r.class.as_deref() == Some(place_concept);
+            (named || bare) && place.end <= r.start && text[place.end..r.start].trim() == ","
         });
         match folded.last_mut() {
             Some(place) if qualifies_previous => {
+                if !named {
+                    lost.push((r.start, r.information.kept_bits));
+                }
                 place.original = text[place.start..r.end].to_string();
                 place.end = r.end;
                 place.information.original_bits += r.information.original_bits;
@@ -135,6 +147,7 @@ pub(super) fn fold_place_qualifiers(text: &str, replacements: &mut Vec<Replaceme
         }
     }
     *replacements = folded;
+    lost
 }
 
 /// What the kept words around a replaced name already say of it.
@@ -147,7 +160,7 @@ pub(super) struct KeptWords<'a> {
     /// commas, which says what the class does ([`super::reading::kept_noun_before`]).
     pub(super) noun_before: &'a dyn Fn(usize, usize, &str) -> Option<KeptReading>,
     /// An indefinite noun phrase after a replaced name (its start, end and class) whose
-    /// head is that class ([`super::reading::kept_apposition_after`]).
+    /// head says what the name is ([`super::reading::kept_apposition_after`]).
     pub(super) apposition_after: &'a dyn Fn(usize, usize, &str) -> Option<KeptReading>,
 }
 
@@ -591,17 +604,21 @@ mod tests {
 
     #[test]
     fn a_qualifier_the_place_class_names_folds_into_it() {
-        let text = "Born in Battle Creek, Michigan, she moved to Omaha, Texas and Lyon, France.";
+        let text = "Born in Battle Creek, Michigan, she moved to Omaha, Texas and Lyon, France, then Tucson, Arizona.";
         let mut replacements = vec![
             Replacement::generalized(text, 8, 20, "a city in Michigan", "city in Michigan"),
             Replacement::generalized(text, 22, 30, "an American state", "American state"),
             Replacement::generalized(text, 45, 50, "a city in Nebraska", "city in Nebraska"),
             Replacement::generalized(text, 52, 57, "an American state", "American state"),
             Replacement::generalized(text, 62, 66, "a city in France", "city in France"),
+            Replacement::generalized(text, 81, 87, "a city", "city"),
+            Replacement::generalized(text, 89, 96, "a place", "place"),
         ];
-        fold_place_qualifiers(text, &mut replacements);
+        let lost = fold_place_qualifiers(text, &mut replacements, "place");
+        assert_eq!(lost, [(89, 1.0)], "a bare place's bit");
         // Michigan is named by the city's class and folds into it, its kept bit with it;
-        // Texas is not Nebraska and stays; France was published as it stands.
+        // Texas is not Nebraska and stays; France was published as it stands; a qualifier
+        // read as a bare place folds too.
         assert_eq!(
             spans_read(&replacements),
             [
@@ -609,6 +626,7 @@ mod tests {
                 (45, 50, "a city in Nebraska", "city in Nebraska"),
                 (52, 57, "an American state", "American state"),
                 (62, 66, "a city in France", "city in France"),
+                (81, 96, "a city", "city"),
             ]
         );
         assert_eq!(replacements[0].original, "Battle Creek, Michigan");

@@ -35,8 +35,9 @@ use merge::{
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
-    common_noun_heading, determined, kept_apposition_after, kept_noun_before, kept_role_before,
-    lowercase_heading, noun_follows, reads_as, sentence_names_class, stands_for_a_plural,
+    closes_sentence_with_its_period, common_noun_heading, determined, kept_apposition_after,
+    kept_noun_before, kept_role_before, lowercase_heading, noun_follows, reads_as,
+    sentence_names_class, stands_for_a_plural,
 };
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -352,7 +353,11 @@ impl Run<'_, '_> {
             &|class| class == self.input.sanitizer.config.person_concept || person_kind(class),
         );
         lost.extend(fold_aliases(&self.input.doc.text, &mut replacements));
-        fold_place_qualifiers(&self.input.doc.text, &mut replacements);
+        lost.extend(fold_place_qualifiers(
+            &self.input.doc.text,
+            &mut replacements,
+            &self.input.sanitizer.config.place_concept,
+        ));
         lost.extend(merge_adjacent(
             &self.input.doc.text,
             &mut replacements,
@@ -379,11 +384,27 @@ impl Run<'_, '_> {
                     kept_noun_before(self.input.doc, start, end, &says)
                 },
                 apposition_after: &|start, end, class| {
-                    kept_apposition_after(self.input.doc, start, end, class)
+                    // Hearst's "NP, a NP" says what the name is: a name read as a person
+                    // that the text calls a thing names the thing ("Delgado Labs, a
+                    // biotechnology company", where the protected person's name is the
+                    // company's).
+                    let says = |head: &str| {
+                        class.split_whitespace().last() == Some(head)
+                            || is_person(class) && !person_kind(head)
+                    };
+                    kept_apposition_after(self.input.doc, start, end, &says)
                 },
             },
         ));
         possessives_agree(&self.input.doc.text, &mut replacements);
+        for r in &mut replacements {
+            if let Some(reads) = r.replacement.as_mut()
+                && !reads.ends_with('.')
+                && closes_sentence_with_its_period(self.input.doc, r.start, r.end)
+            {
+                reads.push('.');
+            }
+        }
         for (start, bits) in lost {
             kept_bits -= bits;
             if let Some(kind) = kind_at.get(&start).and_then(|k| by_kind.get_mut(*k)) {

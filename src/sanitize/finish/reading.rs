@@ -43,6 +43,13 @@ pub(super) struct KeptReading {
     pub(super) reads: String,
 }
 
+/// Whether the replaced span `start..end` ends its sentence with its own period ("plays
+/// for Valencia CF. He was born"): the period closed the sentence as well as the
+/// abbreviation, and the replacement must close it too ("for a club. He was born").
+pub(super) fn closes_sentence_with_its_period(doc: &Document, start: usize, end: usize) -> bool {
+    doc.text[start..end].ends_with('.') && doc.sentence_at(start).is_some_and(|s| s.end <= end)
+}
+
 /// Whether the sentence holding `start..end` names `class`'s head noun outside that span
 /// ("Harry Kusnick was a sound engineer" for "engineer"): a mention read as the class
 /// would have the sentence say it twice ("An engineer was a sound engineer").
@@ -112,20 +119,20 @@ pub(super) fn kept_role_before(
 }
 
 /// An indefinite noun phrase set off by a comma right after the replaced name starting
-/// at byte `start` and ending at `end`, whose head noun is the name's published `class`
-/// ("Kestrel Logistics, a shipping company" published as "a company"): the phrase's byte
-/// range and how the two read, the phrase alone, which says what the replacement would
-/// and more ("a company, a shipping company"); after a determiner, without its article
-/// ("the hockey team").
+/// at byte `start` and ending at `end`, whose head noun `says` what the name's published
+/// class does ("Kestrel Logistics, a shipping company" published as "a company"): the
+/// phrase's byte range and how the two read, the phrase alone, which says what the
+/// replacement would and more ("a company, a shipping company"); after a determiner,
+/// without its article ("the hockey team").
 pub(super) fn kept_apposition_after(
     doc: &Document,
     start: usize,
     end: usize,
-    class: &str,
+    says: &dyn Fn(&str) -> bool,
 ) -> Option<KeptReading> {
     let phrase = crate::text::apposition::indefinite_apposition(doc, end)?;
     let head = &doc.tokens[phrase.end - 1];
-    (Some(head.norm.as_str()) == class.split_whitespace().last()).then(|| {
+    says(&head.norm).then(|| {
         let article = &doc.tokens[phrase.start];
         let reads_from = if determined(doc, start) {
             doc.tokens[phrase.start + 1].start
@@ -356,8 +363,8 @@ pub(super) fn common_noun_heading(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        KeptReading, common_noun_heading, indefinite, kept_noun_before, kept_role_before, reads_as,
-        sentence_names_class, stands_for_a_plural,
+        KeptReading, closes_sentence_with_its_period, common_noun_heading, indefinite,
+        kept_noun_before, kept_role_before, reads_as, sentence_names_class, stands_for_a_plural,
     };
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
@@ -378,6 +385,28 @@ mod tests {
                 })
                 .collect()
         }
+    }
+
+    #[test]
+    fn an_abbreviation_closing_its_sentence_keeps_the_period() {
+        let config = Config::builtin().expect("config");
+        let text = "Kim plays for Valencia CF. Lee was born in Washington D.C. in May.";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let span = |s: &str| {
+            (
+                text.find(s).expect("in text"),
+                text.find(s).expect("in text") + s.len(),
+            )
+        };
+        let (start, end) = span("Valencia CF.");
+        assert!(closes_sentence_with_its_period(&doc, start, end));
+        let (start, end) = span("Washington D.C.");
+        assert!(
+            !closes_sentence_with_its_period(&doc, start, end),
+            "the sentence goes on"
+        );
+        let (start, end) = span("Valencia");
+        assert!(!closes_sentence_with_its_period(&doc, start, end));
     }
 
     #[test]
