@@ -7,7 +7,7 @@
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)
+        writeln!($crate::commands::stdout(), $($arg)*)
             .map_err(anyhow::Error::from)
             .map_err(|e| e.context("cannot write to standard output"))
     }};
@@ -17,7 +17,7 @@ macro_rules! outln {
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), $($arg)*)
+        write!($crate::commands::stdout(), $($arg)*)
             .map_err(anyhow::Error::from)
             .map_err(|e| e.context("cannot write to standard output"))
     }};
@@ -192,6 +192,60 @@ pub fn write_output(out: Option<&std::path::Path>, text: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// Standard output, locked: the one way a command writes its output there. The first call
+/// starts the watch on the output's reader ([`stop_when_reader_leaves`]).
+pub fn stdout() -> std::io::StdoutLock<'static> {
+    stop_when_reader_leaves();
+    std::io::stdout().lock()
+}
+
+/// Ends the process with status 0 as soon as nobody reads standard output any more
+/// (`declass nlp big.txt | head -1`): a thread waits in `poll(2)` for the error a pipe's
+/// writing end reports once its reader has closed it (a hang-up for a socket or a
+/// terminal). Without it the run would learn of the closed pipe only at its next write,
+/// after the batch or window in work, and the worker threads of a batch would go on
+/// computing output nobody reads. Ending the process ends them at once, as the
+/// conventional SIGPIPE does for other programs. It leaves no partial output file: the
+/// watch starts with the first write to standard output, which is then the command's
+/// output, and every file the library writes goes to a temporary file renamed when
+/// complete (one left behind is removed by the next run writing beside it).
+fn stop_when_reader_leaves() {
+    static WATCH: std::sync::Once = std::sync::Once::new();
+    WATCH.call_once(|| {
+        // A thread that cannot start only leaves the closed pipe to the next write's error.
+        let _ = std::thread::Builder::new()
+            .name("stdout-reader-watch".into())
+            .spawn(wait_until_reader_leaves);
+    });
+}
+
+#[cfg(unix)]
+fn wait_until_reader_leaves() {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let stdout = std::io::stdout();
+    loop {
+        // No events asked for: only the error and hang-up conditions, which poll always
+        // reports; a regular file or `/dev/null` never has them and the thread just waits.
+        let mut watched = [PollFd::new(&stdout, PollFlags::empty())];
+        match poll(&mut watched, None) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Ok(_)
+                if watched[0]
+                    .revents()
+                    .intersects(PollFlags::ERR | PollFlags::HUP) =>
+            {
+                std::process::exit(0)
+            }
+            // Anything else (a descriptor that cannot be polled) leaves it to the write error.
+            _ => return,
+        }
+    }
+}
+
+/// Elsewhere a closed pipe is noticed by the next write's error alone.
+#[cfg(not(unix))]
+fn wait_until_reader_leaves() {}
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {

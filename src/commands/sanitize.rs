@@ -494,7 +494,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                 )
             }
             None => {
-                std::io::Write::write_all(&mut std::io::stdout().lock(), &bytes)
+                std::io::Write::write_all(&mut super::stdout(), &bytes)
                     .context("cannot write to standard output")?;
                 Ok(())
             }
