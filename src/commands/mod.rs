@@ -247,6 +247,57 @@ fn wait_until_reader_leaves() {
 #[cfg(not(unix))]
 fn wait_until_reader_leaves() {}
 
+/// What a progress bar counts.
+pub enum Counted {
+    /// Bytes read or processed, shown with their rate and the time left.
+    Bytes,
+    /// Items of the named kind ("documents"), shown with the time taken.
+    Items(&'static str),
+}
+
+/// The progress bar of a long command (`message`, then `total` of what it counts), drawn
+/// on standard error only when that is a terminal: a pipe, a file or a test sees nothing
+/// of it, and the output stream never mixes with it. It is cleared when dropped, so an
+/// error's message stands alone. A total of 0 sets nothing yet (a
+/// caller's callback sets it when known).
+pub fn progress_bar(message: &str, total: u64, counted: Counted) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let template = match counted {
+        Counted::Bytes => {
+            "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}".to_string()
+        }
+        Counted::Items(kind) => format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {kind} {{elapsed}}"),
+    };
+    let bar = indicatif::ProgressBar::new(total).with_finish(indicatif::ProgressFinish::AndClear);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// A spinner with the time taken, on standard error when it is a terminal (as
+/// [`progress_bar`]), for a long step the library runs in one call without telling how
+/// far it is (`krepeat`'s suffix array, a table's release).
+pub fn progress_spinner(message: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar =
+        indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.set_message(message.to_string());
+    bar.enable_steady_tick(SPINNER_TICK);
+    bar
+}
+
+/// How often a spinner turns: often enough to show the run is alive, no more.
+const SPINNER_TICK: std::time::Duration = std::time::Duration::from_millis(120);
+
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {
     pub config: Config,
