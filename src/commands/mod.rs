@@ -193,11 +193,25 @@ pub fn write_output(out: Option<&std::path::Path>, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Standard output, locked: the one way a command writes its output there. The first call
-/// starts the watch on the output's reader ([`stop_when_reader_leaves`]).
-pub fn stdout() -> std::io::StdoutLock<'static> {
-    stop_when_reader_leaves();
-    std::io::stdout().lock()
+/// Standard output, locked: the one way a command writes its output there.
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// A command's writer to standard output. Its first write starts the watch on the
+/// output's reader ([`stop_when_reader_leaves`]): not before, since a command that holds
+/// standard output while it writes files (`kb import`) must not be ended in their midst.
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        stop_when_reader_leaves();
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// Ends the process with status 0 as soon as nobody reads standard output any more
@@ -208,7 +222,8 @@ pub fn stdout() -> std::io::StdoutLock<'static> {
 /// computing output nobody reads. Ending the process ends them at once, as the
 /// conventional SIGPIPE does for other programs. It leaves no partial output file: the
 /// watch starts with the first write to standard output, which is then the command's
-/// output, and every file the library writes goes to a temporary file renamed when
+/// output (a command writing files says so on standard output only once they are
+/// written), and every file the library writes goes to a temporary file renamed when
 /// complete (one left behind is removed by the next run writing beside it).
 fn stop_when_reader_leaves() {
     static WATCH: std::sync::Once = std::sync::Once::new();
