@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use declass::Config;
 use declass::eval::compare::{
@@ -19,9 +18,9 @@ use declass::io::write_atomic;
 use declass::sanitize::Strategy;
 use declass::sanitize::render::{RenderOptions, sanitized_text};
 
-use super::Ctx;
 use super::detect::DetectorArgs;
 use super::inputs::{Input, read_inputs};
+use super::{Counted, Ctx, progress_bar};
 
 #[cfg(feature = "plots")]
 mod plots;
@@ -174,10 +173,10 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("{}: cannot create", args.out.display()))?;
 
-    let progress = ProgressBar::new((documents.len() * variants.len()) as u64);
-    progress.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} documents × variants {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let progress = progress_bar(
+        "comparing",
+        (documents.len() * variants.len()) as u64,
+        Counted::Items("documents × variants"),
     );
     let detector_inputs = args.detectors.inputs(ctx);
     let setup = EngineSetup {

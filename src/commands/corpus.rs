@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
 
 use declass::stats::corpora::{BuildOptions, Progress, build_corpus, list_corpora, remove_corpus};
@@ -16,7 +16,7 @@ use declass::stats::{
 };
 use declass::text::tokenize::index_terms;
 
-use super::Ctx;
+use super::{Counted, Ctx, progress_bar};
 
 #[derive(Args)]
 pub struct CorpusArgs {
@@ -85,18 +85,6 @@ pub fn show_progress(bar: &ProgressBar) -> impl FnMut(Progress) + '_ {
     }
 }
 
-/// A bar over bytes read, drawn on stderr only when it is a terminal.
-pub fn byte_progress(message: &str) -> ProgressBar {
-    let bar = ProgressBar::new(0);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_message(message.to_string());
-    bar
-}
-
 pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
     match args.command {
         CorpusCommand::Build {
@@ -104,7 +92,7 @@ pub fn run(ctx: &Ctx, args: CorpusArgs) -> Result<()> {
             name,
             strict,
         } => {
-            let progress = byte_progress(&format!("indexing {name}"));
+            let progress = progress_bar(&format!("indexing {name}"), 0, Counted::Bytes);
             let report = build_corpus(
                 &ctx.data,
                 &sources,

@@ -16,8 +16,8 @@ use declass::stats::{
 use declass::text::Analyzer;
 use declass::text::pos::PerceptronTagger;
 
-use super::Ctx;
 use super::inputs::read_inputs;
+use super::{Ctx, progress_spinner};
 
 #[derive(Args)]
 pub struct EvalIcArgs {
@@ -49,6 +49,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
         bail!("--sweep: {bad} is not a number of documents (0 or more)");
     }
     let (inputs, _) = read_inputs(&args.inputs, args.tab.as_deref(), &ctx.config.formats)?;
+    let spinner = progress_spinner("measuring the terms' information content");
     let reference_files = if args.reference.is_empty() {
         ensure_reference_lists(ctx.config.count_settings(), &ctx.data, None, ctx.auto_setup)
             .context("the default reference lists")?
@@ -162,6 +163,7 @@ pub fn run(ctx: &Ctx, args: EvalIcArgs) -> Result<()> {
             pseudo_documents,
         ));
     }
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    spinner.finish_and_clear();
+    outln!("{}", serde_json::to_string_pretty(&report)?)?;
     Ok(())
 }

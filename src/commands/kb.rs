@@ -89,7 +89,7 @@ fn found(kb: &KnowledgeBase, term: &str) -> Result<Vec<ConceptRef>> {
 }
 
 pub fn run(ctx: &Ctx, args: KbArgs) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     match args.command {
         KbCommand::Chain { terms, json } => {
             let kb = load(ctx)?;

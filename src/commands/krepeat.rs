@@ -7,7 +7,7 @@ use clap::Args;
 
 use declass::krepeat::{Counting, CoverParams, cover};
 
-use super::{Ctx, write_output};
+use super::{Ctx, progress_spinner, write_output};
 
 /// Suppress every character not inside a substring that occurs at least k times in the
 /// input (Matsubara & Hasida 2014). Whitespace stays; the output has as many characters as the input.
@@ -58,7 +58,9 @@ pub fn run(ctx: &Ctx, args: KRepeatArgs) -> Result<()> {
         .map(|p| declass::io::read_text_file(p))
         .collect::<declass::Result<Vec<String>>>()?;
     let docs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let spinner = progress_spinner("covering with k-repeating substrings");
     let covers = cover(&docs, &params).context("covering with k-repeating substrings")?;
+    spinner.finish_and_clear();
     let rendered: Vec<String> = covers
         .iter()
         .zip(&docs)

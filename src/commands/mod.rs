@@ -7,7 +7,7 @@
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)
+        writeln!($crate::commands::stdout(), $($arg)*)
             .map_err(anyhow::Error::from)
             .map_err(|e| e.context("cannot write to standard output"))
     }};
@@ -17,7 +17,7 @@ macro_rules! outln {
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), $($arg)*)
+        write!($crate::commands::stdout(), $($arg)*)
             .map_err(anyhow::Error::from)
             .map_err(|e| e.context("cannot write to standard output"))
     }};
@@ -192,6 +192,126 @@ pub fn write_output(out: Option<&std::path::Path>, text: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// Standard output, locked: the one way a command writes its output there.
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// A command's writer to standard output. Its first write starts the watch on the
+/// output's reader ([`stop_when_reader_leaves`]): not before, since a command that holds
+/// standard output while it writes files (`kb import`) must not be ended in their midst.
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        stop_when_reader_leaves();
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Ends the process with status 0 as soon as nobody reads standard output any more
+/// (`declass nlp big.txt | head -1`): a thread waits in `poll(2)` for the error a pipe's
+/// writing end reports once its reader has closed it (a hang-up for a socket or a
+/// terminal). Without it the run would learn of the closed pipe only at its next write,
+/// after the batch or window in work, and the worker threads of a batch would go on
+/// computing output nobody reads. Ending the process ends them at once, as the
+/// conventional SIGPIPE does for other programs. It leaves no partial output file: the
+/// watch starts with the first write to standard output, which is then the command's
+/// output (a command writing files says so on standard output only once they are
+/// written), and every file the library writes goes to a temporary file renamed when
+/// complete (one left behind is removed by the next run writing beside it).
+fn stop_when_reader_leaves() {
+    static WATCH: std::sync::Once = std::sync::Once::new();
+    WATCH.call_once(|| {
+        // A thread that cannot start only leaves the closed pipe to the next write's error.
+        let _ = std::thread::Builder::new()
+            .name("stdout-reader-watch".into())
+            .spawn(wait_until_reader_leaves);
+    });
+}
+
+#[cfg(unix)]
+fn wait_until_reader_leaves() {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let stdout = std::io::stdout();
+    loop {
+        // No events asked for: only the error and hang-up conditions, which poll always
+        // reports; a regular file or `/dev/null` never has them and the thread just waits.
+        let mut watched = [PollFd::new(&stdout, PollFlags::empty())];
+        match poll(&mut watched, None) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Ok(_)
+                if watched[0]
+                    .revents()
+                    .intersects(PollFlags::ERR | PollFlags::HUP) =>
+            {
+                std::process::exit(0)
+            }
+            // Anything else (a descriptor that cannot be polled) leaves it to the write error.
+            _ => return,
+        }
+    }
+}
+
+/// Elsewhere a closed pipe is noticed by the next write's error alone.
+#[cfg(not(unix))]
+fn wait_until_reader_leaves() {}
+
+/// What a progress bar counts.
+pub enum Counted {
+    /// Bytes read or processed, shown with their rate and the time left.
+    Bytes,
+    /// Items of the named kind ("documents"), shown with the time taken.
+    Items(&'static str),
+}
+
+/// The progress bar of a long command (`message`, then `total` of what it counts), drawn
+/// on standard error only when that is a terminal: a pipe, a file or a test sees nothing
+/// of it, and the output stream never mixes with it. It is cleared when dropped, so an
+/// error's message stands alone. A total of 0 sets nothing yet (a
+/// caller's callback sets it when known).
+pub fn progress_bar(message: &str, total: u64, counted: Counted) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let template = match counted {
+        Counted::Bytes => {
+            "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}".to_string()
+        }
+        Counted::Items(kind) => format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {kind} {{elapsed}}"),
+    };
+    let bar = indicatif::ProgressBar::new(total).with_finish(indicatif::ProgressFinish::AndClear);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// A spinner with the time taken, on standard error when it is a terminal (as
+/// [`progress_bar`]), for a long step the library runs in one call without telling how
+/// far it is (`krepeat`'s suffix array, a table's release).
+pub fn progress_spinner(message: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar =
+        indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.set_message(message.to_string());
+    bar.enable_steady_tick(SPINNER_TICK);
+    bar
+}
+
+/// How often a spinner turns: often enough to show the run is alive, no more.
+const SPINNER_TICK: std::time::Duration = std::time::Duration::from_millis(120);
 
 /// What every command gets: the loaded configuration and the data directory.
 pub struct Ctx {

@@ -17,7 +17,7 @@ use declass::eval::ner::{held_out_part, score_model};
 use declass::kb::KnowledgeBase;
 use declass::text::Analyzer;
 
-use super::Ctx;
+use super::{Ctx, progress_spinner};
 
 /// Span documents (TAB's form): texts and their typed spans, given together.
 #[derive(Args)]
@@ -131,6 +131,7 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
         None => declass::detect::load_sequence_model(&detector, model_config, &ctx.model_dirs())?,
     };
     let types = EntityTypes::new(model_config);
+    let spinner = progress_spinner("labelling the gold sentences");
     let sentences = match span_documents {
         Some((texts, spans)) => {
             let documents = read_span_documents(texts, spans)?;
@@ -145,6 +146,7 @@ pub fn run_eval_ner(ctx: &Ctx, args: EvalNerArgs) -> Result<()> {
         }
     };
     let scores = score_model(&model, &sentences, model_config.repeat_min_words);
+    spinner.finish_and_clear();
     outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,7 @@ use declass::stats::cache::keyed_hex;
 
 use super::detect::DetectorArgs;
 use super::inputs::{Input, read_inputs};
-use super::{Ctx, write_output};
+use super::{Counted, Ctx, progress_bar, progress_spinner, write_output};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -357,14 +357,14 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
         .share_batch(&documents)
         .context("cannot measure what the documents share (nothing was written)")?;
     let progress = if inputs.len() > 1 {
-        ProgressBar::new(inputs.len() as u64)
+        progress_bar(
+            "sanitizing",
+            inputs.len() as u64,
+            Counted::Items("documents"),
+        )
     } else {
         ProgressBar::hidden()
     };
-    progress.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} documents {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     // Several plain inputs with --out: one output file per input, in a directory.
     if let (true, Some(dir)) = (several, &args.out) {
         let names = output_names(&inputs, args.format)?;
@@ -494,7 +494,7 @@ pub fn run_sanitize(ctx: &Ctx, args: SanitizeArgs) -> Result<()> {
                 )
             }
             None => {
-                std::io::Write::write_all(&mut std::io::stdout().lock(), &bytes)
+                std::io::Write::write_all(&mut super::stdout(), &bytes)
                     .context("cannot write to standard output")?;
                 Ok(())
             }
@@ -585,8 +585,10 @@ pub fn run_eval_tab(_ctx: &Ctx, args: EvalTabArgs) -> Result<()> {
     } else {
         MissingDocuments::Refuse
     };
+    let spinner = progress_spinner("scoring");
     let scores = score(&gold, &spans, &args.gold, missing)
         .with_context(|| format!("cannot score {}", args.spans.display()))?;
+    spinner.finish_and_clear();
     outln!("{}", serde_json::to_string_pretty(&scores)?)?;
     Ok(())
 }
@@ -733,14 +735,10 @@ fn process_one(
 ) -> declass::Result<Processed> {
     let long = input.text.chars().count() > engine.config().pipeline.window_chars;
     let bar = if long {
-        ProgressBar::new(input.text.len() as u64)
+        progress_bar(&input.id, input.text.len() as u64, Counted::Bytes)
     } else {
         ProgressBar::hidden()
     };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let request = DocumentRequest::new(
         input.id.as_str(),
         input.text.clone(),

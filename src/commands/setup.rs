@@ -11,7 +11,8 @@ use declass::stats::defaults::{
 };
 
 use super::Ctx;
-use super::corpus::{byte_progress, show_progress};
+use super::corpus::show_progress;
+use super::{Counted, progress_bar, progress_spinner};
 
 #[derive(Args)]
 pub struct SetupArgs {
@@ -31,7 +32,7 @@ type Step = (
 );
 
 fn default_corpus(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
-    let progress = byte_progress("indexing the default corpus");
+    let progress = progress_bar("indexing the default corpus", 0, Counted::Bytes);
     let outcome = ensure_default_corpus(
         ctx.config.count_settings(),
         &ctx.data,
@@ -43,6 +44,7 @@ fn default_corpus(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutco
 }
 
 fn wordfreq(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    let _spinner = progress_spinner("fetching the word-frequency list");
     Ok(ensure_wordfreq(
         ctx.config.count_settings(),
         &ctx.data,
@@ -51,7 +53,8 @@ fn wordfreq(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
 }
 
 fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
-    let mut say = |message: &str| eprintln!("      {message}");
+    let spinner = progress_spinner("fetching and building the knowledge bases");
+    let mut say = |message: &str| spinner.suspend(|| eprintln!("      {message}"));
     let report = declass::kb::ensure_default(&ctx.data, ctx.config.kb_settings(), from, &mut say)?;
     Ok(if report.built.is_empty() {
         StepOutcome::Present("knowledge bases (WordNet, GeoNames, MeSH)".to_string())
@@ -64,6 +67,7 @@ fn knowledge_bases(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutc
 }
 
 fn symspell(ctx: &Ctx, from: Option<&std::path::Path>) -> Result<StepOutcome> {
+    let _spinner = progress_spinner("fetching the reference word lists");
     Ok(ensure_reference_lists(ctx.config.count_settings(), &ctx.data, from, true)?.0)
 }
 

@@ -18,7 +18,7 @@ use declass::table::{Aggregation, Algorithm, Anonymity, Job, SmallGroups, TextSa
 use declass::text::Analyzer;
 use declass::text::pos::PerceptronTagger;
 
-use super::Ctx;
+use super::{Ctx, progress_spinner};
 
 #[derive(Args)]
 pub struct TableArgs {
@@ -187,9 +187,11 @@ pub fn run(ctx: &Ctx, args: TableArgs) -> Result<()> {
         kb,
         config,
     };
+    let spinner = progress_spinner("releasing the table");
     let report = job
         .run()
         .with_context(|| format!("{}: nothing was written", out.display()))?;
+    spinner.finish_and_clear();
     if let Some(path) = &args.report {
         let json = serde_json::to_string_pretty(&report)? + "\n";
         write_atomic(path, json.as_bytes())?;

@@ -304,6 +304,16 @@ impl RankOrderReader {
     }
 }
 
+/// Thresholds up to this are counted occurrences by [`longest_by_short_windows`], whose
+/// work per rank grows with `k` but has no branch; larger ones by the monotone deques,
+/// whose work does not. A fact of the implementation, not a setting: both give the same
+/// output (`maximum_repeats_match_the_array_version` runs both).
+const SHORT_WINDOW_MAX_K: usize = 64;
+
+/// Ranks per block of [`longest_by_short_windows`]: their lines of `plcp`, read by the
+/// block's gather, are still cached when its results are written back.
+const BLOCK_RANKS: usize = 2048;
+
 /// Counting occurrences: the windows are ranks `a..=a+k-1`; the longest repeat of rank
 /// `r` is the maximum generalized LCP of the windows starting in `r-k+1..=r`, known once
 /// the LCP of rank `r+k-1` has been read.
@@ -312,6 +322,10 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
     if k > n {
         // No window holds k suffixes: nothing repeats k times.
         plcp.fill(0);
+        return;
+    }
+    if k <= SHORT_WINDOW_MAX_K {
+        longest_by_short_windows(sa, plcp, k);
         return;
     }
     let mut window_min = Extremum::new(false);
@@ -337,6 +351,63 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
             }
             plcp[sa[r] as usize] = best.front();
         }
+    }
+}
+
+/// [`longest_by_occurrences`] a block of ranks at a time, for a small `k` (at most
+/// `n`): each window's minimum (`g[a]`, the generalized LCP of ranks `a..=a+k-1`: the
+/// minimum LCP of ranks `a+1..=a+k-1`) and each rank's maximum over the `k` windows
+/// holding it are taken over shifted slices, loops without branches that the compiler
+/// turns into vector instructions, where the deques' pops are a branch per rank the
+/// processor mispredicts. Window starts outside `0..=n-k` count as 0, which leaves every
+/// maximum as it is (LCPs are never negative and each rank has a window).
+fn longest_by_short_windows(sa: &[u32], plcp: &mut [u32], k: usize) {
+    let n = sa.len();
+    // LCPs of ranks `lcp_first..lcp_first + lcps.len()`, gathered before any of them is
+    // overwritten and kept while a later block's windows need them.
+    let mut lcps: Vec<u32> = Vec::with_capacity(BLOCK_RANKS + 2 * k);
+    let mut lcp_first = 0usize;
+    // `windows[i]`: the generalized LCP of the window starting at `s + i - (k - 1)`.
+    let mut windows: Vec<u32> = Vec::with_capacity(BLOCK_RANKS + k);
+    let mut best: Vec<u32> = Vec::with_capacity(BLOCK_RANKS);
+    let mut s = 0usize;
+    while s < n {
+        let e = (s + BLOCK_RANKS).min(n);
+        let gathered = lcp_first + lcps.len();
+        let needed = (e + k - 1).min(n);
+        lcps.extend(sa[gathered..needed].iter().map(|&p| plcp[p as usize]));
+        // Window starts `first..=last` exist; those before `first` (only at the start)
+        // and after `last` (only at the end) count as 0.
+        let first = s.saturating_sub(k - 1);
+        let last = (e - 1).min(n - k);
+        let count = last + 1 - first;
+        let leading = first + (k - 1) - s;
+        windows.clear();
+        windows.resize(leading, 0);
+        let from = first + 1 - lcp_first;
+        windows.extend_from_slice(&lcps[from..from + count]);
+        for shift in 1..k - 1 {
+            let later = &lcps[from + shift..from + shift + count];
+            for (w, &l) in windows[leading..].iter_mut().zip(later) {
+                *w = (*w).min(l);
+            }
+        }
+        windows.resize(e - s + k - 1, 0);
+        best.clear();
+        best.extend_from_slice(&windows[..e - s]);
+        for shift in 1..k {
+            for (b, &w) in best.iter_mut().zip(&windows[shift..shift + e - s]) {
+                *b = (*b).max(w);
+            }
+        }
+        for (&p, &longest) in sa[s..e].iter().zip(&best) {
+            plcp[p as usize] = longest;
+        }
+        // The next block's first window starts at `e - (k - 1)` and reads from `e - k + 2`.
+        let keep_from = (e + 1).saturating_sub(k).max(lcp_first);
+        lcps.drain(..keep_from - lcp_first);
+        lcp_first = keep_from;
+        s = e;
     }
 }
 
@@ -605,7 +676,8 @@ mod tests {
                 docs.insert(round % docs.len(), String::new());
             }
             let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
-            for k in [2, 3, 4, 7] {
+            // 70 is above `SHORT_WINDOW_MAX_K`: occurrences counted by the deques too.
+            for k in [2, 3, 4, 7, 70] {
                 for counting in [Counting::Occurrences, Counting::Documents] {
                     let index = SuffixIndex::build(&docs).expect("index");
                     let reference = ReferenceIndex {

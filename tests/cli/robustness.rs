@@ -97,6 +97,62 @@ fn closed_pipe_ends_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
 }
 
+/// A reader that goes away while a batch is in work ends the run at once, not after the
+/// batch: the first batch (`--jobs 1`: eight documents) is short and its lines are read
+/// one at most; the second holds long documents that take minutes in a debug build.
+#[test]
+fn closed_pipe_stops_the_batch_in_work() {
+    let s = setup();
+    let short = serde_json::json!({ "id": "short", "text": "Jane Roe likes her garden." });
+    let mut lines: Vec<String> = (0..8).map(|_| short.to_string()).collect();
+    for doc in 0..8 {
+        let text: String = (0..1500)
+            .map(|i| {
+                format!(
+                    "Dr. Anna Berg{doc} met Jane Roe in Town{i} on {} March {}. ",
+                    1 + i % 28,
+                    1900 + i
+                )
+            })
+            .collect();
+        lines.push(serde_json::json!({ "id": format!("long{doc}"), "text": text }).to_string());
+    }
+    let input = write(&s.root, "docs.jsonl", &(lines.join("\n") + "\n"));
+    let mut child = declass_process(&s.data)
+        .arg("--config")
+        .arg(&s.config)
+        .args(["sanitize", "--jsonl"])
+        .arg(&input)
+        .args(["--jobs", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("one line");
+    assert!(first.starts_with("{\"id\":\"short\""), "{first}");
+    let closed = std::time::Instant::now();
+    let bound = std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if closed.elapsed() > bound {
+            child.kill().expect("kills");
+            panic!("still running {bound:?} after its reader went away");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+        .expect("reads stderr");
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+}
+
 /// Needs `/dev/full` (Linux), whose writes fail with "No space left on device"; where it is
 /// missing the test says so on stderr and checks nothing.
 #[test]
