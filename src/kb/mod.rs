@@ -287,6 +287,26 @@ impl KnowledgeBase {
         }
     }
 
+    /// The concepts located in `concept` (a state's cities, a country's states): a text
+    /// that names one of them speaks of this namesake and not another.
+    pub fn located_within(&self, concept: ConceptRef) -> Vec<ConceptRef> {
+        let Some(c) = self.index.concepts.get(concept.0 as usize) else {
+            return Vec::new();
+        };
+        c.children
+            .iter()
+            .copied()
+            .filter(|&child| {
+                self.index.concepts.get(child as usize).is_some_and(|ch| {
+                    ch.parents
+                        .iter()
+                        .any(|&(p, r)| p == concept.0 && r == Relation::LocatedIn)
+                })
+            })
+            .map(ConceptRef)
+            .collect()
+    }
+
     /// Whether the concept is a place located in another (a GeoNames entity).
     pub fn is_place(&self, concept: ConceptRef) -> bool {
         self.index

@@ -277,6 +277,35 @@ impl KbTaxonomy<'_> {
             .count()
     }
 
+    /// The one place among a name's namesakes that holds a place the text names by every
+    /// word of its label ("Tucson, Arizona": the Arizona of the United States holds Tucson,
+    /// the one in Honduras does not), when exactly one does: where a place lies is what
+    /// tells namesakes apart, and a place inside it is the text's clearest word for it.
+    fn only_namesake_holding_a_named_place(
+        &self,
+        term: &str,
+        places: &[ConceptRef],
+        context: &Context,
+    ) -> Option<ConceptRef> {
+        if places.len() < 2 {
+            return None;
+        }
+        let own = index_terms(term);
+        let holds_a_named_place = |place: ConceptRef| {
+            self.kb.located_within(place).into_iter().any(|inside| {
+                self.kb.label_phrases(inside).first().is_some_and(|label| {
+                    !label.is_empty()
+                        && label.iter().all(|w| {
+                            !own.contains(w) && !is_function_word(w) && context.contains(w)
+                        })
+                })
+            })
+        };
+        let mut holders = places.iter().copied().filter(|&p| holds_a_named_place(p));
+        let first = holders.next()?;
+        holders.next().is_none().then_some(first)
+    }
+
     /// Whether a proper name may take `concept`: places and classes always; a named
     /// instance when the mention spells a name of two or more words, or the sense shares
     /// a word with the document.
@@ -435,16 +464,22 @@ impl Taxonomy for KbTaxonomy<'_> {
         } else {
             self.kb.lookup(term)
         };
-        let (concept, overlap) = self.choose(term, &senses, context)?;
-        if proper && !self.fits(term, concept, overlap) {
-            return None;
-        }
         let places: Vec<ConceptRef> = senses
             .iter()
             .copied()
             .filter(|&c| proper && self.kb.is_place(c))
             .collect();
-        let fits_document = if places.len() > 1 && places.contains(&concept) {
+        let holder = self.only_namesake_holding_a_named_place(term, &places, context);
+        let (concept, overlap) = match holder {
+            Some(place) => (place, self.overlap(place, &index_terms(term), context)),
+            None => self.choose(term, &senses, context)?,
+        };
+        if proper && !self.fits(term, concept, overlap) {
+            return None;
+        }
+        let fits_document = if holder.is_some() {
+            true
+        } else if places.len() > 1 && places.contains(&concept) {
             // Places sharing a name are told apart by where they lie, not by the classes
             // they all share ("state", "city").
             self.distinguishing_overlap(concept, &places, term, context) > 0
@@ -641,6 +676,40 @@ ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
 
     /// "the" and "of" in a label above one namesake ("the States") are in every document:
     /// no evidence that the text speaks of that namesake.
+    /// "Springfield" in a text naming a town of Texas is the Springfield of Texas, though
+    /// the text never says "Texas"; with towns of both, nothing tells them apart.
+    #[test]
+    fn a_namesake_holding_a_place_the_text_names_is_the_one_it_speaks_of() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let source = crate::kb::tests::source(
+            tmp.path(),
+            "wn",
+            0,
+            r#"
+ex:entity skos:prefLabel "entity" .
+ex:state skos:prefLabel "state" ; skos:broader ex:entity .
+ex:city skos:prefLabel "city" ; skos:broader ex:entity .
+ex:country skos:prefLabel "country" ; skos:broader ex:entity .
+ex:us skos:prefLabel "United States" ; dcl:instanceOf ex:country .
+ex:arizona skos:prefLabel "Arizona" ; dcl:instanceOf ex:state ; dcl:locatedIn ex:us .
+ex:honduras skos:prefLabel "Honduras" ; dcl:instanceOf ex:country .
+ex:arizona2 skos:prefLabel "Arizona" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:honduras .
+ex:tucson skos:prefLabel "Tucson" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:arizona .
+ex:tela skos:prefLabel "Tela" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:arizona2 .
+"#,
+        );
+        let config = crate::Config::builtin().expect("config").kb;
+        let kb = KnowledgeBase::from_sources(&[source], &config).expect("load");
+        let t = taxonomy(&kb);
+        let sense = |context: &[&str]| t.sense("Arizona", true, &words(context)).expect("known");
+        let told = sense(&["born", "tucson", "arizona"]);
+        assert!(told.fits_document);
+        assert_eq!(labels(&told)[..2], ["state", "state in the United States"]);
+        let untold = sense(&["born", "tucson", "tela", "arizona"]);
+        assert!(!untold.fits_document);
+        assert!(!labels(&untold).iter().any(|l| l.contains("United States")));
+    }
+
     #[test]
     fn function_words_are_no_evidence_for_a_sense() {
         let tmp = tempfile::tempdir().expect("tmp");
