@@ -165,6 +165,13 @@ impl Run<'_, '_> {
                 source: step.source,
                 set: step.counting,
             });
+        let replaced: Vec<(usize, usize, &str)> = decisions
+            .iter()
+            .flat_map(|(&i, d)| {
+                let reads = d.chosen.as_ref().map_or("", |c| c.label.as_str());
+                self.items[i].spans.iter().map(move |&(s, e)| (s, e, reads))
+            })
+            .collect();
         for (m, finding) in self.input.findings.iter().enumerate() {
             let entry = entry_of.get(&m).map(|&e| &self.entries[e]);
             let mut published = entry.and_then(|e| e.generalization.as_ref());
@@ -174,7 +181,12 @@ impl Run<'_, '_> {
             if let (Some(g), Some(as_person)) = (published, as_person.as_ref())
                 && entry.is_some_and(|e| e.protected)
                 && g.label != *person
-                && sentence_names_class(self.input.doc, finding.start, finding.end, &g.label)
+                && sentence_names_class(
+                    self.input.doc,
+                    (finding.start, finding.end),
+                    &g.label,
+                    &replaced,
+                )
             {
                 published = Some(as_person);
             }

@@ -50,22 +50,36 @@ pub(super) fn closes_sentence_with_its_period(doc: &Document, start: usize, end:
     doc.text[start..end].ends_with('.') && doc.sentence_at(start).is_some_and(|s| s.end <= end)
 }
 
-/// Whether the sentence holding `start..end` names `class`'s head noun outside that span
+/// Whether the sentence holding `start..end` still names `class`'s head noun outside
+/// that span once `replaced` (other spans and the classes they read as) are replaced
 /// ("Harry Kusnick was a sound engineer" for "engineer"): a mention read as the class
 /// would have the sentence say it twice ("An engineer was a sound engineer").
-pub(super) fn sentence_names_class(doc: &Document, start: usize, end: usize, class: &str) -> bool {
+pub(super) fn sentence_names_class(
+    doc: &Document,
+    (start, end): (usize, usize),
+    class: &str,
+    replaced: &[(usize, usize, &str)],
+) -> bool {
     let Some(head) = class.split_whitespace().last().map(str::to_lowercase) else {
         return false;
     };
     let plural = crate::text::lemma::noun_plural(&head);
+    let names = |word: &str| word == head || word == plural;
     let Some(sentence) = doc.sentence_at(start) else {
         return false;
     };
-    doc.tokens
+    let inside = |s: usize, e: usize| s < sentence.end && e > sentence.start;
+    let kept = doc
+        .tokens
         .get(sentence.tokens.clone())
         .unwrap_or_default()
         .iter()
-        .any(|t| (t.end <= start || t.start >= end) && (t.norm == head || t.norm == plural))
+        .filter(|t| t.end <= start || t.start >= end)
+        .filter(|t| !replaced.iter().any(|&(s, e, _)| t.start < e && t.end > s))
+        .any(|t| names(&t.norm));
+    kept || replaced.iter().any(|&(s, e, reads)| {
+        inside(s, e) && (e <= start || s >= end) && reads.split_whitespace().any(names)
+    })
 }
 
 /// A kind of person the text names, kept, right before the replaced name at byte `start`
@@ -418,24 +432,20 @@ mod tests {
             let start = text.match_indices("Kim Lee").nth(n).expect("mention").0;
             (start, start + "Kim Lee".len())
         };
-        let (start, end) = mention(0);
-        assert!(sentence_names_class(&doc, start, end, "engineer"));
-        assert!(sentence_names_class(&doc, start, end, "sound engineer"));
-        assert!(!sentence_names_class(&doc, start, end, "singer"));
-        let (start, end) = mention(1);
-        assert!(
-            sentence_names_class(&doc, start, end, "engineer"),
-            "a plural names it"
-        );
-        let (start, end) = mention(2);
-        assert!(
-            !sentence_names_class(&doc, start, end, "engineer"),
-            "another sentence"
-        );
-        assert!(
-            !sentence_names_class(&doc, start, end, "lee"),
-            "the mention itself"
-        );
+        let names = |n: usize, class: &str, replaced: &[(usize, usize, &str)]| {
+            sentence_names_class(&doc, mention(n), class, replaced)
+        };
+        assert!(names(0, "engineer", &[]));
+        assert!(names(0, "sound engineer", &[]));
+        assert!(!names(0, "singer", &[]));
+        assert!(names(1, "engineer", &[]), "a plural names it");
+        assert!(!names(2, "engineer", &[]), "another sentence");
+        assert!(!names(2, "lee", &[]), "the mention itself");
+        // Replaced, the word names the class only if its replacement still says it.
+        let sound = text.find("sound").expect("in text");
+        let span = (sound, sound + "sound engineer".len());
+        assert!(!names(0, "engineer", &[(span.0, span.1, "person")]));
+        assert!(names(0, "engineer", &[(span.0, span.1, "engineer")]));
     }
 
     #[test]
