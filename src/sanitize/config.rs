@@ -197,7 +197,7 @@ pub struct SanitizeConfig {
     /// The concept a proper name generalizes to when nothing says what it names.
     pub name_concept: String,
     /// The broadest class a place reads as: a place's qualifier that reads as nothing more
-    /// ("Tucson, Arizona" → "a city, a place") folds into the place.
+    /// ("Leeds, England" → "a city, a place") folds into the place.
     pub place_concept: String,
     /// Concepts too abstract to be read as a replacement (the top of WordNet): a
     /// generalization chain stops below them.

@@ -104,7 +104,7 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
 /// Folds a place's qualifier into the replaced place before it when the place's class
 /// already names it, or the qualifier reads as nothing more than `place_concept`: "born
 /// in Battle Creek, Michigan, and" reads "born in a city in Michigan, and", not "a city in
-/// Michigan, an American state, and"; "Tucson, Arizona" reads "a city", not "a city, a
+/// Michigan, an American state, and"; "Leeds, England" reads "a city", not "a city, a
 /// place". A named qualifier's bits stay kept (a city in Michigan lies in an American
 /// state); returns the bits a bare place had kept, by its start, which the document no
 /// longer keeps.
