@@ -385,6 +385,14 @@ impl Run<'_, '_> {
         if out.is_empty() {
             self.head_class(&words, out);
         }
+        if out.is_empty()
+            && let Some(full) = self.fuller_name(i)
+        {
+            // A short mention of a name the text gives in full ("joined Northwind" after
+            // "Northwind Bank") names what the full name does.
+            let full_words: Vec<&str> = full.split_whitespace().collect();
+            self.head_class(&full_words, out);
+        }
         if out.is_empty() {
             self.labelled_class(i, out);
         }
@@ -393,6 +401,21 @@ impl Run<'_, '_> {
             // ("an entity") says nothing.
             self.push_concept(out, &self.input.sanitizer.config.name_concept);
         }
+    }
+
+    /// The first longer name of the document that begins with item `i`'s words, as a
+    /// short mention of a name begins with it ("Northwind" of "Northwind Bank").
+    fn fuller_name(&self, i: usize) -> Option<&str> {
+        let words: Vec<&str> = self.items[i].text.split_whitespace().collect();
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|&(j, other)| j != i && other.proper && other.is_term())
+            .map(|(_, other)| other.text.as_str())
+            .find(|text| {
+                let longer: Vec<&str> = text.split_whitespace().collect();
+                longer.len() > words.len() && longer.starts_with(&words)
+            })
     }
 
     /// The class of persons a title before a name says its bearer is, the title nearest
