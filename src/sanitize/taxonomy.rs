@@ -545,10 +545,8 @@ mod tests {
     /// Two senses of "bank" (the first, as WordNet would list it, by a river), a named
     /// person "Williams", and a city (a municipality, a place) in a state in a country.
     fn kb(dir: &std::path::Path) -> KnowledgeBase {
-        let source = crate::kb::tests::source(
+        kb_of(
             dir,
-            "wn",
-            0,
             r#"
 ex:entity skos:prefLabel "entity" .
 ex:slope skos:prefLabel "slope" ; skos:altLabel "incline" ; skos:broader ex:entity .
@@ -573,9 +571,7 @@ ex:island skos:prefLabel "island" ; skos:broader ex:entity .
 ex:gb skos:prefLabel "Great Britain" ; dcl:instanceOf ex:island .
 ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
 "#,
-        );
-        let config = crate::Config::builtin().expect("config").kb;
-        KnowledgeBase::from_sources(&[source], &config).expect("load")
+        )
     }
 
     fn taxonomy(kb: &KnowledgeBase) -> KbTaxonomy<'_> {
@@ -674,17 +670,20 @@ ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
         assert!(!florida.categories.contains("North American country"));
     }
 
-    /// "the" and "of" in a label above one namesake ("the States") are in every document:
-    /// no evidence that the text speaks of that namesake.
-    /// "Springfield" in a text naming a town of Texas is the Springfield of Texas, though
-    /// the text never says "Texas"; with towns of both, nothing tells them apart.
+    /// A knowledge base of the Turtle statements given, loaded with the built-in settings.
+    fn kb_of(dir: &std::path::Path, turtle: &str) -> KnowledgeBase {
+        let source = crate::kb::tests::source(dir, "wn", 0, turtle);
+        let config = crate::Config::builtin().expect("config").kb;
+        KnowledgeBase::from_sources(&[source], &config).expect("load")
+    }
+
+    /// "Arizona" in a text naming Tucson is the Arizona that holds Tucson, though the text
+    /// never says where it lies; with towns of both namesakes, nothing tells them apart.
     #[test]
     fn a_namesake_holding_a_place_the_text_names_is_the_one_it_speaks_of() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let source = crate::kb::tests::source(
+        let kb = kb_of(
             tmp.path(),
-            "wn",
-            0,
             r#"
 ex:entity skos:prefLabel "entity" .
 ex:state skos:prefLabel "state" ; skos:broader ex:entity .
@@ -698,8 +697,6 @@ ex:tucson skos:prefLabel "Tucson" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:ar
 ex:tela skos:prefLabel "Tela" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:arizona2 .
 "#,
         );
-        let config = crate::Config::builtin().expect("config").kb;
-        let kb = KnowledgeBase::from_sources(&[source], &config).expect("load");
         let t = taxonomy(&kb);
         let sense = |context: &[&str]| t.sense("Arizona", true, &words(context)).expect("known");
         let told = sense(&["born", "tucson", "arizona"]);
@@ -710,13 +707,13 @@ ex:tela skos:prefLabel "Tela" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:arizon
         assert!(!labels(&untold).iter().any(|l| l.contains("United States")));
     }
 
+    /// "the" and "of" in a label above one namesake ("the States") are in every document:
+    /// no evidence that the text speaks of that namesake.
     #[test]
     fn function_words_are_no_evidence_for_a_sense() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let source = crate::kb::tests::source(
+        let kb = kb_of(
             tmp.path(),
-            "wn",
-            0,
             r#"
 ex:entity skos:prefLabel "entity" .
 ex:country skos:prefLabel "country" ; skos:broader ex:entity .
@@ -727,8 +724,6 @@ ex:geneva1 skos:prefLabel "Geneva" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:c
 ex:geneva2 skos:prefLabel "Geneva" ; dcl:instanceOf ex:city ; dcl:locatedIn ex:us .
 "#,
         );
-        let config = crate::Config::builtin().expect("config").kb;
-        let kb = KnowledgeBase::from_sources(&[source], &config).expect("load");
         let t = taxonomy(&kb);
         let sense = t
             .sense("Geneva", true, &words(&["the", "of", "united", "nations"]))

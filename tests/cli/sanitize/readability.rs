@@ -254,14 +254,11 @@ fn readme_article_reads_correctly() {
     assert_eq!(readability["without_determiner"], 0, "{text}");
 }
 
-/// A biography reads as a person would write it: the subject as the occupation the text
-/// gives them, a birth date after "born" with its "in", a day after "on" still a day, and
-/// a time opening a sentence set off from the person after it.
-#[test]
-fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
+/// The test setup with a fixed budget of 60 bits per protected person, room for the
+/// classes a reader would use: the test corpus has never seen the test texts' names and
+/// prices them at the unseen bound.
+fn setup_with_room_in_the_budget() -> crate::common::Setup {
     let s = setup();
-    // Room in the budget for the occupation: the test corpus has never seen it, and
-    // prices it at the unseen bound.
     let config = std::fs::read_to_string(&s.config).expect("config");
     std::fs::write(
         &s.config,
@@ -271,6 +268,17 @@ fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
         ),
     )
     .expect("config");
+    s
+}
+
+/// A biography reads as a person would write it: the subject as the occupation the text
+/// gives them, a birth date after "born" with its "in", a day after "on" still a day, and
+/// a time opening a sentence set off from the person after it.
+#[test]
+fn a_biography_reads_with_its_subjects_occupation_and_its_dates_prepositions() {
+    // Room in the budget for the occupation: the test corpus has never seen it, and
+    // prices it at the unseen bound.
+    let s = setup_with_room_in_the_budget();
     let report = protected_report(
         &s,
         "Kim Doe (born 24 September 1957) is a Ghanaian politician. He served in the \
@@ -428,17 +436,8 @@ fn an_amount_before_the_noun_it_counts_reads_with_of() {
 /// sentence.
 #[test]
 fn sentences_say_a_thing_once_and_names_read_as_the_text_says() {
-    let s = setup();
     // Room in the budget for the classes: the test corpus has never seen the names.
-    let config = std::fs::read_to_string(&s.config).expect("config");
-    std::fs::write(
-        &s.config,
-        config.replace(
-            "[sanitize]\n",
-            "[sanitize]\nbudget = \"fixed\"\nbudget_bits = 60.0\n",
-        ),
-    )
-    .expect("config");
+    let s = setup_with_room_in_the_budget();
     let report = protected_report(
         &s,
         "Kim Doe is a chemist. Doe was born in Miami, Florida, and played for Valencia CF. \
