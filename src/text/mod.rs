@@ -159,7 +159,9 @@ impl<'t> Analyzer<'t> {
                 .iter()
                 .map(|t| t.text(&text))
                 .collect();
-            tags.extend(self.tagger.tag(&words));
+            let mut sentence_tags = self.tagger.tag(&words);
+            give_verbless_clause_its_verb(&words, &mut sentence_tags);
+            tags.extend(sentence_tags);
         }
         let terms = chunk::extract_terms(&text, &tokens, &tags, &sentences, &self.config);
         Document {
@@ -171,6 +173,41 @@ impl<'t> Analyzer<'t> {
             terms,
             context_words: Vec::new(),
         }
+    }
+}
+
+/// A clause has a finite verb: a plural-looking noun right after a proper noun and
+/// before a preposition, determiner or pronoun, in a clause with no verb, is the verb
+/// ("Ann Lee lives in Tucson", which a tagger that has seen "lives" mostly as a noun
+/// reads as the noun phrase "Ann Lee lives"). A clause runs between sentence ends,
+/// commas, semicolons and conjunctions; a noun ending in "ss", "us" or "is" is no third
+/// person's verb form.
+fn give_verbless_clause_its_verb(words: &[&str], tags: &mut [Upos]) {
+    let n = words.len().min(tags.len());
+    let seen: &[Upos] = tags;
+    let bound = |k: usize| {
+        matches!(seen[k], Upos::Sconj | Upos::Cconj) || matches!(words[k], "," | ";" | ":")
+    };
+    let verbs: Vec<usize> = (1..n.saturating_sub(1))
+        .filter(|&k| {
+            let word = words[k];
+            let verb_form = seen[k] == Upos::Noun
+                && word.starts_with(|c: char| c.is_lowercase())
+                && word.ends_with('s')
+                && !["ss", "us", "is"].iter().any(|e| word.ends_with(e));
+            if !verb_form
+                || seen[k - 1] != Upos::Propn
+                || !matches!(seen[k + 1], Upos::Adp | Upos::Det | Upos::Pron)
+            {
+                return false;
+            }
+            let start = (0..k).rev().find(|&j| bound(j)).map_or(0, |j| j + 1);
+            let end = (k + 1..n).find(|&j| bound(j)).unwrap_or(n);
+            (start..end).all(|j| j == k || !matches!(seen[j], Upos::Verb | Upos::Aux))
+        })
+        .collect();
+    for k in verbs {
+        tags[k] = Upos::Verb;
     }
 }
 
@@ -218,6 +255,34 @@ mod tests {
         fn tag(&self, words: &[&str]) -> Vec<Upos> {
             vec![Upos::Noun; words.len()]
         }
+    }
+
+    #[test]
+    fn a_verbless_clause_gets_its_verb() {
+        use Upos::*;
+        let retag = |words: &[&str], tags: &[Upos]| {
+            let mut tags = tags.to_vec();
+            give_verbless_clause_its_verb(words, &mut tags);
+            tags
+        };
+        let lives = ["Ann", "Lee", "lives", "in", "Tucson", "."];
+        assert_eq!(
+            retag(&lives, &[Propn, Propn, Noun, Adp, Propn, Punct]),
+            [Propn, Propn, Verb, Adp, Propn, Punct]
+        );
+        // A clause after "that" is a clause of its own.
+        let said = ["She", "said", "that", "Lee", "lives", "in", "Rome", "."];
+        assert_eq!(
+            retag(&said, &[Pron, Verb, Sconj, Propn, Noun, Adp, Propn, Punct])[4],
+            Verb
+        );
+        // A clause with a verb keeps its noun; so does a noun no verb form ends like.
+        let films = ["Hanks", "films", "in", "2020", "were", "hits", "."];
+        let tags = [Propn, Noun, Adp, Num, Aux, Noun, Punct];
+        assert_eq!(retag(&films, &tags), tags);
+        let class = ["Lee", "class", "in", "Rome", "."];
+        let tags = [Propn, Noun, Adp, Propn, Punct];
+        assert_eq!(retag(&class, &tags), tags);
     }
 
     #[test]
