@@ -60,7 +60,9 @@ pub(super) fn fold_titles(
 /// person", not "a person [a person]"). An alias is a short form the name defines, as Schwartz & Hearst
 /// (2003) find definitions (its letters in the name's words, in order), or a gloss the
 /// sanitizer published as the same class ("Dedicated to Myself (寫给自己的歌)" → "an album
-/// (an album)"). A bracket that says something else (a year, a role) stays. Returns the
+/// (an album)"). Mentions of one protected person joined by "or" or "also known as" are one
+/// reading too ("Dathus or Datus" → "a person", not "a person or a person"). A bracket that
+/// says something else (a year, a role) stays. Returns the
 /// bits the aliases' replacements had kept, by the start of the replacement that had kept
 /// them.
 pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> Vec<(usize, f64)> {
@@ -77,15 +79,24 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
                         && text[r.end..].starts_with(*close)
                 });
             let words: Vec<&str> = name.original.split_whitespace().collect();
-            bracketed
+            let restates = bracketed
                 && (crate::detect::sequence::is_short_form_of(&r.original, &words)
                     || without_article(name_reads)
-                        .eq_ignore_ascii_case(without_article(alias_reads)))
+                        .eq_ignore_ascii_case(without_article(alias_reads)));
+            restates
+                || (name.end <= r.start
+                    && is_alias_connective(&text[name.end..r.start])
+                    && same_protected_person(name, &r)
+                    && name_reads.eq_ignore_ascii_case(alias_reads))
         });
         match folded.last_mut() {
             Some(name) if alias_of_previous => {
                 lost.push((r.start, r.information.kept_bits));
-                let end = r.end + text[r.end..].chars().next().map_or(0, char::len_utf8);
+                let closing = text[r.end..]
+                    .chars()
+                    .next()
+                    .filter(|c| matches!(c, ')' | ']'));
+                let end = r.end + closing.map_or(0, char::len_utf8);
                 name.original = text[name.start..end].to_string();
                 name.end = end;
                 name.information.original_bits += r.information.original_bits;
@@ -99,6 +110,34 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
     }
     *replacements = folded;
     lost
+}
+
+/// Whether the words between two names say the second is another name of the first ("Dathus
+/// or Datus", "Ann Lee, also known as Ann Hart").
+fn is_alias_connective(between: &str) -> bool {
+    let words: Vec<String> = between
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    matches!(
+        words
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["or"] | ["aka"] | ["a.k.a."] | ["alias"] | ["also", "known", "as"] | ["also", "called"]
+    )
+}
+
+/// Whether two replacements are mentions of one protected person, the only names an alias
+/// connective may join into one reading: "Paris or London" names two places.
+fn same_protected_person(a: &Replacement, b: &Replacement) -> bool {
+    let person = |r: &Replacement| {
+        (r.source == "protect" && r.role == Role::Sensitive)
+            .then(|| r.detected.split(':').next().unwrap_or_default().to_string())
+    };
+    person(a).is_some_and(|p| Some(p) == person(b))
 }
 
 /// Folds a place's qualifier into the replaced place before it when the place's class
@@ -448,6 +487,7 @@ mod tests {
         Around, KeptWords, fold_aliases, fold_into_kept_words, fold_place_qualifiers, fold_titles,
         merge_adjacent, possessives_agree,
     };
+    use crate::sanitize::Role;
     use crate::sanitize::finish::reading::KeptReading;
     use crate::sanitize::plan::Replacement;
 
@@ -742,6 +782,48 @@ mod tests {
         assert_eq!(
             &text[replacements[0].start..replacements[0].end],
             replacements[0].original
+        );
+    }
+
+    #[test]
+    fn mentions_of_one_protected_person_joined_by_or_read_once() {
+        let text = "Dathus or Datus, was elected; Ann Lee, also known as Ann Hart; Paris or London; Bo or Cy";
+        let at = |s: &str| text.find(s).expect("in text");
+        let mut replacements = [
+            ("Dathus", "a person", Some(1)),
+            ("Datus", "a person", Some(1)),
+            ("Ann Lee", "a person", Some(2)),
+            ("Ann Hart", "a person", Some(2)),
+            ("Paris", "a city", None),
+            ("London", "a city", None),
+            ("Bo", "a person", Some(1)),
+            ("Cy", "a person", Some(3)),
+        ]
+        .iter()
+        .map(|(original, reads, person)| {
+            let start = at(original);
+            let mut r = Replacement::generalized(text, start, start + original.len(), reads, reads);
+            if let Some(person) = person {
+                r.source = "protect".to_string();
+                r.role = Role::Sensitive;
+                r.detected = format!("protected person {person}: name or part of it");
+            }
+            r
+        })
+        .collect::<Vec<_>>();
+        let lost = fold_aliases(text, &mut replacements);
+        assert_eq!(lost, [(at("Datus"), 1.0), (at("Ann Hart"), 1.0)]);
+        // Two places, or two different people, are two readings.
+        assert_eq!(
+            originals_read(&replacements),
+            [
+                ("Dathus or Datus", "a person"),
+                ("Ann Lee, also known as Ann Hart", "a person"),
+                ("Paris", "a city"),
+                ("London", "a city"),
+                ("Bo", "a person"),
+                ("Cy", "a person"),
+            ]
         );
     }
 
