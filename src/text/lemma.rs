@@ -81,6 +81,57 @@ pub fn noun_plural(singular: &str) -> String {
     }
 }
 
+/// The singular of a plural English noun phrase (its head inflected back): the base WordNet's
+/// exception list gives ("analyses" → "analysis"), else the regular spelling rules undone
+/// ("skin diseases" → "skin disease", "allergies" → "allergy", "neoplasms by site" →
+/// "neoplasm by site"). A class named in the plural, as MeSH names its headings, is read
+/// in the singular where one thing stood ("diagnosed with breast cancer" → "diagnosed
+/// with skin disease", not "with skin diseases").
+pub fn noun_singular(plural: &str) -> String {
+    static BASES: std::sync::LazyLock<HashMap<String, String>> = std::sync::LazyLock::new(|| {
+        NOUN_EXC
+            .lines()
+            .filter_map(|line| {
+                let mut words = line.split_ascii_whitespace();
+                Some((
+                    words.next()?.replace('_', " "),
+                    words.next()?.replace('_', " "),
+                ))
+            })
+            .collect()
+    });
+    let (head, rest) = [" in ", " of ", " by "]
+        .iter()
+        .filter_map(|p| plural.find(p))
+        .min()
+        .map_or((plural, ""), |at| plural.split_at(at));
+    let (before, word) = match head.rsplit_once(' ') {
+        Some((before, word)) => (Some(before), word),
+        None => (None, head),
+    };
+    let singular = if let Some(base) = BASES.get(word) {
+        base.clone()
+    } else if let Some(stem) = word.strip_suffix("ies").filter(|stem| stem.len() > 1) {
+        format!("{stem}y")
+    } else if let Some(stem) = ["sses", "ches", "shes", "xes", "zes"].iter().find_map(|e| {
+        word.strip_suffix(e)
+            .map(|stem| format!("{stem}{}", &e[..e.len() - 2]))
+    }) {
+        stem
+    } else if let Some(stem) = word
+        .strip_suffix('s')
+        .filter(|_| !["ss", "us", "is"].iter().any(|e| word.ends_with(e)))
+    {
+        stem.to_string()
+    } else {
+        word.to_string()
+    };
+    match before {
+        Some(before) => format!("{before} {singular}{rest}"),
+        None => format!("{singular}{rest}"),
+    }
+}
+
 /// Base forms of nouns, checked against a lexicon the caller supplies.
 pub struct Lemmatizer {
     noun_exceptions: HashMap<String, Vec<String>>,
@@ -188,6 +239,20 @@ mod tests {
         assert_eq!(noun_plural("chairman"), "chairmen");
         assert_eq!(noun_plural("presiding officer"), "presiding officers");
         assert_eq!(noun_plural("city in Michigan"), "cities in Michigan");
+    }
+
+    #[test]
+    fn singulars_by_the_exception_list_then_the_spelling_rules() {
+        assert_eq!(noun_singular("skin diseases"), "skin disease");
+        assert_eq!(noun_singular("neoplasms by site"), "neoplasm by site");
+        assert_eq!(noun_singular("allergies"), "allergy");
+        assert_eq!(noun_singular("analyses"), "analysis");
+        assert_eq!(noun_singular("HIV infections"), "HIV infection");
+        assert_eq!(noun_singular("abscesses"), "abscess");
+        assert_eq!(noun_singular("rashes"), "rash");
+        assert_eq!(noun_singular("cities in Michigan"), "city in Michigan");
+        assert_eq!(noun_singular("virus"), "virus");
+        assert_eq!(noun_singular("disease"), "disease");
     }
 
     #[test]

@@ -35,9 +35,9 @@ use merge::{
 pub use reading::standalone;
 pub(super) use reading::vowel_sound;
 use reading::{
-    closes_sentence_with_its_period, common_noun_heading, determined, kept_apposition_after,
-    kept_noun_before, kept_role_before, lowercase_heading, noun_follows, reads_as,
-    sentence_names_class, stands_for_a_plural,
+    capitalized_inside_its_sentence, closes_sentence_with_its_period, common_noun_heading,
+    determined, kept_apposition_after, kept_noun_before, kept_role_before, lowercase_heading,
+    noun_follows, reads_as, sentence_names_class, stands_for_a_plural,
 };
 
 /// The replacement of a sensitive mention under `strategy`; `generalization` overrides the
@@ -59,13 +59,19 @@ fn sensitive_replacement(
         (Proposal::Generalize(label), true) => {
             let label = generalization.unwrap_or(label);
             // A disease's MeSH heading is a class whatever capitals its mention has (an
-            // eponym), and reads as the plural or mass noun it is: "developed
-            // Stevens-Johnson syndrome" → "developed drug eruptions", not "a Drug
-            // Eruptions".
+            // eponym), and reads as a common noun in the number of its mention, with no
+            // article, as diseases are named: "developed Stevens-Johnson syndrome" →
+            // "developed drug eruption", not "a Drug Eruptions"; "allergies" → "immune
+            // system diseases".
             let heading = finding.detector == crate::detect::sequence::DISEASE
                 && label.starts_with(char::is_uppercase);
             let label = if heading {
-                common_noun_heading(label)
+                let common = common_noun_heading(label);
+                if crate::sanitize::readability::is_singular(&original.to_lowercase()) {
+                    crate::text::lemma::noun_singular(&common)
+                } else {
+                    common
+                }
             } else if names_something {
                 label.to_string()
             } else {
@@ -309,7 +315,10 @@ impl Run<'_, '_> {
                             let original = &self.input.doc.text[start..end];
                             // "a name" and "a person" stand for a name wherever it stood
                             // ("Star Wars: Droids").
+                            // A word capitalized inside its sentence is written as a name
+                            // ("studied Law"), and its class reads as a name's does.
                             let names_something = names_something
+                                || capitalized_inside_its_sentence(self.input.doc, start, end)
                                 || c.label == self.input.sanitizer.config.name_concept
                                 || c.label == self.input.sanitizer.config.person_concept;
                             let text = if c.noun && stands_for_a_plural(original, &c.label) {

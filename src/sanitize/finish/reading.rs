@@ -239,6 +239,22 @@ pub(in crate::sanitize) fn vowel_sound(label: &str) -> bool {
     }
 }
 
+/// Whether the span's head, its last word, begins with a capital and the span does not open
+/// its sentence: written as a name is ("studied Law", "served as Speaker"), so a class in its
+/// place takes the article a name's would. A name before a common noun ("NCAA
+/// tournaments") is that noun.
+pub(super) fn capitalized_inside_its_sentence(doc: &Document, start: usize, end: usize) -> bool {
+    doc.text[start..end]
+        .split_whitespace()
+        .last()
+        .is_some_and(|head| head.starts_with(char::is_uppercase))
+        && doc.sentence_at(start).is_some_and(|s| {
+            doc.tokens
+                .get(s.tokens.start)
+                .is_some_and(|first| first.start != start)
+        })
+}
+
 /// Whether a class `label` stands where a plural common noun stood (the original's last
 /// word, in lowercase, reads as a plural) and is itself a singular noun: it is then
 /// published in the plural, with no article, as the original was.
@@ -377,8 +393,9 @@ pub(super) fn common_noun_heading(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        KeptReading, closes_sentence_with_its_period, common_noun_heading, indefinite,
-        kept_noun_before, kept_role_before, reads_as, sentence_names_class, stands_for_a_plural,
+        KeptReading, capitalized_inside_its_sentence, closes_sentence_with_its_period,
+        common_noun_heading, indefinite, kept_noun_before, kept_role_before, reads_as,
+        sentence_names_class, stands_for_a_plural,
     };
     use crate::config::Config;
     use crate::text::{Analyzer, Tagger, Upos};
@@ -421,6 +438,22 @@ mod tests {
         );
         let (start, end) = span("Valencia");
         assert!(!closes_sentence_with_its_period(&doc, start, end));
+    }
+
+    #[test]
+    fn a_capital_inside_a_sentence_writes_a_name_and_one_opening_it_does_not() {
+        let config = Config::builtin().expect("config");
+        let text = "Law was his calling. He studied Law and law, and NCAA tournaments.";
+        let doc = Analyzer::new(&Tags, &config.text).analyze(text.to_string());
+        let span = |s: &str, n: usize| {
+            let start = text.match_indices(s).nth(n).expect("mention").0;
+            (start, start + s.len())
+        };
+        let reads_as_name = |(start, end)| capitalized_inside_its_sentence(&doc, start, end);
+        assert!(!reads_as_name(span("Law", 0)));
+        assert!(reads_as_name(span("Law", 1)));
+        assert!(!reads_as_name(span("law", 0)));
+        assert!(!reads_as_name(span("NCAA tournaments", 0)));
     }
 
     #[test]
