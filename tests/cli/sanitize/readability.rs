@@ -237,6 +237,11 @@ fn readme_article_reads_correctly() {
         disease.contains("disease") || disease.contains("neoplasm") || disease.contains("cancer"),
         "breast cancer reads as a disease: {disease}"
     );
+    // One disease was diagnosed: MeSH's plural headings read in the singular.
+    assert!(
+        !disease.ends_with('s'),
+        "breast cancer reads as one disease: {disease}"
+    );
     // An amount, where it is generalized, keeps what it counts: "taught mathematics for
     // years", not "for a number".
     assert!(
