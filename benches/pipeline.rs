@@ -95,7 +95,9 @@ fn bench(c: &mut Criterion) {
         &config.detect,
     )
     .expect("detectors");
-    let (doc, findings) = engine.detect(text.clone(), &protect).expect("detect");
+    let (doc, findings) = engine
+        .detect(text.clone(), &DocumentInputs::protecting(&protect))
+        .expect("detect");
 
     let mut group = c.benchmark_group("pipeline");
     group
@@ -117,10 +119,7 @@ fn bench(c: &mut Criterion) {
     let request = DocumentRequest::new(
         "bench",
         text.clone(),
-        DocumentInputs {
-            protect: protect.clone(),
-            ..DocumentInputs::default()
-        },
+        DocumentInputs::protecting(&protect),
         Strategy::S5,
     )
     .expect("request");
@@ -128,7 +127,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| engine.process(black_box(&request)).expect("process"))
     });
     if let Some(case) = court_case() {
-        let (doc, findings) = engine.detect(case, &[]).expect("detect the court case");
+        let (doc, findings) = engine
+            .detect(case, &DocumentInputs::default())
+            .expect("detect the court case");
         group.bench_function("plan_s5_court_case", |b| {
             b.iter(|| {
                 engine

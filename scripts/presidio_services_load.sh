@@ -31,13 +31,8 @@ bin=${DECLASS_BIN:-target/release/declass}
 workers=${PRESIDIO_WORKERS:-2}
 venv=${PRESIDIO_VENV:-$HOME/.cache/declass/presidio-venv}
 checkout=$(realpath "$checkout")
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/load_scratch.sh
+. scripts/load_scratch.sh
 
 if [ ! -x "$venv/bin/gunicorn" ]; then
     python3 -m venv "$venv"

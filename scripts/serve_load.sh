@@ -17,13 +17,8 @@ data=${1:?usage: scripts/serve_load.sh DATA_DIR [SECONDS_PER_RUN]}
 seconds=${2:-20}
 bin=${DECLASS_BIN:-target/release/declass}
 detect=patterns,lists,disease,ner
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/load_scratch.sh
+. scripts/load_scratch.sh
 
 # start NAME CONFIG: starts a server on a free port; sets $addr and $pid.
 start() {

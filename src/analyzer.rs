@@ -145,7 +145,7 @@ pub fn analyzer_results(
     inputs: &crate::pipeline::DocumentInputs,
     filter: &ResultFilter,
 ) -> crate::Result<Vec<AnalyzedFinding>> {
-    let (doc, findings) = engine.analyze_document(text, inputs)?;
+    let (doc, findings) = engine.analyze(text, inputs)?;
     let offsets = CharOffsets::new(&doc.text);
     let mut found: Vec<AnalyzedFinding> = findings
         .iter()

@@ -69,7 +69,8 @@ def test_strategies_differ_and_are_checked(engine):
 def test_names_without_a_letter_are_refused(engine):
     with pytest.raises(ValueError, match="must contain a letter or digit"):
         engine.sanitize(DOC, protect=["  "])
-    with pytest.raises(TypeError):
+    # A bare string is not read as a list of its characters.
+    with pytest.raises(TypeError, match="protect"):
         engine.sanitize(DOC, protect="Jane Roe")
 
 

@@ -79,11 +79,16 @@ def test_generalize_climbs_the_chain_and_checks_its_parameters(engine):
     assert engine.generalize("radiotherapy") == "a therapy"
     assert engine.generalize("radiotherapy", 2) != "a therapy"
     assert engine.generalize("Zqxv Ltd") is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="levels: must be at least 1"):
         engine.generalize("radiotherapy", 0)
-    for params in ({}, {"engine": "x"}, {"engine": engine, "levels": 0},
-                   {"engine": engine, "levels": True}, {"engine": engine, "fallback": 3}):
-        with pytest.raises(InvalidParamError):
+    for params, message in (
+        ({}, "engine must be a declass.Engine"),
+        ({"engine": "x"}, "engine must be a declass.Engine"),
+        ({"engine": engine, "levels": 0}, "levels must be a whole number from 1"),
+        ({"engine": engine, "levels": True}, "levels must be a whole number from 1"),
+        ({"engine": engine, "fallback": 3}, "fallback must be a string"),
+    ):
+        with pytest.raises(InvalidParamError, match=message):
             operator.validate(params)
     operator.validate({"engine": engine, "levels": 2, "fallback": "[x]"})
     reads = {t: operator.operate("Zqxv", {"engine": engine, "entity_type": t})

@@ -742,10 +742,7 @@ fn process_one(
     let request = DocumentRequest::new(
         input.id.as_str(),
         input.text.clone(),
-        DocumentInputs {
-            protect: input.protect.clone(),
-            ..DocumentInputs::default()
-        },
+        DocumentInputs::protecting(&input.protect),
         strategy,
     )?
     .keeping(match format {

@@ -91,10 +91,7 @@ impl TextSanitizer for EngineText {
             return Ok(text.to_string());
         }
         let strategy = self.engine.config().sanitize.strategy;
-        let inputs = DocumentInputs {
-            protect: protect.to_vec(),
-            ..DocumentInputs::default()
-        };
+        let inputs = DocumentInputs::protecting(protect);
         let request =
             DocumentRequest::new("row", text.to_string(), inputs, strategy)?.keeping(Detail::Text);
         let done = self.engine.process(&request)?;

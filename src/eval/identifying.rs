@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::eval::tab::TabDocument;
-use crate::pipeline::Engine;
+use crate::pipeline::{DocumentInputs, Engine};
 use crate::sanitize::identifying::{Example, IdentifyingModel, Scores, TrainOptions, score, train};
 use crate::text::CharOffsets;
 
@@ -50,7 +50,8 @@ fn masked_chars(doc: &TabDocument) -> Vec<bool> {
 /// The examples of one document.
 fn document_examples(engine: &Engine, doc: &TabDocument, index: usize) -> Result<Vec<Example>> {
     let protect: Vec<String> = doc.protected_person().into_iter().collect();
-    let (analysed, features) = engine.term_features(doc.text.clone(), &protect)?;
+    let (analysed, features) =
+        engine.term_features(doc.text.clone(), &DocumentInputs::protecting(&protect))?;
     let offsets = CharOffsets::new(&analysed.text);
     let masked = masked_chars(doc);
     let mut out = Vec::new();

@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use quick_xml::events::BytesStart;
 
 use super::xml::{
-    AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value, field_instruction_keeps,
+    AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value, emptied_properties,
+    field_instruction_keeps, listing_without,
 };
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
 use crate::error::Result;
@@ -292,27 +293,18 @@ pub(super) fn read(
                 Some(content) => content,
                 None => continue,
             },
-            Fate::Properties => {
-                log.note(&entry.name, Disclosed::Properties);
-                Content::Bytes(XmlPart::parse(&entry.name, &entry.bytes)?.emptied(&entry.name)?)
-            }
+            Fate::Properties => Content::Bytes(emptied_properties(&entry.name, &entry.bytes, log)?),
             Fate::Relationships => match relationships.remove(&entry.name) {
                 Some(part) => Content::Bytes(part.write(&entry.name, &[], false)?),
                 None => continue,
             },
             Fate::ContentTypes => {
-                let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
-                part.rewrite_starts(&entry.name, |start| {
+                Content::Bytes(listing_without(&entry.name, &entry.bytes, |start| {
                     let listed = start.name().as_ref() == b"Override"
                         && attribute_value(start, b"PartName")
                             .is_some_and(|p| removed.contains(p.trim_start_matches('/')));
-                    if listed {
-                        StartEdit::Remove
-                    } else {
-                        StartEdit::Keep
-                    }
-                })?;
-                Content::Bytes(part.write(&entry.name, &[], false)?)
+                    !listed
+                })?)
             }
         };
         entries.push(Entry {

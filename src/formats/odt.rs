@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use quick_xml::events::BytesStart;
 
-use super::xml::{AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value};
+use super::xml::{
+    AttributeRule, Dialect, Role, XmlPart, attribute_value, emptied_properties, listing_without,
+};
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
 use crate::error::{Error, Result};
 
@@ -184,23 +186,13 @@ pub(super) fn read(
                 Some(position) => bodies.swap_remove(position).1,
                 None => continue,
             },
-            Fate::Properties => {
-                log.note(&entry.name, Disclosed::Properties);
-                let part = XmlPart::parse(&entry.name, &entry.bytes)?;
-                Content::Bytes(part.emptied(&entry.name)?)
-            }
+            Fate::Properties => Content::Bytes(emptied_properties(&entry.name, &entry.bytes, log)?),
             Fate::Manifest => {
-                let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
-                part.rewrite_starts(&entry.name, |start| {
-                    if start.name().as_ref() != b"manifest:file-entry" {
-                        return StartEdit::Keep;
-                    }
-                    match attribute_value(start, b"manifest:full-path") {
-                        Some(path) if path == "/" || kept.contains(&path) => StartEdit::Keep,
-                        _ => StartEdit::Remove,
-                    }
-                })?;
-                Content::Bytes(part.write(&entry.name, &[], false)?)
+                Content::Bytes(listing_without(&entry.name, &entry.bytes, |start| {
+                    start.name().as_ref() != b"manifest:file-entry"
+                        || attribute_value(start, b"manifest:full-path")
+                            .is_some_and(|path| path == "/" || kept.contains(&path))
+                })?)
             }
         };
         entries.push(Entry {

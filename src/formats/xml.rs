@@ -45,6 +45,32 @@ pub enum Role {
     Other,
 }
 
+/// A part that lists the package's other parts (Word's content types, OpenDocument's
+/// manifest) with the records `keep` refuses removed: a listed part that was removed
+/// must not stay listed, or the office suite reports the file damaged.
+pub fn listing_without(
+    part: &str,
+    bytes: &[u8],
+    mut keep: impl FnMut(&BytesStart<'_>) -> bool,
+) -> Result<Vec<u8>> {
+    let mut xml = XmlPart::parse(part, bytes)?;
+    xml.rewrite_starts(part, |start| {
+        if keep(start) {
+            StartEdit::Keep
+        } else {
+            StartEdit::Remove
+        }
+    })?;
+    xml.write(part, &[], false)
+}
+
+/// Document properties emptied, and logged: every field (author, company, title) may
+/// name someone, so none is kept.
+pub fn emptied_properties(part: &str, bytes: &[u8], log: &mut HiddenLog) -> Result<Vec<u8>> {
+    log.note(part, Disclosed::Properties);
+    XmlPart::parse(part, bytes)?.emptied(part)
+}
+
 /// What [`XmlPart::rewrite_starts`] does to one start tag.
 pub enum StartEdit {
     Keep,

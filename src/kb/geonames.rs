@@ -79,6 +79,31 @@ fn written_name(geonames_name: &str) -> (String, Option<String>) {
     }
 }
 
+/// Adds continents, countries or states — `(code, geonameid, name, parent)`, each a
+/// place of `kinds` at `level` — and returns their IRIs by code: the next level's parents.
+fn push_regions<'a>(
+    places: &mut Vec<Place>,
+    regions: impl Iterator<Item = (&'a String, u64, &'a String, Option<String>)>,
+    kinds: &std::rc::Rc<Vec<u32>>,
+    level: u8,
+) -> HashMap<String, String> {
+    let mut iris = HashMap::new();
+    for (code, geonameid, name, parent) in regions {
+        let iri = vocab::geonames_iri(geonameid);
+        iris.insert(code.clone(), iri.clone());
+        places.push(Place {
+            iri,
+            name: name.clone(),
+            full_name: None,
+            kinds: kinds.clone(),
+            level,
+            parent,
+            population: u64::MAX,
+        });
+    }
+    iris
+}
+
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     serde_json::from_slice(&bytes).map_err(|e| Error::input(path, e.to_string()))
@@ -134,48 +159,32 @@ pub fn write_rdf(
     );
 
     let mut places = Vec::new();
-    let mut continent_iri = HashMap::new();
-    for (code, c) in &continents {
-        let iri = vocab::geonames_iri(c.geonameid);
-        continent_iri.insert(code.clone(), iri.clone());
-        places.push(Place {
-            iri,
-            name: c.name.clone(),
-            full_name: None,
-            kinds: continent_kind.clone(),
-            level: 0,
-            parent: None,
-            population: u64::MAX,
-        });
-    }
-    let mut country_iri = HashMap::new();
-    for (code, c) in &countries {
-        let iri = vocab::geonames_iri(c.geonameid);
-        country_iri.insert(code.clone(), iri.clone());
-        places.push(Place {
-            iri,
-            name: c.name.clone(),
-            full_name: None,
-            kinds: country_kind.clone(),
-            level: 1,
-            parent: continent_iri.get(&c.continentcode).cloned(),
-            population: u64::MAX,
-        });
-    }
-    let mut state_iri = HashMap::new();
-    for (code, s) in &states {
-        let iri = vocab::geonames_iri(s.geonameid);
-        state_iri.insert(code.clone(), iri.clone());
-        places.push(Place {
-            iri,
-            name: s.name.clone(),
-            full_name: None,
-            kinds: state_kind.clone(),
-            level: 2,
-            parent: country_iri.get("US").cloned(),
-            population: u64::MAX,
-        });
-    }
+    let continent_iri = push_regions(
+        &mut places,
+        continents
+            .iter()
+            .map(|(code, c)| (code, c.geonameid, &c.name, None)),
+        &continent_kind,
+        0,
+    );
+    let country_iri = push_regions(
+        &mut places,
+        countries.iter().map(|(code, c)| {
+            let continent = continent_iri.get(&c.continentcode).cloned();
+            (code, c.geonameid, &c.name, continent)
+        }),
+        &country_kind,
+        1,
+    );
+    let us = country_iri.get("US").cloned();
+    let state_iri = push_regions(
+        &mut places,
+        states
+            .iter()
+            .map(|(code, s)| (code, s.geonameid, &s.name, us.clone())),
+        &state_kind,
+        2,
+    );
     for c in cities.values().filter(|c| c.population >= min_population) {
         let state = (c.countrycode == "US")
             .then(|| c.admin1code.as_ref().and_then(|a| state_iri.get(a)))

@@ -67,7 +67,7 @@ pub struct Engine {
     concept_sets: Option<SetFamily>,
     /// How sensitive terms are rendered (`[detect.operators]`).
     operators: Operators,
-    /// Detectors [`Engine::analyze_document`] runs besides `detectors`
+    /// Detectors [`Engine::analyze`] runs besides `detectors`
     /// ([`Engine::with_analysis_detectors`]).
     analysis: Option<DetectorSet>,
     /// What the reference collection (`sanitize.shared.collection`) and, while a batch
@@ -189,7 +189,7 @@ impl Engine {
         })
     }
 
-    /// The engine whose [`Engine::analyze_document`] also runs the detectors of `names`
+    /// The engine whose [`Engine::analyze`] also runs the detectors of `names`
     /// it does not run already. An analysis (Presidio's `/analyze`, Python's
     /// `Engine.analyze`) is read as a list of what is identifying, persons, places and
     /// organizations first (`ner`), while sanitizing finds the persons it protects by
@@ -222,14 +222,14 @@ impl Engine {
         Ok(self)
     }
 
-    /// [`Engine::detect_document`] with the analysis detectors too
+    /// [`Engine::detect`] with the analysis detectors too
     /// ([`Engine::with_analysis_detectors`]), their findings merged with the others.
-    pub fn analyze_document(
+    pub fn analyze(
         &self,
         text: String,
         inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<Finding>)> {
-        let (doc, mut findings) = self.detect_document(text, inputs)?;
+        let (doc, mut findings) = self.detect(text, inputs)?;
         if let Some(analysis) = &self.analysis {
             findings.extend(analysis.detect(&doc)?);
             findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
@@ -268,7 +268,13 @@ impl Engine {
         let strategy = request.strategy;
         let detail = request.detail;
         let progress = |done, total| request.progress.tell(done, total);
-        let protect = inputs.protect.as_slice();
+        // The reasons of protected mentions number the persons of one list: the
+        // document's own, else the run's.
+        let persons = if inputs.protect.is_empty() {
+            &self.protected
+        } else {
+            &inputs.protect
+        };
         let ranges = windows(&text, self.config.pipeline.window_chars);
         let (first, rest) = match ranges.split_first() {
             Some((first, rest)) if !rest.is_empty() => (first.clone(), rest),
@@ -277,11 +283,6 @@ impl Engine {
                 let mut plan = self.with_sanitizer(classes.as_ref(), detail, |s| {
                     s.sanitize(&doc, &findings, strategy)
                 })?;
-                let persons = if protect.is_empty() {
-                    &self.protected
-                } else {
-                    protect
-                };
                 plan.protected_not_found = not_found(persons.len(), &mentioned_persons(&findings));
                 detail.trim(&mut findings, &mut plan);
                 progress(doc.text.len(), doc.text.len());
@@ -291,13 +292,6 @@ impl Engine {
                     plan,
                 });
             }
-        };
-        // The reasons of protected mentions number the persons of one list: the
-        // document's own, else the run's.
-        let persons = if protect.is_empty() {
-            &self.protected
-        } else {
-            protect
         };
         let mut carried = Carried {
             bits: 0.0,
@@ -354,19 +348,10 @@ impl Engine {
         Ok(merged.finish(text))
     }
 
-    /// The first half of [`Engine::process`]: analysis and merged findings, so a caller
+    /// The first half of [`Engine::process`]: analysis and merged findings, the
+    /// document's own persons and sensitive terms added to the engine's, so a caller
     /// comparing strategies plans the same findings several times.
-    pub fn detect(&self, text: String, protect: &[String]) -> Result<(Document, Vec<Finding>)> {
-        let inputs = DocumentInputs {
-            protect: protect.to_vec(),
-            sensitive: Vec::new(),
-            context: Vec::new(),
-        };
-        self.detect_document(text, &inputs)
-    }
-
-    /// [`Engine::detect`] with this document's own persons and sensitive terms.
-    pub fn detect_document(
+    pub fn detect(
         &self,
         text: String,
         inputs: &DocumentInputs,
@@ -472,9 +457,9 @@ impl Engine {
     pub fn term_features(
         &self,
         text: String,
-        protect: &[String],
+        inputs: &DocumentInputs,
     ) -> Result<(Document, Vec<TermFeatures>)> {
-        let (doc, findings) = self.detect(text, protect)?;
+        let (doc, findings) = self.detect(text, inputs)?;
         let features = self.with_sanitizer(None, Detail::Assessments, |s| {
             s.term_features(&doc, &findings)
         })?;

@@ -51,6 +51,17 @@ pub struct DocumentInputs {
     pub context: Vec<String>,
 }
 
+impl DocumentInputs {
+    /// The inputs of a document that adds only persons to protect (a TAB document's task
+    /// person), the commonest case.
+    pub fn protecting(persons: &[String]) -> DocumentInputs {
+        DocumentInputs {
+            protect: persons.to_vec(),
+            ..DocumentInputs::default()
+        }
+    }
+}
+
 /// One document to sanitize or assess as every front end asks for it — the CLI's
 /// documents, `POST /v1/sanitize` and `/v1/assess`, Python's `Engine` — with how much of
 /// its account the caller keeps and whom to tell of its progress: everything

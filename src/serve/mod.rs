@@ -701,7 +701,13 @@ mod tests {
         config.token = "t0ken".into();
         let options = ServeOptions::resolve(&config, Some("0.0.0.0:8000")).expect("token");
         assert_eq!(options.token.as_deref(), Some("t0ken"));
-        assert!(ServeOptions::resolve(&config, Some("localhost:80")).is_err());
+        let unparsed = ServeOptions::resolve(&config, Some("localhost:80"))
+            .expect_err("a name, not an address")
+            .to_string();
+        assert!(
+            unparsed.contains("`localhost:80` is not an IP address and port"),
+            "{unparsed}"
+        );
     }
 
     #[derive(Debug, serde::Deserialize)]

@@ -142,8 +142,18 @@ mod tests {
     #[test]
     fn total_of_zero_is_an_error() {
         let source = checked(0, &[0, 0]);
-        assert!(source.total_docs().is_err());
-        assert!(source.count_batch(&two_requests()).is_err());
+        for err in [
+            source.total_docs().expect_err("total of 0").to_string(),
+            source
+                .count_batch(&two_requests())
+                .expect_err("total of 0")
+                .to_string(),
+        ] {
+            assert!(
+                err.contains("gave impossible counts: a document total of 0"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -556,10 +556,10 @@ mod tests {
     fn punctuation_only_phrase_is_an_error_not_zero() {
         let tmp = tempfile::tempdir().expect("tmp");
         let source = build(tmp.path(), SAMPLE_DOCS);
-        assert!(
-            source
-                .count_batch(&[CountRequest::single(set("--"))])
-                .is_err()
-        );
+        let err = source
+            .count_batch(&[CountRequest::single(set("--"))])
+            .expect_err("nothing to count")
+            .to_string();
+        assert!(err.contains("a phrase has no indexable tokens"), "{err}");
     }
 }

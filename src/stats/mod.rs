@@ -680,7 +680,8 @@ mod tests {
     #[test]
     fn empty_phrase_is_refused() {
         let r = CountRequest::single(TermSet::from_text("--"));
-        assert!(r.validate().is_err());
+        let err = r.validate().expect_err("no tokens").to_string();
+        assert!(err.contains("a phrase has no indexable tokens"), "{err}");
         assert!(
             CountRequest::single(TermSet::from_text("U.S."))
                 .validate()

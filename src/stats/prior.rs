@@ -721,10 +721,21 @@ mod tests {
 
     #[test]
     fn bad_header_is_refused() {
-        let bytes = encode_cbpack("zipf", 1, &[]).expect("encode");
-        assert!(WordFreq::from_msgpack(&bytes).is_err());
-        let bytes = encode_cbpack("cB", 2, &[]).expect("encode");
-        assert!(WordFreq::from_msgpack(&bytes).is_err());
+        let refused = |format: &str, version: u32| {
+            let bytes = encode_cbpack(format, version, &[]).expect("encode");
+            WordFreq::from_msgpack(&bytes).err().expect("refused")
+        };
+        let err = refused("zipf", 1);
+        assert!(
+            err.contains("not a wordfreq cBpack")
+                && err.contains("unexpected header format \"zipf\" version 1"),
+            "{err}"
+        );
+        let err = refused("cB", 2);
+        assert!(
+            err.contains("unexpected header format \"cB\" version 2"),
+            "{err}"
+        );
         let bytes = encode_cbpack("cB", 1, &[]).expect("encode");
         assert!(
             WordFreq::from_msgpack(&bytes).is_ok(),

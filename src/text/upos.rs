@@ -111,6 +111,9 @@ mod tests {
             assert_eq!(tag.index(), i);
             assert_eq!(tag.as_str().parse::<Upos>(), Ok(*tag));
         }
-        assert!("NOUNS".parse::<Upos>().is_err());
+        assert_eq!(
+            "NOUNS".parse::<Upos>(),
+            Err(UnknownUpos("NOUNS".to_string()))
+        );
     }
 }

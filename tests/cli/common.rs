@@ -215,6 +215,17 @@ pub fn stdout_json(command: &mut Command) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("JSON")
 }
 
+/// Whether a JSON report's `hidden_content` lists `part` with its `field` (`action` or
+/// `content`) beginning with `starting`: what a release removed or cleared besides its
+/// text, as a user reads it.
+pub fn hidden_lists(report: &serde_json::Value, part: &str, field: &str, starting: &str) -> bool {
+    report["hidden_content"]
+        .as_array()
+        .expect("hidden_content")
+        .iter()
+        .any(|h| h["part"] == part && h[field].as_str().is_some_and(|v| v.starts_with(starting)))
+}
+
 /// A failure the way the binary must fail on bad input: a non-zero exit that is not a
 /// panic, and standard error naming each of `needles` (the file, row, field…).
 pub fn assert_clean_failure(out: &std::process::Output, needles: &[&str]) {

@@ -5,7 +5,9 @@
 use base64::Engine as _;
 use mail_parser::{HeaderName, Message, MessageParser, MimeHeaders, PartType};
 
-use crate::common::{Setup, assert_clean_failure, assert_success, setup};
+use crate::common::{
+    Setup, assert_clean_failure, assert_success, hidden_lists, setup, stdout_json,
+};
 use crate::formats::{assert_nowhere, png_naming, release, unzip, zip};
 
 const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
@@ -199,21 +201,14 @@ fn the_report_of_an_e_mail_lists_the_removed_fields_and_parts() {
     let dir = s.root.join("mail");
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("message.eml"), message()).expect("write the message");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(dir.join("message.eml"))
-        .args(["--protect", "Jane Roe", "--format", "json"])
-        .output()
-        .expect("run");
-    assert_success(&run);
-    let report: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
-    let hidden = report["hidden_content"].as_array().expect("hidden_content");
-    let has = |part: &str, action: &str| {
-        hidden
-            .iter()
-            .any(|h| h["part"] == part && h["action"] == action)
-    };
+    let report = stdout_json(
+        s.declass()
+            .arg("sanitize")
+            .arg(dir.join("message.eml"))
+            .args(["--protect", "Jane Roe", "--format", "json"]),
+    );
+    let hidden = &report["hidden_content"];
+    let has = |part: &str, action: &str| hidden_lists(&report, part, "action", action);
     for field in ["Return-Path", "Received", "Message-ID", "Date"] {
         assert!(has(field, "removed"), "{field}: {hidden:?}");
     }

@@ -6,7 +6,9 @@
 use std::io::{Cursor, Read, Write};
 use std::path::Path;
 
-use crate::common::{Setup, assert_clean_failure, assert_success, setup};
+use crate::common::{
+    Setup, assert_clean_failure, assert_success, hidden_lists, setup, stdout_json,
+};
 
 const W: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:o="urn:schemas-microsoft-com:office:office""#;
 
@@ -224,21 +226,14 @@ fn the_report_of_a_word_document_lists_what_it_held_beside_its_text() {
     let s = setup();
     let input = s.root.join("report.docx");
     std::fs::write(&input, docx()).expect("write the document");
-    let run = s
-        .declass()
-        .arg("sanitize")
-        .arg(&input)
-        .args(["--protect", "Jane Roe", "--format", "json"])
-        .output()
-        .expect("run");
-    assert_success(&run);
-    let report: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
-    let hidden = report["hidden_content"].as_array().expect("hidden_content");
-    let has = |part: &str, action: &str| {
-        hidden.iter().any(|h| {
-            h["part"] == part && h["action"].as_str().is_some_and(|a| a.starts_with(action))
-        })
-    };
+    let report = stdout_json(s.declass().arg("sanitize").arg(&input).args([
+        "--protect",
+        "Jane Roe",
+        "--format",
+        "json",
+    ]));
+    let hidden = &report["hidden_content"];
+    let has = |part: &str, action: &str| hidden_lists(&report, part, "action", action);
     assert!(has("word/comments.xml", "cleared"), "{hidden:?}");
     assert!(has("word/comments.xml", "sanitized"), "{hidden:?}");
     assert!(has("word/document.xml", "removed"), "{hidden:?}");

@@ -11,7 +11,7 @@ use std::process::Command;
 use lopdf::content::{Content, Operation};
 use lopdf::{Document, Object, Stream, dictionary};
 
-use crate::common::{Setup, assert_clean_failure, assert_success, setup};
+use crate::common::{Setup, assert_clean_failure, assert_success, hidden_lists, setup};
 
 /// A two-page PDF about Jane Roe: on page one her name is split over two text operators
 /// and covered by a black rectangle, as a careless redaction leaves it; page two names
@@ -197,15 +197,8 @@ fn a_pdf_is_typeset_anew_from_its_sanitized_text_with_nothing_of_the_original_le
     let shown = String::from_utf8(read.stdout).expect("UTF-8");
     assert_eq!(words(&shown), words(text), "pdftotext: {shown}");
 
-    let hidden = report["hidden_content"].as_array().expect("hidden_content");
-    let has = |part: &str, content: &str| {
-        hidden.iter().any(|h| {
-            h["part"] == part
-                && h["content"]
-                    .as_str()
-                    .is_some_and(|c| c.starts_with(content))
-        })
-    };
+    let hidden = &report["hidden_content"];
+    let has = |part: &str, content: &str| hidden_lists(&report, part, "content", content);
     assert!(has("Info dictionary", "document properties"), "{hidden:?}");
     assert!(has("annotations", "annotations"), "{hidden:?}");
     assert!(has("images", "images on the pages"), "{hidden:?}");

@@ -71,17 +71,10 @@ fn corrupt_corpus_index_is_an_error_saying_how_to_rebuild() {
     }
 }
 
-#[test]
-fn closed_pipe_ends_quietly() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let big = write(
-        dir.path(),
-        "big.txt",
-        &"Alice went home. The cat sat on the mat.\n".repeat(2_000),
-    );
-    let mut child = declass_process(&dir.path().join("data"))
-        .arg("nlp")
-        .arg(&big)
+/// Starts `command` with its output piped, reads its first line of standard output and
+/// closes the pipe, as `| head -1` does: the child, still running, and the line.
+fn first_line_then_hang_up(mut command: std::process::Command) -> (std::process::Child, String) {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -90,6 +83,20 @@ fn closed_pipe_ends_quietly() {
     BufReader::new(child.stdout.take().expect("stdout"))
         .read_line(&mut first)
         .expect("one line");
+    (child, first)
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = write(
+        dir.path(),
+        "big.txt",
+        &"Alice went home. The cat sat on the mat.\n".repeat(2_000),
+    );
+    let mut command = declass_process(&dir.path().join("data"));
+    command.arg("nlp").arg(&big);
+    let (child, first) = first_line_then_hang_up(command);
     assert!(first.starts_with("sentence 1"), "{first}");
     let out = child.wait_with_output().expect("waits");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -118,20 +125,14 @@ fn closed_pipe_stops_the_batch_in_work() {
         lines.push(serde_json::json!({ "id": format!("long{doc}"), "text": text }).to_string());
     }
     let input = write(&s.root, "docs.jsonl", &(lines.join("\n") + "\n"));
-    let mut child = declass_process(&s.data)
+    let mut command = declass_process(&s.data);
+    command
         .arg("--config")
         .arg(&s.config)
         .args(["sanitize", "--jsonl"])
         .arg(&input)
-        .args(["--jobs", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("one line");
+        .args(["--jobs", "1"]);
+    let (mut child, first) = first_line_then_hang_up(command);
     assert!(first.starts_with("{\"id\":\"short\""), "{first}");
     let closed = std::time::Instant::now();
     let bound = std::time::Duration::from_secs(10);

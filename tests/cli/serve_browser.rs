@@ -9,6 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::serve_support::Server;
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -109,16 +110,33 @@ async fn click(client: &Client, locator: Locator<'_>) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Waits up to `seconds` for the element `locator` finds; the error says what did not
+/// happen (`missing`) and why.
+async fn wait_for(
+    client: &Client,
+    locator: Locator<'_>,
+    seconds: u64,
+    missing: &str,
+) -> Result<Element, String> {
+    client
+        .wait()
+        .at_most(Duration::from_secs(seconds))
+        .for_element(locator)
+        .await
+        .map_err(|e| format!("{missing}: {e}"))
+}
+
 /// Presses "Re-check" and returns what the page says of the edited text once the server
 /// has answered.
 async fn recheck(client: &Client) -> Result<String, String> {
     click(client, Locator::Id("recheck")).await?;
-    let result = client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Id("recheck-result"))
-        .await
-        .map_err(|e| format!("no re-check result: {e}"))?;
+    let result = wait_for(
+        client,
+        Locator::Id("recheck-result"),
+        60,
+        "no re-check result",
+    )
+    .await?;
     result.text().await.map_err(|e| e.to_string())
 }
 
@@ -212,12 +230,13 @@ async fn protect_and_sanitize(client: &Client, person: &str) -> Result<(), Strin
         .await
         .map_err(|e| e.to_string())?;
     click(client, Locator::Id("sanitize")).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Css("#output mark"))
-        .await
-        .map_err(|e| format!("no replacement highlighted: {e}"))?;
+    wait_for(
+        client,
+        Locator::Css("#output mark"),
+        60,
+        "no replacement highlighted",
+    )
+    .await?;
     Ok(())
 }
 
@@ -243,12 +262,13 @@ async fn open_reject_recheck(
     report: &Value,
 ) -> Result<(), String> {
     open_file(client, server, saved).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("#output mark"))
-        .await
-        .map_err(|e| format!("the report was not opened: {e}"))?;
+    wait_for(
+        client,
+        Locator::Css("#output mark"),
+        30,
+        "the report was not opened",
+    )
+    .await?;
     let persons = script(
         client,
         "return document.getElementById('protect').value;",
@@ -602,12 +622,13 @@ async fn keyboard_review(
     .await?;
     press(client, "r").await?;
     press(client, "c").await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Id("recheck-result"))
-        .await
-        .map_err(|e| format!("`c` did not re-check: {e}"))?;
+    wait_for(
+        client,
+        Locator::Id("recheck-result"),
+        60,
+        "`c` did not re-check",
+    )
+    .await?;
     press(client, "x").await?;
     let exported = visible_text(client, "exported").await;
     assert!(!exported.is_empty(), "`x` did not export");
@@ -818,12 +839,13 @@ async fn review_word_document(
 /// Presses Export and returns the file offered for download: its name and bytes.
 async fn export_file(client: &Client) -> Result<(String, Vec<u8>), String> {
     click(client, Locator::Id("export")).await?;
-    client
-        .wait()
-        .at_most(Duration::from_secs(60))
-        .for_element(Locator::Css("#download-file:not([hidden])"))
-        .await
-        .map_err(|e| format!("no file to download: {e}"))?;
+    wait_for(
+        client,
+        Locator::Css("#download-file:not([hidden])"),
+        60,
+        "no file to download",
+    )
+    .await?;
     let name = script(
         client,
         "return document.getElementById('download-file').download;",

@@ -362,10 +362,21 @@ fn recognizer_settings_are_checked() {
     let mut config = crate::Config::builtin().expect("config").detect.patterns;
     let entry = config.recognizers["nhs"].clone();
     config.recognizers.insert("dna".into(), entry);
-    assert!(PatternsDetector::new(&config).is_err());
+    let err = PatternsDetector::new(&config)
+        .err()
+        .expect("unknown recognizer")
+        .to_string();
+    assert!(
+        err.contains("[detect.patterns.recognizers] names unknown pattern `dna`"),
+        "{err}"
+    );
     let mut config = crate::Config::builtin().expect("config").detect.patterns;
     config.phone_regions = vec!["XX".into()];
-    assert!(PatternsDetector::new(&config).is_err());
+    let err = PatternsDetector::new(&config)
+        .err()
+        .expect("unknown region")
+        .to_string();
+    assert!(err.contains("unknown phone region `XX`"), "{err}");
 }
 
 #[test]
@@ -494,7 +505,11 @@ fn custom_patterns_and_config_errors() {
     assert!(err.to_string().contains("case"), "{err}");
     config.custom.clear();
     config.enabled.push("dna".into());
-    assert!(PatternsDetector::new(&config).is_err());
+    let err = PatternsDetector::new(&config)
+        .err()
+        .expect("unknown pattern")
+        .to_string();
+    assert!(err.contains("unknown pattern `dna` (known: "), "{err}");
 }
 
 #[test]

@@ -122,11 +122,8 @@ fn viterbi_never_starts_with_inside() {
     let options = TrainOptions {
         epochs: 2,
         seed: 1,
-        min_feature_count: 1,
         lexicon_folds: 3,
-        embedded: Gazetteers::default(),
-        clusters: WordClusters::default(),
-        label_scheme: LabelScheme::Bio,
+        ..small_options(LabelScheme::Bio)
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let labels = model.predict(&["a".into(), "b".into()], None, &Gazetteers::default());
@@ -330,11 +327,7 @@ fn partial_labels_leave_unannotated_types_open() {
         let options = TrainOptions {
             epochs: 10,
             seed: 5,
-            min_feature_count: 1,
-            lexicon_folds: 0,
-            embedded: Gazetteers::default(),
-            clusters: WordClusters::default(),
-            label_scheme: LabelScheme::Bio,
+            ..small_options(LabelScheme::Bio)
         };
         let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
         model.predict(
@@ -362,12 +355,8 @@ fn embedded_gazetteers_ship_inside_the_model() {
     }
     let options = TrainOptions {
         epochs: 10,
-        seed: 3,
-        min_feature_count: 1,
-        lexicon_folds: 0,
         embedded: cities,
-        clusters: WordClusters::default(),
-        label_scheme: LabelScheme::Bio,
+        ..small_options(LabelScheme::Bio)
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let dir = tempfile::tempdir().expect("tempdir");
@@ -441,11 +430,7 @@ fn format_two_models_load_without_clusters() {
     let options = TrainOptions {
         epochs: 5,
         seed: 1,
-        min_feature_count: 1,
-        lexicon_folds: 0,
-        embedded: Gazetteers::default(),
-        clusters: WordClusters::default(),
-        label_scheme: LabelScheme::Bio,
+        ..small_options(LabelScheme::Bio)
     };
     let model = SequenceModel::train(&data, &Gazetteers::default(), &options, |_, _| {});
     let old = FormatTwo {

@@ -39,7 +39,7 @@ use crate::config::Config;
 use crate::data::DataDir;
 use crate::detect::DetectorInputs;
 use crate::error::Result;
-use crate::pipeline::Engine;
+use crate::pipeline::{DocumentInputs, Engine};
 use crate::sanitize::{Plan, Strategy};
 
 /// A document to compare strategies on.
@@ -68,7 +68,10 @@ pub fn sanitize_document(
     strategies: &[Strategy],
 ) -> Result<Vec<DocumentRun>> {
     let started = Instant::now();
-    let (analysed, findings) = engine.detect(doc.text.to_string(), doc.protect)?;
+    let (analysed, findings) = engine.detect(
+        doc.text.to_string(),
+        &DocumentInputs::protecting(doc.protect),
+    )?;
     let detect_seconds = started.elapsed().as_secs_f64();
     strategies
         .iter()

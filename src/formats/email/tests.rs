@@ -51,6 +51,29 @@ fn parsed(bytes: &str) -> Message<'_> {
         .expect("a message")
 }
 
+/// A message that forwards one of Jane Roe's (inline or attached), written with her name
+/// and address replaced, after checking the one thing it hides: the inner message's
+/// `Received` field, named by the part it stood in.
+fn forwarded_with_jane_roe_replaced(package: &Package) -> String {
+    assert_eq!(
+        hidden(package),
+        [(
+            "part 2: Received".to_string(),
+            "a header field (its value unread)"
+        )]
+    );
+    written(
+        package,
+        &replacing(
+            package.text(),
+            &[
+                ("Jane Roe", "a person"),
+                ("jane.roe@example.com", "an address"),
+            ],
+        ),
+    )
+}
+
 fn hidden(package: &Package) -> Vec<(String, &'static str)> {
     package
         .hidden_content()
@@ -389,23 +412,7 @@ fn a_message_inside_the_message_is_read_and_written_as_one() {
          Written by Jane Roe.\n\n\
          Written by Jane Roe.\n\n"
     );
-    assert_eq!(
-        hidden(&package),
-        [(
-            "part 2: Received".to_string(),
-            "a header field (its value unread)"
-        )]
-    );
-    let out = written(
-        &package,
-        &replacing(
-            package.text(),
-            &[
-                ("Jane Roe", "a person"),
-                ("jane.roe@example.com", "an address"),
-            ],
-        ),
-    );
+    let out = forwarded_with_jane_roe_replaced(&package);
     assert!(!out.contains("Jane") && !out.contains("jane"), "{out}");
     assert!(
         out.contains("Content-Type: message/rfc822\r\nContent-Transfer-Encoding: 7bit\r\nContent-Disposition: inline\r\n\r\nFrom: \"a person\" <an.address@sanitized.invalid>\r\n"),
@@ -511,23 +518,7 @@ fn an_attached_e_mail_file_is_sanitized_in_its_own_format() {
         "{}",
         package.text()
     );
-    assert_eq!(
-        hidden(&package),
-        [(
-            "part 2: Received".to_string(),
-            "a header field (its value unread)"
-        )]
-    );
-    let out = written(
-        &package,
-        &replacing(
-            package.text(),
-            &[
-                ("Jane Roe", "a person"),
-                ("jane.roe@example.com", "an address"),
-            ],
-        ),
-    );
+    let out = forwarded_with_jane_roe_replaced(&package);
     let reread = parsed(&out);
     let attachment = reread.attachment(0).expect("the attached message");
     assert_eq!(attachment.attachment_name(), Some("old.eml"));

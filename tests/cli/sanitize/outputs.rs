@@ -29,8 +29,16 @@ fn output_is_deterministic_and_written_atomically() {
         std::fs::read(out).expect("output")
     };
     let a = run(&outputs.join("a.txt"));
+    // An output that already exists is replaced by a rename, never rewritten in place: a
+    // second name for the old file (a hard link, as a reader holding it open) still reads
+    // the old bytes whole.
+    let earlier = b"an earlier release";
+    std::fs::write(outputs.join("b.txt"), earlier).expect("earlier output");
+    let held = s.root.join("held.txt");
+    std::fs::hard_link(outputs.join("b.txt"), &held).expect("hard link");
     let b = run(&outputs.join("b.txt"));
     assert_eq!(a, b);
+    assert_eq!(std::fs::read(&held).expect("held"), earlier);
     // Written through a temporary file renamed into place: once a run is done, its
     // directory holds the output and no temporary file beside it.
     let mut left: Vec<String> = std::fs::read_dir(&outputs)
