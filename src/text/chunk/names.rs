@@ -323,10 +323,12 @@ impl Ctx<'_> {
                 stop += 1;
             } else if words > 0
                 && stop + 1 < end
-                && matches!(self.tokens[stop].norm.as_str(), "'s" | "s'")
+                && (matches!(self.tokens[stop].norm.as_str(), "'s" | "s'")
+                    || self.is_plural_possessive_apostrophe(stop))
                 && self.is_capitalized(stop + 1)
             {
-                // A possessive inside a name: "St. Patrick's High School".
+                // A possessive inside a name: "St. Patrick's High School", "the UEFA
+                // Cup Winners' Cup".
                 stop += 1;
             } else if let Some(next) = (words > 0)
                 .then(|| self.minor_words_to_capital(stop, end, minor))
@@ -347,6 +349,15 @@ impl Ctx<'_> {
             }
         }
         (stop, words)
+    }
+
+    /// Whether token `k` is the apostrophe of a plural possessive: right after a word
+    /// ending in "s" ("Winners'").
+    fn is_plural_possessive_apostrophe(&self, k: usize) -> bool {
+        matches!(self.tokens[k].norm.as_str(), "'" | "\u{2019}")
+            && k > 0
+            && self.tokens[k - 1].end == self.tokens[k].start
+            && self.tokens[k - 1].norm.ends_with('s')
     }
 
     /// Whether the "and" at token `and` joins two parts of one name that started at

@@ -569,6 +569,15 @@ fn possessives_inside_names() {
     );
     let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(names, ["Maxine Elliott 's Theatre", "Ford", "presidency"]);
+    let got = terms(
+        "the UEFA Cup Winners' Cup and the Players' League",
+        &[
+            "DET", "PROPN", "PROPN", "PROPN", "PART", "PROPN", "CCONJ", "DET", "PROPN", "PART",
+            "PROPN",
+        ],
+    );
+    let names: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(names, ["UEFA Cup Winners' Cup", "Players' League"]);
 }
 
 #[test]
