@@ -298,7 +298,9 @@ pub(super) struct Around<'a> {
 /// "the officer award"); before a person, who is no thing of a period, a period is set off
 /// by a comma ("On 7 January 2021 Bagbin was elected" → "On the 2020s, a person was
 /// elected"); two amounts side by side are one measurement ("5 ft 9" → "a number"),
-/// and an amount counts the thing after it ("a few" "a device" → "a few devices").
+/// and an amount counts the thing after it ("a few" "a device" → "a few devices"); a
+/// one-word modifier read as a bare class gives way to the noun after it ("Ghanaian
+/// politician" → "group" "leader" → "leader").
 /// Returns the bits the dropped readings kept, which the utility no longer counts, by the
 /// start of the replacement that kept them.
 pub(super) fn merge_adjacent(
@@ -423,6 +425,13 @@ pub(super) fn merge_adjacent(
                         previous.information.kept_bits + r.information.kept_bits,
                         true,
                     ))
+                } else if modifies_the_noun_after_it(previous, first, &r) {
+                    // A one-word modifier read as a bare class before the noun it
+                    // modified ("Ghanaian politician" → "group" "leader", "Swedish
+                    // athlete" → "group" "contestant"): the noun's reading says what the
+                    // phrase is, as the noun phrase's own generalization would.
+                    lost.push((previous.start, previous.information.kept_bits));
+                    Some((second.clone(), r.information.kept_bits, true))
                 } else if reads_as_period(first) && is_person(r.class.as_deref()) {
                     // A time then who acted in it ("On 7 January 2021 Bagbin was
                     // elected"): the comma English puts after an opening adverbial.
@@ -462,6 +471,22 @@ pub(super) fn merge_adjacent(
     }
     *replacements = merged;
     lost
+}
+
+/// Whether `previous`, read as `first`, is a one-word modifier of the noun `next` replaced
+/// right after it: a capitalized word ("Ghanaian", "Democratic") read as a bare class in
+/// lowercase, before a replacement whose original's head is a common noun.
+fn modifies_the_noun_after_it(previous: &Replacement, first: &str, next: &Replacement) -> bool {
+    is_one_capitalized_word(&previous.original)
+        && first.starts_with(char::is_lowercase)
+        && without_article(first) == first
+        && !first.ends_with("'s")
+        && !first.ends_with('\u{2019}')
+        && next
+            .original
+            .split_whitespace()
+            .last()
+            .is_some_and(|head| head.starts_with(char::is_lowercase))
 }
 
 /// One word in capitals first ("Taylor"): what is left of a name read apart.
@@ -640,6 +665,41 @@ mod tests {
         assert_eq!(replacements[0].original, "Phyllis Mary");
         assert_eq!(replacements[0].information.original_bits, 4.0);
         assert_eq!(replacements[1].information.kept_bits, 2.0);
+    }
+
+    #[test]
+    fn a_modifier_read_as_a_bare_class_gives_way_to_the_noun_after_it() {
+        let text = "a Ghanaian politician, the Swiss Family Robinson, Hollywood films";
+        let at = |s: &str| text.find(s).expect("in text");
+        let mut replacements = [
+            ("Ghanaian", "group"),
+            ("politician", "leader"),
+            ("Swiss", "a people"),
+            ("Family Robinson", "a language unit"),
+            ("Hollywood", "a place"),
+            ("films", "shows"),
+        ]
+        .iter()
+        .map(|(original, reads)| {
+            let start = at(original);
+            Replacement::generalized(text, start, start + original.len(), reads, reads)
+        })
+        .collect::<Vec<_>>();
+        let lost = merge_adjacent(text, &mut replacements, &around(&|_| false, &|_| false));
+        assert_eq!(lost, [(at("Ghanaian"), 1.0)]);
+        // A modifier read with an article, or before a name, is no bare class.
+        assert_eq!(
+            originals_read(&replacements),
+            [
+                ("Ghanaian politician", "leader"),
+                ("Swiss", "a people"),
+                ("Family Robinson", "a language unit"),
+                ("Hollywood", "a place"),
+                ("films", "shows"),
+            ]
+        );
+        assert_eq!(replacements[0].information.kept_bits, 1.0);
+        assert_eq!(replacements[0].class.as_deref(), Some("leader"));
     }
 
     #[test]
