@@ -351,7 +351,8 @@ impl Engine {
         if levels == 0 {
             return Err(PyValueError::new_err("levels: must be at least 1"));
         }
-        Ok(py.detach(|| self.core.generalize(&term, levels)))
+        py.detach(|| self.core.generalize(&term, levels))
+            .map_err(engine_error)
     }
 
     /// The Presidio entity types `analyze` can report, as `declass serve` answers

@@ -172,6 +172,32 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The largest head [`read_head`] reads: the knowledge bases' descriptions are a few
+/// hundred bytes, and a damaged length must not become a large allocation.
+const MAX_HEAD_BYTES: usize = 1 << 20;
+
+/// The knowledge bases' descriptions from the head of the index's cache file, if it was
+/// written under `key`, read without the rest of the file: what a run needs before the
+/// index itself (how many concepts there are). The rest is checked when it is decoded.
+pub(super) fn read_head(path: &Path, key: &str) -> Option<Vec<KbInfo>> {
+    use std::io::Read;
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    let mut magic = [0u8; MAGIC.len()];
+    file.read_exact(&mut magic).ok()?;
+    let mut part = |max: usize| -> Option<Vec<u8>> {
+        let mut len = [0u8; 4];
+        file.read_exact(&mut len).ok()?;
+        let len = u32::from_le_bytes(len) as usize;
+        let mut bytes = vec![0u8; (len <= max).then_some(len)?];
+        file.read_exact(&mut bytes).ok()?;
+        Some(bytes)
+    };
+    if magic != *MAGIC || part(key.len())? != key.as_bytes() {
+        return None;
+    }
+    rmp_serde::from_slice(&part(MAX_HEAD_BYTES)?).ok()
+}
+
 fn relation_code(relation: Relation) -> u32 {
     match relation {
         Relation::Broader => 0,
@@ -212,7 +238,7 @@ fn read_postings(r: &mut Reader<'_>) -> Option<FxHashMap<Box<str>, Postings>> {
 }
 
 /// The index as a cache file under `key`. `by_iri` is not written: it is every
-/// concept's IRI, rebuilt on reading.
+/// concept's IRI, built when first asked.
 pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<u8>, String> {
     let mut w = Writer::new();
     w.word(index.concepts.len())?;
@@ -241,14 +267,13 @@ pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<
     finish(key, &index.kbs, &[w, postings])
 }
 
-/// The concepts, the IRI map and the exact matches of the first section.
-type ConceptPart = (Vec<Concept>, FxHashMap<Box<str>, u32>, FxHashMap<u32, u32>);
+/// The concepts and the exact matches of the first section.
+type ConceptPart = (Vec<Concept>, FxHashMap<u32, u32>);
 
 fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
     let n = r.len()?;
     let mut concepts = Vec::with_capacity(n);
-    let mut by_iri = FxHashMap::with_capacity_and_hasher(n, Default::default());
-    for id in 0..n {
+    for _ in 0..n {
         let iri = r.string()?;
         let label = Box::from(r.string()?);
         let alts = r.len()?;
@@ -265,7 +290,6 @@ fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
         {
             return None;
         }
-        by_iri.insert(Box::from(iri), u32::try_from(id).ok()?);
         concepts.push(Concept {
             iri: Box::from(iri),
             label,
@@ -280,7 +304,7 @@ fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
     for _ in 0..absorbed {
         absorbed_by.insert(r.word()?, r.word()?);
     }
-    r.done().then_some((concepts, by_iri, absorbed_by))
+    r.done().then_some((concepts, absorbed_by))
 }
 
 /// The index a cache file holds, if it was written under `key` and reads whole. The
@@ -295,7 +319,7 @@ pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
         });
         (read_concepts(first), postings.join().ok().flatten())
     });
-    let (concepts, by_iri, absorbed_by) = concept_part?;
+    let (concepts, absorbed_by) = concept_part?;
     let (exact, lower) = postings?;
     let n = concepts.len();
     let in_range = |id: &u32| (*id as usize) < n;
@@ -311,7 +335,7 @@ pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
         kbs,
         leaf_count: leaf_count(&concepts),
         concepts,
-        by_iri,
+        by_iri: OnceLock::new(),
         exact,
         lower,
         absorbed_by,
@@ -369,7 +393,7 @@ mod tests {
         };
         out += &sorted(&index.exact);
         out += &sorted(&index.lower);
-        let mut iris: Vec<_> = index.by_iri.iter().collect();
+        let mut iris: Vec<_> = index.iri_map().iter().collect();
         iris.sort();
         let mut absorbed: Vec<_> = index.absorbed_by.iter().collect();
         absorbed.sort();
@@ -400,15 +424,15 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
     fn an_index_reads_back_as_written() {
         let tmp = tempfile::tempdir().expect("tmp");
         let kb = knowledge(tmp.path());
-        assert!(!kb.index.absorbed_by.is_empty());
-        let bytes = encode_index(&kb.index, "key").expect("encode");
+        assert!(!kb.index().absorbed_by.is_empty());
+        let bytes = encode_index(kb.index(), "key").expect("encode");
         let read = decode_index(&bytes, "key").expect("decode");
-        assert_eq!(listing(&read), listing(&kb.index));
+        assert_eq!(listing(&read), listing(kb.index()));
         assert!(decode_index(&bytes, "another key").is_none());
 
         let stems = kb.build_stem_index();
         let bytes = encode_stems(&stems, "key").expect("encode");
-        let read = decode_stems(&bytes, "key", kb.index.concepts.len()).expect("decode");
+        let read = decode_stems(&bytes, "key", kb.index().concepts.len()).expect("decode");
         assert_eq!(read, stems);
         assert!(
             decode_stems(&bytes, "key", 1).is_none(),
@@ -420,7 +444,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
     fn a_cut_or_damaged_file_reads_as_no_cache() {
         let tmp = tempfile::tempdir().expect("tmp");
         let kb = knowledge(tmp.path());
-        let bytes = encode_index(&kb.index, "key").expect("encode");
+        let bytes = encode_index(kb.index(), "key").expect("encode");
         for cut in 0..bytes.len() {
             assert!(decode_index(&bytes[..cut], "key").is_none(), "cut at {cut}");
         }

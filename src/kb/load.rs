@@ -182,14 +182,134 @@ pub(super) fn write_cached(path: &Path, encoded: std::result::Result<Vec<u8>, St
     }
 }
 
+/// Reads the index: from its cache file, else from the knowledge bases.
+pub(super) type IndexReader = Box<dyn FnOnce() -> Result<Index> + Send>;
+
+/// The index, at hand or read from its cache file when first needed: a run whose
+/// documents ask the knowledge bases nothing (a one-line document) never decodes the
+/// file, most of a short run's start-up. Reading it on a thread beside the rest of the
+/// start-up saved nothing on two cores, which the start-up's other threads keep busy.
+pub(super) struct LazyIndex {
+    pub(super) loaded: OnceLock<Loaded>,
+    reader: std::sync::Mutex<Option<IndexReader>>,
+    /// Known before the index is: the cache file's head counts each knowledge base's.
+    concepts: usize,
+}
+
+pub(super) struct Loaded {
+    pub(super) index: Index,
+    /// Why the index could not be had: it is then empty, and whatever was worked out
+    /// from it is refused ([`KnowledgeBase::check`]).
+    pub(super) failure: Option<String>,
+}
+
+impl LazyIndex {
+    fn ready(index: Index) -> LazyIndex {
+        LazyIndex {
+            concepts: index.concepts.len(),
+            loaded: OnceLock::from(Loaded {
+                index,
+                failure: None,
+            }),
+            reader: std::sync::Mutex::new(None),
+        }
+    }
+
+    pub(super) fn reading(reader: IndexReader, concepts: usize) -> LazyIndex {
+        LazyIndex {
+            loaded: OnceLock::new(),
+            reader: std::sync::Mutex::new(Some(reader)),
+            concepts,
+        }
+    }
+
+    /// The index, read now if it has not been (another thread asking meanwhile waits).
+    pub(super) fn get(&self) -> &Loaded {
+        self.loaded.get_or_init(|| {
+            let reader = match self.reader.lock() {
+                Ok(mut reader) => reader.take(),
+                Err(poisoned) => poisoned.into_inner().take(),
+            };
+            let failure = match reader.map(|read| read()) {
+                Some(Ok(index)) if index.concepts.len() == self.concepts => {
+                    return Loaded {
+                        index,
+                        failure: None,
+                    };
+                }
+                Some(Ok(index)) => format!(
+                    "the knowledge-base index has {} concepts where its cache file's head \
+                     says {}",
+                    index.concepts.len(),
+                    self.concepts
+                ),
+                Some(Err(e)) => e.to_string(),
+                None => "its reader failed".into(),
+            };
+            Loaded {
+                index: Index::default(),
+                failure: Some(failure),
+            }
+        })
+    }
+
+    /// How many concepts the index has, without waiting for it.
+    pub(super) fn concept_count(&self) -> usize {
+        self.concepts
+    }
+
+    /// Why the index could not be had, if it was needed and could not; never reads it.
+    pub(super) fn failure(&self) -> Option<&str> {
+        self.loaded.get().and_then(|l| l.failure.as_deref())
+    }
+}
+
+/// The error of an index that could not be had.
+pub(super) fn unavailable(failure: &str) -> Error {
+    Error::Knowledge {
+        message: format!("the knowledge-base index could not be read: {failure}"),
+        source: None,
+    }
+}
+
+/// What the index cached for `sources` (in priority order, with their files' bytes) is
+/// keyed by: their names, priorities, sizes and checksums.
+fn sources_key(ordered: &[KbSource], bytes: &[Cow<'static, [u8]>]) -> String {
+    let mut key = format!("declass kb index {INDEX_FORMAT}");
+    for (s, b) in ordered.iter().zip(bytes) {
+        let mut crc = flate2::Crc::new();
+        crc.update(b);
+        key.push_str(&format!(
+            "\n{} {} {} {} {:08x}",
+            s.name,
+            s.priority,
+            s.shipped,
+            b.len(),
+            crc.sum()
+        ));
+    }
+    key
+}
+
 impl KnowledgeBase {
     /// Loads the shipped knowledge bases (those built by `declass setup` in the data
     /// directory, else the ones compiled into the binary) and the installed plug-ins, and
     /// builds the index. A missing or corrupt knowledge base is an error naming its file.
     pub fn load(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
+        let kb = Self::open(data, config)?;
+        kb.ready()?;
+        Ok(kb)
+    }
+
+    /// Like [`Self::load`], but an index cached by an earlier run is read when first
+    /// needed (by the first question, or [`Self::ready`]). The knowledge bases' files are
+    /// still read (and a missing one is an error) before this returns; an index that
+    /// cannot be had then is an error of [`Self::ready`] and [`Self::check`], and every
+    /// answer is empty.
+    pub fn open(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
         let cache = data.root().join("cache").join("kb-index.bin");
-        Self::load_sources(&sources, config.kb, Some(&cache))
+        Self::open_sources(&sources, config.kb, Some(&cache))
     }
 
     /// Loads the given knowledge bases into a fresh store and indexes them.
@@ -206,25 +326,53 @@ impl KnowledgeBase {
         config: &KbConfig,
         cache: Option<&Path>,
     ) -> Result<KnowledgeBase> {
+        let kb = Self::open_sources(sources, config, cache)?;
+        kb.ready()?;
+        Ok(kb)
+    }
+
+    /// [`Self::load_sources`], the cached index read when first needed as [`Self::open`]
+    /// reads it: when the cache file's head was written for these knowledge bases, the
+    /// rest is read then (and the index rebuilt from the knowledge bases if it turns out
+    /// unreadable).
+    pub fn open_sources(
+        sources: &[KbSource],
+        config: &KbConfig,
+        cache: Option<&Path>,
+    ) -> Result<KnowledgeBase> {
         let started = std::time::Instant::now();
-        let mut ordered: Vec<&KbSource> = sources.iter().collect();
+        let mut ordered: Vec<KbSource> = sources.to_vec();
         ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
         let bytes = ordered
             .iter()
             .map(|s| s.data.bytes())
             .collect::<Result<Vec<_>>>()?;
-        let mut key = format!("declass kb index {INDEX_FORMAT}");
-        for (s, b) in ordered.iter().zip(&bytes) {
-            let mut crc = flate2::Crc::new();
-            crc.update(b);
-            key.push_str(&format!(
-                "\n{} {} {} {} {:08x}",
-                s.name,
-                s.priority,
-                s.shipped,
-                b.len(),
-                crc.sum()
-            ));
+        let key = sources_key(&ordered, &bytes);
+        if let Some(path) = cache
+            && let Some(kbs) = cache_layout::read_head(path, &key)
+        {
+            let concepts = kbs.iter().map(|kb| kb.concepts).sum();
+            let (file, file_key) = (path.to_path_buf(), key.clone());
+            let reader: IndexReader = Box::new(move || {
+                let started = std::time::Instant::now();
+                if let Some(index) =
+                    read_cached(&file, |b| cache_layout::decode_index(b, &file_key))
+                {
+                    log::info!(
+                        "knowledge-base index read from cache in {:.2?}",
+                        started.elapsed()
+                    );
+                    return Ok(index);
+                }
+                let index = Self::build_index(&ordered, &bytes, started)?;
+                write_cached(&file, cache_layout::encode_index(&index, &file_key));
+                Ok(index)
+            });
+            return Self::with_index(
+                LazyIndex::reading(reader, concepts),
+                config,
+                Some((path, key)),
+            );
         }
         if let Some(index) = cache
             .and_then(|path| read_cached(path, |bytes| cache_layout::decode_index(bytes, &key)))
@@ -233,19 +381,39 @@ impl KnowledgeBase {
                 "knowledge-base index read from cache in {:.2?}",
                 started.elapsed()
             );
-            return Self::with_index(index, config, cache.map(|path| (path, key)));
+            return Self::with_index(
+                LazyIndex::ready(index),
+                config,
+                cache.map(|path| (path, key)),
+            );
         }
-        // Each knowledge base is stored and queried on a thread of its own, into a store
-        // of its own (see `rdf_store::load_graph`); only the merge below is sequential.
+        let index = Self::build_index(&ordered, &bytes, started)?;
+        if let Some(path) = cache {
+            write_cached(path, cache_layout::encode_index(&index, &key));
+        }
+        Self::with_index(
+            LazyIndex::ready(index),
+            config,
+            cache.map(|path| (path, key)),
+        )
+    }
+
+    /// Stores and queries each knowledge base, each on a thread of its own into a store of
+    /// its own (see `rdf_store::load_graph`), and merges the answers (sequentially).
+    fn build_index(
+        ordered: &[KbSource],
+        bytes: &[Cow<'static, [u8]>],
+        started: std::time::Instant,
+    ) -> Result<Index> {
         let answers: Vec<Result<Answers>> = std::thread::scope(|scope| {
             let handles: Vec<_> = ordered
                 .iter()
-                .zip(&bytes)
+                .zip(bytes)
                 .map(|(s, b)| scope.spawn(move || Answers::load(s, b, started)))
                 .collect();
             handles
                 .into_iter()
-                .zip(&ordered)
+                .zip(ordered)
                 .map(|(h, s)| {
                     h.join().unwrap_or_else(|_| {
                         Err(Error::model(s.data.origin(), "loader thread failed"))
@@ -258,25 +426,20 @@ impl KnowledgeBase {
             "knowledge bases stored and queried in {:.2?}",
             started.elapsed()
         );
-        let index = Self::index(answers, &ordered)?;
+        let index = Self::merge_answers(answers, ordered)?;
         log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
-        if let Some(path) = cache {
-            write_cached(path, cache_layout::encode_index(&index, &key));
-        }
-        Self::with_index(index, config, cache.map(|path| (path, key)))
+        Ok(index)
     }
 
     /// `cache`: the index's cache file and key, beside which the stem index is cached.
     pub(super) fn with_index(
-        index: Index,
+        index: LazyIndex,
         config: &KbConfig,
         cache: Option<(&Path, String)>,
     ) -> Result<KnowledgeBase> {
         Ok(KnowledgeBase {
             sources_key: cache.as_ref().map(|(_, key)| key.clone()),
-            label_phrases: std::iter::repeat_with(OnceLock::new)
-                .take(index.concepts.len())
-                .collect(),
+            label_phrases: OnceLock::new(),
             index,
             stems: OnceLock::new(),
             stems_cache: cache.map(|(path, key)| {
@@ -299,7 +462,7 @@ impl KnowledgeBase {
 
     /// Merges the knowledge bases' answers (highest priority first) into the index.
     /// Concept numbers follow the sorted answers, never the stores' answer order.
-    pub(super) fn index(answers: Vec<Answers>, sources: &[&KbSource]) -> Result<Index> {
+    pub(super) fn merge_answers(answers: Vec<Answers>, sources: &[KbSource]) -> Result<Index> {
         let started = std::time::Instant::now();
         let mut concepts: Vec<Concept> = Vec::new();
         let mut by_iri: FxHashMap<Box<str>, u32> = FxHashMap::default();
@@ -434,7 +597,7 @@ impl KnowledgeBase {
             exact,
             lower,
             concepts,
-            by_iri,
+            by_iri: OnceLock::from(by_iri),
             absorbed_by,
             leaf_count,
         })

@@ -118,16 +118,29 @@ struct Concept {
 /// The concepts a label names: nearly always one or two, kept inline.
 type Postings = SmallVec<[u32; 2]>;
 
+#[derive(Default)]
 struct Index {
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
-    by_iri: FxHashMap<Box<str>, u32>,
+    /// Every concept by its IRI: built when first asked, as few runs ask.
+    by_iri: OnceLock<FxHashMap<Box<str>, u32>>,
     exact: FxHashMap<Box<str>, Postings>,
     lower: FxHashMap<Box<str>, Postings>,
     /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
     /// shown through that one in lookups.
     absorbed_by: FxHashMap<u32, u32>,
     leaf_count: usize,
+}
+
+impl Index {
+    fn iri_map(&self) -> &FxHashMap<Box<str>, u32> {
+        self.by_iri.get_or_init(|| {
+            (0u32..)
+                .zip(&self.concepts)
+                .map(|(id, c)| (c.iri.clone(), id))
+                .collect()
+        })
+    }
 }
 
 /// A label as index terms (the canonical tokenizer's), tokenized once per run and shared
@@ -137,7 +150,7 @@ pub type LabelPhrase = Arc<[String]>;
 
 /// The loaded knowledge bases with their lookup and taxonomy index.
 pub struct KnowledgeBase {
-    index: Index,
+    index: LazyIndex,
     stems: OnceLock<StemIndex>,
     /// Where the stem index is cached, and the key of the knowledge bases it belongs to.
     stems_cache: Option<(PathBuf, String)>,
@@ -147,8 +160,9 @@ pub struct KnowledgeBase {
     /// (concept, label limit) → its counting phrases, listed once per run and shared:
     /// every count request about the concept carries them.
     counting: moka::sync::Cache<(u32, usize), Arc<[LabelPhrase]>, rustc_hash::FxBuildHasher>,
-    /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]).
-    label_phrases: Vec<OnceLock<Box<[LabelPhrase]>>>,
+    /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]);
+    /// the slots are made on first use.
+    label_phrases: OnceLock<Vec<OnceLock<Box<[LabelPhrase]>>>>,
     /// The loaded knowledge bases' identity (names, priorities, checksums of their files),
     /// when they were loaded from the data directory.
     sources_key: Option<String>,
@@ -205,7 +219,7 @@ pub struct KbSource {
 impl KnowledgeBase {
     /// The loaded knowledge bases, highest priority first.
     pub fn knowledge_bases(&self) -> &[KbInfo] {
-        &self.index.kbs
+        &self.index().kbs
     }
 
     /// What identifies the loaded knowledge bases' content (their files' checksums and
@@ -217,7 +231,7 @@ impl KnowledgeBase {
 
     /// Every label of every concept (preferred and alternative), repeats included.
     pub fn all_labels(&self) -> impl Iterator<Item = &str> {
-        self.index
+        self.index()
             .concepts
             .iter()
             .flat_map(|c| std::iter::once(&c.label).chain(&c.alt_labels))
@@ -225,7 +239,30 @@ impl KnowledgeBase {
     }
 
     pub fn concept_count(&self) -> usize {
-        self.index.concepts.len()
+        self.index.concept_count()
+    }
+
+    /// Waits for the index ([`Self::open`] reads it in the background); an error if it
+    /// could not be had.
+    pub fn ready(&self) -> Result<()> {
+        match self.index.get().failure.as_deref() {
+            Some(failure) => Err(unavailable(failure)),
+            None => Ok(()),
+        }
+    }
+
+    /// Without waiting: an error if the index was needed and could not be had, so that
+    /// whatever was worked out from the empty index standing in for it is refused (fail
+    /// closed). An index no one has needed yet is no error.
+    pub fn check(&self) -> Result<()> {
+        match self.index.failure() {
+            Some(failure) => Err(unavailable(failure)),
+            None => Ok(()),
+        }
+    }
+
+    fn index(&self) -> &Index {
+        &self.index.get().index
     }
 
     /// Concepts a surface term may stand for: exact (case-sensitive) label matches first,
@@ -240,11 +277,11 @@ impl KnowledgeBase {
         }
         let low = tokenize::normalize(&surface);
         let mut found = Vec::new();
-        self.add_concepts(self.index.exact.get(surface.as_str()), &mut found);
-        self.add_concepts(self.index.lower.get(low.as_str()), &mut found);
+        self.add_concepts(self.index().exact.get(surface.as_str()), &mut found);
+        self.add_concepts(self.index().lower.get(low.as_str()), &mut found);
         if found.is_empty() {
             for lemma in self.lemma_forms(&low) {
-                self.add_concepts(self.index.lower.get(lemma.as_str()), &mut found);
+                self.add_concepts(self.index().lower.get(lemma.as_str()), &mut found);
             }
         }
         if found.is_empty() {
@@ -260,7 +297,7 @@ impl KnowledgeBase {
     pub fn lookup_readings(&self, term: &str) -> Vec<ConceptRef> {
         let mut found = self.lookup(term);
         for lemma in self.lemma_forms(&tokenize::normalize(&surface_form(term))) {
-            self.add_concepts(self.index.lower.get(lemma.as_str()), &mut found);
+            self.add_concepts(self.index().lower.get(lemma.as_str()), &mut found);
         }
         found
     }
@@ -270,7 +307,7 @@ impl KnowledgeBase {
     pub fn lookup_exact(&self, term: &str) -> Vec<ConceptRef> {
         let mut found = Vec::new();
         self.add_concepts(
-            self.index.exact.get(surface_form(term).as_str()),
+            self.index().exact.get(surface_form(term).as_str()),
             &mut found,
         );
         found
@@ -280,7 +317,7 @@ impl KnowledgeBase {
     /// for it (GeoNames' Miami for WordNet's).
     fn add_concepts<I: AsRef<[u32]>>(&self, ids: Option<&I>, found: &mut Vec<ConceptRef>) {
         for &id in ids.map(AsRef::as_ref).into_iter().flatten() {
-            let id = ConceptRef(self.index.absorbed_by.get(&id).copied().unwrap_or(id));
+            let id = ConceptRef(self.index().absorbed_by.get(&id).copied().unwrap_or(id));
             if !found.contains(&id) {
                 found.push(id);
             }
@@ -290,14 +327,14 @@ impl KnowledgeBase {
     /// The concepts located in `concept` (a state's cities, a country's states): a text
     /// that names one of them speaks of this namesake and not another.
     pub fn located_within(&self, concept: ConceptRef) -> Vec<ConceptRef> {
-        let Some(c) = self.index.concepts.get(concept.0 as usize) else {
+        let Some(c) = self.index().concepts.get(concept.0 as usize) else {
             return Vec::new();
         };
         c.children
             .iter()
             .copied()
             .filter(|&child| {
-                self.index.concepts.get(child as usize).is_some_and(|ch| {
+                self.index().concepts.get(child as usize).is_some_and(|ch| {
                     ch.parents
                         .iter()
                         .any(|&(p, r)| p == concept.0 && r == Relation::LocatedIn)
@@ -309,7 +346,7 @@ impl KnowledgeBase {
 
     /// Whether the concept is a place located in another (a GeoNames entity).
     pub fn is_place(&self, concept: ConceptRef) -> bool {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .is_some_and(|c| c.parents.iter().any(|&(_, r)| r == Relation::LocatedIn))
@@ -323,7 +360,7 @@ impl KnowledgeBase {
         };
         let (prefix, word) = low.split_at(last.start);
         let known = |w: &str| {
-            self.index
+            self.index()
                 .lower
                 .contains_key(format!("{prefix}{w}").as_str())
         };
@@ -339,7 +376,7 @@ impl KnowledgeBase {
         self.stems.get_or_init(|| {
             if let Some(cached) = self.stems_cache.as_ref().and_then(|(path, key)| {
                 read_cached(path, |bytes| {
-                    cache_layout::decode_stems(bytes, key, self.index.concepts.len())
+                    cache_layout::decode_stems(bytes, key, self.index().concepts.len())
                 })
             }) {
                 return cached;
@@ -354,12 +391,12 @@ impl KnowledgeBase {
 
     /// Every lowercase label's concepts under its stem key, labels in sorted order.
     fn build_stem_index(&self) -> StemIndex {
-        let mut keys: Vec<&str> = self.index.lower.keys().map(|k| &**k).collect();
+        let mut keys: Vec<&str> = self.index().lower.keys().map(|k| &**k).collect();
         keys.sort_unstable();
         let mut map = StemIndex::default();
         for k in keys {
             let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
-            for &id in &self.index.lower[k] {
+            for &id in &self.index().lower[k] {
                 if !ids.contains(&id) {
                     ids.push(id);
                 }
@@ -373,7 +410,7 @@ impl KnowledgeBase {
     /// at most `kb.max_chain_depth` steps; a cycle in a plug-in ends its chain.
     pub fn chains(&self, concept: ConceptRef) -> Vec<Chain> {
         let mut out = Vec::new();
-        if (concept.0 as usize) >= self.index.concepts.len() {
+        if (concept.0 as usize) >= self.index().concepts.len() {
             return out;
         }
         let mut path = vec![ChainStep {
@@ -386,7 +423,7 @@ impl KnowledgeBase {
 
     fn walk(&self, path: &mut Vec<ChainStep>, out: &mut Vec<Chain>) {
         let Some(last) = path.last() else { return };
-        let parents = &self.index.concepts[last.concept.0 as usize].parents;
+        let parents = &self.index().concepts[last.concept.0 as usize].parents;
         let mut extended = false;
         if path.len() < self.max_chain_depth {
             for &(p, rel) in parents {
@@ -445,7 +482,7 @@ impl KnowledgeBase {
             if !seen.insert(id) {
                 continue;
             }
-            let Some(c) = self.index.concepts.get(id as usize) else {
+            let Some(c) = self.index().concepts.get(id as usize) else {
                 break;
             };
             for (position, label) in std::iter::once(&c.label).chain(&c.alt_labels).enumerate() {
@@ -465,7 +502,7 @@ impl KnowledgeBase {
 
     /// A concept's label by position: 0 the preferred label, then the others in order.
     fn label_at(&self, id: u32, position: usize) -> &str {
-        let Some(c) = self.index.concepts.get(id as usize) else {
+        let Some(c) = self.index().concepts.get(id as usize) else {
             return "";
         };
         match position {
@@ -483,11 +520,16 @@ impl KnowledgeBase {
     }
 
     fn label_phrases_of(&self, id: u32) -> &[LabelPhrase] {
-        let Some(slot) = self.label_phrases.get(id as usize) else {
+        let slots = self.label_phrases.get_or_init(|| {
+            std::iter::repeat_with(OnceLock::new)
+                .take(self.concept_count())
+                .collect()
+        });
+        let Some(slot) = slots.get(id as usize) else {
             return &[];
         };
         slot.get_or_init(|| {
-            let c = &self.index.concepts[id as usize];
+            let c = &self.index().concepts[id as usize];
             std::iter::once(&c.label)
                 .chain(&c.alt_labels)
                 .map(|label| tokenize::index_terms(label).into())
@@ -498,7 +540,7 @@ impl KnowledgeBase {
     /// The concept's direct generalizations, in chain order (kind-of, instance-of,
     /// located-in; then concept order).
     pub fn parents(&self, concept: ConceptRef) -> Vec<(ConceptRef, Relation)> {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .map(|c| c.parents.iter().map(|&(p, r)| (ConceptRef(p), r)).collect())
@@ -570,15 +612,15 @@ impl KnowledgeBase {
     /// leaves(c) are the leaf concepts below c, subsumers(c) the concepts above c and c
     /// itself, and max_leaves all leaves of the loaded taxonomy. A leaf gets the maximum.
     pub fn intrinsic_ic(&self, concept: ConceptRef) -> f64 {
-        let Some(_) = self.index.concepts.get(concept.0 as usize) else {
+        let Some(_) = self.index().concepts.get(concept.0 as usize) else {
             return 0.0;
         };
-        let mut seen = vec![false; self.index.concepts.len()];
+        let mut seen = vec![false; self.index().concepts.len()];
         let mut stack = vec![concept.0];
         seen[concept.0 as usize] = true;
         let mut leaves = 0usize;
         while let Some(id) = stack.pop() {
-            let c = &self.index.concepts[id as usize];
+            let c = &self.index().concepts[id as usize];
             if c.children.is_empty() && id != concept.0 {
                 leaves += 1;
             }
@@ -592,19 +634,19 @@ impl KnowledgeBase {
         let mut up = HashSet::from([concept.0]);
         let mut stack = vec![concept.0];
         while let Some(id) = stack.pop() {
-            for &(p, _) in &self.index.concepts[id as usize].parents {
+            for &(p, _) in &self.index().concepts[id as usize].parents {
                 if up.insert(p) {
                     stack.push(p);
                 }
             }
         }
         let ratio = leaves as f64 / up.len() as f64;
-        -((ratio + 1.0) / (self.index.leaf_count as f64 + 1.0)).log2()
+        -((ratio + 1.0) / (self.index().leaf_count as f64 + 1.0)).log2()
     }
 
     /// The preferred label.
     pub fn label(&self, concept: ConceptRef) -> &str {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .map_or("", |c| &c.label)
@@ -612,7 +654,7 @@ impl KnowledgeBase {
 
     /// The other labels (synonyms, variants).
     pub fn alt_labels(&self, concept: ConceptRef) -> Vec<&str> {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .map(|c| c.alt_labels.iter().map(|l| &**l).collect())
@@ -621,16 +663,16 @@ impl KnowledgeBase {
 
     /// The name of the knowledge base the concept comes from.
     pub fn kb_name(&self, concept: ConceptRef) -> &str {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
-            .and_then(|c| self.index.kbs.get(c.kb as usize))
+            .and_then(|c| self.index().kbs.get(c.kb as usize))
             .map_or("", |k| &k.name)
     }
 
     /// The concept's IRI, its durable name.
     pub fn iri(&self, concept: ConceptRef) -> &str {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .map_or("", |c| &c.iri)
@@ -638,13 +680,13 @@ impl KnowledgeBase {
 
     /// The concept with this IRI, if loaded.
     pub fn concept(&self, iri: &str) -> Option<ConceptRef> {
-        self.index.by_iri.get(iri).map(|&id| ConceptRef(id))
+        self.index().iri_map().get(iri).map(|&id| ConceptRef(id))
     }
 
     /// Whether the concept is an instance (a named entity: a person, a place…) rather
     /// than a class: it has an instance-of or located-in link.
     pub fn is_instance(&self, concept: ConceptRef) -> bool {
-        self.index
+        self.index()
             .concepts
             .get(concept.0 as usize)
             .is_some_and(|c| {

@@ -390,6 +390,57 @@ fn index_cache_is_reused_only_for_the_same_files() {
 }
 
 #[test]
+fn a_cached_index_is_read_when_first_needed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cache = tmp.path().join("cache/kb-index.bin");
+    let wn = small_wordnet(tmp.path());
+    let built = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("build");
+    let opened = KnowledgeBase::open_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("open");
+    assert!(opened.index.loaded.get().is_none(), "not read at open");
+    assert_eq!(opened.concept_count(), built.concept_count());
+    assert!(opened.index.loaded.get().is_none(), "counted from the head");
+    let chain = |kb: &KnowledgeBase| kb.format_chain(&kb.chains(kb.lookup("radiotherapy")[0])[0]);
+    assert_eq!(chain(&opened), "radiotherapy → therapy → act → entity");
+    assert_eq!(chain(&opened), chain(&built));
+    assert_eq!(
+        opened.concept(opened.iri(ConceptRef(2))),
+        Some(ConceptRef(2))
+    );
+    opened.check().expect("read");
+
+    // A file whose head is whole but whose rest is cut is rebuilt when first needed.
+    let bytes = std::fs::read(&cache).expect("read");
+    std::fs::write(&cache, &bytes[..bytes.len() - 9]).expect("cut");
+    let opened = KnowledgeBase::open_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("open");
+    assert_eq!(chain(&opened), chain(&built));
+    opened.check().expect("rebuilt");
+    assert_eq!(std::fs::read(&cache).expect("rewritten"), bytes);
+}
+
+#[test]
+fn an_index_that_cannot_be_had_fails_what_asked_it() {
+    let failing: load::IndexReader =
+        Box::new(|| Err(Error::model("cache/kb-index.bin", "the disk went away")));
+    let kb = KnowledgeBase::with_index(load::LazyIndex::reading(failing, 7), &kb_config(), None)
+        .expect("opened");
+    assert_eq!(kb.concept_count(), 7);
+    kb.check().expect("no one asked yet");
+    assert!(kb.lookup("radiotherapy").is_empty());
+    let message = |e: Error| e.to_string();
+    let failure = message(kb.check().expect_err("asked"));
+    assert!(
+        failure.contains("the knowledge-base index could not be read")
+            && failure.contains("cache/kb-index.bin")
+            && failure.contains("the disk went away"),
+        "{failure}"
+    );
+    assert_eq!(message(kb.ready().expect_err("ready")), failure);
+}
+
+#[test]
 fn sense_numbers_order_the_concepts_of_a_shared_label() {
     let tmp = tempfile::tempdir().expect("tmp");
     // Without sense numbers the river bank (first IRI) would come first.

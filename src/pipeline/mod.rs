@@ -90,11 +90,13 @@ impl Engine {
         inputs: &DetectorInputs,
         auto_setup: bool,
     ) -> Result<Engine> {
-        // The knowledge-base index and the tagger need nothing else: each is read on a
-        // thread of its own while the counts and the prior (which needs the counts) load
-        // here.
+        // The knowledge bases and the tagger need nothing else: each is opened on a thread
+        // of its own while the counts and the prior (which needs the counts) load here. The
+        // knowledge-base index goes on being read in the background (a document that asks
+        // the knowledge bases nothing never waits for it); every document is checked
+        // against its failure (`detect_typed`, `with_sanitizer`).
         let (knowledge, tagger, loaded) = std::thread::scope(|scope| {
-            let knowledge = scope.spawn(|| KnowledgeBase::load(data, config.kb_settings()));
+            let knowledge = scope.spawn(|| KnowledgeBase::open(data, config.kb_settings()));
             let tagger = scope.spawn(|| PerceptronTagger::configured(&config.pos, data.root()));
             let loaded = (|| -> Result<_> {
                 let counts = open_configured_source(config.count_settings(), data, auto_setup)?;
@@ -241,9 +243,11 @@ impl Engine {
         &self.config
     }
 
-    /// The knowledge bases the engine generalizes along (the service's lookups).
-    pub fn knowledge(&self) -> &KnowledgeBase {
-        &self.knowledge
+    /// The knowledge bases the engine generalizes along (the service's lookups), once
+    /// their index is read; an error if it cannot be had.
+    pub fn knowledge(&self) -> Result<&KnowledgeBase> {
+        self.knowledge.ready()?;
+        Ok(&self.knowledge)
     }
 
     /// The count source the engine measures with, so a service answers other engines'
@@ -384,6 +388,9 @@ impl Engine {
         if !inputs.protect.is_empty() || !inputs.sensitive.is_empty() {
             findings = merge_findings(crate::detect::precedence::apply(&doc.text, findings));
         }
+        // Detectors that asked a knowledge-base index that could not be read got empty
+        // answers: their findings are refused rather than used.
+        self.knowledge.check()?;
         Ok((
             doc,
             findings,
@@ -410,8 +417,14 @@ impl Engine {
     /// Asked out of any document, no privacy budget chooses the step, and the nearest
     /// class may still narrow the term down ("a national capital"): this is for a caller
     /// that has already decided the term goes and how far to climb (Presidio's
-    /// anonymizer, `declass.presidio.Generalize`).
-    pub fn generalize(&self, term: &str, levels: usize) -> Option<String> {
+    /// anonymizer, `declass.presidio.Generalize`). An error if the knowledge-base index
+    /// cannot be had.
+    pub fn generalize(&self, term: &str, levels: usize) -> Result<Option<String>> {
+        self.knowledge.ready()?;
+        Ok(self.standalone_class(term, levels))
+    }
+
+    fn standalone_class(&self, term: &str, levels: usize) -> Option<String> {
         let taxonomy = self.taxonomy();
         let term = term.trim();
         let proper = term.starts_with(char::is_uppercase);
@@ -485,7 +498,7 @@ impl Engine {
             classes,
             detectors: &self.detectors,
         });
-        f(&Sanitizer {
+        let result = f(&Sanitizer {
             config: &self.config.sanitize,
             counts: self.counts.as_ref(),
             taxonomy: &taxonomy,
@@ -499,6 +512,10 @@ impl Engine {
             operators: &self.operators,
             assessments: detail >= Detail::Assessments,
             shared: Some(&shared),
-        })
+        });
+        // A plan made from the empty answers of a knowledge-base index that could not be
+        // read is refused (fail closed).
+        self.knowledge.check()?;
+        result
     }
 }

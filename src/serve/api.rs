@@ -378,7 +378,7 @@ async fn kb_answer(state: &AppState, term: String, chains: bool) -> Result<Respo
         return Err(ApiError::bad_request("query `term`: empty"));
     }
     on_engine(state, move |engine| {
-        let kb = engine.knowledge();
+        let kb = engine.knowledge()?;
         let concepts: Vec<ConceptJson<'_>> = kb
             .lookup(&term)
             .into_iter()

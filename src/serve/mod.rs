@@ -112,6 +112,9 @@ pub struct AppState {
 /// Serves `engine` until interrupted (Ctrl-C). `ready` is told the bound address (the
 /// port the system chose for port 0) once requests are accepted.
 pub fn run(engine: Engine, options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+    // The knowledge-base index is read before the first request rather than by it, and
+    // a service whose index cannot be had does not start.
+    engine.knowledge()?;
     let engine = Arc::new(engine);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

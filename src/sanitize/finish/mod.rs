@@ -161,16 +161,20 @@ impl Run<'_, '_> {
         }
         let mut pseudonyms = Pseudonyms::new();
         let person = &self.input.sanitizer.config.person_concept;
-        let as_person = self
-            .input
-            .sanitizer
-            .taxonomy
-            .concept(person)
-            .map(|step| Generalization {
-                label: person.clone(),
-                source: step.source,
-                set: step.counting,
-            });
+        // Looked up only for a document with findings: the only ones it is for.
+        let as_person = if self.input.findings.is_empty() {
+            None
+        } else {
+            self.input
+                .sanitizer
+                .taxonomy
+                .concept(person)
+                .map(|step| Generalization {
+                    label: person.clone(),
+                    source: step.source,
+                    set: step.counting,
+                })
+        };
         let replaced: Vec<(usize, usize, &str)> = decisions
             .iter()
             .flat_map(|(&i, d)| {

@@ -462,7 +462,7 @@ fn operate(
         "decrypt" => operators::decrypt(op.key.as_deref().unwrap_or("").as_bytes(), original)
             .map_err(|e| ApiError::unprocessable(format!("Invalid input, {e}")))?,
         "generalize" => match engine {
-            Some(engine) => generalize(engine, config, entity, original),
+            Some(engine) => generalize(engine, config, entity, original)?,
             None => format!("<{entity}>"),
         },
         other => return Err(ApiError::bad_request(format!("unknown operator `{other}`"))),
@@ -512,20 +512,26 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// The span's first broader concept in the knowledge bases, else the class its entity
-/// type's categories generalize to (the entity type in lower case).
-fn generalize(engine: &Engine, config: &ServeConfig, entity: &str, original: &str) -> String {
-    let kb = engine.knowledge();
+/// type's categories generalize to (the entity type in lower case). An error if the
+/// knowledge-base index cannot be had.
+fn generalize(
+    engine: &Engine,
+    config: &ServeConfig,
+    entity: &str,
+    original: &str,
+) -> Result<String, ApiError> {
+    let kb = engine.knowledge()?;
     let broader = kb.lookup(original).into_iter().find_map(|c| {
         kb.chains(c)
             .iter()
             .find_map(|chain| chain.steps.get(1).map(|s| kb.label(s.concept).to_string()))
     });
-    broader.unwrap_or_else(|| {
+    Ok(broader.unwrap_or_else(|| {
         crate::analyzer::entity_categories(config, entity)
             .into_iter()
             .next()
             .unwrap_or_else(|| entity.to_lowercase().replace('_', " "))
-    })
+    }))
 }
 
 #[cfg(test)]
