@@ -604,12 +604,14 @@ struct JsonlDocument {
     protect: Vec<String>,
 }
 
-/// How many documents per worker are read ahead: enough to keep every worker busy
-/// between batches, few enough that memory does not grow with the input.
+/// How many documents per worker may be read ahead of the oldest one not yet written:
+/// enough to keep every worker busy while one document takes long, few enough that
+/// memory does not grow with the input.
 const JSONL_BATCH_PER_JOB: usize = 8;
 
-/// `sanitize --jsonl`: reads a batch of lines, sanitizes it in parallel, writes its
-/// output lines in input order, and goes on. Output to `--out` is written to a temporary
+/// `sanitize --jsonl`: sanitizes the lines in parallel as they are read and writes each
+/// output line as soon as it and every line before it are done, in input order, with a
+/// bounded window of lines read ahead ([`Batches::stream`]). Output to `--out` is written to a temporary
 /// file renamed at the end, so an error leaves no partial file; to standard output each
 /// line is a fully sanitized document, and an error stops the stream with a non-zero exit.
 fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()> {
@@ -636,7 +638,7 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
         None => None,
     };
     let mut position = 0usize;
-    let mut documents = reader
+    let documents = reader
         .lines()
         .enumerate()
         .filter(|(_, line)| !matches!(line, Ok(l) if l.trim().is_empty()))
@@ -661,28 +663,24 @@ fn run_sanitize_jsonl(ctx: &Ctx, args: &SanitizeArgs, path: &Path) -> Result<()>
                 },
             ))
         });
-    let mut count = 0usize;
-    loop {
-        let batch = batches.next(&mut documents)?;
-        if batch.is_empty() {
-            break;
-        }
-        count += batch.len();
-        let rendered = batches.run(&batch, |(position, input)| -> Result<String> {
-            let done = process_one(&engine, input, strategy, args.format, args.strict)
+    let count = batches.stream(
+        documents,
+        |(position, input)| -> Result<String> {
+            let done = process_one(&engine, &input, strategy, args.format, args.strict)
                 .with_context(|| {
                     format!("{}: cannot sanitize (the stream stops here)", input.id)
                 })?;
-            Ok(rendering.json_line(&sanitized(input, &done, *position))?)
-        });
-        for line in rendered {
+            Ok(rendering.json_line(&sanitized(&input, &done, position))?)
+        },
+        |line| -> Result<()> {
             let line = line?;
             match &mut file {
                 Some(w) => w.write_all(line.as_bytes())?,
                 None => out!("{line}")?,
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     if count == 0 {
         eprintln!(
             "declass: warning: {name}: no documents (empty JSON Lines input), the output is empty"

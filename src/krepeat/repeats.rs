@@ -216,30 +216,28 @@ pub fn maximum_repeats(index: SuffixIndex, k: usize, counting: Counting) -> Vec<
 }
 
 /// A monotone deque of `(rank, value)` pairs, pushed in non-decreasing rank order: the
-/// front holds the minimum (or, with `keep_larger`, the maximum) of the values whose
+/// front holds the minimum (or, with `KEEP_LARGER`, the maximum) of the values whose
 /// ranks are past the last `drop_through`.
 /// Values travel with their ranks because the arrays they came from are overwritten.
-struct Extremum {
+/// The direction is a type parameter so each deque's comparison is one instruction, not
+/// a branch on a field in the passes' innermost loops.
+struct Extremum<const KEEP_LARGER: bool> {
     entries: VecDeque<(u32, u32)>,
-    keep_larger: bool,
 }
 
-impl Extremum {
-    fn new(keep_larger: bool) -> Extremum {
+impl<const KEEP_LARGER: bool> Extremum<KEEP_LARGER> {
+    fn new() -> Self {
         Extremum {
             entries: VecDeque::new(),
-            keep_larger,
         }
     }
 
     fn push(&mut self, rank: usize, value: u32) {
-        while self.entries.back().is_some_and(|&(_, v)| {
-            if self.keep_larger {
-                v <= value
-            } else {
-                v >= value
-            }
-        }) {
+        while self.entries.back().is_some_and(
+            |&(_, v)| {
+                if KEEP_LARGER { v <= value } else { v >= value }
+            },
+        ) {
             self.entries.pop_back();
         }
         self.entries.push_back((rank as u32, value));
@@ -328,9 +326,9 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
         longest_by_short_windows(sa, plcp, k);
         return;
     }
-    let mut window_min = Extremum::new(false);
+    let mut window_min = Extremum::<false>::new();
     // Window starts `a` paired with their generalized LCP; a window covers `a..=a+k-1`.
-    let mut best = Extremum::new(true);
+    let mut best = Extremum::<true>::new();
     let mut reader = RankOrderReader::new();
     for t in 0..n + k - 1 {
         if t < n {
@@ -451,13 +449,17 @@ fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup
     let mut first = 0usize;
     let mut forward = DocWindow::new(docs.doc_starts.len());
     let mut backward = DocWindow::new(docs.doc_starts.len());
-    let mut forward_min = Extremum::new(false);
-    let mut backward_min = Extremum::new(false);
+    let mut forward_min = Extremum::<false>::new();
+    let mut backward_min = Extremum::<false>::new();
     // Generalized LCP of the forward windows, keyed by their ends (which never decrease).
-    let mut best = Extremum::new(true);
+    let mut best = Extremum::<true>::new();
     let mut reader = RankOrderReader::new();
     let mut end = 0usize; // ranks r..end are in the forward window
     let mut back_start = 0usize;
+    // Results of the ranks since the last write-back: written back a block at a time in
+    // a tight loop, whose scattered stores the processor overlaps, where one store per
+    // rank inside this branchy loop stalled it.
+    let mut results: Vec<u32> = Vec::with_capacity(GATHER_RANKS);
     for r in 0..n {
         while forward.distinct < k && end < n {
             let (lcp, doc) = reader.get(end, sa, plcp, Some(docs));
@@ -499,7 +501,16 @@ fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup
             best.drop_through(r - 1);
         }
         longest = longest.max(best.front());
-        plcp[sa[r] as usize] = longest;
+        results.push(longest);
+        // Every rank up to r has been read (the forward window is past r), so its entry
+        // may be overwritten.
+        if results.len() == GATHER_RANKS || r + 1 == n {
+            let from = r + 1 - results.len();
+            for (&p, &l) in sa[from..=r].iter().zip(&results) {
+                plcp[p as usize] = l;
+            }
+            results.clear();
+        }
         while first < back_start.min(r + 1) {
             ahead.pop_front();
             first += 1;
@@ -514,21 +525,39 @@ fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup
 pub fn greedy_cover(regions: &[Region], text_len: usize) -> Vec<bool> {
     let mut flags = vec![false; text_len];
     let max_len = regions.iter().map(Region::len).max().unwrap_or(0);
-    // Bucket by length (the seed's hash map from length to regions), longest first.
-    let mut buckets: Vec<Vec<Region>> = vec![Vec::new(); max_len + 1];
+    // The starts grouped by length, longest first, by a counting sort into one array
+    // (group `i` holds the regions of length `max_len - i`): the seed's map from length
+    // to regions as a vector per length cost an allocation per length and a copy of
+    // every region. `first_of_len[i]` counts, then starts, then ends group `i`.
+    let mut first_of_len = vec![0usize; max_len + 2];
     for r in regions {
-        buckets[r.len()].push(*r);
+        first_of_len[max_len - r.len() + 1] += 1;
     }
-    for bucket in buckets.iter_mut().rev() {
-        bucket.sort_unstable();
-        for r in bucket.iter() {
-            let (s, e) = (r.start as usize, r.end as usize);
+    for i in 1..first_of_len.len() {
+        first_of_len[i] += first_of_len[i - 1];
+    }
+    let mut starts = vec![0u32; regions.len()];
+    for r in regions {
+        let slot = &mut first_of_len[max_len - r.len()];
+        starts[*slot] = r.start;
+        *slot += 1;
+    }
+    let mut from = 0usize;
+    for (i, &to) in first_of_len[..=max_len].iter().enumerate() {
+        let len = max_len - i;
+        let group = &mut starts[from..to];
+        // Leftmost first; regions from `maximum_repeats` are already in start order,
+        // which the sort checks in one pass.
+        group.sort_unstable();
+        for &s in group.iter() {
+            let (s, e) = (s as usize, s as usize + len - 1);
             let left_free = s == 0 || !flags[s - 1];
             let right_free = e + 1 >= text_len || !flags[e + 1];
             if left_free && right_free {
                 flags[s..=e].iter_mut().for_each(|f| *f = true);
             }
         }
+        from = to;
     }
     flags
 }

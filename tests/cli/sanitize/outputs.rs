@@ -411,6 +411,72 @@ fn jsonl_streams_documents_in_order_and_fails_closed() {
     assert!(!out.exists(), "no partial output");
 }
 
+/// `--jsonl -` writes each document's line as soon as it is done: the first report comes
+/// out while standard input is still open and the last document not yet written, and the
+/// next follows once it arrives, then the run ends with standard input.
+#[test]
+fn jsonl_writes_a_document_before_the_last_is_read() {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc::RecvTimeoutError;
+    use std::time::Duration;
+    // Generous: a debug build on a busy machine opens its engine slowly.
+    let patience = Duration::from_secs(600);
+    let s = setup();
+    let mut child = crate::common::declass_process(&s.data)
+        .arg("--config")
+        .arg(&s.config)
+        .args([
+            "sanitize", "--jsonl", "-", "--format", "json", "--jobs", "2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if lines.send(line.expect("an output line")).is_err() {
+                break;
+            }
+        }
+    });
+    let document = |i: usize| {
+        serde_json::json!({
+            "id": format!("doc{i}"),
+            "text": format!("Jane Roe{i} was treated for breast cancer. She likes her garden."),
+            "protect": [format!("Jane Roe{i}")],
+        })
+    };
+    let report_id = |line: String| -> serde_json::Value {
+        let report: serde_json::Value = serde_json::from_str(&line).expect("a JSON report");
+        report["doc_id"].clone()
+    };
+    writeln!(stdin, "{}", document(0)).expect("the first document");
+    stdin.flush().expect("flushed");
+    let first = received
+        .recv_timeout(patience)
+        .expect("the first report while standard input is open");
+    assert_eq!(report_id(first), "doc0");
+    assert!(
+        child.try_wait().expect("status").is_none(),
+        "the run waits for more input"
+    );
+    writeln!(stdin, "{}", document(1)).expect("the last document");
+    drop(stdin);
+    let second = received.recv_timeout(patience).expect("the second report");
+    assert_eq!(report_id(second), "doc1");
+    assert_eq!(
+        received.recv_timeout(patience),
+        Err(RecvTimeoutError::Disconnected),
+        "two documents, two lines"
+    );
+    assert!(child.wait().expect("exit").success());
+}
+
 /// The tables in the data directory's cache whose file names start with `prefix`.
 fn cache_tables(s: &Setup, prefix: &str) -> Vec<PathBuf> {
     let mut tables: Vec<PathBuf> = std::fs::read_dir(s.data.join("cache"))
