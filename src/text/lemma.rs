@@ -48,36 +48,38 @@ pub fn noun_plural(singular: &str) -> String {
             }
             plurals
         });
-    // The head of "city in Michigan" or "member of parliament" is before the preposition.
-    let (head, rest) = [" in ", " of "]
+    inflect_head(singular, |word| {
+        if let Some(irregular) = IRREGULAR.get(word) {
+            irregular.clone()
+        } else if let Some(stem) = word.strip_suffix("man") {
+            format!("{stem}men")
+        } else if ["s", "x", "z", "ch", "sh"]
+            .iter()
+            .any(|e| word.ends_with(e))
+        {
+            format!("{word}es")
+        } else if let Some(stem) = word
+            .strip_suffix('y')
+            .filter(|stem| !stem.ends_with(['a', 'e', 'i', 'o', 'u']))
+        {
+            format!("{stem}ies")
+        } else {
+            format!("{word}s")
+        }
+    })
+}
+
+/// `phrase` with its head word — the last before a preposition ("city" of "city in
+/// Michigan", "member of parliament", "neoplasms by site") — put through `inflect`.
+fn inflect_head(phrase: &str, inflect: impl Fn(&str) -> String) -> String {
+    let (head, rest) = [" in ", " of ", " by "]
         .iter()
-        .filter_map(|p| singular.find(p))
+        .filter_map(|p| phrase.find(p))
         .min()
-        .map_or((singular, ""), |at| singular.split_at(at));
-    let (before, word) = match head.rsplit_once(' ') {
-        Some((before, word)) => (Some(before), word),
-        None => (None, head),
-    };
-    let plural = if let Some(irregular) = IRREGULAR.get(word) {
-        irregular.clone()
-    } else if let Some(stem) = word.strip_suffix("man") {
-        format!("{stem}men")
-    } else if ["s", "x", "z", "ch", "sh"]
-        .iter()
-        .any(|e| word.ends_with(e))
-    {
-        format!("{word}es")
-    } else if let Some(stem) = word
-        .strip_suffix('y')
-        .filter(|stem| !stem.ends_with(['a', 'e', 'i', 'o', 'u']))
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{word}s")
-    };
-    match before {
-        Some(before) => format!("{before} {plural}{rest}"),
-        None => format!("{plural}{rest}"),
+        .map_or((phrase, ""), |at| phrase.split_at(at));
+    match head.rsplit_once(' ') {
+        Some((before, word)) => format!("{before} {}{rest}", inflect(word)),
+        None => format!("{}{rest}", inflect(head)),
     }
 }
 
@@ -100,36 +102,25 @@ pub fn noun_singular(plural: &str) -> String {
             })
             .collect()
     });
-    let (head, rest) = [" in ", " of ", " by "]
-        .iter()
-        .filter_map(|p| plural.find(p))
-        .min()
-        .map_or((plural, ""), |at| plural.split_at(at));
-    let (before, word) = match head.rsplit_once(' ') {
-        Some((before, word)) => (Some(before), word),
-        None => (None, head),
-    };
-    let singular = if let Some(base) = BASES.get(word) {
-        base.clone()
-    } else if let Some(stem) = word.strip_suffix("ies").filter(|stem| stem.len() > 1) {
-        format!("{stem}y")
-    } else if let Some(stem) = ["sses", "ches", "shes", "xes", "zes"].iter().find_map(|e| {
-        word.strip_suffix(e)
-            .map(|stem| format!("{stem}{}", &e[..e.len() - 2]))
-    }) {
-        stem
-    } else if let Some(stem) = word
-        .strip_suffix('s')
-        .filter(|_| !["ss", "us", "is"].iter().any(|e| word.ends_with(e)))
-    {
-        stem.to_string()
-    } else {
-        word.to_string()
-    };
-    match before {
-        Some(before) => format!("{before} {singular}{rest}"),
-        None => format!("{singular}{rest}"),
-    }
+    inflect_head(plural, |word| {
+        if let Some(base) = BASES.get(word) {
+            base.clone()
+        } else if let Some(stem) = word.strip_suffix("ies").filter(|stem| stem.len() > 1) {
+            format!("{stem}y")
+        } else if let Some(stem) = ["sses", "ches", "shes", "xes", "zes"].iter().find_map(|e| {
+            word.strip_suffix(e)
+                .map(|stem| format!("{stem}{}", &e[..e.len() - 2]))
+        }) {
+            stem
+        } else if let Some(stem) = word
+            .strip_suffix('s')
+            .filter(|_| !["ss", "us", "is"].iter().any(|e| word.ends_with(e)))
+        {
+            stem.to_string()
+        } else {
+            word.to_string()
+        }
+    })
 }
 
 /// Base forms of nouns, checked against a lexicon the caller supplies.

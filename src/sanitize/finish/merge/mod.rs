@@ -97,19 +97,25 @@ pub(super) fn fold_aliases(text: &str, replacements: &mut Vec<Replacement>) -> V
                     .next()
                     .filter(|c| matches!(c, ')' | ']'));
                 let end = r.end + closing.map_or(0, char::len_utf8);
-                name.original = text[name.start..end].to_string();
-                name.end = end;
-                name.information.original_bits += r.information.original_bits;
-                if r.role == Role::Sensitive {
-                    name.role = Role::Sensitive;
-                }
-                name.reasons.extend(r.reasons);
+                absorb(text, name, r, end);
             }
             _ => folded.push(r),
         }
     }
     *replacements = folded;
     lost
+}
+
+/// Makes `into` span to `end` over `folded`, whose original bits, sensitivity and reasons
+/// it takes over; its reading stays.
+fn absorb(text: &str, into: &mut Replacement, folded: Replacement, end: usize) {
+    into.original = text[into.start..end].to_string();
+    into.end = end;
+    into.information.original_bits += folded.information.original_bits;
+    if folded.role == Role::Sensitive {
+        into.role = Role::Sensitive;
+    }
+    into.reasons.extend(folded.reasons);
 }
 
 /// Whether the words between two names say the second is another name of the first ("Dathus
@@ -173,14 +179,9 @@ pub(super) fn fold_place_qualifiers(
                 if !named {
                     lost.push((r.start, r.information.kept_bits));
                 }
-                place.original = text[place.start..r.end].to_string();
-                place.end = r.end;
-                place.information.original_bits += r.information.original_bits;
                 place.information.kept_bits += r.information.kept_bits;
-                if r.role == Role::Sensitive {
-                    place.role = Role::Sensitive;
-                }
-                place.reasons.extend(r.reasons);
+                let end = r.end;
+                absorb(text, place, r, end);
             }
             _ => folded.push(r),
         }
