@@ -176,10 +176,11 @@ impl<'t> Analyzer<'t> {
     }
 }
 
-/// A clause has a finite verb: a plural-looking noun right after a proper noun and
-/// before a preposition, determiner or pronoun, in a clause with no verb, is the verb
-/// ("Ann Lee lives in Tucson", which a tagger that has seen "lives" mostly as a noun
-/// reads as the noun phrase "Ann Lee lives"). A clause runs between sentence ends,
+/// A clause has a finite verb: a plural-looking noun right after a proper noun (or the
+/// number ending a hyphenated identifier, "ANN-LEE-7") and before a preposition,
+/// determiner or pronoun, in a clause with no verb, is the verb ("Ann Lee lives in
+/// Tucson", which a tagger that has seen "lives" mostly as a noun reads as the noun phrase
+/// "Ann Lee lives"; "ID ANN-LEE-7 belongs to"). A clause runs between sentence ends,
 /// commas, semicolons and conjunctions; a noun ending in "ss", "us" or "is" is no third
 /// person's verb form.
 fn give_verbless_clause_its_verb(words: &[&str], tags: &mut [Upos]) {
@@ -195,8 +196,10 @@ fn give_verbless_clause_its_verb(words: &[&str], tags: &mut [Upos]) {
                 && word.starts_with(|c: char| c.is_lowercase())
                 && word.ends_with('s')
                 && !["ss", "us", "is"].iter().any(|e| word.ends_with(e));
+            let after_a_name = seen[k - 1] == Upos::Propn
+                || (seen[k - 1] == Upos::Num && k >= 2 && words[k - 2] == "-");
             if !verb_form
-                || seen[k - 1] != Upos::Propn
+                || !after_a_name
                 || !matches!(seen[k + 1], Upos::Adp | Upos::Det | Upos::Pron)
             {
                 return false;
@@ -280,6 +283,16 @@ mod tests {
         let films = ["Hanks", "films", "in", "2020", "were", "hits", "."];
         let tags = [Propn, Noun, Adp, Num, Aux, Noun, Punct];
         assert_eq!(retag(&films, &tags), tags);
+        // The number ending an identifier names a thing as a proper noun does; a count
+        // before its noun does not.
+        let id = ["ID", "ANN", "-", "7", "belongs", "to", "her", "."];
+        assert_eq!(
+            retag(&id, &[Noun, Propn, Punct, Num, Noun, Adp, Pron, Punct])[4],
+            Verb
+        );
+        let count = ["Top", "10", "hits", "of", "the", "year"];
+        let tags = [Adj, Num, Noun, Adp, Det, Noun];
+        assert_eq!(retag(&count, &tags), tags);
         let class = ["Lee", "class", "in", "Rome", "."];
         let tags = [Propn, Noun, Adp, Propn, Punct];
         assert_eq!(retag(&class, &tags), tags);
