@@ -178,9 +178,12 @@ impl<'t> Analyzer<'t> {
 
 /// A clause has a finite verb: a plural-looking noun right after a proper noun (or the
 /// number ending a hyphenated identifier, "ANN-LEE-7") and before a preposition,
-/// determiner or pronoun, in a clause with no verb, is the verb ("Ann Lee lives in
-/// Tucson", which a tagger that has seen "lives" mostly as a noun reads as the noun phrase
-/// "Ann Lee lives"; "ID ANN-LEE-7 belongs to"). A clause runs between sentence ends,
+/// determiner, pronoun, adverb, adjective or particle, in a clause with no verb, is the
+/// verb ("Ann Lee lives in Tucson", which a tagger that has seen "lives" mostly as a noun
+/// reads as the noun phrase "Ann Lee lives"; "Ann Lee lives here"; "ID ANN-LEE-7 belongs
+/// to"). Not before the sentence's end: "in England and America before her appearances in
+/// Hollywood films." is a clause of a list whose verb lies before the conjunction. A
+/// clause runs between sentence ends,
 /// commas, semicolons and conjunctions; a noun ending in "ss", "us" or "is" is no third
 /// person's verb form.
 fn give_verbless_clause_its_verb(words: &[&str], tags: &mut [Upos]) {
@@ -198,10 +201,11 @@ fn give_verbless_clause_its_verb(words: &[&str], tags: &mut [Upos]) {
                 && !["ss", "us", "is"].iter().any(|e| word.ends_with(e));
             let after_a_name = seen[k - 1] == Upos::Propn
                 || (seen[k - 1] == Upos::Num && k >= 2 && words[k - 2] == "-");
-            if !verb_form
-                || !after_a_name
-                || !matches!(seen[k + 1], Upos::Adp | Upos::Det | Upos::Pron)
-            {
+            let then_what_a_verb_takes = matches!(
+                seen[k + 1],
+                Upos::Adp | Upos::Det | Upos::Pron | Upos::Adv | Upos::Adj | Upos::Part
+            );
+            if !verb_form || !after_a_name || !then_what_a_verb_takes {
                 return false;
             }
             let start = (0..k).rev().find(|&j| bound(j)).map_or(0, |j| j + 1);
@@ -293,6 +297,27 @@ mod tests {
         let count = ["Top", "10", "hits", "of", "the", "year"];
         let tags = [Adj, Num, Noun, Adp, Det, Noun];
         assert_eq!(retag(&count, &tags), tags);
+        // Before an adverb or a particle as well, but not before the sentence's end.
+        let here = ["Ann", "Lee", "lives", "here", "."];
+        assert_eq!(retag(&here, &[Propn, Propn, Noun, Adv, Punct])[2], Verb);
+        let listed = [
+            "America",
+            "before",
+            "her",
+            "appearances",
+            "in",
+            "Hollywood",
+            "films",
+            ".",
+        ];
+        let tags = [Propn, Adp, Pron, Noun, Adp, Propn, Noun, Punct];
+        assert_eq!(retag(&listed, &tags), tags);
+        let wants = ["Lee", "wants", "to", "go", "."];
+        assert_eq!(retag(&wants, &[Propn, Noun, Part, Noun, Punct])[1], Verb);
+        // Not before a noun: "Lee papers archive" names a thing.
+        let papers = ["Lee", "papers", "archive", "."];
+        let tags = [Propn, Noun, Noun, Punct];
+        assert_eq!(retag(&papers, &tags), tags);
         let class = ["Lee", "class", "in", "Rome", "."];
         let tags = [Propn, Noun, Adp, Propn, Punct];
         assert_eq!(retag(&class, &tags), tags);
