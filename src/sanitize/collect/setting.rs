@@ -106,12 +106,25 @@ impl Run<'_, '_> {
     /// A reference to a text: a numbered designation (a name with a digit, "Article 6 §
     /// 1") whose first word can name a part of a text or a rule (`reference_concepts`).
     /// Names of texts without a number are left to what the collection shares: "Helsinki
-    /// Accords" may be what a biography's subject signed.
+    /// Accords" may be what a biography's subject signed. A word read as a verb before a
+    /// number of more than four digits is no reference: "Call 555-0142" is a number to
+    /// call, while the tagger may read "Rule" of "Rule 52" as a verb too.
     pub(super) fn is_reference(&self, item: &Item) -> bool {
         let Some(noun) = item.text.split_whitespace().next() else {
             return false;
         };
+        let doc = self.input.doc;
+        let opens_with_a_verb = item.spans.iter().any(|&(start, _)| {
+            let k = doc.tokens.partition_point(|t| t.end <= start);
+            matches!(doc.tags.get(k), Some(Upos::Verb | Upos::Aux))
+        });
+        let long_number = item
+            .text
+            .split_whitespace()
+            .skip(1)
+            .any(|word| word.chars().filter(char::is_ascii_digit).count() > 4);
         item.kind() == Some(TermKind::ProperName)
+            && !(opens_with_a_verb && long_number)
             && item.text.chars().any(|c| c.is_ascii_digit())
             && self.input.sanitizer.taxonomy.some_sense_under(
                 &noun.to_lowercase(),

@@ -469,3 +469,24 @@ fn sentences_say_a_thing_once_and_names_read_as_the_text_says() {
     let readability = &report["readability"];
     assert_eq!(readability["adjacent"], 0, "{text}");
 }
+
+/// A clause keeps its verb where the tagger read it as a plural noun ("lives here",
+/// "teaches twice"), and a number that a sentence's opening verb takes as its object is no
+/// reference to a text published as it stands ("Call 555-0142" is not a call).
+#[test]
+fn verbs_stay_verbs_and_a_number_to_call_is_replaced() {
+    let s = setup();
+    let doc = write(
+        &s.root,
+        "doc.txt",
+        "Ann Lee lives here. Ann Lee teaches twice a week. Call 555-0142 for details.",
+    );
+    let out = sanitize_output(&s, &doc, &["--protect", "Ann Lee"]);
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("A person lives here. A person teaches "),
+        "{text}"
+    );
+    assert!(!text.contains("555") && !text.contains("0142"), "{text}");
+}
