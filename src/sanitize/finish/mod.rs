@@ -51,8 +51,10 @@ fn sensitive_replacement(
     let original = &doc.text[finding.start..finding.end];
     // A name or a number takes an article before a common noun; a phrase in lowercase
     // keeps lowercase ("breast cancer" → "breast diseases", not "Breast Diseases"). A
-    // protected person's mention names someone however it is written ("margaret ellison").
-    let names_something = finding.detector == crate::detect::protect::NAME
+    // protected person's mention names someone however it is written ("margaret ellison"),
+    // and an identifier something ("mail annlee@example.com" → "mail an email address").
+    let names_something = [crate::detect::protect::NAME, crate::detect::patterns::NAME]
+        .contains(&finding.detector.as_str())
         || original.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit());
     let mut class = None;
     let label = match (&finding.proposal, strategy.generalizes_sensitive()) {

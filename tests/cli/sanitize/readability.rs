@@ -472,14 +472,16 @@ fn sentences_say_a_thing_once_and_names_read_as_the_text_says() {
 
 /// A clause keeps its verb where the tagger read it as a plural noun ("lives here",
 /// "teaches twice"), and a number that a sentence's opening verb takes as its object is no
-/// reference to a text published as it stands ("Call 555-0142" is not a call).
+/// reference to a text published as it stands ("Call 555-0142" is not a call); an e-mail
+/// address reads with its article.
 #[test]
 fn verbs_stay_verbs_and_a_number_to_call_is_replaced() {
     let s = setup();
     let doc = write(
         &s.root,
         "doc.txt",
-        "Ann Lee lives here. Ann Lee teaches twice a week. Call 555-0142 for details.",
+        "Ann Lee lives here. Ann Lee teaches twice a week. Call 555-0142 for details. \
+         Mail annlee@example.com for more.",
     );
     let out = sanitize_output(&s, &doc, &["--protect", "Ann Lee"]);
     assert_success(&out);
@@ -489,4 +491,6 @@ fn verbs_stay_verbs_and_a_number_to_call_is_replaced() {
         "{text}"
     );
     assert!(!text.contains("555") && !text.contains("0142"), "{text}");
+    // An identifier names something, as a capitalized name does: it takes an article.
+    assert!(text.contains("Mail an email address for more."), "{text}");
 }
