@@ -380,10 +380,25 @@ impl Run<'_, '_> {
             &|class| class == self.input.sanitizer.config.person_concept || person_kind(class),
         );
         lost.extend(fold_aliases(&self.input.doc.text, &mut replacements));
+        // The knowledge bases' concepts a place reads as `place_concept` from (`instance_kinds`).
+        let config = self.input.sanitizer.config;
+        let place: Vec<String> = config
+            .instance_kinds
+            .iter()
+            .filter(|(_, kind)| **kind == config.place_concept)
+            .map(|(concept, _)| concept.clone())
+            .collect();
         lost.extend(fold_place_qualifiers(
             &self.input.doc.text,
             &mut replacements,
             &self.input.sanitizer.config.place_concept,
+            &|class| {
+                self.input
+                    .sanitizer
+                    .taxonomy
+                    .usual_sense_under(class, &place)
+                    .is_some()
+            },
         ));
         lost.extend(merge_adjacent(
             &self.input.doc.text,

@@ -150,18 +150,22 @@ fn same_protected_person(a: &Replacement, b: &Replacement) -> bool {
 /// already names it, or the qualifier reads as nothing more than `place_concept`: "born
 /// in Battle Creek, Michigan, and" reads "born in a city in Michigan, and", not "a city in
 /// Michigan, an American state, and"; "Leeds, England" reads "a city", not "a city, a
-/// place". A named qualifier's bits stay kept (a city in Michigan lies in an American
-/// state); returns the bits a bare place had kept, by its start, which the document no
-/// longer keeps.
+/// place"; a place read as lying in a region takes the qualifier's class as where it lies
+/// ("Calhoun County, Michigan" → "a county in an American state", not "a county in North
+/// America, an American state"). A named or located qualifier's bits stay kept (a city in
+/// Michigan lies in an American state); returns the bits a bare place had kept, by its
+/// start, which the document no longer keeps.
 pub(super) fn fold_place_qualifiers(
     text: &str,
     replacements: &mut Vec<Replacement>,
     place_concept: &str,
+    is_place: &dyn Fn(&str) -> bool,
 ) -> Vec<(usize, f64)> {
     let mut lost = Vec::new();
     let mut folded: Vec<Replacement> = Vec::with_capacity(replacements.len());
     for r in replacements.drain(..) {
         let mut named = false;
+        let mut located = false;
         let qualifies_previous = folded.last().is_some_and(|place| {
             let (Some(class), Some(_), Some(_)) =
                 (&place.class, &place.replacement, &r.replacement)
@@ -172,11 +176,25 @@ pub(super) fn fold_place_qualifiers(
                 .strip_suffix(r.original.as_str())
                 .is_some_and(|head| head.ends_with(" in ") || head.ends_with(" in the "));
             let bare = r.class.as_deref() == Some(place_concept);
-            (named || bare) && place.end <= r.start && text[place.end..r.start].trim() == ","
+            // Only a place of another kind qualifies a place read as lying in a region,
+            // once: "Battle Creek, Springfield" lists two cities, and "raised in Grand
+            // Rapids, Michigan, Ford attended" ends the place at Michigan.
+            located = !named
+                && !bare
+                && !place.original.contains(',')
+                && class.contains(" in ")
+                && r.class.as_deref().is_some_and(|within| {
+                    is_place(within) && within.split(" in ").next() != class.split(" in ").next()
+                });
+            (named || bare || located)
+                && place.end <= r.start
+                && text[place.end..r.start].trim() == ","
         });
         match folded.last_mut() {
             Some(place) if qualifies_previous => {
-                if !named {
+                if located {
+                    locate_in_qualifier(place, &r);
+                } else if !named {
                     lost.push((r.start, r.information.kept_bits));
                 }
                 place.information.kept_bits += r.information.kept_bits;
@@ -188,6 +206,27 @@ pub(super) fn fold_place_qualifiers(
     }
     *replacements = folded;
     lost
+}
+
+/// A place read as lying in a region ("a county in North America") that the text
+/// qualifies with a place replaced by its class ("an American state") lies in that class:
+/// "a county in an American state", which says what both did in one phrase.
+fn locate_in_qualifier(place: &mut Replacement, qualifier: &Replacement) {
+    let (Some(reading), Some(class), Some(within), Some(within_class)) = (
+        place.replacement.as_deref(),
+        place.class.as_deref(),
+        qualifier.replacement.as_deref(),
+        qualifier.class.as_deref(),
+    ) else {
+        return;
+    };
+    let (Some((reading_head, _)), Some((class_head, _))) =
+        (reading.split_once(" in "), class.split_once(" in "))
+    else {
+        return;
+    };
+    place.replacement = Some(format!("{reading_head} in {within}"));
+    place.class = Some(format!("{class_head} in {within_class}"));
 }
 
 /// What the kept words around a replaced name already say of it.

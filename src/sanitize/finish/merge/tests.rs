@@ -204,20 +204,30 @@ fn a_qualifier_the_place_class_names_folds_into_it() {
         Replacement::generalized(text, 81, 87, "a city", "city"),
         Replacement::generalized(text, 89, 96, "a place", "place"),
     ];
-    let lost = fold_place_qualifiers(text, &mut replacements, "place");
+    let lost = fold_place_qualifiers(text, &mut replacements, "place", &|class| {
+        class.ends_with("state") || class == "place"
+    });
     assert_eq!(lost, [(89, 1.0)], "a bare place's bit");
     // Michigan is named by the city's class and folds into it, its kept bit with it;
-    // Texas is not Nebraska and stays; France was published as it stands; a qualifier
-    // read as a bare place folds too.
+    // Texas is not Nebraska, and the city lies in what Texas reads as; France was
+    // published as it stands; a qualifier read as a bare place folds too.
     assert_eq!(
         spans_read(&replacements),
         [
             (8, 30, "a city in Michigan", "city in Michigan"),
-            (45, 50, "a city in Nebraska", "city in Nebraska"),
-            (52, 57, "an American state", "American state"),
+            (
+                45,
+                57,
+                "a city in an American state",
+                "city in American state"
+            ),
             (62, 66, "a city in France", "city in France"),
             (81, 96, "a city", "city"),
         ]
+    );
+    assert_eq!(
+        replacements[1].information.kept_bits, 2.0,
+        "both readings' bits"
     );
     assert_eq!(replacements[0].original, "Battle Creek, Michigan");
     assert_eq!(replacements[0].information.original_bits, 4.0);
@@ -466,4 +476,40 @@ fn a_name_apposed_to_kept_words_reads_as_them() {
     assert_eq!(replacements[0].kept, Some((at("composer"), at(" Kim"))));
     assert_eq!(replacements[2].kept, Some((at("a firm"), at(", at"))));
     assert_eq!(replacements[0].information.kept_bits, 0.0);
+}
+
+#[test]
+fn a_place_lies_in_the_class_of_its_qualifier_once_and_not_in_a_list() {
+    let text =
+        "Raised in Grand Rapids, Michigan, Ford left for Battle Creek, Springfield and Albion.";
+    let mut replacements = vec![
+        Replacement::generalized(
+            text,
+            10,
+            22,
+            "a city in the United States",
+            "city in United States",
+        ),
+        Replacement::generalized(text, 24, 32, "an American state", "American state"),
+        Replacement::generalized(text, 34, 38, "a politician", "politician"),
+        Replacement::generalized(text, 48, 60, "a city in Michigan", "city in Michigan"),
+        Replacement::generalized(text, 62, 73, "a city", "city"),
+    ];
+    let is_place = |class: &str| class.ends_with("state") || class.starts_with("city");
+    let lost = fold_place_qualifiers(text, &mut replacements, "place", &is_place);
+    assert!(lost.is_empty(), "{lost:?}");
+    assert_eq!(
+        spans_read(&replacements),
+        [
+            (
+                10,
+                32,
+                "a city in an American state",
+                "city in American state"
+            ),
+            (34, 38, "a politician", "politician"),
+            (48, 60, "a city in Michigan", "city in Michigan"),
+            (62, 73, "a city", "city"),
+        ]
+    );
 }
