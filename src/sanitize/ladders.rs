@@ -230,6 +230,10 @@ fn numeral(words: &[&str]) -> Option<(f64, usize)> {
     for w in words {
         let low = w.to_lowercase();
         let low = low.trim_matches(|c: char| c == ',' || c == '(' || c == ')');
+        if is_identifier_number(low) {
+            // A telephone or reference number counts nothing: no amount to read it as.
+            return None;
+        }
         let digits: String = low.chars().filter(|c| *c != ',').collect();
         let first_number = digits
             .split(['-', '–', '/'])
@@ -251,6 +255,22 @@ fn numeral(words: &[&str]) -> Option<(f64, usize)> {
         used += 1;
     }
     value.map(|v| (v, used))
+}
+
+/// Digit groups joined by hyphens that no amount or range is written as: three groups or
+/// more ("555-123-4567"), or a later group of three digits or more with a leading zero
+/// ("555-0142", "12-0042"), where a range's second number never has one ("1998-99",
+/// "289-296").
+fn is_identifier_number(word: &str) -> bool {
+    let groups: Vec<&str> = word.split(['-', '–']).collect();
+    groups.len() >= 2
+        && groups
+            .iter()
+            .all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()))
+        && (groups.len() >= 3
+            || groups[1..]
+                .iter()
+                .any(|g| g.len() >= 3 && g.starts_with('0')))
 }
 
 /// A vaguer amount of the same order of magnitude.
@@ -748,6 +768,10 @@ mod tests {
             vec!["hundreds", "many"]
         );
         assert_eq!(texts(number_ladder("289–296")), vec!["hundreds", "many"]);
+        // A telephone or reference number is no amount.
+        assert!(number_ladder("555-0142").is_empty());
+        assert!(number_ladder("555-123-4567").is_empty());
+        assert_eq!(texts(number_ladder("10-12")), vec!["more than ten", "many"]);
         assert_eq!(texts(number_ladder("sixth round")), vec!["round"]);
         assert_eq!(texts(number_ladder("4th republic")), vec!["republic"]);
         assert!(number_ladder("seventh").is_empty());
