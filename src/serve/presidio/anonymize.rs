@@ -608,33 +608,37 @@ mod tests {
         // Presidio's e2e tests `test_overlapping_*` (e2e-tests/tests/test_api_anonymizer.py).
         let text = "I'm George Washington Square Park";
         let results = || vec![result(4, 21, 0.8, "NAME"), result(11, 33, 0.8, "LOCATION")];
-        let both = anonymize_offline(text, results(), &[]);
-        assert_eq!(both.text, "I'm <NAME><LOCATION>");
-        assert_eq!(
-            items(&both),
-            vec![
-                (10, 20, "LOCATION", "<LOCATION>", "replace"),
-                (4, 10, "NAME", "<NAME>", "replace"),
-            ]
-        );
-        let keep_first = anonymize_offline(text, results(), &[("NAME", "keep")]);
-        assert_eq!(keep_first.text, "I'm George Washington<LOCATION>");
-        assert_eq!(
-            items(&keep_first),
-            vec![
-                (21, 31, "LOCATION", "<LOCATION>", "replace"),
-                (4, 21, "NAME", "George Washington", "keep"),
-            ]
-        );
-        let keep_second = anonymize_offline(text, results(), &[("LOCATION", "keep")]);
-        assert_eq!(keep_second.text, "I'm <NAME>Washington Square Park");
-        assert_eq!(
-            items(&keep_second),
-            vec![
-                (10, 32, "LOCATION", "Washington Square Park", "keep"),
-                (4, 10, "NAME", "<NAME>", "replace"),
-            ]
-        );
+        let cases = [
+            (
+                &[][..],
+                "I'm <NAME><LOCATION>",
+                [
+                    (10, 20, "LOCATION", "<LOCATION>", "replace"),
+                    (4, 10, "NAME", "<NAME>", "replace"),
+                ],
+            ),
+            (
+                &[("NAME", "keep")][..],
+                "I'm George Washington<LOCATION>",
+                [
+                    (21, 31, "LOCATION", "<LOCATION>", "replace"),
+                    (4, 21, "NAME", "George Washington", "keep"),
+                ],
+            ),
+            (
+                &[("LOCATION", "keep")][..],
+                "I'm <NAME>Washington Square Park",
+                [
+                    (10, 32, "LOCATION", "Washington Square Park", "keep"),
+                    (4, 10, "NAME", "<NAME>", "replace"),
+                ],
+            ),
+        ];
+        for (operators, expected_text, expected_items) in cases {
+            let out = anonymize_offline(text, results(), operators);
+            assert_eq!(out.text, expected_text, "{operators:?}");
+            assert_eq!(items(&out), expected_items, "{operators:?}");
+        }
         let keep_both = anonymize_offline(text, results(), &[("DEFAULT", "keep")]);
         assert_eq!(
             keep_both.text,
