@@ -12,6 +12,9 @@ use super::xml::{
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, parts};
 use crate::error::Result;
 
+/// The main document part, whose text is read first.
+const BODY: &str = "word/document.xml";
+
 /// WordprocessingML and the DrawingML text it embeds.
 struct Wordprocessing;
 
@@ -246,25 +249,14 @@ pub(super) fn read(
     let mut order: Vec<usize> = (0..raw.len())
         .filter(|&i| matches!(fates[i], Fate::Text))
         .collect();
-    order.sort_by_key(|&i| (raw[i].name != "word/document.xml", raw[i].name.clone()));
+    order.sort_by_key(|&i| (raw[i].name != BODY, raw[i].name.clone()));
     let mut texts: BTreeMap<usize, Content> = BTreeMap::new();
     let none = BTreeSet::new();
     for i in order {
         let entry = &raw[i];
-        let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
         let refs = dangling.get(&entry.name).unwrap_or(&none);
-        let pieces = part.read(&entry.name, &Wordprocessing, refs, text, log)?;
-        if !pieces.is_empty() && entry.name != "word/document.xml" {
-            log.note(&entry.name, Disclosed::PartText);
-        }
-        texts.insert(
-            i,
-            Content::Text {
-                part: Box::new(part),
-                pieces,
-                preserve_space: true,
-            },
-        );
+        let content = parts::read_text_part(entry, BODY, &Wordprocessing, refs, true, text, log)?;
+        texts.insert(i, content);
     }
     parts::written_entries(
         raw,

@@ -6,9 +6,12 @@ use std::collections::BTreeSet;
 
 use quick_xml::events::BytesStart;
 
-use super::xml::{AttributeRule, Dialect, Role, XmlPart, attribute_value, listing_without};
+use super::xml::{AttributeRule, Dialect, Role, attribute_value, listing_without};
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, parts};
 use crate::error::{Error, Result};
+
+/// The part holding the document's body, whose text is read first.
+const BODY: &str = "content.xml";
 
 /// ODF's text, drawing and metadata vocabularies.
 struct OpenDocumentText;
@@ -143,22 +146,18 @@ pub(super) fn read(
     let mut order: Vec<usize> = (0..raw.len())
         .filter(|&i| matches!(fates[i], Fate::Text))
         .collect();
-    order.sort_by_key(|&i| raw[i].name != "content.xml");
+    order.sort_by_key(|&i| raw[i].name != BODY);
     for i in order {
-        let entry = &raw[i];
-        let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
-        let pieces = part.read(&entry.name, &OpenDocumentText, &dangling, text, log)?;
-        if !pieces.is_empty() && entry.name != "content.xml" {
-            log.note(&entry.name, Disclosed::PartText);
-        }
-        bodies.push((
-            i,
-            Content::Text {
-                part: Box::new(part),
-                pieces,
-                preserve_space: false,
-            },
-        ));
+        let content = parts::read_text_part(
+            &raw[i],
+            BODY,
+            &OpenDocumentText,
+            &dangling,
+            false,
+            text,
+            log,
+        )?;
+        bodies.push((i, content));
     }
     parts::written_entries(
         raw,

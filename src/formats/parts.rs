@@ -1,10 +1,10 @@
 //! What the word-processing packages (DOCX, ODT) share in handling their parts: the
-//! fates a part can have, how a picture is kept, which parts are removed, and the
-//! entries written once every part's content is known.
+//! fates a part can have, how a picture is kept, which parts are removed, how a text
+//! part is read, and the entries written once every part's content is known.
 
 use std::collections::BTreeSet;
 
-use super::xml::emptied_properties;
+use super::xml::{Dialect, XmlPart, emptied_properties};
 use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
 use crate::error::Result;
 
@@ -50,6 +50,31 @@ pub(super) fn removed_parts<Own>(
         }
     }
     removed
+}
+
+/// Reads one text part's text onto `text` and returns the content to write it back
+/// with; text in a part other than the document's `body` is noted, as a reader of the
+/// body alone would not see it. `preserve_space`: whether a changed text node needs
+/// `xml:space="preserve"`.
+pub(super) fn read_text_part(
+    entry: &RawEntry,
+    body: &str,
+    dialect: &dyn Dialect,
+    dangling: &BTreeSet<String>,
+    preserve_space: bool,
+    text: &mut String,
+    log: &mut HiddenLog,
+) -> Result<Content> {
+    let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
+    let pieces = part.read(&entry.name, dialect, dangling, text, log)?;
+    if !pieces.is_empty() && entry.name != body {
+        log.note(&entry.name, Disclosed::PartText);
+    }
+    Ok(Content::Text {
+        part: Box::new(part),
+        pieces,
+        preserve_space,
+    })
 }
 
 /// The entries to write, in the package's order, each with the content its fate gives:
