@@ -187,11 +187,9 @@ impl Detector for IcDetector {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
     use std::sync::Mutex;
 
     use super::*;
-    use crate::kb::{KbData, KbSource};
     use crate::stats::testutil::{brute_count, tokenized};
     use crate::text::{Term, TermKind};
 
@@ -257,16 +255,7 @@ mod tests {
                 ));
             }
         }
-        let path = dir.join("test.nt.gz");
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(nt.as_bytes()).expect("gz");
-        std::fs::write(&path, gz.finish().expect("gz")).expect("write");
-        let source = KbSource {
-            name: "test".into(),
-            priority: 0,
-            shipped: false,
-            data: KbData::File(path),
-        };
+        let source = crate::kb::tests::nt_source(dir, "test", 0, &nt);
         let config = crate::Config::builtin().expect("config").kb;
         Arc::new(KnowledgeBase::from_sources(&[source], &config).expect("load"))
     }

@@ -600,6 +600,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kb::tests::nt_source;
 
     #[test]
     fn sequence_detectors_fall_back_to_the_compiled_in_models() {
@@ -656,21 +657,6 @@ mod tests {
         assert!(err.to_string().contains("disease-perceptron"), "{err}");
     }
 
-    /// A knowledge base named `name` from N-Triples written in the test.
-    fn kb_source(dir: &Path, name: &str, priority: i32, nt: &str) -> crate::kb::KbSource {
-        use std::io::Write;
-        let path = dir.join(format!("{name}.nt.gz"));
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(nt.as_bytes()).expect("gz");
-        std::fs::write(&path, gz.finish().expect("gz")).expect("write");
-        crate::kb::KbSource {
-            name: name.into(),
-            priority,
-            shipped: false,
-            data: crate::kb::KbData::File(path),
-        }
-    }
-
     #[test]
     fn knowledge_bases_veto_a_disease_only_where_they_contradict_it() {
         let tmp = tempfile::tempdir().expect("tempdir");
@@ -694,7 +680,7 @@ mod tests {
         );
         let config = crate::Config::builtin().expect("config").kb;
         let kb =
-            KnowledgeBase::from_sources(&[kb_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
+            KnowledgeBase::from_sources(&[nt_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
                 .expect("load");
         let stands = not_contradicted(Arc::new(kb), vec!["group".into(), "event".into()]);
         // Every sense of the head word is a group or an event.
@@ -722,7 +708,7 @@ mod tests {
         );
         let config = crate::Config::builtin().expect("config").kb;
         let kb =
-            KnowledgeBase::from_sources(&[kb_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
+            KnowledgeBase::from_sources(&[nt_source(tmp.path(), "wordnet", 0, &wordnet)], &config)
                 .expect("load");
         let evidence = [("DATETIME".to_string(), vec!["time unit".to_string()])];
         let stands = typed_evidence(Arc::new(kb), evidence.into_iter().collect());
@@ -763,8 +749,8 @@ mod tests {
         let config = crate::Config::builtin().expect("config").kb;
         let kb = KnowledgeBase::from_sources(
             &[
-                kb_source(tmp.path(), crate::kb::mesh::NAME, 20, &mesh),
-                kb_source(tmp.path(), "wordnet", 0, &wordnet),
+                nt_source(tmp.path(), crate::kb::mesh::NAME, 20, &mesh),
+                nt_source(tmp.path(), "wordnet", 0, &wordnet),
             ],
             &config,
         )

@@ -309,15 +309,8 @@ pub fn find_file(root: &Path, name: &str) -> Option<std::path::PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{Tagger, Upos};
-
-    struct NounTagger;
-
-    impl Tagger for NounTagger {
-        fn tag(&self, words: &[&str]) -> Vec<Upos> {
-            vec![Upos::Noun; words.len()]
-        }
-    }
+    use crate::text::Upos;
+    use crate::text::testing::AllNouns;
 
     fn ner_types() -> EntityTypes {
         EntityTypes::new(&crate::Config::builtin().expect("config").detect.ner)
@@ -373,7 +366,7 @@ mod tests {
             spans,
         };
         let config = crate::Config::builtin().expect("config").text;
-        let analyzer = Analyzer::new(&NounTagger, &config);
+        let analyzer = Analyzer::new(&AllNouns, &config);
         let sentences = span_document_sentences(&doc, &analyzer, &ner_types());
         assert_eq!(sentences.len(), 2);
         let first = &sentences[0];

@@ -527,16 +527,20 @@ mod tests {
         BTreeMap::from([("d1".to_string(), list.to_vec())])
     }
 
-    #[test]
-    fn title_is_skipped_when_checking_coverage() {
-        // "John Smith" masked, "Mr " left: still counts as masked.
-        let s = score(
+    /// The scores of `list`, masked in the one gold document.
+    fn scored(list: &[(usize, usize)]) -> Result<TabScores> {
+        score(
             &gold(),
-            &spans(&[(3, 13)]),
+            &spans(list),
             Path::new("g"),
             MissingDocuments::Refuse,
         )
-        .expect("score");
+    }
+
+    #[test]
+    fn title_is_skipped_when_checking_coverage() {
+        // "John Smith" masked, "Mr " left: still counts as masked.
+        let s = scored(&[(3, 13)]).expect("score");
         assert_eq!(s.entity_recall_direct, 1.0);
         assert_eq!(s.entity_recall_quasi, 0.0);
         // Tokens of entities to mask: Mr, John, Smith, Paris, 1950 → "Mr" is skipped → 3/5.
@@ -547,13 +551,7 @@ mod tests {
     #[test]
     fn precision_counts_tokens_outside_gold() {
         // Mask "Paris" and "tea": one of two tokens is gold.
-        let s = score(
-            &gold(),
-            &spans(&[(26, 31), (50, 53)]),
-            Path::new("g"),
-            MissingDocuments::Refuse,
-        )
-        .expect("score");
+        let s = scored(&[(26, 31), (50, 53)]).expect("score");
         assert_eq!(s.entity_recall_quasi, 0.5);
         assert_eq!(s.token_precision_uniform, 0.5);
         assert_eq!(s.mention_precision_uniform, 0.5);
@@ -562,13 +560,13 @@ mod tests {
 
     #[test]
     fn masked_tokens_reproduce_the_uniform_precision() {
-        let masked = spans(&[(0, 13), (50, 53)]);
-        let tokens = masked_tokens(&gold(), &masked, Path::new("g")).expect("tokens");
+        let masked = [(0, 13), (50, 53)];
+        let tokens = masked_tokens(&gold(), &spans(&masked), Path::new("g")).expect("tokens");
         let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["Mr", "John", "Smith", "tea"]);
         let covering: usize = tokens.iter().map(|t| t.covering).sum();
         let annotators: usize = tokens.iter().map(|t| t.annotators).sum();
-        let s = score(&gold(), &masked, Path::new("g"), MissingDocuments::Refuse).expect("score");
+        let s = scored(&masked).expect("score");
         assert_eq!(
             s.token_precision_uniform,
             covering as f64 / annotators as f64
@@ -587,13 +585,7 @@ mod tests {
 
     #[test]
     fn partial_coverage_is_not_masked() {
-        let s = score(
-            &gold(),
-            &spans(&[(3, 7)]),
-            Path::new("g"),
-            MissingDocuments::Refuse,
-        )
-        .expect("score");
+        let s = scored(&[(3, 7)]).expect("score");
         assert_eq!(s.entity_recall_direct, 0.0);
     }
 
@@ -629,13 +621,7 @@ mod tests {
 
     #[test]
     fn reversed_span_is_an_error_naming_document_and_span() {
-        let err = score(
-            &gold(),
-            &spans(&[(13, 3)]),
-            Path::new("g"),
-            MissingDocuments::Refuse,
-        )
-        .expect_err("reversed");
+        let err = scored(&[(13, 3)]).expect_err("reversed");
         let message = err.to_string();
         assert!(
             message.contains("d1") && message.contains("[13, 3]"),
@@ -648,13 +634,7 @@ mod tests {
 
     #[test]
     fn span_past_the_end_is_an_error() {
-        let err = score(
-            &gold(),
-            &spans(&[(0, 999)]),
-            Path::new("g"),
-            MissingDocuments::Refuse,
-        )
-        .expect_err("past the end");
+        let err = scored(&[(0, 999)]).expect_err("past the end");
         assert!(err.to_string().contains("[0, 999]"), "{err}");
     }
 

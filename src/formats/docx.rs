@@ -6,11 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use quick_xml::events::BytesStart;
 
 use super::xml::{
-    AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value, emptied_properties,
-    field_instruction_keeps, listing_without,
+    AttributeRule, Dialect, Role, StartEdit, XmlPart, attribute_value, field_instruction_keeps,
+    listing_without,
 };
-use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
+use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, parts};
 use crate::error::Result;
+
+/// The main document part, whose text is read first.
+const BODY: &str = "word/document.xml";
 
 /// WordprocessingML and the DrawingML text it embeds.
 struct Wordprocessing;
@@ -110,40 +113,31 @@ impl Dialect for Wordprocessing {
     }
 }
 
-/// What becomes of each entry of the package.
-enum Fate {
-    Keep,
-    Text,
-    Properties,
-    Image(Vec<u8>),
+/// The parts the Open Packaging Conventions (ECMA-376 Part 2) add to a package, which
+/// only this format knows how to write.
+enum OpcPart {
     Relationships,
     ContentTypes,
-    Remove(Disclosed),
 }
+
+/// What becomes of each entry of the package.
+type Fate = parts::Fate<OpcPart>;
 
 fn fate(name: &str, bytes: &[u8], log: &mut HiddenLog) -> Fate {
     let lower = name.to_ascii_lowercase();
     match name {
-        "[Content_Types].xml" => return Fate::ContentTypes,
+        "[Content_Types].xml" => return Fate::Own(OpcPart::ContentTypes),
         "docProps/core.xml" | "docProps/app.xml" | "docProps/custom.xml" => {
             return Fate::Properties;
         }
         _ => {}
     }
     if lower.ends_with(".rels") {
-        Fate::Relationships
+        Fate::Own(OpcPart::Relationships)
     } else if lower.starts_with("docprops/thumbnail") {
         Fate::Remove(Disclosed::Thumbnail)
     } else if lower.starts_with("word/media/") {
-        match image::stripped(bytes) {
-            Some((clean, had_metadata)) => {
-                if had_metadata {
-                    log.note(name, Disclosed::ImageMetadata);
-                }
-                Fate::Image(clean)
-            }
-            None => Fate::Remove(Disclosed::UnreadablePart),
-        }
+        Fate::picture(name, bytes, log)
     } else if lower.starts_with("word/theme/") && lower.ends_with(".xml") {
         Fate::Keep
     } else if lower.starts_with("word/")
@@ -196,24 +190,14 @@ pub(super) fn read(
     log: &mut HiddenLog,
 ) -> Result<Vec<Entry>> {
     let fates: Vec<Fate> = raw.iter().map(|e| fate(&e.name, &e.bytes, log)).collect();
-    let mut removed: BTreeSet<String> = raw
-        .iter()
-        .zip(&fates)
-        .filter(|(_, f)| matches!(f, Fate::Remove(_)))
-        .map(|(e, _)| e.name.clone())
-        .collect();
-    for (entry, fate) in raw.iter().zip(&fates) {
-        if let Fate::Remove(what) = fate {
-            log.note(&entry.name, *what);
-        }
-    }
+    let mut removed = parts::removed_parts(&raw, &fates, log);
     // Relationships: those of removed parts go; those to removed parts go, and the ids
     // they had become dangling references in their source part; external targets are
     // cleared.
     let mut dangling: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut relationships: BTreeMap<String, XmlPart> = BTreeMap::new();
     for (entry, fate) in raw.iter().zip(&fates) {
-        if !matches!(fate, Fate::Relationships) {
+        if !matches!(fate, Fate::Own(OpcPart::Relationships)) {
             continue;
         }
         let (source, base) = relationship_source(&entry.name);
@@ -255,7 +239,9 @@ pub(super) fn read(
         relationships.insert(entry.name.clone(), part);
     }
     for (entry, fate) in raw.iter().zip(&fates) {
-        if matches!(fate, Fate::Relationships) && !relationships.contains_key(&entry.name) {
+        if matches!(fate, Fate::Own(OpcPart::Relationships))
+            && !relationships.contains_key(&entry.name)
+        {
             removed.insert(entry.name.clone());
         }
     }
@@ -263,57 +249,36 @@ pub(super) fn read(
     let mut order: Vec<usize> = (0..raw.len())
         .filter(|&i| matches!(fates[i], Fate::Text))
         .collect();
-    order.sort_by_key(|&i| (raw[i].name != "word/document.xml", raw[i].name.clone()));
+    order.sort_by_key(|&i| (raw[i].name != BODY, raw[i].name.clone()));
     let mut texts: BTreeMap<usize, Content> = BTreeMap::new();
     let none = BTreeSet::new();
     for i in order {
         let entry = &raw[i];
-        let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
         let refs = dangling.get(&entry.name).unwrap_or(&none);
-        let pieces = part.read(&entry.name, &Wordprocessing, refs, text, log)?;
-        if !pieces.is_empty() && entry.name != "word/document.xml" {
-            log.note(&entry.name, Disclosed::PartText);
-        }
-        texts.insert(
-            i,
-            Content::Text {
-                part: Box::new(part),
-                pieces,
-                preserve_space: true,
-            },
-        );
+        let content = parts::read_text_part(entry, BODY, &Wordprocessing, refs, true, text, log)?;
+        texts.insert(i, content);
     }
-    let mut entries = Vec::with_capacity(raw.len());
-    for (i, (entry, fate)) in raw.into_iter().zip(fates).enumerate() {
-        let content = match fate {
-            Fate::Remove(_) => continue,
-            Fate::Keep => Content::Bytes(entry.bytes),
-            Fate::Image(clean) => Content::Bytes(clean),
-            Fate::Text => match texts.remove(&i) {
-                Some(content) => content,
-                None => continue,
-            },
-            Fate::Properties => Content::Bytes(emptied_properties(&entry.name, &entry.bytes, log)?),
-            Fate::Relationships => match relationships.remove(&entry.name) {
-                Some(part) => Content::Bytes(part.write(&entry.name, &[], false)?),
-                None => continue,
-            },
-            Fate::ContentTypes => {
-                Content::Bytes(listing_without(&entry.name, &entry.bytes, |start| {
+    parts::written_entries(
+        raw,
+        fates,
+        log,
+        |i| texts.remove(&i),
+        |entry, part| match part {
+            OpcPart::Relationships => relationships
+                .remove(&entry.name)
+                .map(|part| Ok(Content::Bytes(part.write(&entry.name, &[], false)?)))
+                .transpose(),
+            OpcPart::ContentTypes => {
+                let listing = listing_without(&entry.name, &entry.bytes, |start| {
                     let listed = start.name().as_ref() == b"Override"
                         && attribute_value(start, b"PartName")
                             .is_some_and(|p| removed.contains(p.trim_start_matches('/')));
                     !listed
-                })?)
+                })?;
+                Ok(Some(Content::Bytes(listing)))
             }
-        };
-        entries.push(Entry {
-            name: entry.name,
-            stored: entry.stored,
-            content,
-        });
-    }
-    Ok(entries)
+        },
+    )
 }
 
 #[cfg(test)]

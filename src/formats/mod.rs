@@ -14,6 +14,7 @@ mod html;
 mod image;
 mod markdown;
 mod odt;
+mod parts;
 pub mod pdf;
 mod xml;
 

@@ -6,11 +6,12 @@ use std::collections::BTreeSet;
 
 use quick_xml::events::BytesStart;
 
-use super::xml::{
-    AttributeRule, Dialect, Role, XmlPart, attribute_value, emptied_properties, listing_without,
-};
-use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, image};
+use super::xml::{AttributeRule, Dialect, Role, attribute_value, listing_without};
+use super::{Content, Disclosed, Entry, HiddenLog, RawEntry, parts};
 use crate::error::{Error, Result};
+
+/// The part holding the document's body, whose text is read first.
+const BODY: &str = "content.xml";
 
 /// ODF's text, drawing and metadata vocabularies.
 struct OpenDocumentText;
@@ -79,33 +80,22 @@ impl Dialect for OpenDocumentText {
     }
 }
 
+/// ODF's manifest (`META-INF/manifest.xml`), the one part only this format knows how to
+/// write.
+struct Manifest;
+
 /// What becomes of each entry of the package.
-enum Fate {
-    Keep,
-    Text,
-    Properties,
-    Image(Vec<u8>),
-    Manifest,
-    Remove(Disclosed),
-}
+type Fate = parts::Fate<Manifest>;
 
 fn fate(name: &str, bytes: &[u8], log: &mut HiddenLog) -> Fate {
     match name {
         "mimetype" => Fate::Keep,
         "content.xml" | "styles.xml" => Fate::Text,
         "meta.xml" => Fate::Properties,
-        "META-INF/manifest.xml" => Fate::Manifest,
+        "META-INF/manifest.xml" => Fate::Own(Manifest),
         "settings.xml" => Fate::Remove(Disclosed::Settings),
         _ if name.starts_with("Thumbnails/") => Fate::Remove(Disclosed::Thumbnail),
-        _ if name.starts_with("Pictures/") => match image::stripped(bytes) {
-            Some((clean, had_metadata)) => {
-                if had_metadata {
-                    log.note(name, Disclosed::ImageMetadata);
-                }
-                Fate::Image(clean)
-            }
-            None => Fate::Remove(Disclosed::UnreadablePart),
-        },
+        _ if name.starts_with("Pictures/") => Fate::picture(name, bytes, log),
         _ => Fate::Remove(Disclosed::UnreadablePart),
     }
 }
@@ -143,65 +133,49 @@ pub(super) fn read(
         ));
     }
     let fates: Vec<Fate> = raw.iter().map(|e| fate(&e.name, &e.bytes, log)).collect();
-    let mut removed = BTreeSet::new();
-    let mut kept = BTreeSet::new();
-    for (entry, fate) in raw.iter().zip(&fates) {
-        if let Fate::Remove(what) = fate {
-            log.note(&entry.name, *what);
-            removed.insert(entry.name.clone());
-        } else {
-            kept.insert(entry.name.clone());
-        }
-    }
+    let removed = parts::removed_parts(&raw, &fates, log);
+    let kept: BTreeSet<String> = raw
+        .iter()
+        .zip(&fates)
+        .filter(|(_, fate)| !matches!(fate, Fate::Remove(_)))
+        .map(|(entry, _)| entry.name.clone())
+        .collect();
     let dangling = references_to(&removed);
-    let mut entries = Vec::with_capacity(raw.len());
     let mut bodies: Vec<(usize, Content)> = Vec::new();
     // content.xml is read before styles.xml whatever their order in the package.
     let mut order: Vec<usize> = (0..raw.len())
         .filter(|&i| matches!(fates[i], Fate::Text))
         .collect();
-    order.sort_by_key(|&i| raw[i].name != "content.xml");
+    order.sort_by_key(|&i| raw[i].name != BODY);
     for i in order {
-        let entry = &raw[i];
-        let mut part = XmlPart::parse(&entry.name, &entry.bytes)?;
-        let pieces = part.read(&entry.name, &OpenDocumentText, &dangling, text, log)?;
-        if !pieces.is_empty() && entry.name != "content.xml" {
-            log.note(&entry.name, Disclosed::PartText);
-        }
-        bodies.push((
-            i,
-            Content::Text {
-                part: Box::new(part),
-                pieces,
-                preserve_space: false,
-            },
-        ));
+        let content = parts::read_text_part(
+            &raw[i],
+            BODY,
+            &OpenDocumentText,
+            &dangling,
+            false,
+            text,
+            log,
+        )?;
+        bodies.push((i, content));
     }
-    for (i, (entry, fate)) in raw.into_iter().zip(fates).enumerate() {
-        let content = match fate {
-            Fate::Remove(_) => continue,
-            Fate::Keep => Content::Bytes(entry.bytes),
-            Fate::Image(clean) => Content::Bytes(clean),
-            Fate::Text => match bodies.iter().position(|(at, _)| *at == i) {
-                Some(position) => bodies.swap_remove(position).1,
-                None => continue,
-            },
-            Fate::Properties => Content::Bytes(emptied_properties(&entry.name, &entry.bytes, log)?),
-            Fate::Manifest => {
-                Content::Bytes(listing_without(&entry.name, &entry.bytes, |start| {
-                    start.name().as_ref() != b"manifest:file-entry"
-                        || attribute_value(start, b"manifest:full-path")
-                            .is_some_and(|path| path == "/" || kept.contains(&path))
-                })?)
-            }
-        };
-        entries.push(Entry {
-            name: entry.name,
-            stored: entry.stored,
-            content,
-        });
-    }
-    Ok(entries)
+    parts::written_entries(
+        raw,
+        fates,
+        log,
+        |i| {
+            let position = bodies.iter().position(|(at, _)| *at == i)?;
+            Some(bodies.swap_remove(position).1)
+        },
+        |entry, Manifest| {
+            let manifest = listing_without(&entry.name, &entry.bytes, |start| {
+                start.name().as_ref() != b"manifest:file-entry"
+                    || attribute_value(start, b"manifest:full-path")
+                        .is_some_and(|path| path == "/" || kept.contains(&path))
+            })?;
+            Ok(Some(Content::Bytes(manifest)))
+        },
+    )
 }
 
 #[cfg(test)]

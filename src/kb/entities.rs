@@ -101,19 +101,16 @@ fn has_capital(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kb::tests::source;
+    use crate::kb::tests::kb_of;
 
     /// Instances take the category of the nearest anchor above them, never their
     /// container's; capitalized organization classes count, other classes do not.
     #[test]
     fn named_entities_are_sorted_by_their_nearest_anchor() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let kb = KnowledgeBase::from_sources(
-            &[source(
-                tmp.path(),
-                "wn",
-                0,
-                r#"
+        let kb = kb_of(
+            tmp.path(),
+            r#"
 ex:entity skos:prefLabel "entity" .
 ex:location skos:prefLabel "location" ; skos:broader ex:entity .
 ex:city skos:prefLabel "city" ; skos:broader ex:location .
@@ -128,10 +125,7 @@ ex:un skos:prefLabel "United Nations" ; skos:broader ex:org .
 ex:christian skos:prefLabel "Christian" ; skos:broader ex:person .
 ex:bible skos:prefLabel "Bible" ; dcl:instanceOf ex:entity .
 "#,
-            )],
-            &crate::Config::builtin().expect("config").kb,
-        )
-        .expect("load");
+        );
         let anchors = BTreeMap::from([
             ("location".to_string(), vec!["location".to_string()]),
             ("organization".to_string(), vec!["organization".to_string()]),

@@ -13,6 +13,22 @@ fn kb_config() -> KbConfig {
     crate::Config::builtin().expect("config").kb
 }
 
+/// A knowledge base of one source, `wn`, of the Turtle statements given, loaded with the
+/// built-in settings.
+pub(crate) fn kb_of(dir: &Path, turtle: &str) -> KnowledgeBase {
+    KnowledgeBase::from_sources(&[source(dir, "wn", 0, turtle)], &kb_config()).expect("load")
+}
+
+/// A knowledge base named `name` of the N-Triples given, gzipped as installed.
+pub(crate) fn nt_source(dir: &Path, name: &str, priority: i32, nt: &str) -> KbSource {
+    KbSource {
+        name: name.into(),
+        priority,
+        shipped: false,
+        data: KbData::File(gz(&dir.join(format!("{name}.nt.gz")), nt)),
+    }
+}
+
 /// Converts Turtle into an installed-form `.nt.gz` file and returns it as a source.
 pub(crate) fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbSource {
     let ttl = dir.join(format!("{name}.ttl"));
@@ -26,6 +42,11 @@ pub(crate) fn source(dir: &Path, name: &str, priority: i32, turtle: &str) -> KbS
         shipped: false,
         data: KbData::File(gz),
     }
+}
+
+/// [`small_wordnet`] loaded alone.
+fn small_kb(dir: &Path) -> KnowledgeBase {
+    KnowledgeBase::from_sources(&[small_wordnet(dir)], &kb_config()).expect("load")
 }
 
 pub(crate) fn small_wordnet(dir: &Path) -> KbSource {
@@ -54,7 +75,7 @@ ex:loop2 skos:prefLabel "loop two" ; skos:broader ex:loop1 .
 #[test]
 fn chains_follow_broader_and_instance_links_to_the_root() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let kb = small_kb(tmp.path());
     let c = kb.lookup("radiotherapy")[0];
     let chains = kb.chains(c);
     assert_eq!(chains.len(), 1);
@@ -76,7 +97,7 @@ fn chains_follow_broader_and_instance_links_to_the_root() {
 #[test]
 fn cycles_end_a_chain_instead_of_looping() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let kb = small_kb(tmp.path());
     let c = kb.lookup("loop one")[0];
     let chains = kb.chains(c);
     assert_eq!(chains.len(), 1);
@@ -86,7 +107,7 @@ fn cycles_end_a_chain_instead_of_looping() {
 #[test]
 fn lookup_prefers_exact_case_then_lemmas_then_stems() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let kb = small_kb(tmp.path());
     let labels = |t: &str| {
         kb.lookup(t)
             .iter()
@@ -147,7 +168,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
 #[test]
 fn subsumed_labels_are_nearest_first_and_capped() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let kb = small_kb(tmp.path());
     let therapy = kb.lookup("therapy")[0];
     assert_eq!(
         kb.subsumed_labels(therapy, 10),
@@ -169,10 +190,8 @@ fn subsumed_labels_are_nearest_first_and_capped() {
 #[test]
 fn subsumed_labels_visit_a_shared_child_once_in_breadth_first_order() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb_source = source(
+    let kb = kb_of(
         tmp.path(),
-        "wn",
-        0,
         r#"
 ex:top skos:prefLabel "top" .
 ex:a skos:prefLabel "alpha" ; skos:broader ex:top .
@@ -182,7 +201,6 @@ ex:deep skos:prefLabel "deep" ; skos:broader ex:shared .
 ex:c skos:prefLabel "gamma" ; skos:broader ex:b .
 "#,
     );
-    let kb = KnowledgeBase::from_sources(&[kb_source], &kb_config()).expect("load");
     let top = kb.lookup("top")[0];
     assert_eq!(
         kb.subsumed_labels(top, 10),
@@ -197,7 +215,7 @@ ex:c skos:prefLabel "gamma" ; skos:broader ex:b .
 #[test]
 fn intrinsic_ic_is_monotone_and_maximal_at_leaves() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb = KnowledgeBase::from_sources(&[small_wordnet(tmp.path())], &kb_config()).expect("load");
+    let kb = small_kb(tmp.path());
     let ic = |t: &str| kb.intrinsic_ic(kb.lookup(t)[0]);
     assert!(ic("entity") < ic("act"));
     assert!(ic("act") < ic("therapy"));
@@ -450,13 +468,8 @@ fn sense_numbers_order_the_concepts_of_a_shared_label() {
 <http://example.org/bank-b> <urn:declass:vocab:sense> "1 bank" .
 <http://example.org/bank-c> <http://www.w3.org/2004/02/skos/core#prefLabel> "Bank" .
 "#;
-    let source = KbSource {
-        name: "senses".into(),
-        priority: 0,
-        shipped: false,
-        data: KbData::File(gz(&tmp.path().join("senses.nt.gz"), nt)),
-    };
-    let kb = KnowledgeBase::from_sources(&[source], &kb_config()).expect("load");
+    let kb = KnowledgeBase::from_sources(&[nt_source(tmp.path(), "senses", 0, nt)], &kb_config())
+        .expect("load");
     let iris = |term: &str| -> Vec<String> {
         kb.lookup(term)
             .into_iter()
@@ -524,10 +537,8 @@ fn phrase_order_key_agrees_with_phrase_order() {
 #[test]
 fn counting_phrases_leave_out_codes_and_function_words() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let kb_source = source(
+    let kb = kb_of(
         tmp.path(),
-        "wn",
-        0,
         r#"
 ex:entity skos:prefLabel "entity" .
 ex:amstate skos:prefLabel "American state" ; skos:broader ex:entity .
@@ -538,7 +549,6 @@ ex:inch skos:prefLabel "inch" ; skos:altLabel "in" ; skos:broader ex:unit .
 ex:ox skos:prefLabel "ox" ; skos:broader ex:entity .
 "#,
     );
-    let kb = KnowledgeBase::from_sources(&[kb_source], &kb_config()).expect("load");
     let listed = |term: &str| -> Vec<String> {
         kb.counting_phrases(kb.lookup(term)[0], 100)
             .iter()

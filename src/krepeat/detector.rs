@@ -82,20 +82,13 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::krepeat::Counting;
-    use crate::text::{Analyzer, Tagger, Upos};
-
-    /// Every token a noun: the detector does not look at tags.
-    struct AllNouns;
-
-    impl Tagger for AllNouns {
-        fn tag(&self, words: &[&str]) -> Vec<Upos> {
-            vec![Upos::Noun; words.len()]
-        }
-    }
+    use crate::text::Analyzer;
+    use crate::text::testing::AllNouns;
 
     #[test]
     fn flags_rare_tokens_only() {
         let config = Config::builtin().expect("config");
+        // Every token a noun: the detector does not look at tags.
         let analyzer = Analyzer::new(&AllNouns, &config.text);
         let doc = analyzer.analyze("The applicant met Mr Qwertzuiop in the court.".to_string());
         let background = Arc::new(vec![

@@ -439,6 +439,14 @@ mod tests {
         }
     }
 
+    /// Plain text, removals written as `removal_marker`.
+    fn unmarked(removal_marker: &str) -> RenderOptions {
+        RenderOptions {
+            mark: false,
+            removal_marker: removal_marker.into(),
+        }
+    }
+
     fn rep(start: usize, end: usize, text: &str, replacement: Option<&str>) -> Replacement {
         Replacement {
             start,
@@ -474,10 +482,7 @@ mod tests {
             ),
             rep(ohio, ohio + "Ohio native".len(), text, Some("inhabitant")),
         ]);
-        let plain = RenderOptions {
-            mark: false,
-            removal_marker: "***".into(),
-        };
+        let plain = unmarked("***");
         assert_eq!(
             sanitized_text(text, &p, &plain),
             "She was a player and an inhabitant. A tiger."
@@ -494,10 +499,7 @@ mod tests {
                 .map(|&i| rep(i, i + 5, text, Some("city")))
                 .collect(),
         );
-        let plain = RenderOptions {
-            mark: false,
-            removal_marker: "***".into(),
-        };
+        let plain = unmarked("***");
         assert_eq!(
             sanitized_text(text, &p, &plain),
             "Report on city\n\nCity is warm and\ncity is near."
@@ -515,10 +517,7 @@ mod tests {
             rep(28, 33, text, Some("city")),
             rep(44, 47, text, None),
         ]);
-        let plain = RenderOptions {
-            mark: false,
-            removal_marker: "***".into(),
-        };
+        let plain = unmarked("***");
         assert_eq!(
             sanitized_text(text, &p, &plain),
             "City is warm. She lives in city and likes ***."
@@ -543,15 +542,7 @@ mod tests {
             rep(start, mid - 1, text, Some("person")),
             rep(mid - 1, text.len(), text, Some("person")),
         ]);
-        let r = report(
-            "d",
-            text,
-            &p,
-            &RenderOptions {
-                mark: false,
-                removal_marker: "*".into(),
-            },
-        );
+        let r = report("d", text, &p, &unmarked("*"));
         assert_eq!((r.replacements[0].start, r.replacements[0].end), (0, 3));
         assert_eq!(tab_spans(text, &p), vec![(0, 3), (8, 17)]);
     }
@@ -565,15 +556,7 @@ mod tests {
         let p = plan(vec![rep(0, "Zoë".len(), text, Some("person")), folded]);
         // "composer" is characters 12..20; the name after it, 20..30, is changed.
         assert_eq!(tab_spans(text, &p), vec![(0, 3), (20, 30)]);
-        let r = report(
-            "d",
-            text,
-            &p,
-            &RenderOptions {
-                mark: false,
-                removal_marker: "*".into(),
-            },
-        );
+        let r = report("d", text, &p, &unmarked("*"));
         assert_eq!(r.replacements[1].kept, Some([12, 20]));
     }
 
@@ -609,10 +592,7 @@ mod tests {
             published_bits: 1.0,
             within_budget: true,
         });
-        let options = RenderOptions {
-            mark: false,
-            removal_marker: "*".into(),
-        };
+        let options = unmarked("*");
         let full = report("Zoë Öberg.txt", text, &p, &options);
         let value = redacted_report(&full, 1).expect("json").to_string();
         for secret in ["Zoë", "Öberg", "gout", "gardening"] {

@@ -541,6 +541,7 @@ impl Taxonomy for KbTaxonomy<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kb::tests::kb_of;
 
     /// Two senses of "bank" (the first, as WordNet would list it, by a river), a named
     /// person "Williams", and a city (a municipality, a place) in a state in a country.
@@ -668,13 +669,6 @@ ex:albion skos:prefLabel "Old Albion" ; dcl:instanceOf ex:gb .
         assert!(!labels(&florida).contains(&"North American country"));
         assert!(florida.categories.contains("American state"));
         assert!(!florida.categories.contains("North American country"));
-    }
-
-    /// A knowledge base of the Turtle statements given, loaded with the built-in settings.
-    fn kb_of(dir: &std::path::Path, turtle: &str) -> KnowledgeBase {
-        let source = crate::kb::tests::source(dir, "wn", 0, turtle);
-        let config = crate::Config::builtin().expect("config").kb;
-        KnowledgeBase::from_sources(&[source], &config).expect("load")
     }
 
     /// "Arizona" in a text naming Tucson is the Arizona that holds Tucson, though the text

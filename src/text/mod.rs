@@ -251,18 +251,26 @@ impl CharOffsets {
     }
 }
 
+/// Test support: a tagger for the tests that need words segmented and tokenized but not
+/// their parts of speech.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod testing {
+    use super::{Tagger, Upos};
 
-    /// Every word a noun: enough to segment and tokenize.
-    struct Nouns;
+    /// Every word a noun.
+    pub struct AllNouns;
 
-    impl Tagger for Nouns {
+    impl Tagger for AllNouns {
         fn tag(&self, words: &[&str]) -> Vec<Upos> {
             vec![Upos::Noun; words.len()]
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::AllNouns;
+    use super::*;
 
     #[test]
     fn a_verbless_clause_gets_its_verb() {
@@ -327,7 +335,7 @@ mod tests {
     fn the_sentence_of_a_token_is_the_one_holding_it() {
         let config = crate::Config::builtin().expect("config").text;
         let doc =
-            Analyzer::new(&Nouns, &config).analyze("One two. Three four five. Six.".to_string());
+            Analyzer::new(&AllNouns, &config).analyze("One two. Three four five. Six.".to_string());
         assert_eq!(doc.sentences.len(), 3);
         for (k, token) in doc.tokens.iter().enumerate() {
             let found = doc

@@ -75,6 +75,23 @@ pub struct OperatorConfig {
     pub key: Option<String>,
 }
 
+impl OperatorConfig {
+    /// An operator of `kind` with every parameter at its default, as a request that names
+    /// only its `type` gives it (Presidio's default operator is a bare `replace`).
+    pub fn of_kind(kind: &str) -> OperatorConfig {
+        OperatorConfig {
+            kind: kind.into(),
+            new_value: None,
+            masking_char: None,
+            chars_to_mask: None,
+            from_end: false,
+            hash_type: None,
+            salt: None,
+            key: None,
+        }
+    }
+}
+
 /// One anonymized span of the output (`OperatorResult`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct OperatorResult {
@@ -378,16 +395,7 @@ fn apply(
     let mut from_end = Vec::with_capacity(results.len());
     for r in order {
         let original: String = chars[r.start..r.end].iter().collect();
-        let default = OperatorConfig {
-            kind: "replace".into(),
-            new_value: None,
-            masking_char: None,
-            chars_to_mask: None,
-            from_end: false,
-            hash_type: None,
-            salt: None,
-            key: None,
-        };
+        let default = OperatorConfig::of_kind("replace");
         let op = operator_for(anonymizers, &r.entity_type).unwrap_or(&default);
         let replaced = operate(engine, config, op, &r.entity_type, &original)?;
         let until = r.end.min(replaced_from);
@@ -577,19 +585,7 @@ mod tests {
     ) -> AnonymizeResponse {
         let anonymizers = operators
             .iter()
-            .map(|(entity, kind)| {
-                let op = OperatorConfig {
-                    kind: (*kind).into(),
-                    new_value: None,
-                    masking_char: None,
-                    chars_to_mask: None,
-                    from_end: false,
-                    hash_type: None,
-                    salt: None,
-                    key: None,
-                };
-                ((*entity).to_string(), op)
-            })
+            .map(|(entity, kind)| ((*entity).to_string(), OperatorConfig::of_kind(kind)))
             .collect();
         let config = crate::Config::load(None).expect("config").serve;
         let results = merge_across_spaces(text, resolve_conflicts(results));
@@ -612,33 +608,37 @@ mod tests {
         // Presidio's e2e tests `test_overlapping_*` (e2e-tests/tests/test_api_anonymizer.py).
         let text = "I'm George Washington Square Park";
         let results = || vec![result(4, 21, 0.8, "NAME"), result(11, 33, 0.8, "LOCATION")];
-        let both = anonymize_offline(text, results(), &[]);
-        assert_eq!(both.text, "I'm <NAME><LOCATION>");
-        assert_eq!(
-            items(&both),
-            vec![
-                (10, 20, "LOCATION", "<LOCATION>", "replace"),
-                (4, 10, "NAME", "<NAME>", "replace"),
-            ]
-        );
-        let keep_first = anonymize_offline(text, results(), &[("NAME", "keep")]);
-        assert_eq!(keep_first.text, "I'm George Washington<LOCATION>");
-        assert_eq!(
-            items(&keep_first),
-            vec![
-                (21, 31, "LOCATION", "<LOCATION>", "replace"),
-                (4, 21, "NAME", "George Washington", "keep"),
-            ]
-        );
-        let keep_second = anonymize_offline(text, results(), &[("LOCATION", "keep")]);
-        assert_eq!(keep_second.text, "I'm <NAME>Washington Square Park");
-        assert_eq!(
-            items(&keep_second),
-            vec![
-                (10, 32, "LOCATION", "Washington Square Park", "keep"),
-                (4, 10, "NAME", "<NAME>", "replace"),
-            ]
-        );
+        let cases = [
+            (
+                &[][..],
+                "I'm <NAME><LOCATION>",
+                [
+                    (10, 20, "LOCATION", "<LOCATION>", "replace"),
+                    (4, 10, "NAME", "<NAME>", "replace"),
+                ],
+            ),
+            (
+                &[("NAME", "keep")][..],
+                "I'm George Washington<LOCATION>",
+                [
+                    (21, 31, "LOCATION", "<LOCATION>", "replace"),
+                    (4, 21, "NAME", "George Washington", "keep"),
+                ],
+            ),
+            (
+                &[("LOCATION", "keep")][..],
+                "I'm <NAME>Washington Square Park",
+                [
+                    (10, 32, "LOCATION", "Washington Square Park", "keep"),
+                    (4, 10, "NAME", "<NAME>", "replace"),
+                ],
+            ),
+        ];
+        for (operators, expected_text, expected_items) in cases {
+            let out = anonymize_offline(text, results(), operators);
+            assert_eq!(out.text, expected_text, "{operators:?}");
+            assert_eq!(items(&out), expected_items, "{operators:?}");
+        }
         let keep_both = anonymize_offline(text, results(), &[("DEFAULT", "keep")]);
         assert_eq!(
             keep_both.text,
@@ -716,14 +716,8 @@ mod tests {
         anonymizers.insert(
             "PERSON".to_string(),
             OperatorConfig {
-                kind: "replace".into(),
                 new_value: Some("BIP".into()),
-                masking_char: None,
-                chars_to_mask: None,
-                from_end: false,
-                hash_type: None,
-                salt: None,
-                key: None,
+                ..OperatorConfig::of_kind("replace")
             },
         );
         let results = vec![result(11, 15, 0.8, "PERSON"), result(17, 27, 0.8, "PERSON")];
@@ -738,14 +732,10 @@ mod tests {
     fn mask_counts_characters_from_either_end() {
         let config = crate::Config::load(None).expect("config").serve;
         let mut op = OperatorConfig {
-            kind: "mask".into(),
-            new_value: None,
             masking_char: Some("#".into()),
             chars_to_mask: Some(4),
             from_end: true,
-            hash_type: None,
-            salt: None,
-            key: None,
+            ..OperatorConfig::of_kind("mask")
         };
         let masked = operate(None, &config, &op, "PHONE_NUMBER", "0344533é4").expect("mask");
         assert_eq!(masked, "03445####");

@@ -11,7 +11,9 @@ use regex::Regex;
 use super::super::regexes::static_regex;
 use super::super::validators::digits;
 use super::super::{Form, Hit};
-use super::{checked, sanitized_digits, verhoeff_valid, weighted_sum};
+use super::{
+    checked, complement_check_digit_holds, sanitized_digits, verhoeff_valid, weighted_sum,
+};
 
 /// The matches of the pattern `name`, if it is one of this file's.
 pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
@@ -165,7 +167,7 @@ fn valid_abn(s: &str) -> bool {
 /// ninth is the sum's complement mod 10.
 fn valid_acn(s: &str) -> bool {
     let d = digits(s);
-    d.len() == 9 && (10 - weighted_sum(&d[..8], &[8, 7, 6, 5, 4, 3, 2, 1]) % 10) % 10 == d[8]
+    d.len() == 9 && complement_check_digit_holds(&d, &[8, 7, 6, 5, 4, 3, 2, 1])
 }
 
 /// Australian Tax File Number (the Australian Taxation Office's check): the digits

@@ -14,7 +14,7 @@ use super::super::dates::{full_year, valid_day};
 use super::super::regexes::static_regex;
 use super::super::validators::{digits, luhn_valid};
 use super::super::{Form, Hit};
-use super::{checked, graded, sanitized_digits, weighted_sum};
+use super::{checked, complement_check_digit_holds, graded, sanitized_digits};
 
 /// The matches of the pattern `name`, if it is one of this file's.
 pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
@@ -238,17 +238,7 @@ fn valid_vat_code(s: &str) -> bool {
     let Some(d) = sanitized_digits(s, &['-', ' ', '_']) else {
         return false;
     };
-    if d.len() != 11 || d.iter().all(|x| *x == 0) {
-        return false;
-    }
-    let odd: u32 = (0..5).map(|i| d[2 * i]).sum();
-    let even: u32 = (0..5)
-        .map(|i| {
-            let doubled = d[2 * i + 1] * 2;
-            if doubled > 9 { doubled - 9 } else { doubled }
-        })
-        .sum();
-    (10 - (odd + even) % 10) % 10 == d[10]
+    d.len() == 11 && d.iter().any(|x| *x != 0) && luhn_valid(&d)
 }
 
 /// PESEL check digit: the first ten digits weighted 1, 3, 7, 9, …, complement mod 10.
@@ -256,7 +246,7 @@ fn valid_pesel(s: &str) -> bool {
     let d = digits(s);
     d.len() == 11
         && s.len() == 11
-        && (10 - weighted_sum(&d[..10], &[1, 3, 7, 9, 1, 3, 7, 9, 1, 3]) % 10) % 10 == d[10]
+        && complement_check_digit_holds(&d, &[1, 3, 7, 9, 1, 3, 7, 9, 1, 3])
 }
 
 /// Finnish personal identity code (Digital and Population Data Services Agency): the

@@ -11,7 +11,7 @@ use regex::Regex;
 use super::super::regexes::static_regex;
 use super::super::validators::digits;
 use super::super::{Form, Hit};
-use super::{checked, graded};
+use super::{checked, complement_check_digit_holds, graded};
 
 /// The matches of the pattern `name`, if it is one of this file's.
 pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
@@ -153,6 +153,19 @@ fn valid_tax_id(s: &str) -> bool {
     most <= 3 && iso7064_mod_11_10(&d[..10]) == d[10]
 }
 
+/// The digits of each product of `digits` and `weights`, pair by pair, summed: the sum
+/// both social insurance numbers take mod 10 (no product reaches 100).
+fn product_digit_sum(digits: &[u32], weights: &[u32]) -> u32 {
+    digits
+        .iter()
+        .zip(weights)
+        .map(|(d, w)| {
+            let product = d * w;
+            product / 10 + product % 10
+        })
+        .sum()
+}
+
 /// Rentenversicherungsnummer (Deutsche Rentenversicherung): a day 01–31 or 51–81, a
 /// month 01–12, and the check digit over the number with its letter as two digits (its
 /// place in the alphabet), weighted 2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1, each product's
@@ -172,14 +185,7 @@ fn valid_pension_insurance(s: &str) -> bool {
     let mut effective = digits(&upper[..8]);
     effective.extend([letter / 10, letter % 10]);
     effective.extend(digits(&upper[9..11]));
-    let total: u32 = effective
-        .iter()
-        .zip([2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1])
-        .map(|(d, w)| {
-            let product = d * w;
-            product / 10 + product % 10
-        })
-        .sum();
+    let total = product_digit_sum(&effective, &[2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1]);
     total % 10 == u32::from(b[11] - b'0')
 }
 
@@ -220,14 +226,7 @@ fn valid_health_insurance(s: &str) -> bool {
     let letter = u32::from(b[0] - b'A' + 1);
     let mut effective = vec![letter / 10, letter % 10];
     effective.extend(digits(&upper[1..9]));
-    let total: u32 = effective
-        .iter()
-        .zip([1, 2].iter().cycle())
-        .map(|(d, f)| {
-            let product = d * f;
-            product / 10 + product % 10
-        })
-        .sum();
+    let total = product_digit_sum(&effective, &[1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
     total % 10 == u32::from(b[9] - b'0')
 }
 
@@ -235,7 +234,7 @@ fn valid_health_insurance(s: &str) -> bool {
 /// weighted 4, 9, 4, 9, 4, 9, and the seventh the sum's complement mod 10.
 fn valid_lanr(s: &str) -> bool {
     let d = digits(s);
-    d.len() == 9 && (10 - super::weighted_sum(&d[..6], &[4, 9, 4, 9, 4, 9]) % 10) % 10 == d[6]
+    d.len() == 9 && complement_check_digit_holds(&d, &[4, 9, 4, 9, 4, 9])
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use super::super::regexes::static_regex;
 use super::super::{Form, Hit};
-use super::{sanitized_digits, weighted_sum};
+use super::{mod10_complement, sanitized_digits, weighted_sum};
 
 /// The matches of the pattern `name`, if it is one of this file's.
 pub(super) fn hits(name: &str, text: &str) -> Option<Vec<Hit>> {
@@ -171,7 +171,7 @@ fn valid_brn(s: &str) -> bool {
     };
     let last = d[8] * 5;
     let sum = weighted_sum(&d[..8], &[1, 3, 7, 1, 3, 7, 1, 3]) + last / 10 + last;
-    (10 - sum % 10) % 10 == d[9]
+    mod10_complement(sum) == d[9]
 }
 
 /// A driving licence number whose region code is one of the licensing agencies'.

@@ -99,6 +99,18 @@ fn weighted_sum(digits: &[u32], weights: &[u32]) -> u32 {
     digits.iter().zip(weights).map(|(d, w)| d * w).sum()
 }
 
+/// The digit that brings `sum` up to a multiple of ten: the check digit of the many
+/// registers whose check is a weighted sum's complement mod 10.
+fn mod10_complement(sum: u32) -> u32 {
+    (10 - sum % 10) % 10
+}
+
+/// Whether the digit after the weighted ones (`digits[weights.len()]`) is their weighted
+/// sum's complement mod 10, as ASIC's company numbers, PESEL and the LANR check theirs.
+fn complement_check_digit_holds(digits: &[u32], weights: &[u32]) -> bool {
+    digits.get(weights.len()) == Some(&mod10_complement(weighted_sum(digits, weights)))
+}
+
 /// The Verhoeff check (Verhoeff, "Error Detecting Decimal Codes", 1969): the dihedral
 /// group D5's multiplication table `D` over the digits, read from the right, each
 /// permuted by `P` by its position. Written out as Presidio does: its three tables are
@@ -132,6 +144,28 @@ fn verhoeff_valid(digits: &[u32]) -> bool {
         .enumerate()
         .fold(0, |c, (i, &d)| D[c][P[i % 8][d as usize % 10]]);
     check == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_complement_check_digit_is_the_weighted_sums_way_to_ten() {
+        // ASIC's example company number 004 085 616: 84 weighted, so 6.
+        let acn = [0, 0, 4, 0, 8, 5, 6, 1, 6];
+        let weights = [8, 7, 6, 5, 4, 3, 2, 1];
+        assert_eq!(weighted_sum(&acn, &weights), 84);
+        assert!(complement_check_digit_holds(&acn, &weights));
+        assert!(!complement_check_digit_holds(
+            &[0, 0, 4, 0, 8, 5, 6, 1, 7],
+            &weights
+        ));
+        // A sum already a multiple of ten wants 0, not 10.
+        assert_eq!(mod10_complement(90), 0);
+        // No digit after the weighted ones: no check holds.
+        assert!(!complement_check_digit_holds(&acn[..8], &weights));
+    }
 }
 
 #[cfg(test)]
