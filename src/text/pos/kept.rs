@@ -194,7 +194,7 @@ mod tests {
         let builtin = PerceptronTagger::builtin().expect("built-in model");
         let source = (7, 70);
         let bytes = builtin.to_kept(source);
-        let refused = |b: &[u8], s| PerceptronTagger::from_kept(b, s).err().expect("refused");
+        let refused = |b: &[u8], s| PerceptronTagger::from_kept(b, s).expect_err("refused");
         let mut flipped = bytes.clone();
         flipped[40] ^= 1;
         assert_eq!(refused(&flipped, source), "checksum mismatch");
