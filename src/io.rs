@@ -47,6 +47,44 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     writer.commit()
 }
 
+/// A file computed once and kept in the data directory's cache (a table, a model in a
+/// layout read in place), read by `parse`; `None` when there is none, or it cannot be read
+/// or parsed (said in the log), so it is built again.
+pub fn read_kept<T>(
+    path: &Path,
+    parse: impl FnOnce(Vec<u8>) -> std::result::Result<T, String>,
+) -> Option<T> {
+    match std::fs::read(path) {
+        Ok(bytes) => parse(bytes)
+            .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
+            .ok(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            log::warn!("{}: {e}; rebuilding it", path.display());
+            None
+        }
+    }
+}
+
+/// Removes the files `<prefix>*.bin` of `cache_dir` but `kept`: files kept for other
+/// corpora, knowledge bases, priors or models, so they do not pile up as those change
+/// (each is rebuilt in about a second when needed again).
+pub fn remove_other_kept(cache_dir: &Path, kept: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(cache_dir) else {
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+        let stale = path != kept
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".bin"));
+        if stale && std::fs::remove_file(&path).is_ok() {
+            log::info!("removed the outdated file {}", path.display());
+        }
+    }
+}
+
 /// How temporary outputs are named (`.declass-tmp-` and random characters), so that one
 /// left by a killed run is recognised and removed by the next run writing beside it.
 pub const TEMP_PREFIX: &str = ".declass-tmp-";

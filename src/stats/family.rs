@@ -217,7 +217,7 @@ impl SetFamily {
         let secret =
             crate::stats::cache::read_or_create_secret(&cache_dir.join(crate::data::SECRET_FILE))?;
         let size = self.members.len();
-        let read = kept::read(&path, |bytes| {
+        let read = crate::io::read_kept(&path, |bytes| {
             FamilyTable::from_bytes(bytes, &secret, &sources, size, path.clone())
         });
         let table = match read {
@@ -230,7 +230,7 @@ impl SetFamily {
                 let table =
                     FamilyTable::build(size, list, counts, prior, &secret, sources, path.clone())?;
                 match crate::io::write_atomic(&path, &table.bytes) {
-                    Ok(()) => kept::remove_others(cache_dir, &path, "concept-sets-"),
+                    Ok(()) => crate::io::remove_other_kept(cache_dir, &path, "concept-sets-"),
                     Err(e) => log::warn!("concept table not kept for later runs: {e}"),
                 }
                 log::info!("concept table built in {:.2?}", started.elapsed());

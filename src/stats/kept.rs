@@ -6,7 +6,6 @@
 //! plus its offset in the blob.
 
 use std::ops::Range;
-use std::path::Path;
 
 use roaring::RoaringBitmap;
 
@@ -96,38 +95,4 @@ pub(super) fn blob(body: &[u8], entries_end: usize) -> Result<Range<usize>, Stri
         return Err("truncated or trailing bytes".into());
     }
     Ok(blob)
-}
-
-/// The table kept at `path`, read by `parse`; `None` when there is none, or it cannot
-/// be read or parsed (said in the log), so it is built again.
-pub(super) fn read<T>(path: &Path, parse: impl FnOnce(Vec<u8>) -> Result<T, String>) -> Option<T> {
-    match std::fs::read(path) {
-        Ok(bytes) => parse(bytes)
-            .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
-            .ok(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            log::warn!("{}: {e}; rebuilding it", path.display());
-            None
-        }
-    }
-}
-
-/// Removes the files `<prefix>*.bin` of `cache_dir` but `kept`: tables of other
-/// corpora, knowledge bases or priors, so they do not pile up as those change (a table
-/// is rebuilt in about a second when needed again).
-pub(super) fn remove_others(cache_dir: &Path, kept: &Path, prefix: &str) {
-    let Ok(entries) = std::fs::read_dir(cache_dir) else {
-        return;
-    };
-    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
-        let stale = path != kept
-            && path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".bin"));
-        if stale && std::fs::remove_file(&path).is_ok() {
-            log::info!("removed the outdated table {}", path.display());
-        }
-    }
 }

@@ -113,7 +113,7 @@ impl LocalSource {
         let path = PhraseTable::path_for(cache_dir, &corpus, list_identity);
         let secret =
             crate::stats::cache::read_or_create_secret(&cache_dir.join(crate::data::SECRET_FILE))?;
-        let read = crate::stats::kept::read(&path, |bytes| {
+        let read = crate::io::read_kept(&path, |bytes| {
             PhraseTable::from_bytes(bytes, &secret, &corpus, list_identity, path.clone())
         });
         let table = match read {
@@ -134,7 +134,7 @@ impl LocalSource {
                     path.clone(),
                 )?;
                 match crate::io::write_atomic(&path, table.bytes()) {
-                    Ok(()) => crate::stats::kept::remove_others(cache_dir, &path, "phrase-docs-"),
+                    Ok(()) => crate::io::remove_other_kept(cache_dir, &path, "phrase-docs-"),
                     Err(e) => log::warn!("phrase table not kept for later runs: {e}"),
                 }
                 log::info!(

@@ -27,6 +27,7 @@ pub mod shared;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testutil;
 pub mod wire;
+pub mod word_table;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;

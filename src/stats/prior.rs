@@ -31,17 +31,17 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 
 use crate::error::{Error, Result};
 use crate::stats::info::{Figure, Origin, ic_from_probability};
+use crate::stats::word_table::{self, WordTable};
 use crate::stats::{CountRequest, CountSource, Phrase, SharedSet, TermSet};
 
 /// Word → frequency (probability of a word occurrence).
 pub struct WordFreq {
-    freqs: FxHashMap<String, f32>,
+    freqs: WordTable,
     /// Term sets of several phrases → [`WordFreq::any_probability`]: a concept's set is
     /// asked about for every term it generalizes, and lists hundreds of phrases.
     sets: moka::sync::Cache<SharedSet, Option<f64>, rustc_hash::FxBuildHasher>,
@@ -109,39 +109,49 @@ impl WordFreq {
     /// Reads a gzip'd cBpack file (e.g. `wordfreq/data/large_en.msgpack.gz`).
     pub fn load(path: &Path) -> Result<WordFreq> {
         let compressed = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let source = checksum(&compressed);
+        WordFreq::from_gzip(path, &compressed, source)
+    }
+
+    /// [`WordFreq::load`] through the table kept for this list in `cache_dir`
+    /// ([`word_table::kept_table`]): the list is decoded only when no sound table was
+    /// kept for its bytes. The same probabilities either way.
+    pub fn load_kept(path: &Path, cache_dir: &Path) -> Result<WordFreq> {
+        let compressed = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let source = checksum(&compressed);
+        let freqs = word_table::kept_table(cache_dir, source, || {
+            WordFreq::from_gzip(path, &compressed, source).map(|prior| prior.freqs)
+        })?;
+        Ok(WordFreq::from_table(freqs, source))
+    }
+
+    fn from_gzip(path: &Path, compressed: &[u8], source: (u32, usize)) -> Result<WordFreq> {
         let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(compressed.as_slice())
+        flate2::read::GzDecoder::new(compressed)
             .read_to_end(&mut bytes)
             .map_err(|e| Error::model(path, format!("not gzip: {e}")))?;
-        let mut prior = WordFreq::from_msgpack(&bytes).map_err(|e| Error::model(path, e))?;
-        prior.source = checksum(&compressed);
-        prior.identity = prior.describe_identity();
-        Ok(prior)
+        let buckets = decode_cbpack(&bytes).map_err(|e| Error::model(path, e))?;
+        let freqs = bucket_table(source, buckets).map_err(|e| Error::model(path, e))?;
+        Ok(WordFreq::from_table(freqs, source))
     }
 
     /// Decodes an uncompressed cBpack.
     pub fn from_msgpack(bytes: &[u8]) -> std::result::Result<WordFreq, String> {
-        let CbPack(buckets) =
-            rmp_serde::from_slice(bytes).map_err(|e| format!("not a wordfreq cBpack: {e}"))?;
-        let mut freqs = FxHashMap::with_capacity_and_hasher(
-            buckets.iter().map(Vec::len).sum(),
-            Default::default(),
-        );
-        for (centibels, words) in buckets.into_iter().enumerate() {
-            let freq = 10f64.powf(-(centibels as f64) / 100.0) as f32;
-            for word in words {
-                freqs.entry(word).or_insert(freq);
-            }
-        }
+        let source = checksum(bytes);
+        let freqs = bucket_table(source, decode_cbpack(bytes)?)?;
+        Ok(WordFreq::from_table(freqs, source))
+    }
+
+    fn from_table(freqs: WordTable, source: (u32, usize)) -> WordFreq {
         let mut prior = WordFreq {
             freqs,
             sets: set_cache(0),
-            source: checksum(bytes),
+            source,
             identity: String::new(),
             occurrences_per_document: None,
         };
         prior.identity = prior.describe_identity();
-        Ok(prior)
+        prior
     }
 
     /// Puts the prior on the corpus's scale. A word frequency is per occurrence, a corpus
@@ -161,16 +171,15 @@ impl WordFreq {
         if sample == 0 {
             return Ok(None);
         }
-        let mut ranked: Vec<(&String, f32)> = self
+        let mut ranked: Vec<(&str, f32)> = self
             .freqs
             .iter()
             .filter(|(w, _)| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase()))
-            .map(|(w, &f)| (w, f))
             .collect();
         // Only the first `200 + 3 · sample` ranks are read: those are partitioned off and
         // sorted, not the whole list (the order is total, so the result is the same).
         let order =
-            |a: &(&String, f32), b: &(&String, f32)| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0));
+            |a: &(&str, f32), b: &(&str, f32)| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0));
         let needed = 200 + 3 * sample;
         if needed < ranked.len() {
             ranked.select_nth_unstable_by(needed, order);
@@ -182,7 +191,7 @@ impl WordFreq {
             .skip(200)
             .step_by(3)
             .take(sample)
-            .map(|(w, f)| ((*w).clone(), f64::from(*f)))
+            .map(|(w, f)| ((*w).to_string(), f64::from(*f)))
             .collect();
         let requests: Vec<CountRequest> = chosen
             .iter()
@@ -200,14 +209,20 @@ impl WordFreq {
             return Ok(None);
         }
         fitted.sort_by(f64::total_cmp);
-        let median = fitted[fitted.len() / 2];
-        self.occurrences_per_document = Some(median);
+        let calibration = Calibration {
+            words: fitted.len(),
+            occurrences_per_document: fitted[fitted.len() / 2],
+        };
+        self.apply(calibration);
+        Ok(Some(calibration))
+    }
+
+    /// Puts the prior on the scale a calibration measured (one kept from an earlier run
+    /// of [`WordFreq::calibrate`] on the same list and corpus).
+    pub fn apply(&mut self, calibration: Calibration) {
+        self.occurrences_per_document = Some(calibration.occurrences_per_document);
         self.identity = self.describe_identity();
         self.sets.invalidate_all();
-        Ok(Some(Calibration {
-            words: fitted.len(),
-            occurrences_per_document: median,
-        }))
     }
 
     pub fn len(&self) -> usize {
@@ -235,7 +250,7 @@ impl WordFreq {
 
     /// Frequency of one normalized word, if listed.
     pub fn word(&self, word: &str) -> Option<f64> {
-        self.freqs.get(word).map(|&f| f64::from(f))
+        self.freqs.get(word).map(f64::from)
     }
 
     /// Frequency of one normalized token by wordfreq's rule: digit sequences smashed to
@@ -318,6 +333,26 @@ impl WordFreq {
         self.probability(phrase)
             .map(|p| ic_from_probability(p, Origin::WordfreqPrior))
     }
+}
+
+/// The cBpack's buckets, its header checked.
+fn decode_cbpack(bytes: &[u8]) -> std::result::Result<Vec<Vec<String>>, String> {
+    let CbPack(buckets) =
+        rmp_serde::from_slice(bytes).map_err(|e| format!("not a wordfreq cBpack: {e}"))?;
+    Ok(buckets)
+}
+
+/// Bucket `i` holds the words at `10^(-i/100)`; a word listed twice keeps its first.
+fn bucket_table(
+    source: (u32, usize),
+    buckets: Vec<Vec<String>>,
+) -> std::result::Result<WordTable, String> {
+    let mut pairs = Vec::with_capacity(buckets.iter().map(Vec::len).sum());
+    for (centibels, words) in buckets.into_iter().enumerate() {
+        let freq = 10f64.powf(-(centibels as f64) / 100.0) as f32;
+        pairs.extend(words.into_iter().map(|word| (word, freq)));
+    }
+    WordTable::from_pairs(source, pairs)
 }
 
 /// The CRC-32 and length of a word list's bytes.

@@ -52,6 +52,23 @@ pub struct Gazetteers {
     /// A hit is confirmed in the list itself; hashes keep the index small.
     #[serde(skip)]
     index: std::sync::OnceLock<PhraseIndex>,
+    /// Set lookups made without the index, which is built once they add up to what
+    /// building it costs ([`Gazetteers::index_when_it_pays`]).
+    #[serde(skip)]
+    searched: Searched,
+}
+
+/// A count of lookups shared by the threads labelling with one model; a clone starts
+/// from the count so far.
+#[derive(Debug, Default)]
+struct Searched(std::sync::atomic::AtomicUsize);
+
+impl Clone for Searched {
+    fn clone(&self) -> Self {
+        Searched(std::sync::atomic::AtomicUsize::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    }
 }
 
 /// The lists' phrases by hash, and the hashes of their proper word prefixes: a token's
@@ -116,7 +133,85 @@ impl Gazetteers {
     pub fn features(&self, words: &[String]) -> Vec<Vec<String>> {
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
         let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
-        let index = self.index.get_or_init(|| {
+        let index = self.index_when_it_pays();
+        let sets: Vec<&BTreeSet<String>> = self.lists.values().collect();
+        let mut out = vec![Vec::new(); lower.len()];
+        let mut longest = vec![0usize; self.lists.len()];
+        let mut lookups = 0;
+        for start in 0..lower.len() {
+            longest.iter_mut().for_each(|len| *len = 0);
+            let mut candidate = String::new();
+            for len in 1..=self.max_words.min(lower.len() - start) {
+                if len > 1 {
+                    candidate.push(' ');
+                }
+                candidate.push_str(&lower[start + len - 1]);
+                let longer = match index {
+                    Some(index) => {
+                        let hash = phrase_hash(&candidate);
+                        for &position in index.phrases.get(&hash).into_iter().flatten() {
+                            if sets[position].contains(&candidate) {
+                                longest[position] = len;
+                            }
+                        }
+                        index.prefixes.contains(&hash)
+                    }
+                    None => {
+                        lookups += 2 * sets.len();
+                        let prefix = format!("{candidate} ");
+                        let mut longer = false;
+                        for (position, set) in sets.iter().enumerate() {
+                            if set.contains(&candidate) {
+                                longest[position] = len;
+                            }
+                            longer |= set
+                                .range::<str, _>((
+                                    std::ops::Bound::Included(prefix.as_str()),
+                                    std::ops::Bound::Unbounded,
+                                ))
+                                .next()
+                                .is_some_and(|next| next.starts_with(&prefix));
+                        }
+                        longer
+                    }
+                };
+                if !longer {
+                    break;
+                }
+            }
+            for (name, &len) in self.lists.keys().zip(&longest) {
+                for (offset, slot) in out[start..start + len].iter_mut().enumerate() {
+                    let part = if offset == 0 { 'B' } else { 'I' };
+                    slot.push(format!("gaz:{name}:{part}"));
+                    slot.push(format!("gaz:{name}:{part}:{}", cases[start + offset]));
+                }
+            }
+        }
+        if lookups > 0 {
+            self.searched
+                .0
+                .fetch_add(lookups, std::sync::atomic::Ordering::Relaxed);
+        }
+        out
+    }
+
+    /// The phrase index, once it pays for itself. Building it hashes every listed phrase
+    /// (a fiftieth of a second for the disease model's lists, most of a one-line
+    /// document's labelling), while a few documents' tokens are found as fast in the
+    /// ordered sets themselves, a candidate growing while some phrase of a set begins with
+    /// it. So the sets are searched until the lookups made reach a quarter of the phrases
+    /// listed (a set lookup costs a few times what indexing one phrase does), then the
+    /// index is built. The features are the same either way: the index only narrows
+    /// which sets are asked and when a candidate stops growing.
+    fn index_when_it_pays(&self) -> Option<&PhraseIndex> {
+        if let Some(index) = self.index.get() {
+            return Some(index);
+        }
+        let phrases: usize = self.lists.values().map(BTreeSet::len).sum();
+        if self.searched.0.load(std::sync::atomic::Ordering::Relaxed) < phrases / 4 {
+            return None;
+        }
+        Some(self.index.get_or_init(|| {
             let mut index = PhraseIndex::default();
             for (position, set) in self.lists.values().enumerate() {
                 for phrase in set {
@@ -130,37 +225,7 @@ impl Gazetteers {
                 }
             }
             index
-        });
-        let sets: Vec<&BTreeSet<String>> = self.lists.values().collect();
-        let mut out = vec![Vec::new(); lower.len()];
-        let mut longest = vec![0usize; self.lists.len()];
-        for start in 0..lower.len() {
-            longest.iter_mut().for_each(|len| *len = 0);
-            let mut candidate = String::new();
-            for len in 1..=self.max_words.min(lower.len() - start) {
-                if len > 1 {
-                    candidate.push(' ');
-                }
-                candidate.push_str(&lower[start + len - 1]);
-                let hash = phrase_hash(&candidate);
-                for &position in index.phrases.get(&hash).into_iter().flatten() {
-                    if sets[position].contains(&candidate) {
-                        longest[position] = len;
-                    }
-                }
-                if !index.prefixes.contains(&hash) {
-                    break;
-                }
-            }
-            for (name, &len) in self.lists.keys().zip(&longest) {
-                for (offset, slot) in out[start..start + len].iter_mut().enumerate() {
-                    let part = if offset == 0 { 'B' } else { 'I' };
-                    slot.push(format!("gaz:{name}:{part}"));
-                    slot.push(format!("gaz:{name}:{part}:{}", cases[start + offset]));
-                }
-            }
-        }
-        out
+        }))
     }
 }
 

@@ -234,6 +234,37 @@ fn gazetteer_search_follows_phrase_prefixes() {
     assert!(city[1].contains(&"gaz:towns:B".to_string()));
 }
 
+/// The first tokens are searched in the sets themselves, later ones through the phrase
+/// index built once it pays: the same features either way.
+#[test]
+fn gazetteer_features_are_the_same_before_and_after_the_index() {
+    let mut gaz = Gazetteers::default();
+    gaz.add(
+        "places",
+        (0..40)
+            .map(|i| format!("place {i} hall"))
+            .chain(["new york", "new york city hall"].map(String::from)),
+    );
+    gaz.add("towns", ["york", "hall"].map(String::from));
+    let text = words("New York City Hall and place 7 hall near York");
+    let searched = gaz.clone().features(&text);
+    assert_eq!(
+        searched[1],
+        [
+            "gaz:places:I",
+            "gaz:places:I:X",
+            "gaz:towns:B",
+            "gaz:towns:B:X"
+        ]
+    );
+    assert_eq!(searched[6], ["gaz:places:I", "gaz:places:I:-"]);
+    assert!(searched[4].is_empty());
+    // Enough lookups for the index (a quarter of the 44 phrases), then through it.
+    for _ in 0..3 {
+        assert_eq!(gaz.features(&text), searched);
+    }
+}
+
 fn words(text: &str) -> Vec<String> {
     text.split(' ').map(String::from).collect()
 }

@@ -54,11 +54,7 @@ impl PerceptronTagger {
         flate2::read::GzDecoder::new(bytes)
             .read_to_end(&mut raw)
             .map_err(|e| Error::model(path, format!("not a gzipped POS model ({e})")))?;
-        let mut r = ModelReader {
-            bytes: &raw,
-            pos: 0,
-            path,
-        };
+        let mut r = ModelReader::new(&raw, path);
         if r.take(MAGIC.len())? != MAGIC {
             return Err(Error::model(
                 path,
@@ -97,7 +93,7 @@ impl PerceptronTagger {
         }
         let first = r.layer()?;
         let second = r.layer()?;
-        if r.pos != raw.len() {
+        if !r.at_end() {
             return Err(Error::model(path, "trailing bytes after the weights"));
         }
         Ok(PerceptronTagger::from_quantized(
@@ -116,6 +112,20 @@ pub(super) struct ModelReader<'a> {
 }
 
 impl<'a> ModelReader<'a> {
+    /// Reads `bytes` from the start; errors name `path`.
+    pub(super) fn new(bytes: &'a [u8], path: &'a Path) -> Self {
+        ModelReader {
+            bytes,
+            pos: 0,
+            path,
+        }
+    }
+
+    /// Whether every byte has been read.
+    pub(super) fn at_end(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+
     pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self
             .pos

@@ -15,6 +15,7 @@
 
 mod features;
 mod format;
+mod kept;
 mod train;
 
 #[cfg(test)]
@@ -39,6 +40,9 @@ use crate::text::PosConfig;
 /// The model compiled into the binary, produced by `declass train pos` (see
 /// `kb/models/README.md` for the command, the data's licence and the accuracy).
 pub const BUILTIN_MODEL: &[u8] = include_bytes!("../../../kb/models/pos-perceptron.bin.gz");
+
+/// How errors name the compiled-in model.
+const BUILTIN_ORIGIN: &str = "<built-in POS model>";
 
 /// Number of tags: every weight row has one weight per UPOS tag.
 const TAGS: usize = Upos::ALL.len();
@@ -128,18 +132,21 @@ type QuantizedLayer = Vec<(u64, [i16; TAGS])>;
 impl PerceptronTagger {
     /// The model compiled into the binary.
     pub fn builtin() -> Result<PerceptronTagger> {
-        Self::from_gzip(BUILTIN_MODEL, Path::new("<built-in POS model>"))
+        Self::from_gzip(BUILTIN_MODEL, Path::new(BUILTIN_ORIGIN))
     }
 
     /// The configured model file (`[pos] model`, an absolute path or one relative to
-    /// the data directory) when it exists, the built-in model otherwise.
+    /// the data directory) when it exists, the built-in model otherwise; read from the
+    /// copy kept in the data directory's cache when there is a sound one.
     pub fn configured(config: &PosConfig, data_dir: &Path) -> Result<PerceptronTagger> {
         let path = model_path(config, data_dir);
+        let cache = data_dir.join("cache");
         if path.is_file() {
             log::info!("POS model: {}", path.display());
-            Self::load(&path)
+            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            Self::kept(&bytes, &path, &cache)
         } else {
-            Self::builtin()
+            Self::kept(BUILTIN_MODEL, Path::new(BUILTIN_ORIGIN), &cache)
         }
     }
 
