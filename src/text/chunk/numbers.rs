@@ -28,6 +28,12 @@ impl Ctx<'_> {
         if !is_number(k) || (self.is_day(k) && k + 1 < end && self.is_month_name(k + 1)) {
             return None;
         }
+        // A sentence's opening verb before a number of more than four digits takes it as
+        // its object ("Call 555-0142 for details"); no article or rule is numbered so.
+        let long_number = self.word(k).chars().filter(char::is_ascii_digit).count() > 4;
+        if i == self.sentence_start && self.tags[i] == Upos::Verb && long_number {
+            return None;
+        }
         k += 1;
         loop {
             let word = if k < end { self.word(k) } else { "" };

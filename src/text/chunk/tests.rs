@@ -87,6 +87,18 @@ fn a_verb_or_adverb_opening_the_sentence_is_not_part_of_the_name() {
         terms("Ask Jane Roe .", &["VERB", "PROPN", "PROPN", "PUNCT"]),
         name("Jane Roe")
     );
+    // Nor is a number the opening verb takes as its object, where "Rule 52" stays one.
+    assert_eq!(
+        terms("Call 555-0142 for details", &["VERB", "NUM", "ADP", "NOUN"]),
+        vec![
+            ("555-0142".to_string(), TermKind::Number),
+            ("details".to_string(), TermKind::NounPhrase)
+        ]
+    );
+    assert_eq!(
+        terms("Rule 52 applies", &["VERB", "NUM", "VERB"]),
+        name("Rule 52")
+    );
     // A rank is the start of the name, whatever the tagger made of it.
     assert_eq!(
         terms("Sergeant Gamble came", &["VERB", "PROPN", "VERB"]),

@@ -491,6 +491,7 @@ fn verbs_stay_verbs_and_a_number_to_call_is_replaced() {
         "{text}"
     );
     assert!(!text.contains("555") && !text.contains("0142"), "{text}");
+    assert!(text.contains("Call a number for details."), "{text}");
     // An identifier names something, as a capitalized name does: it takes an article.
     assert!(text.contains("Mail an email address for more."), "{text}");
 }
