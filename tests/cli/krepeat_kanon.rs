@@ -80,7 +80,11 @@ fn krepeat_threads_give_the_same_output() {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             text.push_str(words[(seed >> 33) as usize % words.len()]);
-            text.push(if (seed >> 20) % 9 == 0 { '\n' } else { ' ' });
+            text.push(if (seed >> 20).is_multiple_of(9) {
+                '\n'
+            } else {
+                ' '
+            });
         }
         let path = dir.path().join(format!("{f}.txt"));
         std::fs::write(&path, text).expect("write");
