@@ -8,7 +8,9 @@
 //! then documents sampled from a word-bigram model of that same text, so larger inputs
 //! keep its word statistics without being verbatim copies.
 //!
-//! Run: `cargo bench --bench krepeat_scale [-- SIZES_MB…]` (default 1 2 5 10 20 50 100).
+//! Run: `cargo bench --bench krepeat_scale [-- SIZES_MB…]` (default 1 2 5 10 20 50 100);
+//! `KREPEAT_THREADS=N` sorts the suffixes on N threads (default 1; 0: one per core), and
+//! MB/s is then given by wall time as well as by the CPU time of all threads.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -174,10 +176,20 @@ fn main() {
     }
     eprintln!("real text: {} documents, {real_bytes} bytes", real.len());
     let model = Bigrams::new(&real);
+    let threads: u16 = match std::env::var("KREPEAT_THREADS") {
+        Ok(v) => match v.parse() {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("KREPEAT_THREADS={v}: {e}");
+                std::process::exit(2);
+            }
+        },
+        Err(_) => 1,
+    };
     println!(
-        "| input MB | docs | k | l | counting | wall s | CPU s | MB/s (CPU) | peak extra bytes per input byte | suppressed % |"
+        "| input MB | docs | k | l | counting | threads | wall s | CPU s | MB/s (wall) | MB/s (CPU) | peak extra bytes per input byte | suppressed % |"
     );
-    println!("|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     for &mb in &sizes {
         let target = mb * 1_000_000;
         let mut rng = SplitMix(42);
@@ -201,6 +213,7 @@ fn main() {
                 k: 4,
                 min_len: 6,
                 counting,
+                threads,
             };
             // Reset the peak-RSS counter (Linux ≥ 4.0), then measure.
             let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -224,12 +237,13 @@ fn main() {
                 .sum();
             let chars: usize = refs.iter().map(|d| d.chars().count()).sum();
             println!(
-                "| {:.1} | {} | 4 | 6 | {:?} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} |",
+                "| {:.1} | {} | 4 | 6 | {:?} | {threads} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} | {:.1} |",
                 total as f64 / 1e6,
                 docs.len(),
                 counting,
                 secs,
                 cpu,
+                total as f64 / 1e6 / secs,
                 total as f64 / 1e6 / cpu,
                 (peak.saturating_sub(before) * 1024) as f64 / total as f64,
                 100.0 * suppressed as f64 / chars as f64

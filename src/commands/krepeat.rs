@@ -25,6 +25,10 @@ pub struct KRepeatArgs {
     /// Count documents (files) instead of occurrences.
     #[arg(long)]
     pub per_document: bool,
+    /// Threads of the suffix sort; 0: one per core (default: krepeat.threads). The output
+    /// is the same for any value.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<u16>,
     /// Character replacing suppressed ones (default: krepeat.mask_char).
     #[arg(long, value_name = "C")]
     pub mask_char: Option<char>,
@@ -44,6 +48,9 @@ pub fn run(ctx: &Ctx, args: KRepeatArgs) -> Result<()> {
     }
     if let Some(l) = args.min_len {
         params.min_len = l;
+    }
+    if let Some(threads) = args.threads {
+        params.threads = threads;
     }
     if args.per_document {
         params.counting = Counting::Documents;

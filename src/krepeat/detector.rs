@@ -99,6 +99,7 @@ mod tests {
             k: 2,
             min_len: 3,
             counting: Counting::Documents,
+            threads: 1,
         };
         let detector = KRepeatDetector::new(params, 0.2, background).expect("detector");
         let findings = detector.detect(&doc).expect("detect");

@@ -8,6 +8,8 @@
 //! whitespace-delimited visible piece occurs at least `k` times in the input.
 
 mod detector;
+mod documents;
+mod ranks;
 #[cfg(test)]
 mod reference;
 pub mod repeats;
@@ -28,15 +30,19 @@ pub struct KRepeatConfig {
     pub per_document: bool,
     pub mask_char: char,
     pub suppressed_share: f64,
+    pub threads: u16,
 }
 
-/// What to cover with: threshold `k`, the length lower bound `l` for repeats, and
-/// whether occurrences inside one document count once.
+/// What to cover with: threshold `k`, the length lower bound `l` for repeats, whether
+/// occurrences inside one document count once, and how many threads sort the suffixes
+/// (which changes only the speed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CoverParams {
     pub k: usize,
     pub min_len: usize,
     pub counting: Counting,
+    /// Threads of the suffix sort: 1 is sequential, 0 one per core (OpenMP's default).
+    pub threads: u16,
 }
 
 impl CoverParams {
@@ -49,6 +55,7 @@ impl CoverParams {
             } else {
                 Counting::Occurrences
             },
+            threads: config.threads,
         }
     }
 
@@ -107,10 +114,10 @@ impl DocCover {
 /// Algorithm 1, the length bound, then Algorithm 2) and returns one cover per document.
 pub fn cover(docs: &[&str], params: &CoverParams) -> Result<Vec<DocCover>> {
     params.validate(docs.len())?;
-    let index = SuffixIndex::build(docs)?;
+    let index = SuffixIndex::build(docs, params.threads)?;
     let text_len = index.text_len;
     let doc_starts = index.doc_starts.clone();
-    let regions: Vec<_> = maximum_repeats(index, params.k, params.counting)
+    let regions: Vec<_> = maximum_repeats(index, params.k, params.counting, params.threads)
         .into_iter()
         .filter(|r| r.len() >= params.min_len)
         .collect();
@@ -224,6 +231,7 @@ mod tests {
                             k,
                             min_len,
                             counting,
+                            threads: 1,
                         };
                         match cover(&docs, &params) {
                             Ok(covers) => check_k_anonymous(&docs, &covers, &params),
@@ -248,6 +256,7 @@ mod tests {
                 k: 2,
                 min_len: 2,
                 counting,
+                threads: 1,
             };
             let first = cover(&docs, &params).expect("cover");
             check_k_anonymous(&docs, &first, &params);
@@ -267,6 +276,7 @@ mod tests {
             k: 2,
             min_len: 1,
             counting: Counting::Documents,
+            threads: 1,
         };
         let covers = cover(&docs, &params).expect("cover");
         assert!(!covers[0].render(docs[0], '#').contains("Zbigniew"));
@@ -284,6 +294,7 @@ mod tests {
             k: 1,
             min_len: 1,
             counting: Counting::Occurrences,
+            threads: 1,
         };
         let err = cover(&["abc"], &params).expect_err("k = 1");
         assert_eq!(err.to_string(), "krepeat k: must be at least 2 (got 1)");
@@ -291,6 +302,7 @@ mod tests {
             k: 3,
             min_len: 1,
             counting: Counting::Documents,
+            threads: 1,
         };
         let err = cover(&["a", "b"], &params).expect_err("too few documents");
         assert!(err.to_string().contains("documents"), "{err}");
@@ -333,6 +345,7 @@ mod tests {
             k: 2,
             min_len: 1,
             counting: Counting::Occurrences,
+            threads: 1,
         };
         let covers = cover(&[""], &params).expect("cover");
         assert_eq!(covers[0].render("", '*'), "");

@@ -7,8 +7,12 @@
 //! Church's pseudo characters), so no repeat and no common prefix crosses a document
 //! boundary. Input text never contains a zero byte: `io::decode_text` rejects it.
 
-use std::collections::VecDeque;
+use std::ops::Range;
 
+use super::documents::longest_by_documents;
+use super::ranks::{
+    DocLookup, Extremum, RankOrderReader, RankValues, split_in_two, wants_two_threads,
+};
 use crate::error::{Error, Result};
 
 /// The generalized suffix array of the concatenated documents with its permuted LCP array.
@@ -29,9 +33,10 @@ pub struct SuffixIndex {
 
 impl SuffixIndex {
     /// Builds the index with libsais (SA-IS, linear time; PLCP by the Φ variant of Kasai
-    /// et al.'s linear-time LCP construction). Errors when a document contains a zero
-    /// byte or the input is larger than 2 GiB.
-    pub fn build(docs: &[&str]) -> Result<SuffixIndex> {
+    /// et al.'s linear-time LCP construction) on `threads` threads (1: sequential; 0: one
+    /// per core). Errors when a document contains a zero byte or the input is larger than
+    /// 2 GiB.
+    pub fn build(docs: &[&str], threads: u16) -> Result<SuffixIndex> {
         let total: usize = docs.iter().map(|d| d.len() + 1).sum();
         if total >= i32::MAX as usize {
             return Err(Error::input(
@@ -67,16 +72,32 @@ impl SuffixIndex {
         }
         let sais_error =
             |e: libsais::LibsaisError| Error::input("<krepeat input>", format!("libsais: {e:?}"));
-        let with_plcp = libsais::SuffixArrayConstruction::for_text(&text)
-            .in_owned_buffer32()
-            .single_threaded()
-            .generalized_suffix_array()
-            .run()
-            .map_err(sais_error)?
-            .plcp_construction()
-            .single_threaded()
-            .run()
-            .map_err(sais_error)?;
+        // One thread runs libsais' sequential code, more its OpenMP code: the suffix
+        // array and PLCP are unique, so both give the same arrays.
+        let thread_count = match threads {
+            0 => libsais::ThreadCount::openmp_default(),
+            n => libsais::ThreadCount::fixed(n),
+        };
+        let construction = libsais::SuffixArrayConstruction::for_text(&text).in_owned_buffer32();
+        let sorted = if threads == 1 {
+            construction
+                .single_threaded()
+                .generalized_suffix_array()
+                .run()
+        } else {
+            construction
+                .multi_threaded(thread_count)
+                .generalized_suffix_array()
+                .run()
+        }
+        .map_err(sais_error)?;
+        let plcp_construction = sorted.plcp_construction();
+        let with_plcp = if threads == 1 {
+            plcp_construction.single_threaded().run()
+        } else {
+            plcp_construction.multi_threaded(thread_count).run()
+        }
+        .map_err(sais_error)?;
         drop(text);
         let (sa, plcp, _) = with_plcp.into_parts();
         // Values are non-negative and below 2^31 (checked above), so the casts are exact;
@@ -98,51 +119,6 @@ impl SuffixIndex {
 pub enum Counting {
     Occurrences,
     Documents,
-}
-
-/// Text positions per entry of [`DocLookup::block_first`]: its memory is 4 bytes per
-/// block, and a lookup steps over at most the documents starting inside one block. A
-/// fixed fact of the data structure, not a setting: any value gives the same output.
-const DOC_BLOCK_BITS: u32 = 8;
-
-/// The document of a text position in O(1) for documents of a block's length or more:
-/// a binary search over the document starts per suffix was the costliest part of
-/// counting documents, and a document id per position would cost 4 bytes per byte.
-struct DocLookup<'a> {
-    doc_starts: &'a [usize],
-    /// The document holding the first position of each block.
-    block_first: Vec<u32>,
-}
-
-impl<'a> DocLookup<'a> {
-    fn new(doc_starts: &'a [usize], text_len: usize) -> DocLookup<'a> {
-        let blocks = text_len.div_ceil(1 << DOC_BLOCK_BITS);
-        let mut block_first = Vec::with_capacity(blocks);
-        let mut doc = 0usize;
-        for block in 0..blocks {
-            let pos = block << DOC_BLOCK_BITS;
-            while doc_starts[doc + 1] <= pos {
-                doc += 1;
-            }
-            block_first.push(doc as u32);
-        }
-        DocLookup {
-            doc_starts,
-            block_first,
-        }
-    }
-
-    /// Index of the document holding text position `pos` (the last document starting at
-    /// or before it: empty documents hold none).
-    fn doc_of(&self, pos: u32) -> u32 {
-        let pos = pos as usize;
-        let mut doc = self.block_first[pos >> DOC_BLOCK_BITS] as usize;
-        // `doc_starts` ends with the text length, past every position: the loop stops.
-        while self.doc_starts[doc + 1] <= pos {
-            doc += 1;
-        }
-        doc as u32
-    }
 }
 
 /// A region `start..=end` of the concatenated text (inclusive, as in the seed).
@@ -174,8 +150,14 @@ impl Region {
 /// an array of its own; the suffix array is dropped after it.
 ///
 /// For each end position the leftmost start is kept (`mr` in the seed), which makes the
-/// regions maximal to the left; they are maximal to the right by construction.
-pub fn maximum_repeats(index: SuffixIndex, k: usize, counting: Counting) -> Vec<Region> {
+/// regions maximal to the left; they are maximal to the right by construction. With
+/// `threads` other than 1, the pass runs on two threads; the regions are the same.
+pub fn maximum_repeats(
+    index: SuffixIndex,
+    k: usize,
+    counting: Counting,
+    threads: u16,
+) -> Vec<Region> {
     let SuffixIndex {
         text_len,
         doc_starts,
@@ -186,10 +168,10 @@ pub fn maximum_repeats(index: SuffixIndex, k: usize, counting: Counting) -> Vec<
         return Vec::new();
     }
     match counting {
-        Counting::Occurrences => longest_by_occurrences(&sa, &mut plcp, k),
+        Counting::Occurrences => longest_by_occurrences(&sa, &mut plcp, k, threads),
         Counting::Documents => {
             let docs = DocLookup::new(&doc_starts, text_len);
-            longest_by_documents(&sa, &mut plcp, k, &docs);
+            longest_by_documents(&sa, &mut plcp, k, &docs, threads);
         }
     }
     drop(sa);
@@ -215,93 +197,6 @@ pub fn maximum_repeats(index: SuffixIndex, k: usize, counting: Counting) -> Vec<
     regions
 }
 
-/// A monotone deque of `(rank, value)` pairs, pushed in non-decreasing rank order: the
-/// front holds the minimum (or, with `KEEP_LARGER`, the maximum) of the values whose
-/// ranks are past the last `drop_through`.
-/// Values travel with their ranks because the arrays they came from are overwritten.
-/// The direction is a type parameter so each deque's comparison is one instruction, not
-/// a branch on a field in the passes' innermost loops.
-struct Extremum<const KEEP_LARGER: bool> {
-    entries: VecDeque<(u32, u32)>,
-}
-
-impl<const KEEP_LARGER: bool> Extremum<KEEP_LARGER> {
-    fn new() -> Self {
-        Extremum {
-            entries: VecDeque::new(),
-        }
-    }
-
-    fn push(&mut self, rank: usize, value: u32) {
-        while self.entries.back().is_some_and(
-            |&(_, v)| {
-                if KEEP_LARGER { v <= value } else { v >= value }
-            },
-        ) {
-            self.entries.pop_back();
-        }
-        self.entries.push_back((rank as u32, value));
-    }
-
-    /// Forgets the entries of ranks up to `rank`.
-    fn drop_through(&mut self, rank: usize) {
-        while self
-            .entries
-            .front()
-            .is_some_and(|&(r, _)| r as usize <= rank)
-        {
-            self.entries.pop_front();
-        }
-    }
-
-    fn front(&self) -> u32 {
-        self.entries.front().map_or(0, |&(_, v)| v)
-    }
-}
-
-/// Ranks gathered per refill of a [`RankOrderReader`]: enough independent loads for the
-/// processor to overlap their cache misses, few enough that the lines stay cached until
-/// the pass writes its results back into them. Only the speed depends on it.
-const GATHER_RANKS: usize = 512;
-
-/// The LCP (and, counting documents, the document) of each rank in increasing rank
-/// order. Reading `plcp[sa[r]]` is a cache miss per rank; inside the pass's branchy loop
-/// the processor keeps few of them in flight, so a tight loop gathers a block of ranks at
-/// a time (this is the gather libsais' own LCP step does, with prefetching).
-struct RankOrderReader {
-    lcps: Vec<u32>,
-    docs: Vec<u32>,
-    /// Rank of `lcps[0]`.
-    first: usize,
-}
-
-impl RankOrderReader {
-    fn new() -> RankOrderReader {
-        RankOrderReader {
-            lcps: Vec::with_capacity(GATHER_RANKS),
-            docs: Vec::new(),
-            first: 0,
-        }
-    }
-
-    /// The LCP of rank `r` (and its document when `docs` is given); `r` must not
-    /// decrease between calls, and `plcp[sa[r]]` must not have been overwritten yet.
-    fn get(&mut self, r: usize, sa: &[u32], plcp: &[u32], docs: Option<&DocLookup>) -> (u32, u32) {
-        if r >= self.first + self.lcps.len() {
-            self.first = r;
-            let ranks = &sa[r..sa.len().min(r + GATHER_RANKS)];
-            self.lcps.clear();
-            self.lcps.extend(ranks.iter().map(|&p| plcp[p as usize]));
-            if let Some(docs) = docs {
-                self.docs.clear();
-                self.docs.extend(ranks.iter().map(|&p| docs.doc_of(p)));
-            }
-        }
-        let i = r - self.first;
-        (self.lcps[i], self.docs.get(i).copied().unwrap_or(0))
-    }
-}
-
 /// Thresholds up to this are counted occurrences by [`longest_by_short_windows`], whose
 /// work per rank grows with `k` but has no branch; larger ones by the monotone deques,
 /// whose work does not. A fact of the implementation, not a setting: both give the same
@@ -315,7 +210,9 @@ const BLOCK_RANKS: usize = 2048;
 /// Counting occurrences: the windows are ranks `a..=a+k-1`; the longest repeat of rank
 /// `r` is the maximum generalized LCP of the windows starting in `r-k+1..=r`, known once
 /// the LCP of rank `r+k-1` has been read.
-fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
+/// With `threads` other than 1 and a small `k`, the ranks from the middle on are done on
+/// a second thread ([`split_in_two`]): their windows start at most `k - 1` ranks earlier.
+fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize, threads: u16) {
     let n = sa.len();
     if k > n {
         // No window holds k suffixes: nothing repeats k times.
@@ -323,7 +220,14 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
         return;
     }
     if k <= SHORT_WINDOW_MAX_K {
-        longest_by_short_windows(sa, plcp, k);
+        let middle = n / 2;
+        if wants_two_threads(threads, n) && middle >= k {
+            split_in_two(sa, plcp, middle, middle - (k - 1), |values, _, ranks| {
+                longest_by_short_windows(sa, values, k, ranks);
+            });
+        } else {
+            longest_by_short_windows(sa, &mut RankValues::InPlace(plcp), k, 0..n);
+        }
         return;
     }
     let mut window_min = Extremum::<false>::new();
@@ -333,7 +237,8 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
     for t in 0..n + k - 1 {
         if t < n {
             if t > 0 {
-                window_min.push(t, reader.get(t, sa, plcp, None).0);
+                let lcp = reader.get(t, sa, &RankValues::InPlace(plcp), None).0;
+                window_min.push(t, lcp);
             }
             if t + 1 >= k {
                 let a = t + 1 - k;
@@ -359,21 +264,24 @@ fn longest_by_occurrences(sa: &[u32], plcp: &mut [u32], k: usize) {
 /// turns into vector instructions, where the deques' pops are a branch per rank the
 /// processor mispredicts. Window starts outside `0..=n-k` count as 0, which leaves every
 /// maximum as it is (LCPs are never negative and each rank has a window).
-fn longest_by_short_windows(sa: &[u32], plcp: &mut [u32], k: usize) {
+///
+/// Writes the results of `ranks` over their values, reading those of ranks from `k - 1`
+/// before `ranks` to `k - 1` after it.
+fn longest_by_short_windows(sa: &[u32], values: &mut RankValues, k: usize, ranks: Range<usize>) {
     let n = sa.len();
     // LCPs of ranks `lcp_first..lcp_first + lcps.len()`, gathered before any of them is
     // overwritten and kept while a later block's windows need them.
     let mut lcps: Vec<u32> = Vec::with_capacity(BLOCK_RANKS + 2 * k);
-    let mut lcp_first = 0usize;
+    let mut lcp_first = ranks.start.saturating_sub(k - 1);
     // `windows[i]`: the generalized LCP of the window starting at `s + i - (k - 1)`.
     let mut windows: Vec<u32> = Vec::with_capacity(BLOCK_RANKS + k);
     let mut best: Vec<u32> = Vec::with_capacity(BLOCK_RANKS);
-    let mut s = 0usize;
-    while s < n {
-        let e = (s + BLOCK_RANKS).min(n);
+    let mut s = ranks.start;
+    while s < ranks.end {
+        let e = (s + BLOCK_RANKS).min(ranks.end);
         let gathered = lcp_first + lcps.len();
         let needed = (e + k - 1).min(n);
-        lcps.extend(sa[gathered..needed].iter().map(|&p| plcp[p as usize]));
+        values.gather(sa, gathered..needed, &mut lcps);
         // Window starts `first..=last` exist; those before `first` (only at the start)
         // and after `last` (only at the end) count as 0.
         let first = s.saturating_sub(k - 1);
@@ -398,123 +306,12 @@ fn longest_by_short_windows(sa: &[u32], plcp: &mut [u32], k: usize) {
                 *b = (*b).max(w);
             }
         }
-        for (&p, &longest) in sa[s..e].iter().zip(&best) {
-            plcp[p as usize] = longest;
-        }
+        values.write(sa, s, &best);
         // The next block's first window starts at `e - (k - 1)` and reads from `e - k + 2`.
         let keep_from = (e + 1).saturating_sub(k).max(lcp_first);
         lcps.drain(..keep_from - lcp_first);
         lcp_first = keep_from;
         s = e;
-    }
-}
-
-/// Distinct documents among a window of suffix ranks, with a count per document.
-struct DocWindow {
-    counts: Vec<u32>,
-    distinct: usize,
-}
-
-impl DocWindow {
-    fn new(docs: usize) -> DocWindow {
-        DocWindow {
-            counts: vec![0; docs],
-            distinct: 0,
-        }
-    }
-
-    fn add(&mut self, doc: u32) {
-        let c = &mut self.counts[doc as usize];
-        self.distinct += usize::from(*c == 0);
-        *c += 1;
-    }
-
-    fn remove(&mut self, doc: u32) {
-        let c = &mut self.counts[doc as usize];
-        *c -= 1;
-        self.distinct -= usize::from(*c == 0);
-    }
-}
-
-/// Counting documents: for each rank `a` the forward window `a..=e(a)` is the shortest
-/// one from `a` holding `k` documents; the longest repeat of rank `r` is the maximum
-/// generalized LCP of the forward windows containing `r` and of the shortest window
-/// ending at `r` (which is not always a forward one). Document and LCP of the ranks
-/// between the backward window's start and the forward window's end are kept in a queue
-/// so each document is looked up once.
-fn longest_by_documents(sa: &[u32], plcp: &mut [u32], k: usize, docs: &DocLookup) {
-    let n = sa.len();
-    // (document, lcp) of ranks `first..first + ahead.len()`.
-    let mut ahead: VecDeque<(u32, u32)> = VecDeque::new();
-    let mut first = 0usize;
-    let mut forward = DocWindow::new(docs.doc_starts.len());
-    let mut backward = DocWindow::new(docs.doc_starts.len());
-    let mut forward_min = Extremum::<false>::new();
-    let mut backward_min = Extremum::<false>::new();
-    // Generalized LCP of the forward windows, keyed by their ends (which never decrease).
-    let mut best = Extremum::<true>::new();
-    let mut reader = RankOrderReader::new();
-    let mut end = 0usize; // ranks r..end are in the forward window
-    let mut back_start = 0usize;
-    // Results of the ranks since the last write-back: written back a block at a time in
-    // a tight loop, whose scattered stores the processor overlaps, where one store per
-    // rank inside this branchy loop stalled it.
-    let mut results: Vec<u32> = Vec::with_capacity(GATHER_RANKS);
-    for r in 0..n {
-        while forward.distinct < k && end < n {
-            let (lcp, doc) = reader.get(end, sa, plcp, Some(docs));
-            let entry = (doc, lcp);
-            ahead.push_back(entry);
-            forward.add(entry.0);
-            if end > r {
-                forward_min.push(end, entry.1);
-            }
-            end += 1;
-        }
-        if forward.distinct >= k {
-            forward_min.drop_through(r);
-            best.push(end - 1, forward_min.front());
-        }
-        let (doc, lcp) = ahead[r - first];
-        forward.remove(doc);
-        // The shortest window ending at r: drop its leftmost rank while the rest still
-        // holds k documents.
-        backward.add(doc);
-        if r > 0 {
-            backward_min.push(r, lcp);
-        }
-        while backward.distinct >= k {
-            let leftmost = ahead[back_start - first].0;
-            if backward.counts[leftmost as usize] == 1 && backward.distinct == k {
-                break;
-            }
-            backward.remove(leftmost);
-            back_start += 1;
-        }
-        let mut longest = 0;
-        if backward.distinct >= k {
-            backward_min.drop_through(back_start);
-            longest = backward_min.front();
-        }
-        // Forward windows ending before r no longer contain it.
-        if r > 0 {
-            best.drop_through(r - 1);
-        }
-        longest = longest.max(best.front());
-        results.push(longest);
-        // Every rank up to r has been read (the forward window is past r), so its entry
-        // may be overwritten.
-        if results.len() == GATHER_RANKS || r + 1 == n {
-            let from = r + 1 - results.len();
-            for (&p, &l) in sa[from..=r].iter().zip(&results) {
-                plcp[p as usize] = l;
-            }
-            results.clear();
-        }
-        while first < back_start.min(r + 1) {
-            ahead.pop_front();
-            first += 1;
-        }
     }
 }
 
@@ -642,14 +439,29 @@ mod tests {
     #[test]
     fn seed_example_lcp() {
         // Table 1 of Matsubara & Hasida (2014) (the sentinel row is our separator).
-        let index = SuffixIndex::build(&["abracadabra"]).expect("index");
+        let index = SuffixIndex::build(&["abracadabra"], 1).expect("index");
         assert_eq!(index.sa, vec![11, 10, 7, 0, 3, 5, 8, 1, 4, 6, 9, 2]);
         assert_eq!(lcp_of(&index), vec![0, 0, 1, 4, 1, 1, 0, 3, 0, 0, 0, 2]);
     }
 
+    /// libsais' OpenMP code (which it runs only on inputs of some size) sorts to the same
+    /// arrays as its sequential code.
+    #[test]
+    fn threads_build_the_same_index() {
+        let mut seed = 23;
+        let docs = random_docs(&mut seed, b"the cat sat on a mat\n", 600, 1000);
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let one = SuffixIndex::build(&docs, 1).expect("one thread");
+        for threads in [2, 0] {
+            let more = SuffixIndex::build(&docs, threads).expect("more threads");
+            assert_eq!(more.sa, one.sa, "{threads} threads");
+            assert_eq!(more.plcp, one.plcp, "{threads} threads");
+        }
+    }
+
     #[test]
     fn lcp_stops_at_document_boundaries() {
-        let index = SuffixIndex::build(&["ab", "ab", "abc"]).expect("index");
+        let index = SuffixIndex::build(&["ab", "ab", "abc"], 1).expect("index");
         let max = index.plcp.iter().max().copied();
         assert_eq!(max, Some(2));
     }
@@ -665,8 +477,8 @@ mod tests {
             for k in 2..=4 {
                 for counting in [Counting::Occurrences, Counting::Documents] {
                     let text = concatenated(&docs);
-                    let index = SuffixIndex::build(&docs).expect("index");
-                    let mut got: Vec<(usize, usize)> = maximum_repeats(index, k, counting)
+                    let index = SuffixIndex::build(&docs, 1).expect("index");
+                    let mut got: Vec<(usize, usize)> = maximum_repeats(index, k, counting, 1)
                         .iter()
                         .map(|r| (r.start as usize, r.end as usize))
                         .collect();
@@ -708,7 +520,7 @@ mod tests {
             // 70 is above `SHORT_WINDOW_MAX_K`: occurrences counted by the deques too.
             for k in [2, 3, 4, 7, 70] {
                 for counting in [Counting::Occurrences, Counting::Documents] {
-                    let index = SuffixIndex::build(&docs).expect("index");
+                    let index = SuffixIndex::build(&docs, 1).expect("index");
                     let reference = ReferenceIndex {
                         text_len: index.text_len,
                         doc_starts: index.doc_starts.clone(),
@@ -717,7 +529,7 @@ mod tests {
                     };
                     let text_len = index.text_len;
                     let want = reference_maximum_repeats(&reference, k, counting);
-                    let got = maximum_repeats(index, k, counting);
+                    let got = maximum_repeats(index, k, counting, 1);
                     assert_eq!(got, want, "round {round} k={k} {counting:?}");
                     assert_eq!(greedy_cover(&got, text_len), greedy_cover(&want, text_len));
                 }
@@ -725,11 +537,45 @@ mod tests {
         }
     }
 
+    /// Wherever the ranks are split, the two threads' results are those of one pass.
+    #[test]
+    fn a_split_occurrences_pass_gives_the_results_of_one_pass() {
+        let mut seed = 29;
+        for round in 0..40 {
+            let alphabet: &[u8] = if round % 2 == 0 {
+                b"ab"
+            } else {
+                b"the cat sat\n"
+            };
+            let docs = random_docs(&mut seed, alphabet, 1 + round % 5, 1 + round * 20);
+            let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+            let index = SuffixIndex::build(&docs, 1).expect("index");
+            let (sa, n) = (&index.sa, index.sa.len());
+            for k in 2..=5.min(n) {
+                let mut want = index.plcp.clone();
+                longest_by_short_windows(sa, &mut RankValues::InPlace(&mut want), k, 0..n);
+                for middle in (k..n).step_by(1 + n / 9) {
+                    let mut got = index.plcp.clone();
+                    split_in_two(
+                        sa,
+                        &mut got,
+                        middle,
+                        middle - (k - 1),
+                        |values, _, ranks| {
+                            longest_by_short_windows(sa, values, k, ranks);
+                        },
+                    );
+                    assert_eq!(got, want, "round {round} k={k} middle {middle}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_threshold_above_the_input_size_finds_nothing() {
-        let index = SuffixIndex::build(&["abab"]).expect("index");
+        let index = SuffixIndex::build(&["abab"], 1).expect("index");
         assert_eq!(
-            maximum_repeats(index, usize::MAX, Counting::Occurrences),
+            maximum_repeats(index, usize::MAX, Counting::Occurrences, 1),
             vec![]
         );
     }
