@@ -300,13 +300,7 @@ pub fn naive_best_khat(term: &str, list: &[Vec<char>]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
+    use crate::text::testing::lcg;
 
     /// k̂ of a pattern counted by brute force over the list.
     fn brute_khat(term: &[char], kept: &[bool], list: &[Vec<char>]) -> u32 {

@@ -188,13 +188,7 @@ fn longest_in_ranks(
 mod tests {
     use super::super::repeats::SuffixIndex;
     use super::*;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
+    use crate::text::testing::lcg;
 
     /// Wherever the ranks are split, the two threads' results are those of one scan.
     #[test]

@@ -164,6 +164,7 @@ fn visible_bytes(doc: &str, flags: &[bool]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::testing::lcg;
 
     /// Occurrences (overlapping) or documents of `needle` in `docs`, counted naively.
     fn count(docs: &[&str], needle: &str, counting: Counting) -> usize {
@@ -200,13 +201,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
     }
 
     #[test]

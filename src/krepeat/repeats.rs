@@ -363,6 +363,7 @@ pub fn greedy_cover(regions: &[Region], text_len: usize) -> Vec<bool> {
 mod tests {
     use super::super::reference::{ReferenceIndex, reference_maximum_repeats};
     use super::*;
+    use crate::text::testing::lcg;
 
     /// Occurrences (or distinct documents) of `needle` in `docs`, counted naively.
     fn brute_count(docs: &[&str], needle: &[u8], counting: Counting) -> usize {
@@ -418,19 +419,12 @@ mod tests {
         out
     }
 
-    fn lcg(seed: &mut u64) -> u64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *seed >> 33
-    }
-
     fn random_docs(seed: &mut u64, alphabet: &[u8], docs: usize, max_len: usize) -> Vec<String> {
         (0..docs)
             .map(|_| {
-                let len = (lcg(seed) as usize) % max_len + 1;
+                let len = lcg(seed) % max_len + 1;
                 (0..len)
-                    .map(|_| alphabet[(lcg(seed) as usize) % alphabet.len()] as char)
+                    .map(|_| alphabet[lcg(seed) % alphabet.len()] as char)
                     .collect()
             })
             .collect()

@@ -252,10 +252,19 @@ impl CharOffsets {
 }
 
 /// Test support: a tagger for the tests that need words segmented and tokenized but not
-/// their parts of speech.
+/// their parts of speech, and a random stream for tests' random inputs.
 #[cfg(test)]
 pub(crate) mod testing {
     use super::{Tagger, Upos};
+
+    /// The next number of a linear congruential stream (Knuth's MMIX constants): random
+    /// inputs that are the same on every run, so a failing case can be read again.
+    pub fn lcg(seed: &mut u64) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    }
 
     /// Every word a noun.
     pub struct AllNouns;
