@@ -47,6 +47,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     writer.commit()
 }
 
+/// The CRC-32 of `bytes`: what every kept file ends with, and with the length the
+/// identity of the source file a kept copy was made from.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = flate2::Crc::new();
+    crc.update(bytes);
+    crc.sum()
+}
+
+/// Ends a kept file's bytes with the CRC-32 of everything before it.
+pub fn seal(out: &mut Vec<u8>) {
+    let crc = crc32(out);
+    out.extend_from_slice(&crc.to_le_bytes());
+}
+
+/// The body of a kept file [`seal`] ended; `Err` when it is cut off or damaged.
+pub fn unsealed(bytes: &[u8]) -> std::result::Result<&[u8], String> {
+    let (body, crc) = bytes
+        .split_last_chunk::<4>()
+        .ok_or("shorter than its header")?;
+    if crc32(body) != u32::from_le_bytes(*crc) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(body)
+}
+
 /// A file computed once and kept in the data directory's cache (a table, a model in a
 /// layout read in place), read by `parse`; `None` when there is none, or it cannot be read
 /// or parsed (said in the log), so it is built again.

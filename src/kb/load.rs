@@ -277,15 +277,13 @@ pub(super) fn unavailable(failure: &str) -> Error {
 fn sources_key(ordered: &[KbSource], bytes: &[Cow<'static, [u8]>]) -> String {
     let mut key = format!("declass kb index {INDEX_FORMAT}");
     for (s, b) in ordered.iter().zip(bytes) {
-        let mut crc = flate2::Crc::new();
-        crc.update(b);
         key.push_str(&format!(
             "\n{} {} {} {} {:08x}",
             s.name,
             s.priority,
             s.shipped,
             b.len(),
-            crc.sum()
+            crate::io::crc32(b)
         ));
     }
     key

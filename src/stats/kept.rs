@@ -33,9 +33,7 @@ pub(super) fn read_bitmap(blob: &[u8], value: u64) -> Result<RoaringBitmap, Stri
 pub(super) fn finish(out: &mut Vec<u8>, blob: &[u8]) {
     out.extend_from_slice(&(blob.len() as u64).to_le_bytes());
     out.extend_from_slice(blob);
-    let mut crc = flate2::Crc::new();
-    crc.update(out);
-    out.extend_from_slice(&crc.sum().to_le_bytes());
+    crate::io::seal(out);
 }
 
 /// A table's bytes checked: the checksum, the magic (`kind` names what the table is when
@@ -47,14 +45,7 @@ pub(super) fn open<'a>(
     identity: &[u8; 32],
     kind: &str,
 ) -> Result<(&'a [u8], usize), String> {
-    let (body, crc) = bytes
-        .split_last_chunk::<4>()
-        .ok_or("shorter than its header")?;
-    let mut sum = flate2::Crc::new();
-    sum.update(body);
-    if sum.sum() != u32::from_le_bytes(*crc) {
-        return Err("checksum mismatch".into());
-    }
+    let body = crate::io::unsealed(bytes)?;
     let rest = body
         .strip_prefix(magic.as_slice())
         .ok_or_else(|| format!("not a {kind}"))?;

@@ -357,9 +357,7 @@ fn bucket_table(
 
 /// The CRC-32 and length of a word list's bytes.
 fn checksum(bytes: &[u8]) -> (u32, usize) {
-    let mut crc = flate2::Crc::new();
-    crc.update(bytes);
-    (crc.sum(), bytes.len())
+    (crate::io::crc32(bytes), bytes.len())
 }
 
 fn set_cache(phrases: u64) -> moka::sync::Cache<SharedSet, Option<f64>, rustc_hash::FxBuildHasher> {

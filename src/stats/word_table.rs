@@ -62,7 +62,7 @@ impl WordTable {
         for (word, _) in &pairs {
             out.extend_from_slice(word.as_bytes());
         }
-        push_checksum(&mut out);
+        crate::io::seal(&mut out);
         Ok(WordTable {
             bytes: out,
             count: pairs.len(),
@@ -73,12 +73,7 @@ impl WordTable {
     /// Checks `bytes` as a table read from the list with CRC-32 and length `source`:
     /// `Err` says what is wrong (damaged, cut off, unsorted, of another list).
     pub fn from_bytes(bytes: Vec<u8>, source: (u32, usize)) -> std::result::Result<Self, String> {
-        let (body, crc) = bytes
-            .split_last_chunk::<4>()
-            .ok_or("shorter than its header")?;
-        if checksum(body) != u32::from_le_bytes(*crc) {
-            return Err("checksum mismatch".into());
-        }
+        let body = crate::io::unsealed(&bytes)?;
         if body.len() < HEADER || &body[..8] != TABLE_MAGIC {
             return Err("not a wordfreq table".into());
         }
@@ -202,12 +197,7 @@ pub fn kept_table(
 /// sample's settings): its word count and fitted occurrences per document.
 pub fn read_calibration(path: &Path, key: &str) -> Option<(u64, f64)> {
     crate::io::read_kept(path, |bytes| {
-        let (body, crc) = bytes
-            .split_last_chunk::<4>()
-            .ok_or("shorter than its header")?;
-        if checksum(body) != u32::from_le_bytes(*crc) {
-            return Err("checksum mismatch".into());
-        }
+        let body = crate::io::unsealed(&bytes)?;
         let rest = body
             .strip_prefix(CALIBRATION_MAGIC.as_slice())
             .ok_or("not a wordfreq calibration")?;
@@ -230,21 +220,10 @@ pub fn keep_calibration(path: &Path, key: &str, words: u64, fitted: f64) {
     out.extend_from_slice(&words.to_le_bytes());
     out.extend_from_slice(&fitted.to_le_bytes());
     out.extend_from_slice(key.as_bytes());
-    push_checksum(&mut out);
+    crate::io::seal(&mut out);
     if let Err(e) = crate::io::write_atomic(path, &out) {
         log::warn!("wordfreq calibration not kept for later runs: {e}");
     }
-}
-
-fn checksum(bytes: &[u8]) -> u32 {
-    let mut crc = flate2::Crc::new();
-    crc.update(bytes);
-    crc.sum()
-}
-
-fn push_checksum(out: &mut Vec<u8>) {
-    let crc = checksum(out);
-    out.extend_from_slice(&crc.to_le_bytes());
 }
 
 /// The `u32` at `at`, 0 past the end (callers check lengths first).
@@ -320,12 +299,12 @@ mod tests {
         let mut unsorted = bytes[..bytes.len() - 4].to_vec();
         let block = HEADER + 8 * 4 + 4;
         unsorted[block..block + 4].copy_from_slice(b"zzzz");
-        push_checksum(&mut unsorted);
+        crate::io::seal(&mut unsorted);
         assert_eq!(refused(unsorted, SOURCE), "words out of order at 1");
         // A count that runs past the end.
         let mut long = bytes[..bytes.len() - 4].to_vec();
         long[20..24].copy_from_slice(&u32::MAX.to_le_bytes());
-        push_checksum(&mut long);
+        crate::io::seal(&mut long);
         assert_eq!(refused(long, SOURCE), "truncated offsets");
     }
 

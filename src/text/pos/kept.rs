@@ -25,7 +25,7 @@ impl PerceptronTagger {
         origin: &Path,
         cache_dir: &Path,
     ) -> Result<PerceptronTagger> {
-        let source = (checksum(compressed), compressed.len());
+        let source = (crate::io::crc32(compressed), compressed.len());
         let path = cache_dir.join(format!("pos-model-{:08x}-{}.bin", source.0, source.1));
         if let Some(tagger) = crate::io::read_kept(&path, |bytes| Self::from_kept(&bytes, source)) {
             return Ok(tagger);
@@ -72,19 +72,13 @@ impl PerceptronTagger {
         for weight in &self.weights {
             out.extend_from_slice(&weight.to_le_bytes());
         }
-        let crc = checksum(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
+        crate::io::seal(&mut out);
         out
     }
 
     /// Reads a kept copy: `Err` says what is wrong (damaged, cut off, of another model).
     fn from_kept(bytes: &[u8], source: (u32, usize)) -> std::result::Result<Self, String> {
-        let (body, crc) = bytes
-            .split_last_chunk::<4>()
-            .ok_or("shorter than its header")?;
-        if checksum(body) != u32::from_le_bytes(*crc) {
-            return Err("checksum mismatch".into());
-        }
+        let body = crate::io::unsealed(bytes)?;
         let mut r = ModelReader::new(body, Path::new(""));
         let cut = |_| "truncated".to_string();
         if r.take(MAGIC.len()).map_err(cut)? != MAGIC {
@@ -141,13 +135,6 @@ impl PerceptronTagger {
     }
 }
 
-/// The CRC-32 of a model file's bytes.
-fn checksum(bytes: &[u8]) -> u32 {
-    let mut crc = flate2::Crc::new();
-    crc.update(bytes);
-    crc.sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,14 +158,16 @@ mod tests {
         assert!(!stale.exists(), "another model's copy is removed");
         let name = format!(
             "pos-model-{:08x}-{}.bin",
-            checksum(BUILTIN_MODEL),
+            crate::io::crc32(BUILTIN_MODEL),
             BUILTIN_MODEL.len()
         );
         let path = dir.path().join(name);
         let bytes = std::fs::read(&path).expect("kept");
-        let read =
-            PerceptronTagger::from_kept(&bytes, (checksum(BUILTIN_MODEL), BUILTIN_MODEL.len()))
-                .expect("reads back");
+        let read = PerceptronTagger::from_kept(
+            &bytes,
+            (crate::io::crc32(BUILTIN_MODEL), BUILTIN_MODEL.len()),
+        )
+        .expect("reads back");
         same(&read, &builtin);
         let words = ["The", "cat", "sat", "on", "the", "mat", "."];
         assert_eq!(read.tag_with(&words), builtin.tag_with(&words));
@@ -205,12 +194,10 @@ mod tests {
         assert_eq!(refused(&bytes, (7, 71)), "kept from another POS model");
         let mut foreign = bytes[..bytes.len() - 4].to_vec();
         foreign[..8].copy_from_slice(b"DCLSPOS\0");
-        let crc = checksum(&foreign);
-        foreign.extend_from_slice(&crc.to_le_bytes());
+        crate::io::seal(&mut foreign);
         assert_eq!(refused(&foreign, source), "not a kept POS model");
         let mut short = bytes[..bytes.len() - 6].to_vec();
-        let crc = checksum(&short);
-        short.extend_from_slice(&crc.to_le_bytes());
+        crate::io::seal(&mut short);
         assert_eq!(refused(&short, source), "truncated");
     }
 }
