@@ -107,8 +107,8 @@ impl Run<'_, '_> {
     /// 1") whose first word can name a part of a text or a rule (`reference_concepts`).
     /// Names of texts without a number are left to what the collection shares: "Helsinki
     /// Accords" may be what a biography's subject signed. A word read as a verb before a
-    /// number of more than four digits is no reference: "Call 555-0142" is a number to
-    /// call, while the tagger may read "Rule" of "Rule 52" as a verb too.
+    /// number no designation has (`text::chunk::numbers_no_designation`) is no reference:
+    /// "Call 555-0142" is a number to call.
     pub(super) fn is_reference(&self, item: &Item) -> bool {
         let Some(noun) = item.text.split_whitespace().next() else {
             return false;
@@ -122,7 +122,7 @@ impl Run<'_, '_> {
             .text
             .split_whitespace()
             .skip(1)
-            .any(|word| word.chars().filter(char::is_ascii_digit).count() > 4);
+            .any(crate::text::chunk::numbers_no_designation);
         item.kind() == Some(TermKind::ProperName)
             && !(opens_with_a_verb && long_number)
             && item.text.chars().any(|c| c.is_ascii_digit())

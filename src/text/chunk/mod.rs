@@ -30,6 +30,7 @@ mod tests;
 
 pub use dates::{is_season, time_of_day};
 pub(crate) use names::list_cue;
+pub(crate) use numbers::numbers_no_designation;
 pub use words::is_function_word;
 use words::*;
 pub(crate) use words::{DECADE_PARTS, ORDINAL_WORDS, VAGUE_QUANTIFIERS};

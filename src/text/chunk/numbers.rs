@@ -6,6 +6,14 @@ use super::{Ctx, TermKind};
 use crate::text::tokenize::TokenKind;
 use crate::text::upos::Upos;
 
+/// A number of more than four digits, as telephone and account numbers are: no article,
+/// rule or section is numbered so, so a verb before it takes it as its object ("Call
+/// 555-0142") where a capitalized noun before a short one designates ("Rule 52", whose
+/// "Rule" the tagger may read as a verb).
+pub(crate) fn numbers_no_designation(word: &str) -> bool {
+    word.chars().filter(char::is_ascii_digit).count() > 4
+}
+
 impl Ctx<'_> {
     /// A numbered designation, one name however many numbers it holds: a capitalized noun,
     /// a number sign if any ("No.", "no."), a number, then subdivisions ("§ 1", "§§ 1 and
@@ -28,10 +36,12 @@ impl Ctx<'_> {
         if !is_number(k) || (self.is_day(k) && k + 1 < end && self.is_month_name(k + 1)) {
             return None;
         }
-        // A sentence's opening verb before a number of more than four digits takes it as
-        // its object ("Call 555-0142 for details"); no article or rule is numbered so.
-        let long_number = self.word(k).chars().filter(char::is_ascii_digit).count() > 4;
-        if i == self.sentence_start && self.tags[i] == Upos::Verb && long_number {
+        // A sentence's opening verb before such a number takes it as its object ("Call
+        // 555-0142 for details").
+        if i == self.sentence_start
+            && self.tags[i] == Upos::Verb
+            && numbers_no_designation(self.word(k))
+        {
             return None;
         }
         k += 1;
