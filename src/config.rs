@@ -73,6 +73,12 @@ pub struct ServeConfig {
     pub request_timeout_ms: u64,
     /// Requests the engine works on at once; one more is refused with 503 at once.
     pub max_concurrent: usize,
+    /// Threads the documents of one `/v1/sanitize` request with several are sanitized
+    /// on (0: one per core), shared by all such requests.
+    pub batch_jobs: usize,
+    /// Most documents one `/v1/sanitize` request may hold (else 413): a batch is one
+    /// request against `request_timeout_ms` and `max_concurrent`.
+    pub max_batch_documents: usize,
     /// A connection must deliver a request's head within this many milliseconds of
     /// opening or of its previous response, or it is closed: silent, slow and idle
     /// clients do not hold a socket.
@@ -285,6 +291,13 @@ impl Config {
             3_600_000,
         );
         check.range("serve.max_concurrent", serve.max_concurrent, 1, 4096);
+        check.range("serve.batch_jobs", serve.batch_jobs, 0, 4096);
+        check.range(
+            "serve.max_batch_documents",
+            serve.max_batch_documents,
+            1,
+            1 << 16,
+        );
         check.range(
             "serve.header_read_timeout_ms",
             serve.header_read_timeout_ms as usize,

@@ -49,6 +49,17 @@ impl Batches {
         items.by_ref().take(self.size).collect()
     }
 
+    /// `work` over a batch it takes, on the worker threads, results in the batch's order.
+    pub fn run_owned<T: Send, R: Send>(
+        &self,
+        batch: Vec<T>,
+        work: impl Fn(T) -> R + Sync + Send,
+    ) -> Vec<R> {
+        use rayon::prelude::*;
+        self.pool
+            .install(|| batch.into_par_iter().map(work).collect())
+    }
+
     /// `work` over a batch on the worker threads, results in the batch's order.
     pub fn run<T: Sync, R: Send>(
         &self,

@@ -120,11 +120,37 @@ pub struct SanitizeRequest {
     pub mark: bool,
     #[serde(default)]
     pub redact_report: bool,
+    /// Several documents, each with its own fields, sanitized at once on the service's
+    /// worker threads (`serve::batch`); with it, no other field is given.
+    #[serde(default)]
+    pub documents: Option<Vec<SanitizeRequest>>,
 }
 
 impl SanitizeRequest {
+    /// Whether no field but `documents` was given (a batch's own fields are its
+    /// documents'; `format`, being defaulted, can only be seen when it is not "json").
+    pub fn holds_only_documents(&self) -> bool {
+        self.text.is_none()
+            && self.document.is_none()
+            && self.id.is_none()
+            && self.protect.is_empty()
+            && self.sensitive.is_empty()
+            && self.strategy.is_none()
+            && self.format == Format::default()
+            && !self.mark
+            && !self.redact_report
+    }
+
     /// The library's request, checked as every entry point checks it, and how to answer.
-    fn job(self, engine_strategy: Strategy) -> Result<(DocumentRequest, Reply), ApiError> {
+    pub(super) fn job(
+        self,
+        engine_strategy: Strategy,
+    ) -> Result<(DocumentRequest, Reply), ApiError> {
+        if self.documents.is_some() {
+            return Err(ApiError::bad_request(
+                "field `documents`: several documents are answered by `/v1/sanitize` only",
+            ));
+        }
         let (id, text, mut protect) = match (self.text, self.document) {
             (Some(text), None) => (
                 self.id.unwrap_or_else(|| "document".into()),

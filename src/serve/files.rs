@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::api::{
     self, ANSWER_STEM, Answer, Format, Reply, SanitizeRequest, TEXT_MEDIA_TYPE, answer,
 };
-use super::{ApiError, AppState, json_body, on_engine};
+use super::{ApiError, AppState, batch, json_body, on_engine};
 use crate::error::Result;
 use crate::formats::{self, Kind, Package};
 use crate::pipeline::{DocumentInputs, DocumentRequest};
@@ -326,7 +326,12 @@ pub async fn sanitize(
     body: SanitizeBody,
 ) -> std::result::Result<Response, ApiError> {
     let mut form = match body {
-        SanitizeBody::Json(request) => return api::sanitize(state, request).await,
+        SanitizeBody::Json(mut request) => {
+            return match request.documents.take() {
+                Some(documents) => batch::sanitize(state, request, documents).await,
+                None => api::sanitize(state, request).await,
+            };
+        }
         SanitizeBody::Upload(form) => form,
     };
     let upload = form.take_file()?;

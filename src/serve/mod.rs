@@ -28,6 +28,7 @@
 //! status, sizes and time, never a text, a term or a query string.
 
 pub mod api;
+pub mod batch;
 pub mod files;
 pub mod page;
 pub mod presidio;
@@ -49,7 +50,7 @@ use tokio::sync::Semaphore;
 
 use crate::config::ServeConfig;
 use crate::error::{Error, Result};
-use crate::pipeline::Engine;
+use crate::pipeline::{Batches, Engine};
 
 /// What `declass serve` was asked for, resolved from `[serve]`, `--addr` and the
 /// environment.
@@ -107,6 +108,16 @@ pub struct AppState {
     /// SHA-256 of the bearer token (compared in constant time).
     token: Option<[u8; 32]>,
     config: Arc<ServeConfig>,
+    /// The threads a request with several documents sanitizes them on
+    /// (`serve.batch_jobs`), shared by every such request so together they keep to the
+    /// cores.
+    batch_workers: Arc<Batches>,
+}
+
+impl AppState {
+    fn batch_workers(&self) -> Arc<Batches> {
+        Arc::clone(&self.batch_workers)
+    }
 }
 
 /// Serves `engine` until interrupted (Ctrl-C). `ready` is told the bound address (the
@@ -144,7 +155,7 @@ async fn serve(
         .await
         .map_err(listen_error)?;
     let local = listener.local_addr().map_err(listen_error)?;
-    let app = router(engine, &options);
+    let app = router(engine, &options)?;
     let config = &options.config;
     let connections = Arc::new(Semaphore::new(config.max_connections));
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -237,10 +248,13 @@ async fn accept_failed(e: std::io::Error) {
     tokio::time::sleep(Duration::from_secs(1)).await;
 }
 
-/// Every route, with its limits and the access log.
-pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
+/// Every route, with its limits and the access log; fails if the batch workers'
+/// threads cannot be started.
+pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Result<Router> {
     let config = &options.config;
+    let batch_jobs = (config.batch_jobs > 0).then_some(config.batch_jobs);
     let state = AppState {
+        batch_workers: Arc::new(Batches::new(batch_jobs, 1)?),
         engine,
         permits: Arc::new(Semaphore::new(config.max_concurrent)),
         timeout: Duration::from_millis(config.request_timeout_ms),
@@ -288,12 +302,13 @@ pub fn router(engine: Arc<Engine>, options: &ServeOptions) -> Router {
         .route("/review.css", get(page::style))
         .route("/health", get(health))
         .route("/openapi.json", get(openapi));
-    open.merge(protected)
+    Ok(open
+        .merge(protected)
         .route_layer(middleware::from_fn(access_log))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware::from_fn_with_state(state.clone(), local_only))
-        .with_state(state)
+        .with_state(state))
 }
 
 /// A request the analyzer routes cannot take answers `serve.analyzer_error_status`: 400

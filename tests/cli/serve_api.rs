@@ -8,6 +8,7 @@ use crate::common::{Setup, assert_success, setup, write};
 use crate::serve_support::Server;
 use serde_json::{Value, json};
 
+mod batch;
 mod declass_routes;
 mod limits;
 
