@@ -72,6 +72,39 @@ pub fn unsealed(bytes: &[u8]) -> std::result::Result<&[u8], String> {
     Ok(body)
 }
 
+/// Whether `file` ends with the CRC-32 of everything before it, as [`unsealed`] checks
+/// a kept file's bytes, but read in pieces through a small buffer: a file mapped to be
+/// read in place is checked without bringing all of its pages into the process's memory.
+/// `len` is the length the caller mapped; `Err` says what is wrong.
+pub fn check_sealed_file(file: &std::fs::File, len: usize) -> std::result::Result<(), String> {
+    use std::io::{Read, Seek};
+    let mut file = file;
+    let found = file.metadata().map_err(|e| e.to_string())?.len();
+    if found != len as u64 {
+        return Err("changed while read".into());
+    }
+    let mut left = len.checked_sub(4).ok_or("shorter than its header")?;
+    file.seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| e.to_string())?;
+    let mut crc = flate2::Crc::new();
+    let mut buffer = vec![0u8; SEAL_READ_BYTES.min(left)];
+    while left > 0 {
+        let piece = &mut buffer[..SEAL_READ_BYTES.min(left)];
+        file.read_exact(piece).map_err(|e| e.to_string())?;
+        crc.update(piece);
+        left -= piece.len();
+    }
+    let mut stored = [0u8; 4];
+    file.read_exact(&mut stored).map_err(|e| e.to_string())?;
+    if crc.sum() != u32::from_le_bytes(stored) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(())
+}
+
+/// How much of a sealed file [`check_sealed_file`] reads at a time.
+const SEAL_READ_BYTES: usize = 1 << 18;
+
 /// A file computed once and kept in the data directory's cache (a table, a model in a
 /// layout read in place), read by `parse`; `None` when there is none, or it cannot be read
 /// or parsed (said in the log), so it is built again.
@@ -309,6 +342,30 @@ impl AtomicWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sealed file checks when read in pieces as its bytes do whole: one larger than
+    /// the read buffer, cut, damaged in its last piece, or of another length than
+    /// mapped, does not.
+    #[test]
+    fn a_sealed_file_checks_in_pieces_as_its_bytes_do() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let path = tmp.path().join("kept.bin");
+        let mut bytes: Vec<u8> = (0..SEAL_READ_BYTES * 2 + 17).map(|i| i as u8).collect();
+        seal(&mut bytes);
+        let check = |bytes: &[u8], len: usize| {
+            std::fs::write(&path, bytes).expect("write");
+            check_sealed_file(&std::fs::File::open(&path).expect("open"), len)
+        };
+        assert_eq!(check(&bytes, bytes.len()), Ok(()));
+        assert!(unsealed(&bytes).is_ok());
+        let cut = &bytes[..bytes.len() - 1];
+        assert!(check(cut, cut.len()).is_err() && unsealed(cut).is_err());
+        assert!(check(&bytes, bytes.len() + 1).is_err(), "another length");
+        assert!(check(&bytes[..3], 3).is_err(), "no checksum");
+        let mut damaged = bytes.clone();
+        damaged[SEAL_READ_BYTES * 2 + 3] ^= 1;
+        assert!(check(&damaged, damaged.len()).is_err() && unsealed(&damaged).is_err());
+    }
 
     #[test]
     fn rejects_binary() {
