@@ -1,100 +1,222 @@
-//! The knowledge-base index and the stem index as cached between runs: every string back
-//! to back in one UTF-8 block, checked once, and every number (a string's length among
-//! them) a little-endian `u32` of one array; both are read front to back. A file has one
-//! or more such sections, each read on a thread of its own.
+//! The knowledge-base index as one flat file read in place (`<data>/cache/kb-index-flat.bin`):
+//! nothing is decoded into maps. A run maps the file, checks it, and answers every question
+//! from its bytes: a concept is a fixed-size record, a label lookup a binary search over a
+//! sorted key table. Decoding the whole index into hash maps was a third of a one-line
+//! document's CPU and more than half its memory (BENCHMARKS.md, "Start-up … one-line
+//! document"); mapped, a run reads only the pages its questions touch.
 //!
-//! Written by hand rather than through serde: a self-describing format such as
-//! MessagePack pays a type tag, a length and a UTF-8 check per string, and the index has
-//! 1.4 million strings; read that way they were most of a one-line document's start-up
-//! (BENCHMARKS.md, "Start-up: the knowledge-base index read without MessagePack").
-//! Anything unexpected (another format, a truncated or corrupt file) reads as no cache,
-//! and the index is rebuilt from the knowledge bases.
+//! Layout, every number a little-endian `u32` unless said otherwise:
+//!
+//! - [`MAGIC`]; the key (its byte length, then its bytes), which names the knowledge
+//!   bases' files and the formats of the index and its stem keys; the knowledge bases'
+//!   descriptions (length, then MessagePack): small, and read at open to count concepts;
+//!   zero bytes to a multiple of four;
+//! - [`COUNTS`] counts: concepts `n`, leaves, label references, parent links, child
+//!   links, the keys of the `exact`, `lower` and stem tables, postings, absorbed
+//!   concepts, and the string block's length in bytes;
+//! - `n + 1` concept records of [`RECORD`] words: the IRI (offset and length in the
+//!   string block), where the concept's labels, parents and children start in their
+//!   arrays (each ends where the next record's start), and its knowledge base; the last
+//!   record only ends the others' lists;
+//! - the labels (offset and length pairs: the preferred label first, then the others in
+//!   order), the parents (concept and relation code pairs, in chain order), the children
+//!   (concepts, ascending);
+//! - three key tables, each `keys + 1` entries of [`KEY`] words sorted by their keys'
+//!   bytes: the key's offset and length, and where its concepts start among the
+//!   postings (they end where the next entry's start);
+//! - the postings (concepts); the absorbed concepts (concept and the concept standing for
+//!   it, sorted by the first);
+//! - the string block: every distinct string once, UTF-8;
+//! - the CRC-32 of everything before it (`crate::io::seal`).
+//!
+//! At open the head (magic, key, descriptions) is read; when the index is first needed
+//! the checksum, the counts against the file's length, and the tables' places are
+//! checked, and anything amiss reads as no file (the index is rebuilt). Every read of a
+//! record, a list or a string is bounds-checked besides, so even a file forged with a
+//! valid checksum can give no panic and no concept beyond the index.
+
+use std::ops::Range;
 
 use super::*;
 
-/// First bytes of a cache file, with the layout's version.
-const MAGIC: &[u8; 16] = b"declass-index\0v3";
+/// First bytes of an index file, with the layout's version.
+const MAGIC: &[u8; 16] = b"declass-index\0v4";
 
-/// Builds a cache file. Strings are written where they are read, not interned: the
-/// reader then walks both arrays front to back, where jumping back to a shared copy
-/// missed the cache on every label.
-struct Writer {
-    text: String,
-    words: Vec<u32>,
+/// How many counts open the tables.
+const COUNTS: usize = 11;
+
+/// Words of a concept record: IRI offset and length, then where its labels, parents and
+/// children start, then its knowledge base.
+const RECORD: usize = 6;
+
+/// Words of a key-table entry: key offset and length, then where its postings start.
+const KEY: usize = 3;
+
+/// The bytes an index answers from: a kept file mapped read-only, or an index built in
+/// this run.
+pub(super) enum Bytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
 }
 
-impl Writer {
-    fn new() -> Self {
-        Writer {
-            text: String::new(),
-            words: Vec::new(),
+impl Default for Bytes {
+    fn default() -> Self {
+        Bytes::Owned(Vec::new())
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// A run of `count` items starting at byte `start` of the file (a key table's last item
+/// only ends the one before it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Table {
+    start: usize,
+    count: usize,
+}
+
+/// Where each table of a checked file is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Layout {
+    concepts: usize,
+    leaves: usize,
+    records: Table,
+    labels: Table,
+    parents: Table,
+    children: Table,
+    exact: Table,
+    lower: Table,
+    stems: Table,
+    postings: Table,
+    absorbed: Table,
+    /// The string block's first byte and length.
+    strings: Table,
+}
+
+/// A list of concepts read from the file in place; a number beyond the index (only a
+/// forged file has one) is skipped.
+#[derive(Clone)]
+pub(super) struct Ids<'a> {
+    words: std::slice::ChunksExact<'a, u8>,
+    concepts: u32,
+}
+
+impl<'a> Ids<'a> {
+    fn of(bytes: &'a [u8], concepts: usize) -> Self {
+        Ids {
+            words: bytes.chunks_exact(4),
+            concepts: u32::try_from(concepts).unwrap_or(u32::MAX),
         }
     }
 
-    fn word(&mut self, value: usize) -> std::result::Result<(), String> {
-        let value = u32::try_from(value).map_err(|_| format!("{value} exceeds 32 bits"))?;
-        self.words.push(value);
-        Ok(())
-    }
-
-    fn string(&mut self, s: &str) -> std::result::Result<(), String> {
-        self.word(s.len())?;
-        self.text.push_str(s);
-        Ok(())
-    }
-
-    fn list(
-        &mut self,
-        values: impl ExactSizeIterator<Item = u32>,
-    ) -> std::result::Result<(), String> {
-        self.word(values.len())?;
-        self.words.extend(values);
-        Ok(())
+    /// Whether the list has no entry left.
+    pub(super) fn is_empty(&self) -> bool {
+        self.words.len() == 0
     }
 }
 
-/// `MAGIC`, the key, a serde part (small and rarely changing, so kept in MessagePack:
-/// the knowledge bases' descriptions),
-/// then each section's string block and words: sections are read on threads of their own.
-fn finish(
-    key: &str,
-    head: &impl Serialize,
-    sections: &[Writer],
-) -> std::result::Result<Vec<u8>, String> {
-    let head = rmp_serde::to_vec(head).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::with_capacity(
-        MAGIC.len()
-            + key.len()
-            + head.len()
-            + sections
-                .iter()
-                .map(|s| s.text.len() + 4 * s.words.len() + 8)
-                .sum::<usize>()
-            + 8,
-    );
-    bytes.extend_from_slice(MAGIC);
-    for part in [key.as_bytes(), &head] {
-        let len = u32::try_from(part.len()).map_err(|_| "a part over 4 GB")?;
-        bytes.extend_from_slice(&len.to_le_bytes());
-        bytes.extend_from_slice(part);
+impl Iterator for Ids<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        self.words
+            .by_ref()
+            .map(word_of)
+            .find(|&id| id < self.concepts)
     }
-    for section in sections {
-        let len = u32::try_from(section.text.len()).map_err(|_| "a part over 4 GB")?;
-        bytes.extend_from_slice(&len.to_le_bytes());
-        bytes.extend_from_slice(section.text.as_bytes());
-        let len = u32::try_from(section.words.len()).map_err(|_| "too many numbers")?;
-        bytes.extend_from_slice(&len.to_le_bytes());
-        for w in &section.words {
-            bytes.extend_from_slice(&w.to_le_bytes());
-        }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.words.len()))
     }
-    Ok(bytes)
 }
 
-/// Reads what [`Writer`] wrote; every read is checked, `None` on anything amiss.
-struct Reader<'a> {
-    text: &'a str,
-    words: &'a [u8],
+fn word_of(chunk: &[u8]) -> u32 {
+    chunk
+        .first_chunk::<4>()
+        .map_or(0, |w| u32::from_le_bytes(*w))
+}
+
+/// The taxonomy index, answered from its flat layout.
+#[derive(Default)]
+pub(super) struct Index {
+    bytes: Bytes,
+    kbs: Vec<KbInfo>,
+    layout: Layout,
+    /// Every concept by its IRI: built when first asked, as few runs ask.
+    by_iri: OnceLock<FxHashMap<Box<str>, u32>>,
+}
+
+/// An index file's head: the knowledge bases' descriptions, and where its tables start.
+pub(super) struct Head {
+    kbs: Vec<KbInfo>,
+    /// The knowledge bases' concepts, all told.
+    pub(super) concepts: usize,
+    body: usize,
+}
+
+/// A kept index file mapped at open, its head read, the rest checked when first needed.
+pub(super) struct Kept {
+    file: std::fs::File,
+    bytes: Bytes,
+    pub(super) head: Head,
+}
+
+impl Kept {
+    /// The file at `path`, if it holds an index written under `key` (its head read, the
+    /// rest unchecked); `Err` says why not, `Ok(None)` that there is no file.
+    pub(super) fn open(path: &Path, key: &str) -> std::result::Result<Option<Kept>, String> {
+        let file = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.to_string()),
+        };
+        // SAFETY: the map is read-only, and this program only ever replaces a kept file
+        // whole (written beside it and renamed over it, `crate::io::write_atomic`),
+        // which leaves the map on the file it was made from. Another program changing
+        // the file in place is outside what a kept file is for.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
+        let bytes = Bytes::Mapped(map);
+        let head = read_head(&bytes, key)?;
+        Ok(Some(Kept { file, bytes, head }))
+    }
+
+    /// The index, if the whole file checks.
+    pub(super) fn index(self) -> std::result::Result<Index, String> {
+        crate::io::check_sealed_file(&self.file, self.bytes.len())?;
+        Index::laid_out(self.bytes, self.head)
+    }
+}
+
+/// The head of an index file's bytes, if it was written under `key`.
+fn read_head(bytes: &[u8], key: &str) -> std::result::Result<Head, String> {
+    let rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or("not a knowledge-base index of this version")?;
+    let (cached_key, rest) = part(rest).ok_or("cut short in its head")?;
+    if cached_key != key.as_bytes() {
+        return Err("written for other knowledge bases".into());
+    }
+    let (head, _) = part(rest).ok_or("cut short in its head")?;
+    let kbs: Vec<KbInfo> = rmp_serde::from_slice(head).map_err(|e| e.to_string())?;
+    let concepts = kbs
+        .iter()
+        .try_fold(0usize, |sum, kb| sum.checked_add(kb.concepts))
+        .ok_or("its head counts more concepts than there can be")?;
+    let end = MAGIC.len() + 8 + cached_key.len() + head.len();
+    Ok(Head {
+        kbs,
+        concepts,
+        body: end.next_multiple_of(4),
+    })
 }
 
 /// `bytes` split at a little-endian `u32` length and that many bytes.
@@ -104,98 +226,275 @@ fn part(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     (rest.len() >= len).then(|| rest.split_at(len))
 }
 
-/// Like [`part`], a length in `u32`s.
-fn numbers(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (len, rest) = bytes.split_first_chunk::<4>()?;
-    let len = (u32::from_le_bytes(*len) as usize).checked_mul(4)?;
-    (rest.len() >= len).then(|| rest.split_at(len))
-}
+impl Index {
+    /// An index from bytes [`encode`] wrote under `key`, checked whole.
+    pub(super) fn read(bytes: Bytes, key: &str) -> std::result::Result<Index, String> {
+        crate::io::unsealed(&bytes)?;
+        let head = read_head(&bytes, key)?;
+        Self::laid_out(bytes, head)
+    }
 
-impl<'a> Reader<'a> {
-    /// A reader for each of the `N` sections and the serde part, if `bytes` is a cache
-    /// file written under `key` with that many sections.
-    fn open<H: serde::de::DeserializeOwned, const N: usize>(
-        bytes: &'a [u8],
+    /// The index of sealed bytes (their checksum checked) with this head, if its tables
+    /// fit.
+    fn laid_out(bytes: Bytes, head: Head) -> std::result::Result<Index, String> {
+        let body = bytes
+            .get(..bytes.len().saturating_sub(4))
+            .unwrap_or_default();
+        let layout = layout(body, head.body).ok_or("its tables do not fit its length")?;
+        if layout.concepts != head.concepts {
+            return Err("its concepts are not those its head counts".into());
+        }
+        Ok(Index {
+            bytes,
+            kbs: head.kbs,
+            layout,
+            by_iri: OnceLock::new(),
+        })
+    }
+
+    /// The index of `built` and its stem index, laid out under `key`: how an index built
+    /// in this run is held, and what a kept file holds ([`Self::bytes`]).
+    pub(super) fn of_built(
+        built: Built,
+        stems: &StemIndex,
         key: &str,
-    ) -> Option<([Self; N], H)> {
-        let rest = bytes.strip_prefix(MAGIC)?;
-        let (cached_key, rest) = part(rest)?;
-        if cached_key != key.as_bytes() {
-            return None;
+    ) -> std::result::Result<Index, String> {
+        let bytes = encode(&built, stems, key)?;
+        let mut index = Index::read(Bytes::Owned(bytes), key)?;
+        index.by_iri = OnceLock::from(built.by_iri);
+        Ok(index)
+    }
+
+    /// The index's bytes, as kept between runs.
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub(super) fn kbs(&self) -> &[KbInfo] {
+        &self.kbs
+    }
+
+    /// How many concepts.
+    pub(super) fn len(&self) -> usize {
+        self.layout.concepts
+    }
+
+    /// How many concepts have no narrower concept: the denominator of intrinsic IC.
+    pub(super) fn leaf_count(&self) -> usize {
+        self.layout.leaves
+    }
+
+    fn word(&self, at: usize) -> u32 {
+        self.bytes.get(at..).map_or(0, word_of)
+    }
+
+    /// Word `field` of item `i` of a table of `width`-word items; 0 beyond the table.
+    fn field(&self, table: Table, width: usize, i: usize, field: usize) -> u32 {
+        if i >= table.count {
+            return 0;
         }
-        let (head, mut rest) = part(rest)?;
-        let mut sections = Vec::with_capacity(N);
-        for _ in 0..N {
-            let (text, after) = part(rest)?;
-            let (words, after) = numbers(after)?;
-            rest = after;
-            let text = std::str::from_utf8(text).ok()?;
-            sections.push(Reader { text, words });
+        self.word(table.start + 4 * (width * i + field))
+    }
+
+    fn string(&self, offset: u32, len: u32) -> &str {
+        let start = offset as usize;
+        let strings = self.layout.strings;
+        self.bytes
+            .get(strings.start..strings.start + strings.count)
+            .and_then(|block| block.get(start..start.checked_add(len as usize)?))
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+
+    /// Items `field` of record `id` to `field` of record `id + 1` of a table of `count`
+    /// items: a concept's list.
+    fn list(&self, id: u32, field: usize, count: usize) -> Range<usize> {
+        let id = id as usize;
+        if id >= self.len() {
+            return 0..0;
         }
-        if !rest.is_empty() {
-            return None;
+        let records = self.layout.records;
+        let start = (self.field(records, RECORD, id, field) as usize).min(count);
+        let end = (self.field(records, RECORD, id + 1, field) as usize).min(count);
+        start..end.max(start)
+    }
+
+    fn ids(&self, table: Table, items: Range<usize>) -> Ids<'_> {
+        let start = table.start + 4 * items.start;
+        Ids::of(
+            self.bytes
+                .get(start..start + 4 * items.len())
+                .unwrap_or_default(),
+            self.len(),
+        )
+    }
+
+    pub(super) fn iri(&self, id: u32) -> &str {
+        let records = self.layout.records;
+        if id as usize >= self.len() {
+            return "";
         }
-        let head = rmp_serde::from_slice(head).ok()?;
-        Some((sections.try_into().ok()?, head))
+        self.string(
+            self.field(records, RECORD, id as usize, 0),
+            self.field(records, RECORD, id as usize, 1),
+        )
     }
 
-    fn word(&mut self) -> Option<u32> {
-        let (w, rest) = self.words.split_first_chunk::<4>()?;
-        self.words = rest;
-        Some(u32::from_le_bytes(*w))
+    /// The concept's labels, the preferred one first.
+    pub(super) fn labels(&self, id: u32) -> impl Iterator<Item = &str> {
+        let labels = self.layout.labels;
+        self.list(id, 2, labels.count)
+            .map(move |i| self.string(self.field(labels, 2, i, 0), self.field(labels, 2, i, 1)))
     }
 
-    fn string(&mut self) -> Option<&'a str> {
-        let len = self.word()? as usize;
-        let s = self.text.get(..len)?;
-        self.text = &self.text[len..];
-        Some(s)
+    /// A concept's label by position: 0 the preferred label, then the others in order.
+    pub(super) fn label_at(&self, id: u32, position: usize) -> Option<&str> {
+        let labels = self.layout.labels;
+        let i = self.list(id, 2, labels.count).nth(position)?;
+        Some(self.string(self.field(labels, 2, i, 0), self.field(labels, 2, i, 1)))
     }
 
-    fn len(&mut self) -> Option<usize> {
-        // A count can't exceed the words left: a corrupt one fails here, not in an
-        // allocation.
-        let n = self.word()? as usize;
-        (n <= self.words.len() / 4).then_some(n)
+    /// The concept's direct generalizations, in chain order.
+    pub(super) fn parents(&self, id: u32) -> impl Iterator<Item = (u32, Relation)> {
+        let parents = self.layout.parents;
+        let n = self.len();
+        self.list(id, 3, parents.count).filter_map(move |i| {
+            let parent = self.field(parents, 2, i, 0);
+            let relation = relation_of(self.field(parents, 2, i, 1))?;
+            ((parent as usize) < n).then_some((parent, relation))
+        })
     }
 
-    fn list<T: FromIterator<u32>>(&mut self) -> Option<T> {
-        let n = self.len()?;
-        let (list, rest) = self.words.split_at_checked(n * 4)?;
-        self.words = rest;
-        let (words, _) = list.as_chunks::<4>();
-        Some(words.iter().map(|w| u32::from_le_bytes(*w)).collect())
+    /// The concepts directly below the concept, ascending.
+    pub(super) fn children(&self, id: u32) -> Ids<'_> {
+        let children = self.layout.children;
+        self.ids(children, self.list(id, 4, children.count))
     }
 
-    fn done(&self) -> bool {
-        self.words.is_empty() && self.text.is_empty()
+    /// The position of the concept's knowledge base among [`Self::kbs`].
+    pub(super) fn kb(&self, id: u32) -> Option<usize> {
+        ((id as usize) < self.len())
+            .then(|| self.field(self.layout.records, RECORD, id as usize, 5) as usize)
+    }
+
+    fn postings(&self, table: Table, key: &str) -> Option<Ids<'_>> {
+        // The last entry only ends the one before it.
+        let (mut low, mut high) = (0, table.count.saturating_sub(1));
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let found = self.string(
+                self.field(table, KEY, middle, 0),
+                self.field(table, KEY, middle, 1),
+            );
+            match found.as_bytes().cmp(key.as_bytes()) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => {
+                    let postings = self.layout.postings;
+                    let start = (self.field(table, KEY, middle, 2) as usize).min(postings.count);
+                    let end = (self.field(table, KEY, middle + 1, 2) as usize).min(postings.count);
+                    return Some(self.ids(postings, start..end.max(start)));
+                }
+            }
+        }
+        None
+    }
+
+    /// The concepts with a label spelt exactly `key`, in lookup order.
+    pub(super) fn exact(&self, key: &str) -> Option<Ids<'_>> {
+        self.postings(self.layout.exact, key)
+    }
+
+    /// The concepts with a label whose normalized form is `key`, in lookup order.
+    pub(super) fn lower(&self, key: &str) -> Option<Ids<'_>> {
+        self.postings(self.layout.lower, key)
+    }
+
+    /// The concepts whose lowercase label has the Snowball stem key `key`.
+    pub(super) fn stems(&self, key: &str) -> Option<Ids<'_>> {
+        self.postings(self.layout.stems, key)
+    }
+
+    /// The concept that stands for `id` (`skos:exactMatch` to a higher-priority one).
+    pub(super) fn absorbed_by(&self, id: u32) -> Option<u32> {
+        let table = self.layout.absorbed;
+        let (mut low, mut high) = (0, table.count);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.field(table, 2, middle, 0).cmp(&id) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => {
+                    let by = self.field(table, 2, middle, 1);
+                    return ((by as usize) < self.len()).then_some(by);
+                }
+            }
+        }
+        None
+    }
+
+    /// The concept with this IRI.
+    pub(super) fn concept(&self, iri: &str) -> Option<u32> {
+        self.by_iri
+            .get_or_init(|| {
+                (0..self.len() as u32)
+                    .map(|id| (Box::from(self.iri(id)), id))
+                    .collect()
+            })
+            .get(iri)
+            .copied()
     }
 }
 
-/// The largest head [`read_head`] reads: the knowledge bases' descriptions are a few
-/// hundred bytes, and a damaged length must not become a large allocation.
-const MAX_HEAD_BYTES: usize = 1 << 20;
-
-/// The knowledge bases' descriptions from the head of the index's cache file, if it was
-/// written under `key`, read without the rest of the file: what a run needs before the
-/// index itself (how many concepts there are). The rest is checked when it is decoded.
-pub(super) fn read_head(path: &Path, key: &str) -> Option<Vec<KbInfo>> {
-    use std::io::Read;
-    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
-    let mut magic = [0u8; MAGIC.len()];
-    file.read_exact(&mut magic).ok()?;
-    let mut part = |max: usize| -> Option<Vec<u8>> {
-        let mut len = [0u8; 4];
-        file.read_exact(&mut len).ok()?;
-        let len = u32::from_le_bytes(len) as usize;
-        let mut bytes = vec![0u8; (len <= max).then_some(len)?];
-        file.read_exact(&mut bytes).ok()?;
-        Some(bytes)
-    };
-    if magic != *MAGIC || part(key.len())? != key.as_bytes() {
+/// Where the tables of a body (the file without its checksum) begin at byte `start`,
+/// if the counts fill it exactly.
+fn layout(body: &[u8], start: usize) -> Option<Layout> {
+    let counts: Vec<usize> = (0..COUNTS)
+        .map(|i| {
+            body.get(start.checked_add(4 * i)?..)
+                .map(|b| word_of(b) as usize)
+        })
+        .collect::<Option<_>>()?;
+    let [
+        concepts,
+        leaves,
+        labels,
+        parents,
+        children,
+        exact,
+        lower,
+        stems,
+        postings,
+        absorbed,
+        strings,
+    ] = counts[..]
+    else {
         return None;
-    }
-    rmp_serde::from_slice(&part(MAX_HEAD_BYTES)?).ok()
+    };
+    let mut at = start + 4 * COUNTS;
+    let mut table = |count: usize, words: usize| -> Option<Table> {
+        let table = Table { start: at, count };
+        at = at.checked_add(count.checked_mul(4 * words)?)?;
+        Some(table)
+    };
+    let layout = Layout {
+        concepts,
+        leaves,
+        records: table(concepts.checked_add(1)?, RECORD)?,
+        labels: table(labels, 2)?,
+        parents: table(parents, 2)?,
+        children: table(children, 1)?,
+        exact: table(exact.checked_add(1)?, KEY)?,
+        lower: table(lower.checked_add(1)?, KEY)?,
+        stems: table(stems.checked_add(1)?, KEY)?,
+        postings: table(postings, 1)?,
+        absorbed: table(absorbed, 2)?,
+        strings: Table {
+            start: at,
+            count: strings,
+        },
+    };
+    (at.checked_add(strings)? == body.len() && leaves <= concepts).then_some(layout)
 }
 
 fn relation_code(relation: Relation) -> u32 {
@@ -215,158 +514,150 @@ fn relation_of(code: u32) -> Option<Relation> {
     }
 }
 
-fn write_postings(
-    w: &mut Writer,
-    map: &FxHashMap<Box<str>, Postings>,
-) -> std::result::Result<(), String> {
-    w.word(map.len())?;
-    for (key, ids) in map {
-        w.string(key)?;
-        w.list(ids.iter().copied())?;
-    }
-    Ok(())
+/// A number of the layout, refused beyond 32 bits.
+fn number(value: usize) -> std::result::Result<u32, String> {
+    u32::try_from(value).map_err(|_| format!("{value} exceeds 32 bits"))
 }
 
-fn read_postings(r: &mut Reader<'_>) -> Option<FxHashMap<Box<str>, Postings>> {
-    let n = r.len()?;
-    let mut map = FxHashMap::with_capacity_and_hasher(n, Default::default());
-    for _ in 0..n {
-        let key = Box::from(r.string()?);
-        map.insert(key, r.list()?);
-    }
-    Some(map)
+/// The string block, each distinct string once.
+#[derive(Default)]
+struct Strings<'a> {
+    block: Vec<u8>,
+    at: FxHashMap<&'a str, [u32; 2]>,
 }
 
-/// The index as a cache file under `key`. `by_iri` is not written: it is every
-/// concept's IRI, built when first asked.
-pub(super) fn encode_index(index: &Index, key: &str) -> std::result::Result<Vec<u8>, String> {
-    let mut w = Writer::new();
-    w.word(index.concepts.len())?;
-    for c in &index.concepts {
-        w.string(&c.iri)?;
-        w.string(&c.label)?;
-        w.word(c.alt_labels.len())?;
-        for alt in &c.alt_labels {
-            w.string(alt)?;
+impl<'a> Strings<'a> {
+    /// Where `s` is in the block (offset, length), added if it is new.
+    fn add(&mut self, s: &'a str) -> std::result::Result<[u32; 2], String> {
+        if let Some(&at) = self.at.get(s) {
+            return Ok(at);
         }
-        w.word(usize::from(c.kb))?;
-        w.word(c.parents.len())?;
+        let at = [number(self.block.len())?, number(s.len())?];
+        self.block.extend_from_slice(s.as_bytes());
+        self.at.insert(s, at);
+        Ok(at)
+    }
+}
+
+fn listed(map: &FxHashMap<Box<str>, Postings>) -> Vec<(&str, &[u32])> {
+    map.iter().map(|(k, ids)| (&**k, &ids[..])).collect()
+}
+
+/// A key table of `entries` (sorted here), their postings appended to `postings`.
+fn key_table<'a>(
+    mut entries: Vec<(&'a str, &'a [u32])>,
+    strings: &mut Strings<'a>,
+    postings: &mut Vec<u32>,
+) -> std::result::Result<Vec<u32>, String> {
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut table = Vec::with_capacity(KEY * (entries.len() + 1));
+    for (key, ids) in entries {
+        table.extend(strings.add(key)?);
+        table.push(number(postings.len())?);
+        postings.extend_from_slice(ids);
+    }
+    table.extend([0, 0, number(postings.len())?]);
+    Ok(table)
+}
+
+/// The bytes of the index file of `built` and its stem index under `key`.
+pub(super) fn encode(
+    built: &Built,
+    stems: &StemIndex,
+    key: &str,
+) -> std::result::Result<Vec<u8>, String> {
+    let mut strings = Strings::default();
+    let n = built.concepts.len();
+    let mut records = Vec::with_capacity(RECORD * (n + 1));
+    let (mut labels, mut parents, mut children) = (Vec::new(), Vec::new(), Vec::new());
+    let mut leaves = 0;
+    for c in &built.concepts {
+        records.extend(strings.add(&c.iri)?);
+        records.extend([
+            number(labels.len() / 2)?,
+            number(parents.len() / 2)?,
+            number(children.len())?,
+            u32::from(c.kb),
+        ]);
+        for label in std::iter::once(&c.label).chain(&c.alt_labels) {
+            labels.extend(strings.add(label)?);
+        }
         for &(p, relation) in &c.parents {
-            w.words.extend([p, relation_code(relation)]);
+            parents.extend([p, relation_code(relation)]);
         }
-        w.list(c.children.iter().copied())?;
+        children.extend_from_slice(&c.children);
+        leaves += usize::from(c.children.is_empty());
     }
-    w.word(index.absorbed_by.len())?;
-    for (&concept, &by) in &index.absorbed_by {
-        w.words.extend([concept, by]);
-    }
-    // The label postings, about half the reading, in a section of their own.
-    let mut postings = Writer::new();
-    write_postings(&mut postings, &index.exact)?;
-    write_postings(&mut postings, &index.lower)?;
-    finish(key, &index.kbs, &[w, postings])
-}
+    records.extend([
+        0,
+        0,
+        number(labels.len() / 2)?,
+        number(parents.len() / 2)?,
+        number(children.len())?,
+        0,
+    ]);
+    let mut postings = Vec::new();
+    let exact = key_table(listed(&built.exact), &mut strings, &mut postings)?;
+    let lower = key_table(listed(&built.lower), &mut strings, &mut postings)?;
+    let stem_table = key_table(
+        stems
+            .iter()
+            .map(|(k, ids)| (k.as_str(), &ids[..]))
+            .collect(),
+        &mut strings,
+        &mut postings,
+    )?;
+    let mut absorbed: Vec<[u32; 2]> = built
+        .absorbed_by
+        .iter()
+        .map(|(&concept, &by)| [concept, by])
+        .collect();
+    absorbed.sort_unstable();
 
-/// The concepts and the exact matches of the first section.
-type ConceptPart = (Vec<Concept>, FxHashMap<u32, u32>);
-
-fn read_concepts(mut r: Reader<'_>) -> Option<ConceptPart> {
-    let n = r.len()?;
-    let mut concepts = Vec::with_capacity(n);
-    for _ in 0..n {
-        let iri = r.string()?;
-        let label = Box::from(r.string()?);
-        let alts = r.len()?;
-        let alt_labels = (0..alts)
-            .map(|_| r.string().map(Box::from))
-            .collect::<Option<_>>()?;
-        let kb = u16::try_from(r.word()?).ok()?;
-        let parents: SmallVec<[(u32, Relation); 2]> = (0..r.len()?)
-            .map(|_| Some((r.word()?, relation_of(r.word()?)?)))
-            .collect::<Option<_>>()?;
-        let children: Vec<u32> = r.list()?;
-        if children.iter().any(|&c| c as usize >= n)
-            || parents.iter().any(|&(p, _)| p as usize >= n)
-        {
-            return None;
-        }
-        concepts.push(Concept {
-            iri: Box::from(iri),
-            label,
-            alt_labels,
-            kb,
-            parents,
-            children,
-        });
+    let head = rmp_serde::to_vec(&built.kbs).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    for part in [key.as_bytes(), &head] {
+        out.extend_from_slice(&number(part.len())?.to_le_bytes());
+        out.extend_from_slice(part);
     }
-    let absorbed = r.len()?;
-    let mut absorbed_by = FxHashMap::with_capacity_and_hasher(absorbed, Default::default());
-    for _ in 0..absorbed {
-        absorbed_by.insert(r.word()?, r.word()?);
+    out.resize(out.len().next_multiple_of(4), 0);
+    let counts = [
+        n,
+        leaves,
+        labels.len() / 2,
+        parents.len() / 2,
+        children.len(),
+        exact.len() / KEY - 1,
+        lower.len() / KEY - 1,
+        stem_table.len() / KEY - 1,
+        postings.len(),
+        absorbed.len(),
+        strings.block.len(),
+    ];
+    let counts = counts
+        .map(number)
+        .into_iter()
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let tables = [
+        &counts[..],
+        &records,
+        &labels,
+        &parents,
+        &children,
+        &exact,
+        &lower,
+        &stem_table,
+        &postings,
+        absorbed.as_flattened(),
+    ];
+    out.reserve(4 * tables.iter().map(|t| t.len()).sum::<usize>() + strings.block.len() + 4);
+    for w in tables.into_iter().flatten() {
+        out.extend_from_slice(&w.to_le_bytes());
     }
-    r.done().then_some((concepts, absorbed_by))
-}
-
-/// The index a cache file holds, if it was written under `key` and reads whole. The
-/// label postings are read on a second thread meanwhile.
-pub(super) fn decode_index(bytes: &[u8], key: &str) -> Option<Index> {
-    let ([first, mut second], kbs): ([Reader<'_>; 2], Vec<KbInfo>) = Reader::open(bytes, key)?;
-    let (concept_part, postings) = std::thread::scope(|scope| {
-        let postings = scope.spawn(move || {
-            let exact = read_postings(&mut second)?;
-            let lower = read_postings(&mut second)?;
-            second.done().then_some((exact, lower))
-        });
-        (read_concepts(first), postings.join().ok().flatten())
-    });
-    let (concepts, absorbed_by) = concept_part?;
-    let (exact, lower) = postings?;
-    let n = concepts.len();
-    let in_range = |id: &u32| (*id as usize) < n;
-    let valid = exact.values().chain(lower.values()).flatten().all(in_range)
-        && absorbed_by.iter().all(|(a, b)| in_range(a) && in_range(b))
-        && kbs.len()
-            > concepts
-                .iter()
-                .map(|c| usize::from(c.kb))
-                .max()
-                .unwrap_or(0);
-    valid.then(|| Index {
-        kbs,
-        leaf_count: leaf_count(&concepts),
-        concepts,
-        by_iri: OnceLock::new(),
-        exact,
-        lower,
-        absorbed_by,
-    })
-}
-
-/// The stem index as a cache file under `key`.
-pub(super) fn encode_stems(stems: &StemIndex, key: &str) -> std::result::Result<Vec<u8>, String> {
-    let mut w = Writer::new();
-    w.word(stems.len())?;
-    for (stem, ids) in stems {
-        w.string(stem)?;
-        w.list(ids.iter().copied())?;
-    }
-    finish(key, &(), &[w])
-}
-
-/// The stem index a cache file holds, if it was written under `key` and reads whole.
-pub(super) fn decode_stems(bytes: &[u8], key: &str, concepts: usize) -> Option<StemIndex> {
-    let ([mut r], ()): ([Reader<'_>; 1], ()) = Reader::open(bytes, key)?;
-    let n = r.len()?;
-    let mut stems = StemIndex::with_capacity_and_hasher(n, Default::default());
-    for _ in 0..n {
-        let stem = r.string()?.to_string();
-        let ids: Vec<u32> = r.list()?;
-        if ids.iter().any(|&id| id as usize >= concepts) {
-            return None;
-        }
-        stems.insert(stem, ids);
-    }
-    r.done().then_some(stems)
+    out.extend_from_slice(&strings.block);
+    crate::io::seal(&mut out);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -374,35 +665,9 @@ mod tests {
     use super::*;
     use crate::kb::tests::{small_wordnet, source};
 
-    /// Everything an index holds, in an order that does not depend on hash maps.
-    fn listing(index: &Index) -> String {
-        let mut out = format!("leaves {}\n", index.leaf_count);
-        for kb in &index.kbs {
-            out += &format!("kb {} {} {}\n", kb.name, kb.priority, kb.concepts);
-        }
-        for (id, c) in index.concepts.iter().enumerate() {
-            out += &format!(
-                "{id} {} {:?} {:?} {} {:?} {:?}\n",
-                c.iri, c.label, c.alt_labels, c.kb, c.parents, c.children
-            );
-        }
-        let sorted = |map: &FxHashMap<Box<str>, Postings>| {
-            let mut entries: Vec<_> = map.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
-            entries.sort();
-            entries.join("\n")
-        };
-        out += &sorted(&index.exact);
-        out += &sorted(&index.lower);
-        let mut iris: Vec<_> = index.iri_map().iter().collect();
-        iris.sort();
-        let mut absorbed: Vec<_> = index.absorbed_by.iter().collect();
-        absorbed.sort();
-        out + &format!("{iris:?}\n{absorbed:?}")
-    }
-
     /// Two knowledge bases: alternative labels, shared labels, several relations, a
-    /// cycle and a concept absorbed by an exact match.
-    fn knowledge(dir: &Path) -> KnowledgeBase {
+    /// cycle and a concept absorbed by an exact match; merged, and their stem index.
+    fn built(dir: &Path) -> (Built, StemIndex) {
         let onto = source(
             dir,
             "onco",
@@ -413,58 +678,180 @@ ex:cancer-treatment skos:prefLabel "cancer treatment" ; skos:broader ex:therapy 
 ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:amstate .
 "#,
         );
-        KnowledgeBase::from_sources(
-            &[small_wordnet(dir), onto],
-            &crate::Config::builtin().expect("config").kb,
-        )
-        .expect("load")
+        let (ordered, bytes) = ordered_sources(&[small_wordnet(dir), onto]).expect("sources");
+        KnowledgeBase::merged(&ordered, &bytes, std::time::Instant::now()).expect("merge")
     }
 
-    #[test]
-    fn an_index_reads_back_as_written() {
-        let tmp = tempfile::tempdir().expect("tmp");
-        let kb = knowledge(tmp.path());
-        assert!(!kb.index().absorbed_by.is_empty());
-        let bytes = encode_index(kb.index(), "key").expect("encode");
-        let read = decode_index(&bytes, "key").expect("decode");
-        assert_eq!(listing(&read), listing(kb.index()));
-        assert!(decode_index(&bytes, "another key").is_none());
-
-        let stems = kb.build_stem_index();
-        let bytes = encode_stems(&stems, "key").expect("encode");
-        let read = decode_stems(&bytes, "key", kb.index().concepts.len()).expect("decode");
-        assert_eq!(read, stems);
-        assert!(
-            decode_stems(&bytes, "key", 1).is_none(),
-            "ids beyond the concepts"
+    /// Everything the merged index holds, in an order that does not depend on hash maps.
+    fn listing_of_built(built: &Built, stems: &StemIndex) -> String {
+        let mut out = format!(
+            "leaves {}\n",
+            built
+                .concepts
+                .iter()
+                .filter(|c| c.children.is_empty())
+                .count()
         );
+        for kb in &built.kbs {
+            out += &format!("kb {} {} {}\n", kb.name, kb.priority, kb.concepts);
+        }
+        for (id, c) in built.concepts.iter().enumerate() {
+            let labels: Vec<&str> = std::iter::once(&*c.label)
+                .chain(c.alt_labels.iter().map(|l| &**l))
+                .collect();
+            out += &format!(
+                "{id} {} {labels:?} {} {:?} {:?} {:?}\n",
+                c.iri,
+                c.kb,
+                c.parents.to_vec(),
+                c.children,
+                built.absorbed_by.get(&(id as u32)),
+            );
+        }
+        let sorted = |entries: Vec<(&str, Vec<u32>)>| {
+            let mut entries: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{k:?} {v:?}\n"))
+                .collect();
+            entries.sort();
+            entries.concat()
+        };
+        let of = |map: &FxHashMap<Box<str>, Postings>| {
+            sorted(map.iter().map(|(k, v)| (&**k, v.to_vec())).collect())
+        };
+        out += &of(&built.exact);
+        out += &of(&built.lower);
+        out + &sorted(stems.iter().map(|(k, v)| (k.as_str(), v.clone())).collect())
+    }
+
+    /// The same listing read from the flat index, its keys looked up by the merged maps'.
+    fn listing_of_index(index: &Index, built: &Built, stems: &StemIndex) -> String {
+        let mut out = format!("leaves {}\n", index.leaf_count());
+        for kb in index.kbs() {
+            out += &format!("kb {} {} {}\n", kb.name, kb.priority, kb.concepts);
+        }
+        for id in 0..index.len() as u32 {
+            let labels: Vec<&str> = index.labels(id).collect();
+            out += &format!(
+                "{id} {} {labels:?} {} {:?} {:?} {:?}\n",
+                index.iri(id),
+                index.kb(id).expect("a concept"),
+                index.parents(id).collect::<Vec<_>>(),
+                index.children(id).collect::<Vec<_>>(),
+                index.absorbed_by(id),
+            );
+        }
+        fn sorted<'i>(keys: Vec<&str>, get: impl Fn(&str) -> Option<Ids<'i>>) -> String {
+            let mut entries: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{k:?} {:?}\n", get(k).expect("listed").collect::<Vec<_>>()))
+                .collect();
+            entries.sort();
+            entries.concat()
+        }
+        out += &sorted(built.exact.keys().map(|k| &**k).collect(), |k| {
+            index.exact(k)
+        });
+        out += &sorted(built.lower.keys().map(|k| &**k).collect(), |k| {
+            index.lower(k)
+        });
+        out + &sorted(stems.keys().map(|k| k.as_str()).collect(), |k| {
+            index.stems(k)
+        })
     }
 
     #[test]
-    fn a_cut_or_damaged_file_reads_as_no_cache() {
+    fn an_index_answers_as_the_merged_maps() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let kb = knowledge(tmp.path());
-        let bytes = encode_index(kb.index(), "key").expect("encode");
+        let (built, stems) = built(tmp.path());
+        assert!(!built.absorbed_by.is_empty() && !stems.is_empty());
+        let expected = listing_of_built(&built, &stems);
+        let bytes = encode(&built, &stems, "key").expect("encode");
+        let index = Index::read(Bytes::Owned(bytes.clone()), "key").expect("read");
+        assert_eq!(listing_of_index(&index, &built, &stems), expected);
+        for (id, c) in built.concepts.iter().enumerate() {
+            assert_eq!(index.concept(&c.iri), Some(id as u32));
+            assert_eq!(index.label_at(id as u32, 0), Some(&*c.label));
+        }
+        for absent in [
+            "",
+            "\0",
+            "Radiotherapy",
+            "radiotherapyx",
+            "zzzz",
+            "\u{10FFFF}",
+        ] {
+            assert!(index.exact(absent).is_none(), "{absent:?}");
+            assert!(index.lower(absent).is_none(), "{absent:?}");
+            assert!(index.stems(absent).is_none(), "{absent:?}");
+        }
+        let n = index.len() as u32;
+        assert_eq!(index.iri(n), "");
+        assert_eq!(index.labels(n).count() + index.parents(n).count(), 0);
+        assert!(index.kb(n).is_none() && index.concept("ex:none").is_none());
+        assert!(Index::read(Bytes::Owned(bytes), "another key").is_err());
+
+        // Written twice, the same bytes.
+        let (built, stems) = self::built(tmp.path());
+        let again = Index::of_built(built, &stems, "key").expect("lay out");
+        assert_eq!(again.bytes(), index.bytes());
+    }
+
+    #[test]
+    fn a_cut_or_damaged_file_reads_as_no_index() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let (built, stems) = built(tmp.path());
+        let bytes = encode(&built, &stems, "key").expect("encode");
+        let read = |bytes: &[u8]| Index::read(Bytes::Owned(bytes.to_vec()), "key");
         for cut in 0..bytes.len() {
-            assert!(decode_index(&bytes[..cut], "key").is_none(), "cut at {cut}");
+            assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(decode_index(&longer, "key").is_none(), "a trailing byte");
-        // Any word set to a huge value: no panic, no huge allocation, and never an id
-        // beyond the concepts.
-        for at in (MAGIC.len()..bytes.len() - 3).step_by(4) {
+        assert!(read(&longer).is_err(), "a trailing byte");
+        for at in 0..bytes.len() {
             let mut damaged = bytes.clone();
-            damaged[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-            if let Some(index) = decode_index(&damaged, "key") {
-                let n = index.concepts.len() as u32;
-                assert!(
+            damaged[at] ^= 0x10;
+            assert!(read(&damaged).is_err(), "byte {at} changed");
+        }
+    }
+
+    /// A file forged with a valid checksum (any word set to a huge value and the file
+    /// sealed again): read or refused, it never panics and never answers a concept
+    /// beyond the index.
+    #[test]
+    fn a_forged_file_gives_no_concept_beyond_the_index() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let (built, stems) = built(tmp.path());
+        let bytes = encode(&built, &stems, "key").expect("encode");
+        let body = bytes.len() - 4;
+        for at in (0..body - 3).step_by(4) {
+            let mut forged = bytes[..body].to_vec();
+            forged[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            crate::io::seal(&mut forged);
+            let Ok(index) = Index::read(Bytes::Owned(forged), "key") else {
+                continue;
+            };
+            let n = index.len() as u32;
+            let keys = built.exact.keys().chain(built.lower.keys());
+            let found: Vec<u32> = keys
+                .flat_map(|k| index.exact(k).into_iter().chain(index.lower(k)).flatten())
+                .chain(
+                    stems
+                        .keys()
+                        .flat_map(|k| index.stems(k).into_iter().flatten()),
+                )
+                .chain((0..n + 1).flat_map(|id| {
+                    let _ = (index.iri(id), index.labels(id).count(), index.kb(id));
                     index
-                        .concepts
-                        .iter()
-                        .all(|c| c.children.iter().all(|&id| id < n))
-                );
-            }
+                        .parents(id)
+                        .map(|(p, _)| p)
+                        .chain(index.children(id))
+                        .chain(index.absorbed_by(id))
+                        .collect::<Vec<_>>()
+                }))
+                .collect();
+            assert!(found.iter().all(|&id| id < n), "word at {at}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Loading: each knowledge base's store answers the SPARQL files of `queries/` on its
-//! own thread, and the answers become the in-memory taxonomy index, cached between runs
-//! beside a stem index, both keyed by the files' checksums.
+//! own thread, and the answers become the taxonomy index and its stem index, laid out
+//! flat and kept between runs in one file keyed by the files' checksums.
 
 use super::*;
 
@@ -128,67 +128,66 @@ impl Answers {
     }
 }
 
-/// Bumped whenever [`Index`] changes shape or meaning, so old caches are rebuilt.
+/// Bumped whenever what the index holds changes (its concepts, labels, links or
+/// postings), so the index and everything kept from its labels are rebuilt; the file's
+/// layout has a version of its own (`cache_layout`).
 pub(super) const INDEX_FORMAT: u32 = 2;
 
 /// Snowball stem key → concepts whose lowercase label has that key: the last resort of a
 /// lookup. Stemming every label takes longer than reading the rest of the index, and
-/// almost every document needs it, so it is cached beside the index and read on first use.
+/// almost every document needs it, so it is built with the index and kept in its file.
 pub(super) type StemIndex = FxHashMap<String, Vec<u32>>;
 
 /// Bumped whenever the stem keys change (another stemmer or key rule).
 pub(super) const STEM_INDEX_FORMAT: u32 = 1;
 
-/// How many concepts have no narrower concept: the denominator of intrinsic IC.
-pub(super) fn leaf_count(concepts: &[Concept]) -> usize {
-    concepts.iter().filter(|c| c.children.is_empty()).count()
-}
+/// The index file's name in the data directory's `cache/`.
+const INDEX_FILE: &str = "kb-index-flat.bin";
 
-/// The stem index's cache file beside the index's.
-pub(super) fn stems_cache_path(index_cache: &Path) -> PathBuf {
-    index_cache.with_extension("stems.bin")
-}
+/// The files earlier layouts of the index kept in the same directory, removed when the
+/// index file is written.
+const EARLIER_FILES: [&str; 3] = ["kb-index.msgpack", "kb-index.bin", "kb-index.stems.bin"];
 
-/// A cache file's contents as `decode` reads them; `None` (absent, written for other
-/// knowledge bases, or unreadable) means the caller rebuilds.
-pub(super) fn read_cached<T>(path: &Path, decode: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
-    let bytes = std::fs::read(path).ok()?;
-    let value = decode(&bytes);
-    if value.is_none() {
-        log::info!(
-            "{}: built from other knowledge bases or unreadable, rebuilding",
-            path.display()
-        );
-    }
-    value
-}
-
-/// Writes a cache file atomically; a failure only costs the next run a rebuild. The
-/// MessagePack file an earlier layout kept beside it goes.
-pub(super) fn write_cached(path: &Path, encoded: std::result::Result<Vec<u8>, String>) {
-    let result = encoded
-        .map_err(|e| Error::model(path, e))
-        .and_then(|bytes| {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+/// Every lowercase label's concepts under its stem key, labels in sorted order.
+pub(super) fn build_stem_index(built: &Built, lemmatizer: &Lemmatizer) -> StemIndex {
+    let mut keys: Vec<&str> = built.lower.keys().map(|k| &**k).collect();
+    keys.sort_unstable();
+    let mut map = StemIndex::default();
+    for k in keys {
+        let ids = map.entry(lemmatizer.stem_key(k)).or_default();
+        for &id in built.lower.get(k).into_iter().flatten() {
+            if !ids.contains(&id) {
+                ids.push(id);
             }
-            crate::io::write_atomic(path, &bytes)
-        });
+        }
+    }
+    map
+}
+
+/// Writes the index file atomically; a failure only costs the next run a rebuild. The
+/// files earlier layouts kept beside it go.
+fn write_kept(path: &Path, index: &Index) {
+    let result = path
+        .parent()
+        .map_or(Ok(()), |dir| {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+        })
+        .and_then(|()| crate::io::write_atomic(path, index.bytes()));
     match result {
         Ok(()) => {
-            let _ = std::fs::remove_file(path.with_extension("msgpack"));
+            for name in EARLIER_FILES {
+                let _ = std::fs::remove_file(path.with_file_name(name));
+            }
         }
-        Err(e) => log::warn!("cannot cache the knowledge-base index: {e}"),
+        Err(e) => log::warn!("cannot keep the knowledge-base index: {e}"),
     }
 }
 
 /// Reads the index: from its cache file, else from the knowledge bases.
 pub(super) type IndexReader = Box<dyn FnOnce() -> Result<Index> + Send>;
 
-/// The index, at hand or read from its cache file when first needed: a run whose
-/// documents ask the knowledge bases nothing (a one-line document) never decodes the
-/// file, most of a short run's start-up. Reading it on a thread beside the rest of the
-/// start-up saved nothing on two cores, which the start-up's other threads keep busy.
+/// The index, at hand or checked in its kept file when first needed: a run whose
+/// documents ask the knowledge bases nothing never reads the file past its head.
 pub(super) struct LazyIndex {
     pub(super) loaded: OnceLock<Loaded>,
     reader: std::sync::Mutex<Option<IndexReader>>,
@@ -206,7 +205,7 @@ pub(super) struct Loaded {
 impl LazyIndex {
     fn ready(index: Index) -> LazyIndex {
         LazyIndex {
-            concepts: index.concepts.len(),
+            concepts: index.len(),
             loaded: OnceLock::from(Loaded {
                 index,
                 failure: None,
@@ -231,7 +230,7 @@ impl LazyIndex {
                 Err(poisoned) => poisoned.into_inner().take(),
             };
             let failure = match reader.map(|read| read()) {
-                Some(Ok(index)) if index.concepts.len() == self.concepts => {
+                Some(Ok(index)) if index.len() == self.concepts => {
                     return Loaded {
                         index,
                         failure: None,
@@ -240,7 +239,7 @@ impl LazyIndex {
                 Some(Ok(index)) => format!(
                     "the knowledge-base index has {} concepts where its cache file's head \
                      says {}",
-                    index.concepts.len(),
+                    index.len(),
                     self.concepts
                 ),
                 Some(Err(e)) => e.to_string(),
@@ -270,6 +269,20 @@ pub(super) fn unavailable(failure: &str) -> Error {
         message: format!("the knowledge-base index could not be read: {failure}"),
         source: None,
     }
+}
+
+/// Knowledge bases in priority order (then by name), with their files' bytes.
+pub(super) type Ordered = (Vec<KbSource>, Vec<Cow<'static, [u8]>>);
+
+/// The sources as [`Ordered`].
+pub(super) fn ordered_sources(sources: &[KbSource]) -> Result<Ordered> {
+    let mut ordered: Vec<KbSource> = sources.to_vec();
+    ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
+    let bytes = ordered
+        .iter()
+        .map(|s| s.data.bytes())
+        .collect::<Result<Vec<_>>>()?;
+    Ok((ordered, bytes))
 }
 
 /// What the index cached for `sources` (in priority order, with their files' bytes) is
@@ -306,7 +319,7 @@ impl KnowledgeBase {
     /// answer is empty.
     pub fn open(data: &DataDir, config: KbSettings<'_>) -> Result<KnowledgeBase> {
         let sources = plugin::installed_sources(data, config)?;
-        let cache = data.root().join("cache").join("kb-index.bin");
+        let cache = data.root().join("cache").join(INDEX_FILE);
         Self::open_sources(&sources, config.kb, Some(&cache))
     }
 
@@ -329,80 +342,73 @@ impl KnowledgeBase {
         Ok(kb)
     }
 
-    /// [`Self::load_sources`], the cached index read when first needed as [`Self::open`]
-    /// reads it: when the cache file's head was written for these knowledge bases, the
-    /// rest is read then (and the index rebuilt from the knowledge bases if it turns out
-    /// unreadable).
+    /// [`Self::load_sources`], the kept index checked when first needed as [`Self::open`]
+    /// checks it: when the file's head was written for these knowledge bases, the rest is
+    /// checked then (and the index rebuilt from the knowledge bases if it turns out
+    /// damaged).
     pub fn open_sources(
         sources: &[KbSource],
         config: &KbConfig,
         cache: Option<&Path>,
     ) -> Result<KnowledgeBase> {
         let started = std::time::Instant::now();
-        let mut ordered: Vec<KbSource> = sources.to_vec();
-        ordered.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.name.cmp(&b.name)));
-        let bytes = ordered
-            .iter()
-            .map(|s| s.data.bytes())
-            .collect::<Result<Vec<_>>>()?;
+        let (ordered, bytes) = ordered_sources(sources)?;
         let key = sources_key(&ordered, &bytes);
-        if let Some(path) = cache
-            && let Some(kbs) = cache_layout::read_head(path, &key)
-        {
-            let concepts = kbs.iter().map(|kb| kb.concepts).sum();
-            let (file, file_key) = (path.to_path_buf(), key.clone());
+        let file_key = format!("{key}\nstem index {STEM_INDEX_FORMAT}");
+        let kept = cache.and_then(|path| match cache_layout::Kept::open(path, &file_key) {
+            Ok(kept) => kept,
+            Err(why) => {
+                log::warn!("{}: {why}; rebuilding it", path.display());
+                None
+            }
+        });
+        if let (Some(path), Some(kept)) = (cache, kept) {
+            let concepts = kept.head.concepts;
+            let path = path.to_path_buf();
             let reader: IndexReader = Box::new(move || {
                 let started = std::time::Instant::now();
-                if let Some(index) =
-                    read_cached(&file, |b| cache_layout::decode_index(b, &file_key))
-                {
-                    log::info!(
-                        "knowledge-base index read from cache in {:.2?}",
-                        started.elapsed()
-                    );
-                    return Ok(index);
+                match kept.index() {
+                    Ok(index) => {
+                        log::info!("knowledge-base index checked in {:.2?}", started.elapsed());
+                        return Ok(index);
+                    }
+                    Err(why) => log::warn!("{}: {why}; rebuilding it", path.display()),
                 }
-                let index = Self::build_index(&ordered, &bytes, started)?;
-                write_cached(&file, cache_layout::encode_index(&index, &file_key));
+                let index = Self::build_index(&ordered, &bytes, &file_key, started)?;
+                write_kept(&path, &index);
                 Ok(index)
             });
-            return Self::with_index(
-                LazyIndex::reading(reader, concepts),
-                config,
-                Some((path, key)),
-            );
+            return Self::with_index(LazyIndex::reading(reader, concepts), config, Some(key));
         }
-        if let Some(index) = cache
-            .and_then(|path| read_cached(path, |bytes| cache_layout::decode_index(bytes, &key)))
-        {
-            log::info!(
-                "knowledge-base index read from cache in {:.2?}",
-                started.elapsed()
-            );
-            return Self::with_index(
-                LazyIndex::ready(index),
-                config,
-                cache.map(|path| (path, key)),
-            );
-        }
-        let index = Self::build_index(&ordered, &bytes, started)?;
+        let index = Self::build_index(&ordered, &bytes, &file_key, started)?;
         if let Some(path) = cache {
-            write_cached(path, cache_layout::encode_index(&index, &key));
+            write_kept(path, &index);
         }
-        Self::with_index(
-            LazyIndex::ready(index),
-            config,
-            cache.map(|path| (path, key)),
-        )
+        Self::with_index(LazyIndex::ready(index), config, cache.map(|_| key))
     }
 
-    /// Stores and queries each knowledge base, each on a thread of its own into a store of
-    /// its own (see `rdf_store::load_graph`), and merges the answers (sequentially).
+    /// [`Self::merged`] laid out flat under `key`.
     fn build_index(
         ordered: &[KbSource],
         bytes: &[Cow<'static, [u8]>],
+        key: &str,
         started: std::time::Instant,
     ) -> Result<Index> {
+        let (built, stems) = Self::merged(ordered, bytes, started)?;
+        let index = Index::of_built(built, &stems, key)
+            .map_err(|e| Error::model("<knowledge-base index>", e))?;
+        log::info!("knowledge-base index laid out in {:.2?}", started.elapsed());
+        Ok(index)
+    }
+
+    /// Stores and queries each knowledge base, each on a thread of its own into a store of
+    /// its own (see `rdf_store::load_graph`), and merges the answers (sequentially); then
+    /// stems every lowercase label.
+    pub(super) fn merged(
+        ordered: &[KbSource],
+        bytes: &[Cow<'static, [u8]>],
+        started: std::time::Instant,
+    ) -> Result<(Built, StemIndex)> {
         let answers: Vec<Result<Answers>> = std::thread::scope(|scope| {
             let handles: Vec<_> = ordered
                 .iter()
@@ -424,28 +430,23 @@ impl KnowledgeBase {
             "knowledge bases stored and queried in {:.2?}",
             started.elapsed()
         );
-        let index = Self::merge_answers(answers, ordered)?;
+        let built = Self::merge_answers(answers, ordered)?;
+        let stems = build_stem_index(&built, &Lemmatizer::wordnet()?);
         log::info!("knowledge bases indexed in {:.2?}", started.elapsed());
-        Ok(index)
+        Ok((built, stems))
     }
 
-    /// `cache`: the index's cache file and key, beside which the stem index is cached.
+    /// `sources_key`: the knowledge bases' identity, when they were loaded from the data
+    /// directory.
     pub(super) fn with_index(
         index: LazyIndex,
         config: &KbConfig,
-        cache: Option<(&Path, String)>,
+        sources_key: Option<String>,
     ) -> Result<KnowledgeBase> {
         Ok(KnowledgeBase {
-            sources_key: cache.as_ref().map(|(_, key)| key.clone()),
+            sources_key,
             label_phrases: OnceLock::new(),
             index,
-            stems: OnceLock::new(),
-            stems_cache: cache.map(|(path, key)| {
-                (
-                    stems_cache_path(path),
-                    format!("{key}\nstem index {STEM_INDEX_FORMAT}"),
-                )
-            }),
             lemmatizer: Lemmatizer::wordnet()?,
             max_chains: config.max_chains,
             max_chain_depth: config.max_chain_depth,
@@ -460,7 +461,7 @@ impl KnowledgeBase {
 
     /// Merges the knowledge bases' answers (highest priority first) into the index.
     /// Concept numbers follow the sorted answers, never the stores' answer order.
-    pub(super) fn merge_answers(answers: Vec<Answers>, sources: &[KbSource]) -> Result<Index> {
+    pub(super) fn merge_answers(answers: Vec<Answers>, sources: &[KbSource]) -> Result<Built> {
         let started = std::time::Instant::now();
         let mut concepts: Vec<Concept> = Vec::new();
         let mut by_iri: FxHashMap<Box<str>, u32> = FxHashMap::default();
@@ -589,15 +590,13 @@ impl KnowledgeBase {
         let lower =
             lower.map_err(|_| Error::model("<knowledge-base index>", "index thread failed"))?;
         log::debug!("postings built at {:.2?}", started.elapsed());
-        let leaf_count = leaf_count(&concepts);
-        Ok(Index {
+        Ok(Built {
             kbs,
+            concepts,
+            by_iri,
             exact,
             lower,
-            concepts,
-            by_iri: OnceLock::from(by_iri),
             absorbed_by,
-            leaf_count,
         })
     }
 }

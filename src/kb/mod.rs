@@ -1,7 +1,7 @@
 //! Knowledge bases: WordNet, a GeoNames gazetteer and domain-ontology plug-ins (MeSH
 //! diseases ships as one), each held as a named graph in an in-memory oxigraph RDF store and
-//! read once per run through the SPARQL files of `queries/` into an in-memory taxonomy
-//! index (cached between runs, keyed by the files' checksums). A SPARQL
+//! read through the SPARQL files of `queries/` into a taxonomy index, kept between runs in
+//! a file read in place (`cache_layout`, keyed by the files' checksums). A SPARQL
 //! walk costs 30–200 µs, an in-memory one about 2 µs (WordNet's nouns, 2 cores), and the sanitizer
 //! walks chains for every candidate term.
 //!
@@ -29,11 +29,12 @@ pub(crate) mod tests;
 mod cache_layout;
 mod load;
 
+use cache_layout::Index;
 use load::*;
 
 use std::borrow::Cow;
 use std::collections::{HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -103,6 +104,8 @@ pub struct KbInfo {
     pub concepts: usize,
 }
 
+/// A concept as the knowledge bases' answers are merged, before the index is laid out
+/// ([`cache_layout`]).
 struct Concept {
     iri: Box<str>,
     label: Box<str>,
@@ -114,33 +117,20 @@ struct Concept {
     children: Vec<u32>,
 }
 
-/// The part of the knowledge base built from the store's answers; cached between runs.
 /// The concepts a label names: nearly always one or two, kept inline.
 type Postings = SmallVec<[u32; 2]>;
 
-#[derive(Default)]
-struct Index {
+/// The part of the knowledge base built from the store's answers, as merged; laid out
+/// flat ([`cache_layout::Index`]) to be used and kept between runs.
+struct Built {
     kbs: Vec<KbInfo>,
     concepts: Vec<Concept>,
-    /// Every concept by its IRI: built when first asked, as few runs ask.
-    by_iri: OnceLock<FxHashMap<Box<str>, u32>>,
+    by_iri: FxHashMap<Box<str>, u32>,
     exact: FxHashMap<Box<str>, Postings>,
     lower: FxHashMap<Box<str>, Postings>,
     /// A concept another, higher-priority concept stands for (`skos:exactMatch`): it is
     /// shown through that one in lookups.
     absorbed_by: FxHashMap<u32, u32>,
-    leaf_count: usize,
-}
-
-impl Index {
-    fn iri_map(&self) -> &FxHashMap<Box<str>, u32> {
-        self.by_iri.get_or_init(|| {
-            (0u32..)
-                .zip(&self.concepts)
-                .map(|(id, c)| (c.iri.clone(), id))
-                .collect()
-        })
-    }
 }
 
 /// A label as index terms (the canonical tokenizer's), tokenized once per run and shared
@@ -151,9 +141,6 @@ pub type LabelPhrase = Arc<[String]>;
 /// The loaded knowledge bases with their lookup and taxonomy index.
 pub struct KnowledgeBase {
     index: LazyIndex,
-    stems: OnceLock<StemIndex>,
-    /// Where the stem index is cached, and the key of the knowledge bases it belongs to.
-    stems_cache: Option<(PathBuf, String)>,
     lemmatizer: Lemmatizer,
     max_chains: usize,
     max_chain_depth: usize,
@@ -219,7 +206,7 @@ pub struct KbSource {
 impl KnowledgeBase {
     /// The loaded knowledge bases, highest priority first.
     pub fn knowledge_bases(&self) -> &[KbInfo] {
-        &self.index().kbs
+        self.index().kbs()
     }
 
     /// What identifies the loaded knowledge bases' content (their files' checksums and
@@ -231,11 +218,8 @@ impl KnowledgeBase {
 
     /// Every label of every concept (preferred and alternative), repeats included.
     pub fn all_labels(&self) -> impl Iterator<Item = &str> {
-        self.index()
-            .concepts
-            .iter()
-            .flat_map(|c| std::iter::once(&c.label).chain(&c.alt_labels))
-            .map(|label| &**label)
+        let index = self.index();
+        (0..index.len() as u32).flat_map(|id| index.labels(id))
     }
 
     pub fn concept_count(&self) -> usize {
@@ -277,16 +261,16 @@ impl KnowledgeBase {
         }
         let low = tokenize::normalize(&surface);
         let mut found = Vec::new();
-        self.add_concepts(self.index().exact.get(surface.as_str()), &mut found);
-        self.add_concepts(self.index().lower.get(low.as_str()), &mut found);
+        self.add_concepts(self.index().exact(&surface), &mut found);
+        self.add_concepts(self.index().lower(&low), &mut found);
         if found.is_empty() {
             for lemma in self.lemma_forms(&low) {
-                self.add_concepts(self.index().lower.get(lemma.as_str()), &mut found);
+                self.add_concepts(self.index().lower(&lemma), &mut found);
             }
         }
         if found.is_empty() {
             let key = self.lemmatizer.stem_key(&low);
-            self.add_concepts(self.stem_index().get(&key), &mut found);
+            self.add_concepts(self.index().stems(&key), &mut found);
         }
         found
     }
@@ -297,7 +281,7 @@ impl KnowledgeBase {
     pub fn lookup_readings(&self, term: &str) -> Vec<ConceptRef> {
         let mut found = self.lookup(term);
         for lemma in self.lemma_forms(&tokenize::normalize(&surface_form(term))) {
-            self.add_concepts(self.index().lower.get(lemma.as_str()), &mut found);
+            self.add_concepts(self.index().lower(&lemma), &mut found);
         }
         found
     }
@@ -306,18 +290,15 @@ impl KnowledgeBase {
     /// looked up, so the title "Entourage" is not taken for the common noun "entourage".
     pub fn lookup_exact(&self, term: &str) -> Vec<ConceptRef> {
         let mut found = Vec::new();
-        self.add_concepts(
-            self.index().exact.get(surface_form(term).as_str()),
-            &mut found,
-        );
+        self.add_concepts(self.index().exact(&surface_form(term)), &mut found);
         found
     }
 
     /// Appends the concepts of `ids` not yet in `found`, each as the concept that stands
     /// for it (GeoNames' Miami for WordNet's).
-    fn add_concepts<I: AsRef<[u32]>>(&self, ids: Option<&I>, found: &mut Vec<ConceptRef>) {
-        for &id in ids.map(AsRef::as_ref).into_iter().flatten() {
-            let id = ConceptRef(self.index().absorbed_by.get(&id).copied().unwrap_or(id));
+    fn add_concepts(&self, ids: Option<cache_layout::Ids<'_>>, found: &mut Vec<ConceptRef>) {
+        for id in ids.into_iter().flatten() {
+            let id = ConceptRef(self.index().absorbed_by(id).unwrap_or(id));
             if !found.contains(&id) {
                 found.push(id);
             }
@@ -327,18 +308,13 @@ impl KnowledgeBase {
     /// The concepts located in `concept` (a state's cities, a country's states): a text
     /// that names one of them speaks of this namesake and not another.
     pub fn located_within(&self, concept: ConceptRef) -> Vec<ConceptRef> {
-        let Some(c) = self.index().concepts.get(concept.0 as usize) else {
-            return Vec::new();
-        };
-        c.children
-            .iter()
-            .copied()
+        let index = self.index();
+        index
+            .children(concept.0)
             .filter(|&child| {
-                self.index().concepts.get(child as usize).is_some_and(|ch| {
-                    ch.parents
-                        .iter()
-                        .any(|&(p, r)| p == concept.0 && r == Relation::LocatedIn)
-                })
+                index
+                    .parents(child)
+                    .any(|(p, r)| p == concept.0 && r == Relation::LocatedIn)
             })
             .map(ConceptRef)
             .collect()
@@ -347,9 +323,8 @@ impl KnowledgeBase {
     /// Whether the concept is a place located in another (a GeoNames entity).
     pub fn is_place(&self, concept: ConceptRef) -> bool {
         self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .is_some_and(|c| c.parents.iter().any(|&(_, r)| r == Relation::LocatedIn))
+            .parents(concept.0)
+            .any(|(_, r)| r == Relation::LocatedIn)
     }
 
     /// Morphy lemmas of the last word of a lowercase term, with the words before it kept
@@ -359,11 +334,7 @@ impl KnowledgeBase {
             return Vec::new();
         };
         let (prefix, word) = low.split_at(last.start);
-        let known = |w: &str| {
-            self.index()
-                .lower
-                .contains_key(format!("{prefix}{w}").as_str())
-        };
+        let known = |w: &str| self.index().lower(&format!("{prefix}{w}")).is_some();
         self.lemmatizer
             .noun_lemmas(word, known)
             .into_iter()
@@ -372,45 +343,12 @@ impl KnowledgeBase {
             .collect()
     }
 
-    fn stem_index(&self) -> &StemIndex {
-        self.stems.get_or_init(|| {
-            if let Some(cached) = self.stems_cache.as_ref().and_then(|(path, key)| {
-                read_cached(path, |bytes| {
-                    cache_layout::decode_stems(bytes, key, self.index().concepts.len())
-                })
-            }) {
-                return cached;
-            }
-            let stems = self.build_stem_index();
-            if let Some((path, key)) = &self.stems_cache {
-                write_cached(path, cache_layout::encode_stems(&stems, key));
-            }
-            stems
-        })
-    }
-
-    /// Every lowercase label's concepts under its stem key, labels in sorted order.
-    fn build_stem_index(&self) -> StemIndex {
-        let mut keys: Vec<&str> = self.index().lower.keys().map(|k| &**k).collect();
-        keys.sort_unstable();
-        let mut map = StemIndex::default();
-        for k in keys {
-            let ids = map.entry(self.lemmatizer.stem_key(k)).or_default();
-            for &id in &self.index().lower[k] {
-                if !ids.contains(&id) {
-                    ids.push(id);
-                }
-            }
-        }
-        map
-    }
-
     /// Every generalization chain from `concept` up to a root, the concept itself first;
     /// parents in order kind-of, instance-of, located-in. At most `kb.max_chains` chains of
     /// at most `kb.max_chain_depth` steps; a cycle in a plug-in ends its chain.
     pub fn chains(&self, concept: ConceptRef) -> Vec<Chain> {
         let mut out = Vec::new();
-        if (concept.0 as usize) >= self.index().concepts.len() {
+        if (concept.0 as usize) >= self.index().len() {
             return out;
         }
         let mut path = vec![ChainStep {
@@ -423,10 +361,10 @@ impl KnowledgeBase {
 
     fn walk(&self, path: &mut Vec<ChainStep>, out: &mut Vec<Chain>) {
         let Some(last) = path.last() else { return };
-        let parents = &self.index().concepts[last.concept.0 as usize].parents;
+        let parents = self.index().parents(last.concept.0);
         let mut extended = false;
         if path.len() < self.max_chain_depth {
-            for &(p, rel) in parents {
+            for (p, rel) in parents {
                 if out.len() >= self.max_chains {
                     return;
                 }
@@ -471,21 +409,20 @@ impl KnowledgeBase {
         // thousands of children it would otherwise have queued one by one. Concepts come
         // out in the same order as from a queue of single concepts, a concept at its
         // first list.
-        let root: &[u32] = &[concept.0];
-        let mut queue: VecDeque<&[u32]> = VecDeque::from([root]);
+        let index = self.index();
+        let mut queue: VecDeque<Children<'_>> = VecDeque::from([Children::Root(Some(concept.0))]);
         while let Some(list) = queue.front_mut() {
-            let Some((&id, rest)) = list.split_first() else {
+            let Some(id) = list.next() else {
                 queue.pop_front();
                 continue;
             };
-            *list = rest;
             if !seen.insert(id) {
                 continue;
             }
-            let Some(c) = self.index().concepts.get(id as usize) else {
+            if id as usize >= index.len() {
                 break;
-            };
-            for (position, label) in std::iter::once(&c.label).chain(&c.alt_labels).enumerate() {
+            }
+            for (position, label) in index.labels(id).enumerate() {
                 if out.len() >= limit {
                     return out;
                 }
@@ -493,8 +430,9 @@ impl KnowledgeBase {
                     out.push((id, position));
                 }
             }
-            if !c.children.is_empty() {
-                queue.push_back(&c.children);
+            let children = index.children(id);
+            if !children.is_empty() {
+                queue.push_back(Children::Of(children));
             }
         }
         out
@@ -502,13 +440,7 @@ impl KnowledgeBase {
 
     /// A concept's label by position: 0 the preferred label, then the others in order.
     fn label_at(&self, id: u32, position: usize) -> &str {
-        let Some(c) = self.index().concepts.get(id as usize) else {
-            return "";
-        };
-        match position {
-            0 => &c.label,
-            k => c.alt_labels.get(k - 1).map_or("", |l| &**l),
-        }
+        self.index().label_at(id, position).unwrap_or("")
     }
 
     /// A concept's labels (the preferred one first, then the others in order) as index
@@ -529,9 +461,8 @@ impl KnowledgeBase {
             return &[];
         };
         slot.get_or_init(|| {
-            let c = &self.index().concepts[id as usize];
-            std::iter::once(&c.label)
-                .chain(&c.alt_labels)
+            self.index()
+                .labels(id)
                 .map(|label| tokenize::index_terms(label).into())
                 .collect()
         })
@@ -541,10 +472,9 @@ impl KnowledgeBase {
     /// located-in; then concept order).
     pub fn parents(&self, concept: ConceptRef) -> Vec<(ConceptRef, Relation)> {
         self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .map(|c| c.parents.iter().map(|&(p, r)| (ConceptRef(p), r)).collect())
-            .unwrap_or_default()
+            .parents(concept.0)
+            .map(|(p, r)| (ConceptRef(p), r))
+            .collect()
     }
 
     /// The phrases (index terms) whose documents together count `concept`: its labels and
@@ -612,21 +542,24 @@ impl KnowledgeBase {
     /// leaves(c) are the leaf concepts below c, subsumers(c) the concepts above c and c
     /// itself, and max_leaves all leaves of the loaded taxonomy. A leaf gets the maximum.
     pub fn intrinsic_ic(&self, concept: ConceptRef) -> f64 {
-        let Some(_) = self.index().concepts.get(concept.0 as usize) else {
+        let index = self.index();
+        if concept.0 as usize >= index.len() {
             return 0.0;
-        };
-        let mut seen = vec![false; self.index().concepts.len()];
+        }
+        let mut seen = vec![false; index.len()];
         let mut stack = vec![concept.0];
         seen[concept.0 as usize] = true;
         let mut leaves = 0usize;
         while let Some(id) = stack.pop() {
-            let c = &self.index().concepts[id as usize];
-            if c.children.is_empty() && id != concept.0 {
+            let children = index.children(id);
+            if children.is_empty() && id != concept.0 {
                 leaves += 1;
             }
-            for &ch in &c.children {
-                if !seen[ch as usize] {
-                    seen[ch as usize] = true;
+            for ch in children {
+                if let Some(seen) = seen.get_mut(ch as usize)
+                    && !*seen
+                {
+                    *seen = true;
                     stack.push(ch);
                 }
             }
@@ -634,66 +567,50 @@ impl KnowledgeBase {
         let mut up = HashSet::from([concept.0]);
         let mut stack = vec![concept.0];
         while let Some(id) = stack.pop() {
-            for &(p, _) in &self.index().concepts[id as usize].parents {
+            for (p, _) in index.parents(id) {
                 if up.insert(p) {
                     stack.push(p);
                 }
             }
         }
         let ratio = leaves as f64 / up.len() as f64;
-        -((ratio + 1.0) / (self.index().leaf_count as f64 + 1.0)).log2()
+        -((ratio + 1.0) / (index.leaf_count() as f64 + 1.0)).log2()
     }
 
     /// The preferred label.
     pub fn label(&self, concept: ConceptRef) -> &str {
-        self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .map_or("", |c| &c.label)
+        self.label_at(concept.0, 0)
     }
 
     /// The other labels (synonyms, variants).
     pub fn alt_labels(&self, concept: ConceptRef) -> Vec<&str> {
-        self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .map(|c| c.alt_labels.iter().map(|l| &**l).collect())
-            .unwrap_or_default()
+        self.index().labels(concept.0).skip(1).collect()
     }
 
     /// The name of the knowledge base the concept comes from.
     pub fn kb_name(&self, concept: ConceptRef) -> &str {
         self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .and_then(|c| self.index().kbs.get(c.kb as usize))
+            .kb(concept.0)
+            .and_then(|kb| self.index().kbs().get(kb))
             .map_or("", |k| &k.name)
     }
 
     /// The concept's IRI, its durable name.
     pub fn iri(&self, concept: ConceptRef) -> &str {
-        self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .map_or("", |c| &c.iri)
+        self.index().iri(concept.0)
     }
 
     /// The concept with this IRI, if loaded.
     pub fn concept(&self, iri: &str) -> Option<ConceptRef> {
-        self.index().iri_map().get(iri).map(|&id| ConceptRef(id))
+        self.index().concept(iri).map(ConceptRef)
     }
 
     /// Whether the concept is an instance (a named entity: a person, a place…) rather
     /// than a class: it has an instance-of or located-in link.
     pub fn is_instance(&self, concept: ConceptRef) -> bool {
         self.index()
-            .concepts
-            .get(concept.0 as usize)
-            .is_some_and(|c| {
-                c.parents
-                    .iter()
-                    .any(|&(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
-            })
+            .parents(concept.0)
+            .any(|(_, r)| matches!(r, Relation::InstanceOf | Relation::LocatedIn))
     }
 
     /// The labels of a chain's steps joined by arrows: `radiotherapy → therapy → …`.
@@ -755,6 +672,24 @@ pub fn concept_json(kb: &KnowledgeBase, c: ConceptRef, with_chains: bool) -> Con
                 })
                 .collect()
         }),
+    }
+}
+
+/// A list of concepts [`KnowledgeBase::subsumed`] has still to visit: the one it starts
+/// from, or a concept's children in the index.
+enum Children<'a> {
+    Root(Option<u32>),
+    Of(cache_layout::Ids<'a>),
+}
+
+impl Iterator for Children<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Children::Root(root) => root.take(),
+            Children::Of(ids) => ids.next(),
+        }
     }
 }
 

@@ -381,11 +381,19 @@ fn custom_label_and_broader_properties() {
 #[test]
 fn index_cache_is_reused_only_for_the_same_files() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let cache = tmp.path().join("cache/kb-index.bin");
+    let cache = tmp.path().join("cache/kb-index-flat.bin");
     let wn = small_wordnet(tmp.path());
+    // The files of earlier layouts go when the index is written.
+    let earlier =
+        ["kb-index.bin", "kb-index.stems.bin"].map(|name| tmp.path().join("cache").join(name));
+    std::fs::create_dir_all(tmp.path().join("cache")).expect("cache directory");
+    for file in &earlier {
+        std::fs::write(file, b"an earlier layout").expect("write");
+    }
     let first = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
         .expect("build");
     assert!(cache.exists());
+    assert!(earlier.iter().all(|file| !file.exists()));
     let second = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
         .expect("cached");
     let chain = |kb: &KnowledgeBase| kb.format_chain(&kb.chains(kb.lookup("radiotherapy")[0])[0]);
@@ -410,7 +418,7 @@ fn index_cache_is_reused_only_for_the_same_files() {
 #[test]
 fn a_cached_index_is_read_when_first_needed() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let cache = tmp.path().join("cache/kb-index.bin");
+    let cache = tmp.path().join("cache/kb-index-flat.bin");
     let wn = small_wordnet(tmp.path());
     let built = KnowledgeBase::load_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
         .expect("build");
@@ -436,12 +444,27 @@ fn a_cached_index_is_read_when_first_needed() {
     assert_eq!(chain(&opened), chain(&built));
     opened.check().expect("rebuilt");
     assert_eq!(std::fs::read(&cache).expect("rewritten"), bytes);
+
+    // So is one with a byte of its tables changed.
+    let mut damaged = bytes.clone();
+    let last = damaged.len() - 20;
+    damaged[last] ^= 0x20;
+    std::fs::write(&cache, &damaged).expect("damage");
+    let opened = KnowledgeBase::open_sources(std::slice::from_ref(&wn), &kb_config(), Some(&cache))
+        .expect("open");
+    assert_eq!(chain(&opened), chain(&built));
+    opened.check().expect("rebuilt");
+    assert_eq!(std::fs::read(&cache).expect("rewritten"), bytes);
 }
 
 #[test]
 fn an_index_that_cannot_be_had_fails_what_asked_it() {
-    let failing: load::IndexReader =
-        Box::new(|| Err(Error::model("cache/kb-index.bin", "the disk went away")));
+    let failing: load::IndexReader = Box::new(|| {
+        Err(Error::model(
+            "cache/kb-index-flat.bin",
+            "the disk went away",
+        ))
+    });
     let kb = KnowledgeBase::with_index(load::LazyIndex::reading(failing, 7), &kb_config(), None)
         .expect("opened");
     assert_eq!(kb.concept_count(), 7);
@@ -451,7 +474,7 @@ fn an_index_that_cannot_be_had_fails_what_asked_it() {
     let failure = message(kb.check().expect_err("asked"));
     assert!(
         failure.contains("the knowledge-base index could not be read")
-            && failure.contains("cache/kb-index.bin")
+            && failure.contains("cache/kb-index-flat.bin")
             && failure.contains("the disk went away"),
         "{failure}"
     );

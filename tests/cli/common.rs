@@ -93,7 +93,7 @@ pub fn setup_with(extra: &[(usize, &str)]) -> Setup {
             &jsonl_corpus(BASE_CORPUS.iter().chain(extra)),
         );
         build_corpus(&data, &config, &corpus);
-        let index = Path::new("cache").join("kb-index.bin");
+        let index = Path::new("cache").join("kb-index-flat.bin");
         std::fs::create_dir_all(data.join("cache")).expect("cache directory");
         std::fs::copy(template.join(&index), data.join(&index)).expect("copy the index");
     }
