@@ -105,14 +105,57 @@ pub fn check_sealed_file(file: &std::fs::File, len: usize) -> std::result::Resul
 /// How much of a sealed file [`check_sealed_file`] reads at a time.
 const SEAL_READ_BYTES: usize = 1 << 18;
 
+/// The bytes of a kept file: mapped read-only when read from the cache, so a run neither
+/// copies them out of the page cache nor zeroes pages for them (most of a short run's
+/// start was reading its tables), or owned when computed in this run.
+pub enum KeptBytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Default for KeptBytes {
+    fn default() -> Self {
+        KeptBytes::Owned(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for KeptBytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        KeptBytes::Owned(bytes)
+    }
+}
+
+impl std::ops::Deref for KeptBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            KeptBytes::Mapped(map) => map,
+            KeptBytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// `file`, a kept file, mapped read-only (an empty one as no bytes, which cannot be mapped).
+pub fn map_kept(file: &std::fs::File) -> std::io::Result<KeptBytes> {
+    if file.metadata()?.len() == 0 {
+        return Ok(KeptBytes::default());
+    }
+    // SAFETY: the map is read-only, and this program only ever replaces a kept file whole
+    // (written beside it and renamed over it, `write_atomic`), which leaves the map on the
+    // file it was made from. Another program changing the file in place is outside what a
+    // kept file is for.
+    unsafe { memmap2::Mmap::map(file) }.map(KeptBytes::Mapped)
+}
+
 /// A file computed once and kept in the data directory's cache (a table, a model in a
-/// layout read in place), read by `parse`; `None` when there is none, or it cannot be read
-/// or parsed (said in the log), so it is built again.
+/// layout read in place), mapped and read by `parse`; `None` when there is none, or it
+/// cannot be read or parsed (said in the log), so it is built again.
 pub fn read_kept<T>(
     path: &Path,
-    parse: impl FnOnce(Vec<u8>) -> std::result::Result<T, String>,
+    parse: impl FnOnce(KeptBytes) -> std::result::Result<T, String>,
 ) -> Option<T> {
-    match std::fs::read(path) {
+    match std::fs::File::open(path).and_then(|file| map_kept(&file)) {
         Ok(bytes) => parse(bytes)
             .map_err(|why| log::warn!("{}: {why}; rebuilding it", path.display()))
             .ok(),

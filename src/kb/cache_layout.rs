@@ -52,29 +52,9 @@ const RECORD: usize = 6;
 /// Words of a key-table entry: key offset and length, then where its postings start.
 const KEY: usize = 3;
 
-/// The bytes an index answers from: a kept file mapped read-only, or an index built in
-/// this run.
-pub(super) enum Bytes {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl Default for Bytes {
-    fn default() -> Self {
-        Bytes::Owned(Vec::new())
-    }
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(map) => map,
-            Bytes::Owned(bytes) => bytes,
-        }
-    }
-}
+// The bytes an index answers from: a kept file mapped read-only, or an index built in
+// this run.
+pub(super) use crate::io::KeptBytes as Bytes;
 
 /// A run of `count` items starting at byte `start` of the file (a key table's last item
 /// only ends the one before it).
@@ -179,12 +159,7 @@ impl Kept {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e.to_string()),
         };
-        // SAFETY: the map is read-only, and this program only ever replaces a kept file
-        // whole (written beside it and renamed over it, `crate::io::write_atomic`),
-        // which leaves the map on the file it was made from. Another program changing
-        // the file in place is outside what a kept file is for.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
-        let bytes = Bytes::Mapped(map);
+        let bytes = crate::io::map_kept(&file).map_err(|e| e.to_string())?;
         let head = read_head(&bytes, key)?;
         Ok(Some(Kept { file, bytes, head }))
     }

@@ -298,7 +298,7 @@ impl Sources {
 /// Every member's facts, documents and prior probability, read in place from the bytes
 /// of its file.
 pub(crate) struct FamilyTable {
-    bytes: Vec<u8>,
+    bytes: crate::io::KeptBytes,
     records: Range<usize>,
     /// Serialized bitmaps (roaring's portable format), one after another.
     blob: Range<usize>,
@@ -465,7 +465,7 @@ impl FamilyTable {
         out.extend_from_slice(&sources.holds().to_le_bytes());
         out.extend_from_slice(&records);
         kept::finish(&mut out, &blob);
-        FamilyTable::from_bytes(out, secret, &sources, size, path.clone())
+        FamilyTable::from_bytes(out.into(), secret, &sources, size, path.clone())
             .map_err(|why| Error::count(format!("{}: {why}", path.display())))
     }
 
@@ -473,7 +473,7 @@ impl FamilyTable {
     /// sources and secret; `Err`, with the reason, when the bytes are damaged or belong
     /// to another family, corpus, prior or secret.
     fn from_bytes(
-        bytes: Vec<u8>,
+        bytes: crate::io::KeptBytes,
         secret: &[u8],
         sources: &Sources,
         size: usize,

@@ -51,7 +51,7 @@ const HEADER: usize = 8 + 32 + 8;
 /// Phrases of a fixed list and the documents holding each, read in place from the
 /// bytes of its file.
 pub struct PhraseTable {
-    bytes: Vec<u8>,
+    bytes: crate::io::KeptBytes,
     /// Sorted keyed hashes of the phrases, 16 bytes each (little-endian `u128`).
     hashes: Range<usize>,
     /// Per hash, 8 bytes: 0 for a phrase in no document, else 1 + its bitmap's offset
@@ -246,15 +246,21 @@ impl PhraseTable {
         }
         out.extend_from_slice(&values);
         kept::finish(&mut out, &blob);
-        PhraseTable::from_bytes(out, secret, corpus_identity, list_identity, path.clone())
-            .map_err(|why| Error::count(format!("{}: {why}", path.display())))
+        PhraseTable::from_bytes(
+            out.into(),
+            secret,
+            corpus_identity,
+            list_identity,
+            path.clone(),
+        )
+        .map_err(|why| Error::count(format!("{}: {why}", path.display())))
     }
 
     /// Reads a table from the bytes [`Self::bytes`] gave for these identities and
     /// secret; `Err`, with the reason, when the bytes are damaged or belong to another
     /// corpus, phrase list or secret.
     pub fn from_bytes(
-        bytes: Vec<u8>,
+        bytes: crate::io::KeptBytes,
         secret: &[u8],
         corpus_identity: &str,
         list_identity: &str,
@@ -337,7 +343,7 @@ mod tests {
         let built = table(tmp.path(), &index);
         assert_eq!(built.len(), PHRASES.len() - 1);
         let read = PhraseTable::from_bytes(
-            built.bytes().to_vec(),
+            built.bytes().to_vec().into(),
             SECRET,
             "corpus",
             "labels",
@@ -365,8 +371,14 @@ mod tests {
         let index = index(tmp.path());
         let bytes = table(tmp.path(), &index).bytes().to_vec();
         let read = |b: &[u8], secret: &[u8], corpus: &str| {
-            PhraseTable::from_bytes(b.to_vec(), secret, corpus, "labels", tmp.path().join("t"))
-                .err()
+            PhraseTable::from_bytes(
+                b.to_vec().into(),
+                secret,
+                corpus,
+                "labels",
+                tmp.path().join("t"),
+            )
+            .err()
         };
         assert_eq!(read(&bytes, SECRET, "corpus"), None);
         assert!(read(&bytes, SECRET, "other corpus").is_some());

@@ -23,7 +23,7 @@ const HEADER: usize = 8 + 4 + 8 + 4;
 
 /// The words of a frequency list and their frequencies, in one buffer.
 pub struct WordTable {
-    bytes: Vec<u8>,
+    bytes: crate::io::KeptBytes,
     count: usize,
     /// Where the string block starts in `bytes`.
     block: usize,
@@ -64,7 +64,7 @@ impl WordTable {
         }
         crate::io::seal(&mut out);
         Ok(WordTable {
-            bytes: out,
+            bytes: out.into(),
             count: pairs.len(),
             block: HEADER + 8 * pairs.len() + 4,
         })
@@ -72,7 +72,10 @@ impl WordTable {
 
     /// Checks `bytes` as a table read from the list with CRC-32 and length `source`:
     /// `Err` says what is wrong (damaged, cut off, unsorted, of another list).
-    pub fn from_bytes(bytes: Vec<u8>, source: (u32, usize)) -> std::result::Result<Self, String> {
+    pub fn from_bytes(
+        bytes: crate::io::KeptBytes,
+        source: (u32, usize),
+    ) -> std::result::Result<Self, String> {
         let body = crate::io::unsealed(&bytes)?;
         if body.len() < HEADER || &body[..8] != TABLE_MAGIC {
             return Err("not a wordfreq table".into());
@@ -262,7 +265,8 @@ mod tests {
     #[test]
     fn round_trip_keeps_every_word_and_the_first_frequency() {
         let built = table();
-        let read = WordTable::from_bytes(built.bytes().to_vec(), SOURCE).expect("reads back");
+        let read =
+            WordTable::from_bytes(built.bytes().to_vec().into(), SOURCE).expect("reads back");
         for t in [&built, &read] {
             assert_eq!(t.len(), 4);
             assert_eq!(t.get("fish"), Some(0.5));
@@ -274,7 +278,8 @@ mod tests {
             assert_eq!(words, ["blue", "fish", "red", "été"]);
         }
         let empty = WordTable::from_pairs(SOURCE, Vec::new()).expect("built");
-        let empty = WordTable::from_bytes(empty.bytes().to_vec(), SOURCE).expect("reads back");
+        let empty =
+            WordTable::from_bytes(empty.bytes().to_vec().into(), SOURCE).expect("reads back");
         assert!(empty.is_empty());
         assert_eq!(empty.get("fish"), None);
     }
@@ -284,7 +289,11 @@ mod tests {
         let bytes = table().bytes().to_vec();
         let mut flipped = bytes.clone();
         flipped[HEADER + 3] ^= 1;
-        let refused = |b: Vec<u8>, source| WordTable::from_bytes(b, source).err().expect("refused");
+        let refused = |b: Vec<u8>, source| {
+            WordTable::from_bytes(b.into(), source)
+                .err()
+                .expect("refused")
+        };
         assert_eq!(refused(flipped, SOURCE), "checksum mismatch");
         assert_eq!(
             refused(bytes[..bytes.len() - 1].to_vec(), SOURCE),
