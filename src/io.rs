@@ -386,6 +386,23 @@ impl AtomicWriter {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_kept_file_is_read_mapped_an_empty_one_as_no_bytes_a_missing_one_as_none() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("table.bin");
+        std::fs::write(&path, b"kept bytes").expect("write");
+        let read = read_kept(&path, |bytes| {
+            assert!(matches!(bytes, KeptBytes::Mapped(_)));
+            Ok(bytes.to_vec())
+        });
+        assert_eq!(read.as_deref(), Some(b"kept bytes".as_slice()));
+        std::fs::write(&path, b"").expect("write");
+        assert_eq!(read_kept(&path, |bytes| Ok(bytes.len())), Some(0));
+        assert_eq!(read_kept(&path, |_| Err::<(), _>("damaged".into())), None);
+        let missing = dir.path().join("missing.bin");
+        assert_eq!(read_kept(&missing, |bytes| Ok(bytes.len())), None);
+    }
+
     /// A sealed file checks when read in pieces as its bytes do whole: one larger than
     /// the read buffer, cut, damaged in its last piece, or of another length than
     /// mapped, does not.

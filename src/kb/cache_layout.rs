@@ -52,9 +52,7 @@ const RECORD: usize = 6;
 /// Words of a key-table entry: key offset and length, then where its postings start.
 const KEY: usize = 3;
 
-// The bytes an index answers from: a kept file mapped read-only, or an index built in
-// this run.
-pub(super) use crate::io::KeptBytes as Bytes;
+use crate::io::KeptBytes;
 
 /// A run of `count` items starting at byte `start` of the file (a key table's last item
 /// only ends the one before it).
@@ -128,7 +126,7 @@ fn word_of(chunk: &[u8]) -> u32 {
 /// The taxonomy index, answered from its flat layout.
 #[derive(Default)]
 pub(super) struct Index {
-    bytes: Bytes,
+    bytes: KeptBytes,
     kbs: Vec<KbInfo>,
     layout: Layout,
     /// Every concept by its IRI: built when first asked, as few runs ask.
@@ -146,7 +144,7 @@ pub(super) struct Head {
 /// A kept index file mapped at open, its head read, the rest checked when first needed.
 pub(super) struct Kept {
     file: std::fs::File,
-    bytes: Bytes,
+    bytes: KeptBytes,
     pub(super) head: Head,
 }
 
@@ -203,7 +201,7 @@ fn part(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 
 impl Index {
     /// An index from bytes [`encode`] wrote under `key`, checked whole.
-    pub(super) fn read(bytes: Bytes, key: &str) -> std::result::Result<Index, String> {
+    pub(super) fn read(bytes: KeptBytes, key: &str) -> std::result::Result<Index, String> {
         crate::io::unsealed(&bytes)?;
         let head = read_head(&bytes, key)?;
         Self::laid_out(bytes, head)
@@ -211,7 +209,7 @@ impl Index {
 
     /// The index of sealed bytes (their checksum checked) with this head, if its tables
     /// fit.
-    fn laid_out(bytes: Bytes, head: Head) -> std::result::Result<Index, String> {
+    fn laid_out(bytes: KeptBytes, head: Head) -> std::result::Result<Index, String> {
         let body = bytes
             .get(..bytes.len().saturating_sub(4))
             .unwrap_or_default();
@@ -235,7 +233,7 @@ impl Index {
         key: &str,
     ) -> std::result::Result<Index, String> {
         let bytes = encode(&built, stems, key)?;
-        let mut index = Index::read(Bytes::Owned(bytes), key)?;
+        let mut index = Index::read(KeptBytes::Owned(bytes), key)?;
         index.by_iri = OnceLock::from(built.by_iri);
         Ok(index)
     }
@@ -742,7 +740,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         assert!(!built.absorbed_by.is_empty() && !stems.is_empty());
         let expected = listing_of_built(&built, &stems);
         let bytes = encode(&built, &stems, "key").expect("encode");
-        let index = Index::read(Bytes::Owned(bytes.clone()), "key").expect("read");
+        let index = Index::read(KeptBytes::Owned(bytes.clone()), "key").expect("read");
         assert_eq!(listing_of_index(&index, &built, &stems), expected);
         for (id, c) in built.concepts.iter().enumerate() {
             assert_eq!(index.concept(&c.iri), Some(id as u32));
@@ -764,7 +762,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         assert_eq!(index.iri(n), "");
         assert_eq!(index.labels(n).count() + index.parents(n).count(), 0);
         assert!(index.kb(n).is_none() && index.concept("ex:none").is_none());
-        assert!(Index::read(Bytes::Owned(bytes), "another key").is_err());
+        assert!(Index::read(KeptBytes::Owned(bytes), "another key").is_err());
 
         // Written twice, the same bytes.
         let (built, stems) = self::built(tmp.path());
@@ -777,7 +775,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         let tmp = tempfile::tempdir().expect("tmp");
         let (built, stems) = built(tmp.path());
         let bytes = encode(&built, &stems, "key").expect("encode");
-        let read = |bytes: &[u8]| Index::read(Bytes::Owned(bytes.to_vec()), "key");
+        let read = |bytes: &[u8]| Index::read(KeptBytes::Owned(bytes.to_vec()), "key");
         for cut in 0..bytes.len() {
             assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
         }
@@ -804,7 +802,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
             let mut forged = bytes[..body].to_vec();
             forged[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
             crate::io::seal(&mut forged);
-            let Ok(index) = Index::read(Bytes::Owned(forged), "key") else {
+            let Ok(index) = Index::read(KeptBytes::Owned(forged), "key") else {
                 continue;
             };
             let n = index.len() as u32;
