@@ -21,6 +21,7 @@ pub mod training;
 
 pub use registry::{Registry, ResourceNeeds};
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -155,6 +156,17 @@ pub struct DetectorResources {
     pub concept_label_limit: usize,
     /// `sanitize.root_label`.
     pub root_label: String,
+    /// Sequence models decoded ahead of their detectors ([`decode_sequence_models`]), by
+    /// detector name; a detector whose model is not here decodes its own.
+    pub sequence_models: BTreeMap<String, DecodedModel>,
+}
+
+/// A sequence model decoded ahead of the detector that labels with it, and where it came
+/// from (a file, or the compiled-in copy) for the detector's messages.
+#[derive(Clone)]
+pub struct DecodedModel {
+    pub model: Arc<sequence::SequenceModel>,
+    pub origin: PathBuf,
 }
 
 impl DetectorResources {
@@ -176,8 +188,57 @@ impl DetectorResources {
             prior_pseudo_documents: stats.prior_pseudo_documents,
             concept_label_limit,
             root_label: root_label.to_string(),
+            sequence_models: BTreeMap::new(),
         }
     }
+}
+
+/// The sequence models of the built-in detectors [`DetectorSet::build_with`] would
+/// build for `names`, decoded now. Decoding them is much of what opening a run costs and
+/// needs none of the other resources, so a caller that has the knowledge bases and the
+/// counts to open decodes the models on a thread of their own and hands them over in
+/// [`DetectorResources::sequence_models`].
+pub fn decode_sequence_models(
+    names: &[String],
+    inputs: &DetectorInputs,
+    config: &DetectConfig,
+) -> Result<BTreeMap<String, DecodedModel>> {
+    let registry = Registry::builtin();
+    chosen_detectors(names, inputs, config)
+        .into_iter()
+        .filter_map(|name| {
+            let need = registry.lookup(&name)?.model?;
+            let decoded = locate_sequence_model(&name, (need.config)(config), &inputs.model_dirs)
+                .map(|(model, origin)| DecodedModel {
+                    model: Arc::new(model),
+                    origin,
+                });
+            Some(decoded.map(|decoded| (name, decoded)))
+        })
+        .collect()
+}
+
+/// The detectors a run builds: `names` (or `config.default` when empty), with `protect`
+/// and `manual` joining when `inputs` carries names, terms or spans, each once.
+fn chosen_detectors(
+    names: &[String],
+    inputs: &DetectorInputs,
+    config: &DetectConfig,
+) -> Vec<String> {
+    let mut chosen: Vec<String> = if names.is_empty() {
+        config.default.clone()
+    } else {
+        names.to_vec()
+    };
+    if !inputs.protect.is_empty() {
+        chosen.push(protect::NAME.into());
+    }
+    if !inputs.sensitive.is_empty() || inputs.spans_file.is_some() {
+        chosen.push(manual::NAME.into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    chosen.retain(|n| seen.insert(n.clone()));
+    chosen
 }
 
 /// What the user supplied on the command line for the detectors that need it.
@@ -270,19 +331,7 @@ impl DetectorSet {
     ) -> Result<Self> {
         check_words(PROTECTED_PERSON, &inputs.protect)?;
         check_words(SENSITIVE_TERM, &inputs.sensitive)?;
-        let mut chosen: Vec<String> = if names.is_empty() {
-            config.default.clone()
-        } else {
-            names.to_vec()
-        };
-        if !inputs.protect.is_empty() {
-            chosen.push(protect::NAME.into());
-        }
-        if !inputs.sensitive.is_empty() || inputs.spans_file.is_some() {
-            chosen.push(manual::NAME.into());
-        }
-        let mut seen = std::collections::BTreeSet::new();
-        chosen.retain(|n| seen.insert(n.clone()));
+        let chosen = chosen_detectors(names, inputs, config);
         let with = registry::BuildInputs {
             inputs,
             config,

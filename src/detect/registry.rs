@@ -617,8 +617,12 @@ fn sequence_detector(
     with: &BuildInputs<'_>,
 ) -> Result<sequence::SequenceDetector> {
     let config = (model.config)(with.config);
+    if let Some(decoded) = with.resources.sequence_models.get(name) {
+        let model = Arc::clone(&decoded.model);
+        return sequence::SequenceDetector::with_model(name, model, &decoded.origin, config);
+    }
     let (found, origin) = super::locate_sequence_model(name, config, &with.inputs.model_dirs)?;
-    sequence::SequenceDetector::with_model(name, found, &origin, config)
+    sequence::SequenceDetector::with_model(name, Arc::new(found), &origin, config)
 }
 
 #[cfg(test)]

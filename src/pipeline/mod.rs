@@ -27,7 +27,8 @@ use crate::detect::manual::ManualDetector;
 use crate::detect::operators::Operators;
 use crate::detect::protect::{Learnt, ProtectDetector};
 use crate::detect::{
-    Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, merge_findings,
+    Detector, DetectorInputs, DetectorResources, DetectorSet, Finding, decode_sequence_models,
+    merge_findings,
 };
 use crate::error::Result;
 use crate::kb::{ConceptRef, KnowledgeBase};
@@ -79,6 +80,38 @@ pub struct Engine {
     scratch: std::path::PathBuf,
 }
 
+/// The count source's phrase table and the concepts' family table
+/// (`corpus.phrase_table`, `corpus.concept_table`), made for these knowledge bases when
+/// not kept already; the family, when the concepts are counted as one.
+fn prepare_tables(
+    config: &Config,
+    data: &DataDir,
+    knowledge: &Arc<KnowledgeBase>,
+    counts: &Arc<dyn CountSource>,
+    prior: Option<&WordFreq>,
+) -> Result<Option<SetFamily>> {
+    if let Some(key) = knowledge.sources_key()
+        && config.corpus.phrase_table
+    {
+        counts.prepare_phrases(&data.subdir("cache")?, key, &mut || {
+            knowledge
+                .all_labels()
+                .map(|label| crate::text::tokenize::index_terms(label).into())
+                .collect()
+        })?;
+    }
+    match concept_family(knowledge, config.sanitize.concept_label_limit) {
+        Some(family) if config.corpus.concept_table => {
+            let limit = config.sanitize.concept_label_limit;
+            family.prepare(&data.subdir("cache")?, counts.as_ref(), prior, &|concept| {
+                knowledge.counting_phrases_unshared(ConceptRef(concept), limit)
+            })?;
+            Ok(Some(family))
+        }
+        _ => Ok(None),
+    }
+}
+
 impl Engine {
     /// Opens everything a run needs. Missing default data is built first when
     /// `auto_setup` allows it. A knowledge base or count source that cannot be opened is
@@ -90,59 +123,47 @@ impl Engine {
         inputs: &DetectorInputs,
         auto_setup: bool,
     ) -> Result<Engine> {
-        // The knowledge bases and the tagger need nothing else: each is opened on a thread
-        // of its own while the counts and the prior (which needs the counts) load here. The
-        // knowledge-base index goes on being read in the background (a document that asks
-        // the knowledge bases nothing never waits for it); every document is checked
-        // against its failure (`detect_typed`, `with_sanitizer`).
-        let (knowledge, tagger, loaded) = std::thread::scope(|scope| {
-            let knowledge = scope.spawn(|| KnowledgeBase::open(data, config.kb_settings()));
-            let tagger = scope.spawn(|| PerceptronTagger::configured(&config.pos, data.root()));
-            let loaded = (|| -> Result<_> {
-                let counts = open_configured_source(config.count_settings(), data, auto_setup)?;
-                let prior = defaults::load_prior(config.count_settings(), data, counts.as_ref())?
-                    .map(Arc::new);
-                Ok((counts, prior))
-            })();
-            let knowledge = knowledge
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            let tagger = tagger
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (knowledge, tagger, loaded)
-        });
-        let knowledge = Arc::new(knowledge?);
-        let tagger = tagger?;
-        let (counts, prior) = loaded?;
-        if let Some(key) = knowledge.sources_key()
-            && config.corpus.phrase_table
-        {
-            counts.prepare_phrases(&data.subdir("cache")?, key, &mut || {
-                knowledge
-                    .all_labels()
-                    .map(|label| crate::text::tokenize::index_terms(label).into())
-                    .collect()
-            })?;
-        }
-        let concept_sets = match concept_family(&knowledge, config.sanitize.concept_label_limit) {
-            Some(family) if config.corpus.concept_table => {
-                let limit = config.sanitize.concept_label_limit;
-                family.prepare(
-                    &data.subdir("cache")?,
-                    counts.as_ref(),
-                    prior.as_deref(),
-                    &|concept| knowledge.counting_phrases_unshared(ConceptRef(concept), limit),
-                )?;
-                Some(family)
-            }
-            _ => None,
-        };
         let mut inputs = inputs.clone();
         if inputs.model_dirs.is_empty() {
             inputs.model_dirs = vec![data.root().to_path_buf()];
         }
-        let resources = DetectorResources::new(
+        // The knowledge bases, the tagger and the detectors' sequence models need nothing
+        // else: each is opened on a thread of its own while the counts and the prior
+        // (which needs the counts) load here. The knowledge-base index goes on being read
+        // in the background (a document that asks the knowledge bases nothing never waits
+        // for it); every document is checked against its failure (`detect_typed`,
+        // `with_sanitizer`).
+        let (tagger, sequence_models, opened) = std::thread::scope(|scope| {
+            let knowledge = scope.spawn(|| KnowledgeBase::open(data, config.kb_settings()));
+            let tagger = scope.spawn(|| PerceptronTagger::configured(&config.pos, data.root()));
+            let sequence_models =
+                scope.spawn(|| decode_sequence_models(detect, &inputs, &config.detect));
+            // The phrase and concept tables need the knowledge bases and the counts, not
+            // the tagger or the models, which go on decoding meanwhile.
+            let opened = (|| -> Result<_> {
+                let counts = open_configured_source(config.count_settings(), data, auto_setup)?;
+                let prior = defaults::load_prior(config.count_settings(), data, counts.as_ref())?
+                    .map(Arc::new);
+                let knowledge = knowledge
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                let knowledge = Arc::new(knowledge?);
+                let concept_sets =
+                    prepare_tables(config, data, &knowledge, &counts, prior.as_deref())?;
+                Ok((knowledge, counts, prior, concept_sets))
+            })();
+            let tagger = tagger
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let sequence_models = sequence_models
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (tagger, sequence_models, opened)
+        });
+        let (knowledge, counts, prior, concept_sets) = opened?;
+        let tagger = tagger?;
+        let sequence_models = sequence_models?;
+        let mut resources = DetectorResources::new(
             &config.stats,
             config.sanitize.concept_label_limit,
             &config.sanitize.root_label,
@@ -150,6 +171,7 @@ impl Engine {
             Some(Arc::clone(&counts)),
             prior.clone(),
         );
+        resources.sequence_models = sequence_models;
         let detectors = DetectorSet::build_with(detect, &inputs, &config.detect, &resources)?;
         let identifying =
             IdentifyingModel::configured(&config.sanitize.identifying_model, data.root())?;

@@ -29,6 +29,7 @@ pub use train::TrainOptions;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{Detector, Finding, Proposal};
 use crate::detect::config::SequenceModelConfig;
@@ -82,7 +83,8 @@ pub type CommonNoun = Box<dyn Fn(&str) -> bool + Send + Sync>;
 /// Runs a trained model over a document's sentences.
 pub struct SequenceDetector {
     name: String,
-    model: SequenceModel,
+    /// Shared with the run that decoded it ahead ([`crate::detect::DecodedModel`]).
+    model: Arc<SequenceModel>,
     gazetteers: Gazetteers,
     category: String,
     generalization: String,
@@ -109,7 +111,7 @@ pub struct SequenceDetector {
 impl SequenceDetector {
     /// A detector registered as `name` from its model file.
     pub fn load(name: &str, path: &Path, config: &SequenceModelConfig) -> Result<Self> {
-        Self::with_model(name, SequenceModel::load(path)?, path, config)
+        Self::with_model(name, Arc::new(SequenceModel::load(path)?), path, config)
     }
 
     /// The detector over a model compiled into the binary (so `cargo install` needs no
@@ -118,7 +120,7 @@ impl SequenceDetector {
         let origin = Path::new("<built-in model>");
         Self::with_model(
             name,
-            SequenceModel::from_gzip(compressed, origin)?,
+            Arc::new(SequenceModel::from_gzip(compressed, origin)?),
             origin,
             config,
         )
@@ -126,7 +128,7 @@ impl SequenceDetector {
 
     pub(in crate::detect) fn with_model(
         name: &str,
-        model: SequenceModel,
+        model: Arc<SequenceModel>,
         path: &Path,
         config: &SequenceModelConfig,
     ) -> Result<Self> {
