@@ -104,10 +104,10 @@ impl SequenceModel {
             .map(|(f, _)| f)
             .collect();
         names.sort();
-        let index: FxHashMap<String, u32> = names
+        let index: FxHashMap<&str, u32> = names
             .iter()
             .enumerate()
-            .map(|(i, f)| (f.clone(), i as u32))
+            .map(|(i, f)| (f.as_str(), i as u32))
             .collect();
         let encoded: Vec<Vec<Vec<u32>>> = data
             .iter()
@@ -115,7 +115,11 @@ impl SequenceModel {
             .map(|(i, s)| {
                 features_of(i, s)
                     .iter()
-                    .map(|t| t.iter().filter_map(|f| index.get(f).copied()).collect())
+                    .map(|t| {
+                        t.iter()
+                            .filter_map(|f| index.get(f.as_str()).copied())
+                            .collect()
+                    })
                     .collect()
             })
             .collect();
@@ -140,14 +144,15 @@ impl SequenceModel {
             labels,
             gazetteers: gazetteers.names(),
             lexicon,
-            features: names,
-            weights: vec![0.0; index.len() * nl],
+            weights: vec![0.0; names.len() * nl],
+            features: names.iter().collect(),
             transitions: vec![0.0; (nl + 1) * nl],
             clusters: options.clusters.clone(),
-            index,
+            index: Default::default(),
             predecessors: Default::default(),
             bilou: Default::default(),
         };
+        model.rebuild_index();
         // Averaging: `acc` holds sum of c·Δ; the average is w − acc / c.
         let mut acc_w = vec![0.0f64; model.weights.len()];
         let mut acc_t = vec![0.0f64; model.transitions.len()];
@@ -210,12 +215,12 @@ impl SequenceModel {
     /// Drops features whose averaged weights are all zero: they cannot change a decision.
     fn prune(&mut self) {
         let nl = self.labels.len();
-        let mut features = Vec::new();
+        let mut features = super::model::FeatureNames::default();
         let mut weights = Vec::new();
         for (i, name) in self.features.iter().enumerate() {
             let row = &self.weights[i * nl..(i + 1) * nl];
             if row.iter().any(|w| w.abs() > 1e-6) {
-                features.push(name.clone());
+                features.push(name);
                 weights.extend_from_slice(row);
             }
         }
