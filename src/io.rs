@@ -72,38 +72,147 @@ pub fn unsealed(bytes: &[u8]) -> std::result::Result<&[u8], String> {
     Ok(body)
 }
 
-/// Whether `file` ends with the CRC-32 of everything before it, as [`unsealed`] checks
-/// a kept file's bytes, but read in pieces through a small buffer: a file mapped to be
-/// read in place is checked without bringing all of its pages into the process's memory.
-/// `len` is the length the caller mapped; `Err` says what is wrong.
-pub fn check_sealed_file(file: &std::fs::File, len: usize) -> std::result::Result<(), String> {
-    use std::io::{Read, Seek};
-    let mut file = file;
-    let found = file.metadata().map_err(|e| e.to_string())?.len();
-    if found != len as u64 {
-        return Err("changed while read".into());
-    }
-    let mut left = len.checked_sub(4).ok_or("shorter than its header")?;
-    file.seek(std::io::SeekFrom::Start(0))
-        .map_err(|e| e.to_string())?;
-    let mut crc = flate2::Crc::new();
-    let mut buffer = vec![0u8; SEAL_READ_BYTES.min(left)];
-    while left > 0 {
-        let piece = &mut buffer[..SEAL_READ_BYTES.min(left)];
-        file.read_exact(piece).map_err(|e| e.to_string())?;
-        crc.update(piece);
-        left -= piece.len();
-    }
-    let mut stored = [0u8; 4];
-    file.read_exact(&mut stored).map_err(|e| e.to_string())?;
-    if crc.sum() != u32::from_le_bytes(stored) {
-        return Err("checksum mismatch".into());
-    }
-    Ok(())
+/// How many bytes of a page-sealed file one checksum covers ([`seal_pages`]).
+pub const SEALED_PAGE: usize = 4096;
+
+/// Ends a kept file's bytes with a checksum of each of its [`SEALED_PAGE`]-byte pages, so
+/// a file read in place is checked page by page as its pages are read ([`PageSealed`]):
+/// a short run that reads a few pages of a large table checks those, not the whole file.
+/// After the pages: their CRC-32s, the page count and the CRC-32 of those two.
+pub fn seal_pages(out: &mut Vec<u8>) {
+    let sums: Vec<u8> = out
+        .chunks(SEALED_PAGE)
+        .flat_map(|page| crc32(page).to_le_bytes())
+        .collect();
+    let pages = u32::try_from(sums.len() / 4).unwrap_or(u32::MAX);
+    out.extend_from_slice(&sums);
+    out.extend_from_slice(&pages.to_le_bytes());
+    let trailer = &out[out.len() - sums.len() - 4..];
+    let crc = crc32(trailer);
+    out.extend_from_slice(&crc.to_le_bytes());
 }
 
-/// How much of a sealed file [`check_sealed_file`] reads at a time.
-const SEAL_READ_BYTES: usize = 1 << 18;
+/// The bytes of a file [`seal_pages`] ended, each page checked against its checksum the
+/// first time it is read. A page that fails gives no bytes and marks the whole damaged
+/// ([`PageSealed::damaged`]), so its reader can refuse what it worked out meanwhile.
+pub struct PageSealed {
+    bytes: KeptBytes,
+    /// The pages' length, before the checksums.
+    body: usize,
+    /// One bit per page, set once the page is checked.
+    checked: Box<[std::sync::atomic::AtomicU64]>,
+    /// The first page found damaged, plus one (0: none found).
+    damaged: std::sync::atomic::AtomicUsize,
+}
+
+impl Default for PageSealed {
+    /// No pages.
+    fn default() -> Self {
+        PageSealed {
+            bytes: KeptBytes::default(),
+            body: 0,
+            checked: Box::default(),
+            damaged: Default::default(),
+        }
+    }
+}
+
+impl PageSealed {
+    /// The pages of `bytes`, unchecked but for the trailer's own checksum; `Err` when the
+    /// trailer is cut off or damaged.
+    pub fn open(bytes: KeptBytes) -> std::result::Result<PageSealed, String> {
+        let (rest, crc) = bytes
+            .split_last_chunk::<4>()
+            .ok_or("shorter than its checksums")?;
+        let (rest, pages) = rest
+            .split_last_chunk::<4>()
+            .ok_or("shorter than its checksums")?;
+        let pages = u32::from_le_bytes(*pages) as usize;
+        let sums = pages.checked_mul(4).ok_or("impossible page count")?;
+        let body = rest
+            .len()
+            .checked_sub(sums)
+            .ok_or("shorter than its page checksums")?;
+        if crc32(&bytes[body..bytes.len() - 4]) != u32::from_le_bytes(*crc) {
+            return Err("its page checksums are damaged".into());
+        }
+        if body.div_ceil(SEALED_PAGE) != pages {
+            return Err("its page count does not match its length".into());
+        }
+        let checked = std::iter::repeat_with(Default::default)
+            .take(pages.div_ceil(64))
+            .collect();
+        Ok(PageSealed {
+            bytes,
+            body,
+            checked,
+            damaged: Default::default(),
+        })
+    }
+
+    /// The pages of `bytes` computed in this run ([`seal_pages`] ended them), every page
+    /// taken as checked.
+    pub fn trusted(bytes: KeptBytes) -> std::result::Result<PageSealed, String> {
+        let sealed = Self::open(bytes)?;
+        for word in &sealed.checked {
+            word.store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(sealed)
+    }
+
+    /// The pages' length in bytes.
+    pub fn len(&self) -> usize {
+        self.body
+    }
+
+    /// Whether there are no pages.
+    pub fn is_empty(&self) -> bool {
+        self.body == 0
+    }
+
+    /// Bytes `range` of the pages, their pages checked; `None` beyond the pages or when
+    /// one of them is damaged.
+    pub fn get(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if range.start > range.end || range.end > self.body {
+            return None;
+        }
+        if range.is_empty() {
+            return Some(&[]);
+        }
+        for page in range.start / SEALED_PAGE..=(range.end - 1) / SEALED_PAGE {
+            let (word, bit) = (&self.checked[page / 64], 1u64 << (page % 64));
+            if word.load(Relaxed) & bit != 0 {
+                continue;
+            }
+            let start = page * SEALED_PAGE;
+            let end = (start + SEALED_PAGE).min(self.body);
+            let at = self.body + 4 * page;
+            let stored = self
+                .bytes
+                .get(at..at + 4)
+                .and_then(|s| s.first_chunk::<4>());
+            if stored.map(|s| u32::from_le_bytes(*s)) != Some(crc32(&self.bytes[start..end])) {
+                let _ = self.damaged.compare_exchange(0, page + 1, Relaxed, Relaxed);
+                return None;
+            }
+            word.fetch_or(bit, Relaxed);
+        }
+        self.bytes.get(range)
+    }
+
+    /// The first page found damaged so far, if any.
+    pub fn damaged(&self) -> Option<usize> {
+        self.damaged
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .checked_sub(1)
+    }
+
+    /// Every byte, the checksums too: what is kept.
+    pub fn whole(&self) -> &[u8] {
+        &self.bytes
+    }
+}
 
 /// The bytes of a kept file: mapped read-only when read from the cache, so a run neither
 /// copies them out of the page cache nor zeroes pages for them (most of a short run's
@@ -403,28 +512,56 @@ mod tests {
         assert_eq!(read_kept(&missing, |bytes| Ok(bytes.len())), None);
     }
 
-    /// A sealed file checks when read in pieces as its bytes do whole: one larger than
-    /// the read buffer, cut, damaged in its last piece, or of another length than
-    /// mapped, does not.
+    /// Pages are checked as they are read: a damaged page gives no bytes and marks the
+    /// file, while pages before it still read; a cut or damaged trailer is refused at
+    /// open; bytes computed in this run read unchecked.
     #[test]
-    fn a_sealed_file_checks_in_pieces_as_its_bytes_do() {
-        let tmp = tempfile::tempdir().expect("tmp");
-        let path = tmp.path().join("kept.bin");
-        let mut bytes: Vec<u8> = (0..SEAL_READ_BYTES * 2 + 17).map(|i| i as u8).collect();
-        seal(&mut bytes);
-        let check = |bytes: &[u8], len: usize| {
-            std::fs::write(&path, bytes).expect("write");
-            check_sealed_file(&std::fs::File::open(&path).expect("open"), len)
-        };
-        assert_eq!(check(&bytes, bytes.len()), Ok(()));
-        assert!(unsealed(&bytes).is_ok());
-        let cut = &bytes[..bytes.len() - 1];
-        assert!(check(cut, cut.len()).is_err() && unsealed(cut).is_err());
-        assert!(check(&bytes, bytes.len() + 1).is_err(), "another length");
-        assert!(check(&bytes[..3], 3).is_err(), "no checksum");
+    fn a_page_sealed_file_checks_the_pages_it_reads() {
+        let body: Vec<u8> = (0..SEALED_PAGE * 2 + 17).map(|i| (i % 251) as u8).collect();
+        let mut bytes = body.clone();
+        seal_pages(&mut bytes);
+        assert_eq!(bytes.len(), body.len() + 3 * 4 + 8);
+        let sealed = PageSealed::open(bytes.clone().into()).expect("sound");
+        assert_eq!(sealed.len(), body.len());
+        assert_eq!(
+            sealed.get(10..SEALED_PAGE + 5),
+            Some(&body[10..SEALED_PAGE + 5])
+        );
+        assert_eq!(sealed.get(body.len()..body.len()), Some(&[][..]));
+        assert_eq!(
+            sealed.get(body.len() - 1..body.len() + 1),
+            None,
+            "past the pages"
+        );
+        assert_eq!(sealed.damaged(), None);
+
         let mut damaged = bytes.clone();
-        damaged[SEAL_READ_BYTES * 2 + 3] ^= 1;
-        assert!(check(&damaged, damaged.len()).is_err() && unsealed(&damaged).is_err());
+        damaged[SEALED_PAGE * 2 + 3] ^= 1;
+        let sealed = PageSealed::open(damaged.clone().into()).expect("trailer sound");
+        assert_eq!(
+            sealed.get(0..SEALED_PAGE * 2),
+            Some(&body[..SEALED_PAGE * 2])
+        );
+        assert_eq!(sealed.damaged(), None, "the damaged page not read yet");
+        assert_eq!(sealed.get(SEALED_PAGE..SEALED_PAGE * 2 + 1), None);
+        assert_eq!(sealed.damaged(), Some(2));
+        assert!(
+            PageSealed::trusted(damaged.into())
+                .expect("trusted")
+                .get(0..body.len())
+                .is_some()
+        );
+
+        let cut = bytes[..bytes.len() - 1].to_vec();
+        assert!(PageSealed::open(cut.into()).is_err());
+        let mut sums = bytes.clone();
+        sums[body.len() + 1] ^= 1;
+        assert!(PageSealed::open(sums.into()).is_err(), "a damaged checksum");
+        assert!(PageSealed::open(vec![1, 2, 3].into()).is_err());
+        let mut empty = Vec::new();
+        seal_pages(&mut empty);
+        let empty = PageSealed::open(empty.into()).expect("no pages");
+        assert!(empty.is_empty() && empty.get(0..0) == Some(&[][..]));
     }
 
     #[test]

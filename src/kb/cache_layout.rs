@@ -27,20 +27,26 @@
 //! - the postings (concepts); the absorbed concepts (concept and the concept standing for
 //!   it, sorted by the first);
 //! - the string block: every distinct string once, UTF-8;
-//! - the CRC-32 of everything before it (`crate::io::seal`).
+//! - a CRC-32 of each 4 KiB page of everything before, and of those
+//!   (`crate::io::seal_pages`).
 //!
 //! At open the head (magic, key, descriptions) is read; when the index is first needed
-//! the checksum, the counts against the file's length, and the tables' places are
-//! checked, and anything amiss reads as no file (the index is rebuilt). Every read of a
-//! record, a list or a string is bounds-checked besides, so even a file forged with a
-//! valid checksum can give no panic and no concept beyond the index.
+//! the pages' checksums, the head's and counts' pages, the counts against the file's
+//! length, and the tables' places are checked, and anything amiss reads as no file (the
+//! index is rebuilt). Every other page is checked when first read
+//! (`crate::io::PageSealed`): a one-line document reads a few dozen of the file's
+//! thousands, and checking all of them was most of its knowledge-base time. A damaged
+//! page answers nothing and fails the run's documents (`Index::damage`); the file is
+//! removed, so the next run rebuilds it. Every read of a record, a list or a string is
+//! bounds-checked besides, so even a file forged with valid checksums can give no panic
+//! and no concept beyond the index.
 
 use std::ops::Range;
 
 use super::*;
 
 /// First bytes of an index file, with the layout's version.
-const MAGIC: &[u8; 16] = b"declass-index\0v4";
+const MAGIC: &[u8; 16] = b"declass-index\0v5";
 
 /// How many counts open the tables.
 const COUNTS: usize = 11;
@@ -52,7 +58,7 @@ const RECORD: usize = 6;
 /// Words of a key-table entry: key offset and length, then where its postings start.
 const KEY: usize = 3;
 
-use crate::io::KeptBytes;
+use crate::io::{KeptBytes, PageSealed};
 
 /// A run of `count` items starting at byte `start` of the file (a key table's last item
 /// only ends the one before it).
@@ -126,11 +132,14 @@ fn word_of(chunk: &[u8]) -> u32 {
 /// The taxonomy index, answered from its flat layout.
 #[derive(Default)]
 pub(super) struct Index {
-    bytes: KeptBytes,
+    sealed: PageSealed,
     kbs: Vec<KbInfo>,
     layout: Layout,
     /// Every concept by its IRI: built when first asked, as few runs ask.
     by_iri: OnceLock<FxHashMap<Box<str>, u32>>,
+    /// The kept file the index was read from, removed once a page of it is found damaged.
+    file: Option<std::path::PathBuf>,
+    removed: OnceLock<()>,
 }
 
 /// An index file's head: the knowledge bases' descriptions, and where its tables start.
@@ -143,7 +152,7 @@ pub(super) struct Head {
 
 /// A kept index file mapped at open, its head read, the rest checked when first needed.
 pub(super) struct Kept {
-    file: std::fs::File,
+    path: std::path::PathBuf,
     bytes: KeptBytes,
     pub(super) head: Head,
 }
@@ -159,13 +168,23 @@ impl Kept {
         };
         let bytes = crate::io::map_kept(&file).map_err(|e| e.to_string())?;
         let head = read_head(&bytes, key)?;
-        Ok(Some(Kept { file, bytes, head }))
+        Ok(Some(Kept {
+            path: path.to_path_buf(),
+            bytes,
+            head,
+        }))
     }
 
-    /// The index, if the whole file checks.
+    /// The index, if the pages' checksums, the head and the counts check (the other pages
+    /// are checked as they are read).
     pub(super) fn index(self) -> std::result::Result<Index, String> {
-        crate::io::check_sealed_file(&self.file, self.bytes.len())?;
-        Index::laid_out(self.bytes, self.head)
+        let sealed = PageSealed::open(self.bytes)?;
+        if sealed.get(0..self.head.body).is_none() {
+            return Err("its head is damaged".into());
+        }
+        let mut index = Index::laid_out(sealed, self.head)?;
+        index.file = Some(self.path);
+        Ok(index)
     }
 }
 
@@ -201,28 +220,55 @@ fn part(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 
 impl Index {
     /// An index from bytes [`encode`] wrote under `key`, checked whole.
-    pub(super) fn read(bytes: KeptBytes, key: &str) -> std::result::Result<Index, String> {
-        crate::io::unsealed(&bytes)?;
-        let head = read_head(&bytes, key)?;
-        Self::laid_out(bytes, head)
+    #[cfg(test)]
+    fn read(bytes: KeptBytes, key: &str) -> std::result::Result<Index, String> {
+        let sealed = PageSealed::open(bytes)?;
+        let body = sealed.get(0..sealed.len()).ok_or("a page is damaged")?;
+        let head = read_head(body, key)?;
+        Self::laid_out(sealed, head)
     }
 
-    /// The index of sealed bytes (their checksum checked) with this head, if its tables
+    /// The index of page-sealed bytes with this head (its pages checked), if its tables
     /// fit.
-    fn laid_out(bytes: KeptBytes, head: Head) -> std::result::Result<Index, String> {
-        let body = bytes
-            .get(..bytes.len().saturating_sub(4))
-            .unwrap_or_default();
-        let layout = layout(body, head.body).ok_or("its tables do not fit its length")?;
+    fn laid_out(sealed: PageSealed, head: Head) -> std::result::Result<Index, String> {
+        let counts = sealed
+            .get(head.body..head.body + 4 * COUNTS)
+            .ok_or("its counts are cut off or damaged")?;
+        let layout =
+            layout(counts, head.body, sealed.len()).ok_or("its tables do not fit its length")?;
         if layout.concepts != head.concepts {
             return Err("its concepts are not those its head counts".into());
         }
         Ok(Index {
-            bytes,
+            sealed,
             kbs: head.kbs,
             layout,
             by_iri: OnceLock::new(),
+            file: None,
+            removed: OnceLock::new(),
         })
+    }
+
+    /// Why answers read so far may be wrong: a page of the kept file that does not match
+    /// its checksum, which then answered nothing. The file is removed (once), so the next
+    /// run rebuilds it.
+    pub(super) fn damage(&self) -> Option<String> {
+        let page = self.sealed.damaged()?;
+        let Some(file) = &self.file else {
+            return Some(format!(
+                "page {page} of the index does not match its checksum"
+            ));
+        };
+        self.removed.get_or_init(|| {
+            if let Err(e) = std::fs::remove_file(file) {
+                log::warn!("{}: cannot remove the damaged file: {e}", file.display());
+            }
+        });
+        Some(format!(
+            "{}: page {page} does not match its checksum (the file is removed; the next run \
+             rebuilds it)",
+            file.display()
+        ))
     }
 
     /// The index of `built` and its stem index, laid out under `key`: how an index built
@@ -233,14 +279,16 @@ impl Index {
         key: &str,
     ) -> std::result::Result<Index, String> {
         let bytes = encode(&built, stems, key)?;
-        let mut index = Index::read(KeptBytes::Owned(bytes), key)?;
+        let sealed = PageSealed::trusted(KeptBytes::Owned(bytes))?;
+        let head = read_head(sealed.get(0..sealed.len()).unwrap_or_default(), key)?;
+        let mut index = Index::laid_out(sealed, head)?;
         index.by_iri = OnceLock::from(built.by_iri);
         Ok(index)
     }
 
     /// The index's bytes, as kept between runs.
     pub(super) fn bytes(&self) -> &[u8] {
-        &self.bytes
+        self.sealed.whole()
     }
 
     pub(super) fn kbs(&self) -> &[KbInfo] {
@@ -258,7 +306,9 @@ impl Index {
     }
 
     fn word(&self, at: usize) -> u32 {
-        self.bytes.get(at..).map_or(0, word_of)
+        at.checked_add(4)
+            .and_then(|end| self.sealed.get(at..end))
+            .map_or(0, word_of)
     }
 
     /// Word `field` of item `i` of a table of `width`-word items; 0 beyond the table.
@@ -270,11 +320,16 @@ impl Index {
     }
 
     fn string(&self, offset: u32, len: u32) -> &str {
-        let start = offset as usize;
         let strings = self.layout.strings;
-        self.bytes
-            .get(strings.start..strings.start + strings.count)
-            .and_then(|block| block.get(start..start.checked_add(len as usize)?))
+        let start = offset as usize;
+        let Some(end) = start
+            .checked_add(len as usize)
+            .filter(|&end| end <= strings.count)
+        else {
+            return "";
+        };
+        self.sealed
+            .get(strings.start + start..strings.start + end)
             .and_then(|s| std::str::from_utf8(s).ok())
             .unwrap_or("")
     }
@@ -295,7 +350,7 @@ impl Index {
     fn ids(&self, table: Table, items: Range<usize>) -> Ids<'_> {
         let start = table.start + 4 * items.start;
         Ids::of(
-            self.bytes
+            self.sealed
                 .get(start..start + 4 * items.len())
                 .unwrap_or_default(),
             self.len(),
@@ -419,15 +474,13 @@ impl Index {
     }
 }
 
-/// Where the tables of a body (the file without its checksum) begin at byte `start`,
-/// if the counts fill it exactly.
-fn layout(body: &[u8], start: usize) -> Option<Layout> {
-    let counts: Vec<usize> = (0..COUNTS)
-        .map(|i| {
-            body.get(start.checked_add(4 * i)?..)
-                .map(|b| word_of(b) as usize)
-        })
-        .collect::<Option<_>>()?;
+/// Where the tables of a body of `body_len` bytes (the file without its checksums) begin,
+/// their `counts` read at byte `start`, if the counts fill it exactly.
+fn layout(counts: &[u8], start: usize, body_len: usize) -> Option<Layout> {
+    let counts: Vec<usize> = counts
+        .chunks_exact(4)
+        .map(|w| word_of(w) as usize)
+        .collect();
     let [
         concepts,
         leaves,
@@ -467,7 +520,7 @@ fn layout(body: &[u8], start: usize) -> Option<Layout> {
             count: strings,
         },
     };
-    (at.checked_add(strings)? == body.len() && leaves <= concepts).then_some(layout)
+    (at.checked_add(strings)? == body_len && leaves <= concepts).then_some(layout)
 }
 
 fn relation_code(relation: Relation) -> u32 {
@@ -629,7 +682,7 @@ pub(super) fn encode(
         out.extend_from_slice(&w.to_le_bytes());
     }
     out.extend_from_slice(&strings.block);
-    crate::io::seal(&mut out);
+    crate::io::seal_pages(&mut out);
     Ok(out)
 }
 
@@ -789,7 +842,7 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         }
     }
 
-    /// A file forged with a valid checksum (any word set to a huge value and the file
+    /// A file forged with valid checksums (any word set to a huge value and the file
     /// sealed again): read or refused, it never panics and never answers a concept
     /// beyond the index.
     #[test]
@@ -797,11 +850,13 @@ ex:fl skos:prefLabel "Florida" ; skos:exactMatch ex:florida ; dcl:instanceOf ex:
         let tmp = tempfile::tempdir().expect("tmp");
         let (built, stems) = built(tmp.path());
         let bytes = encode(&built, &stems, "key").expect("encode");
-        let body = bytes.len() - 4;
+        let body = PageSealed::open(bytes.clone().into())
+            .expect("sealed")
+            .len();
         for at in (0..body - 3).step_by(4) {
             let mut forged = bytes[..body].to_vec();
             forged[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-            crate::io::seal(&mut forged);
+            crate::io::seal_pages(&mut forged);
             let Ok(index) = Index::read(KeptBytes::Owned(forged), "key") else {
                 continue;
             };

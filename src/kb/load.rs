@@ -257,9 +257,11 @@ impl LazyIndex {
         self.concepts
     }
 
-    /// Why the index could not be had, if it was needed and could not; never reads it.
-    pub(super) fn failure(&self) -> Option<&str> {
-        self.loaded.get().and_then(|l| l.failure.as_deref())
+    /// Why the index could not be had, or why what it answered may be wrong (a damaged
+    /// page of its file, [`Index::damage`]), if it was needed; never reads it.
+    pub(super) fn failure(&self) -> Option<String> {
+        let loaded = self.loaded.get()?;
+        loaded.failure.clone().or_else(|| loaded.index.damage())
     }
 }
 
@@ -343,9 +345,9 @@ impl KnowledgeBase {
     }
 
     /// [`Self::load_sources`], the kept index checked when first needed as [`Self::open`]
-    /// checks it: when the file's head was written for these knowledge bases, the rest is
-    /// checked then (and the index rebuilt from the knowledge bases if it turns out
-    /// damaged).
+    /// checks it: when the file's head was written for these knowledge bases, its
+    /// checksums, head and counts are checked then (and the index rebuilt from the
+    /// knowledge bases if they turn out damaged), every other page when first read.
     pub fn open_sources(
         sources: &[KbSource],
         config: &KbConfig,

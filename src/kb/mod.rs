@@ -229,10 +229,8 @@ impl KnowledgeBase {
     /// Waits for the index ([`Self::open`] reads it in the background); an error if it
     /// could not be had.
     pub fn ready(&self) -> Result<()> {
-        match self.index.get().failure.as_deref() {
-            Some(failure) => Err(unavailable(failure)),
-            None => Ok(()),
-        }
+        self.index.get();
+        self.check()
     }
 
     /// Without waiting: an error if the index was needed and could not be had, so that
@@ -240,7 +238,7 @@ impl KnowledgeBase {
     /// closed). An index no one has needed yet is no error.
     pub fn check(&self) -> Result<()> {
         match self.index.failure() {
-            Some(failure) => Err(unavailable(failure)),
+            Some(failure) => Err(unavailable(&failure)),
             None => Ok(()),
         }
     }

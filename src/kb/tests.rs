@@ -457,6 +457,61 @@ fn a_cached_index_is_read_when_first_needed() {
     assert_eq!(std::fs::read(&cache).expect("rewritten"), bytes);
 }
 
+/// A page of a kept index damaged after its head and counts checked: what read it is
+/// refused (the error names the file), the file is removed, and the next run rebuilds it.
+#[test]
+fn a_damaged_page_of_a_kept_index_fails_the_run_and_is_rebuilt() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cache = tmp.path().join("cache/kb-index-flat.bin");
+    let mut turtle = String::from("ex:entity skos:prefLabel \"entity\" .\n");
+    for i in 0..600 {
+        turtle += &format!(
+            "ex:c{i} skos:prefLabel \"concept number {i} of many\" ; skos:broader ex:entity .\n"
+        );
+    }
+    let kb = source(tmp.path(), "big", 0, &turtle);
+    let built = KnowledgeBase::load_sources(std::slice::from_ref(&kb), &kb_config(), Some(&cache))
+        .expect("build");
+    let bytes = std::fs::read(&cache).expect("read");
+    let body = crate::io::PageSealed::open(bytes.clone().into())
+        .expect("sealed")
+        .len();
+    assert!(body > 3 * crate::io::SEALED_PAGE, "{body} bytes");
+    let mut damaged = bytes.clone();
+    damaged[body / 2] ^= 0x01;
+    std::fs::write(&cache, &damaged).expect("damage");
+    let labels: Vec<String> = (0..600)
+        .map(|i| format!("concept number {i} of many"))
+        .collect();
+    // Every label looked up, every concept's IRI and every label read: the whole file.
+    let answers = |kb: &KnowledgeBase| -> Vec<String> {
+        let found = labels.iter().map(|l| kb.lookup(l).len().to_string());
+        let iris = (0..kb.concept_count() as u32).map(|id| kb.iri(ConceptRef(id)).to_string());
+        found
+            .chain(iris)
+            .chain(kb.all_labels().map(String::from))
+            .collect()
+    };
+    let opened = KnowledgeBase::open_sources(std::slice::from_ref(&kb), &kb_config(), Some(&cache))
+        .expect("open");
+    let _ = answers(&opened);
+    let failure = opened
+        .check()
+        .expect_err("a damaged page was read")
+        .to_string();
+    assert!(
+        failure.contains("kb-index-flat.bin") && failure.contains("does not match its checksum"),
+        "{failure}"
+    );
+    assert!(!cache.exists(), "the damaged file is removed");
+    let reopened =
+        KnowledgeBase::open_sources(std::slice::from_ref(&kb), &kb_config(), Some(&cache))
+            .expect("open");
+    assert_eq!(answers(&reopened), answers(&built));
+    reopened.check().expect("rebuilt");
+    assert_eq!(std::fs::read(&cache).expect("rewritten"), bytes);
+}
+
 #[test]
 fn an_index_that_cannot_be_had_fails_what_asked_it() {
     let failing: load::IndexReader = Box::new(|| {
