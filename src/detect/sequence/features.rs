@@ -1,7 +1,7 @@
 //! Token features for the sequence labeller: the word, its stem, length, shape, affixes,
 //! POS when the document has tags, the same for a ±1 word window, and gazetteer marks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::WordClusters;
+use super::phrase_set::PhraseSet;
 use crate::text::Upos;
 
 /// One labelled sentence: words, optional POS tags, BIO labels.
@@ -43,8 +44,7 @@ impl LabelledSentence {
 /// town and "bath" the tub look alike lowercased.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Gazetteers {
-    #[serde(deserialize_with = "lists_in_bulk")]
-    lists: BTreeMap<String, BTreeSet<String>>,
+    lists: BTreeMap<String, PhraseSet>,
     max_words: usize,
     /// Each phrase's hash with the positions (in `lists` order) of the lists holding it,
     /// built on first use: every token tries every phrase length against every list, and
@@ -86,7 +86,7 @@ impl Gazetteers {
     /// phrases in the tokens the labeller will see.
     pub fn add(&mut self, name: &str, phrases: impl IntoIterator<Item = String>) {
         self.index = std::sync::OnceLock::new();
-        let set = self.lists.entry(name.to_string()).or_default();
+        let mut added = Vec::new();
         for phrase in phrases {
             let norm = phrase
                 .split_whitespace()
@@ -96,18 +96,18 @@ impl Gazetteers {
                 continue;
             }
             self.max_words = self.max_words.max(norm.len());
-            set.insert(norm.join(" "));
+            added.push(norm.join(" "));
         }
+        let set = self.lists.entry(name.to_string()).or_default();
+        *set = set.united(added.iter().map(String::as_str));
     }
 
     /// Adds every list of `other` (phrases of a list both have are united).
     pub fn extend(&mut self, other: &Gazetteers) {
         self.index = std::sync::OnceLock::new();
         for (name, phrases) in &other.lists {
-            self.lists
-                .entry(name.clone())
-                .or_default()
-                .extend(phrases.iter().cloned());
+            let set = self.lists.entry(name.clone()).or_default();
+            *set = set.united(phrases.iter());
         }
         self.max_words = self.max_words.max(other.max_words);
     }
@@ -134,7 +134,7 @@ impl Gazetteers {
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
         let cases: Vec<char> = words.iter().map(|w| case_class(w)).collect();
         let index = self.index_when_it_pays();
-        let sets: Vec<&BTreeSet<String>> = self.lists.values().collect();
+        let sets: Vec<&PhraseSet> = self.lists.values().collect();
         let mut out = vec![Vec::new(); lower.len()];
         let mut longest = vec![0usize; self.lists.len()];
         let mut lookups = 0;
@@ -164,13 +164,7 @@ impl Gazetteers {
                             if set.contains(&candidate) {
                                 longest[position] = len;
                             }
-                            longer |= set
-                                .range::<str, _>((
-                                    std::ops::Bound::Included(prefix.as_str()),
-                                    std::ops::Bound::Unbounded,
-                                ))
-                                .next()
-                                .is_some_and(|next| next.starts_with(&prefix));
+                            longer |= set.has_prefix(&prefix);
                         }
                         longer
                     }
@@ -207,14 +201,14 @@ impl Gazetteers {
         if let Some(index) = self.index.get() {
             return Some(index);
         }
-        let phrases: usize = self.lists.values().map(BTreeSet::len).sum();
+        let phrases: usize = self.lists.values().map(PhraseSet::len).sum();
         if self.searched.0.load(std::sync::atomic::Ordering::Relaxed) < phrases / 4 {
             return None;
         }
         Some(self.index.get_or_init(|| {
             let mut index = PhraseIndex::default();
             for (position, set) in self.lists.values().enumerate() {
-                for phrase in set {
+                for phrase in set.iter() {
                     let positions = index.phrases.entry(phrase_hash(phrase)).or_default();
                     if positions.last() != Some(&position) {
                         positions.push(position);
@@ -227,20 +221,6 @@ impl Gazetteers {
             index
         }))
     }
-}
-
-/// Reads the lists as sequences and builds each set in one pass: a set is written in
-/// order, and building it from the whole sorted sequence costs a fraction of inserting
-/// its phrases one by one (the named-entity model's lists hold a few hundred thousand).
-fn lists_in_bulk<'de, D>(deserializer: D) -> Result<BTreeMap<String, BTreeSet<String>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    let lists = BTreeMap::<String, Vec<String>>::deserialize(deserializer)?;
-    Ok(lists
-        .into_iter()
-        .map(|(name, phrases)| (name, phrases.into_iter().collect()))
-        .collect())
 }
 
 fn phrase_hash(phrase: &str) -> u64 {

@@ -13,6 +13,7 @@ mod abbreviations;
 mod clusters;
 mod features;
 mod model;
+mod phrase_set;
 mod readers;
 mod repeats;
 #[cfg(test)]
