@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::WordClusters;
-use super::phrase_set::PhraseSet;
+use super::blocks::PhraseSet;
 use crate::text::Upos;
 
 /// One labelled sentence: words, optional POS tags, BIO labels.

@@ -10,10 +10,10 @@
 //! ourselves (MessagePack, gzip). Decoding forbids I-X after anything but B-X or I-X.
 
 mod abbreviations;
+mod blocks;
 mod clusters;
 mod features;
 mod model;
-mod phrase_set;
 mod readers;
 mod repeats;
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::blocks::TextBlock;
 use super::{Gazetteers, KnownWords, MODEL_VERSION, OLDEST_MODEL_VERSION, WordClusters};
 pub use crate::detect::config::LabelScheme;
 use crate::error::{Error, Result};
@@ -23,7 +24,8 @@ pub struct SequenceModel {
     /// training each sentence sees only the mentions of the other folds (jackknifing), so
     /// the model learns how far to trust a listed phrase instead of memorizing it.
     pub(super) lexicon: Gazetteers,
-    pub(super) features: FeatureNames,
+    /// Each row's name, in one block ([`TextBlock`]).
+    pub(super) features: TextBlock,
     /// `features.len() × labels.len()`, row-major.
     pub(super) weights: Vec<f32>,
     /// `(labels.len() + 1) × labels.len()`: row `labels.len()` is the sentence start.
@@ -82,101 +84,6 @@ impl LabelScheme {
     }
 }
 
-/// The model's feature names in one block of text, each ending where the next begins:
-/// decoded without an allocation per name, as the names are most of a model file's
-/// entries and allocating each was the larger part of decoding the model. Written as
-/// the list of strings it was before.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct FeatureNames {
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl FeatureNames {
-    pub(super) fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Name `row`, if there is one.
-    pub(super) fn get(&self, row: usize) -> Option<&str> {
-        let end = *self.ends.get(row)?;
-        let start = row.checked_sub(1).map_or(0, |before| self.ends[before]);
-        self.text.get(start..end)
-    }
-
-    pub(super) fn iter(&self) -> impl Iterator<Item = &str> {
-        (0..self.len()).filter_map(|row| self.get(row))
-    }
-
-    pub(super) fn push(&mut self, name: &str) {
-        self.text.push_str(name);
-        self.ends.push(self.text.len());
-    }
-}
-
-impl<S: AsRef<str>> FromIterator<S> for FeatureNames {
-    fn from_iter<I: IntoIterator<Item = S>>(names: I) -> Self {
-        let mut out = FeatureNames::default();
-        for name in names {
-            out.push(name.as_ref());
-        }
-        out
-    }
-}
-
-impl Serialize for FeatureNames {
-    fn serialize<Ser: serde::Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for FeatureNames {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        /// Appends one name to the block.
-        struct Name<'a>(&'a mut FeatureNames);
-
-        impl<'de> serde::de::DeserializeSeed<'de> for Name<'_> {
-            type Value = ();
-            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-                d.deserialize_str(self)
-            }
-        }
-
-        impl serde::de::Visitor<'_> for Name<'_> {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a feature name")
-            }
-            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<(), E> {
-                self.0.push(name);
-                Ok(())
-            }
-        }
-
-        struct Names;
-
-        impl<'de> serde::de::Visitor<'de> for Names {
-            type Value = FeatureNames;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a list of feature names")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<FeatureNames, A::Error> {
-                let mut names = FeatureNames::default();
-                names
-                    .ends
-                    .reserve(seq.size_hint().unwrap_or(0).min(1 << 24));
-                while seq.next_element_seed(Name(&mut names))?.is_some() {}
-                Ok(names)
-            }
-        }
-
-        deserializer.deserialize_seq(Names)
-    }
-}
-
 /// Each feature's row, found by the feature's name: the table holds only row numbers,
 /// hashed and compared through the model's `features`. A map owning a copy of every name
 /// made the copies a fifth of decoding the model, which is most of a short run's start.
@@ -184,7 +91,7 @@ impl<'de> Deserialize<'de> for FeatureNames {
 pub(super) struct FeatureIndex(hashbrown::HashTable<u32>);
 
 impl FeatureIndex {
-    fn of(features: &FeatureNames) -> FeatureIndex {
+    fn of(features: &TextBlock) -> FeatureIndex {
         let mut table = hashbrown::HashTable::with_capacity(features.len());
         for (row, feature) in features.iter().enumerate() {
             table.insert_unique(feature_hash(feature), row as u32, |&r| {
@@ -195,7 +102,7 @@ impl FeatureIndex {
     }
 
     /// The row of `feature` among `features`, the names the index was made of.
-    fn get(&self, features: &FeatureNames, feature: &str) -> Option<u32> {
+    fn get(&self, features: &TextBlock, feature: &str) -> Option<u32> {
         self.0
             .find(feature_hash(feature), |&row| {
                 features.get(row as usize) == Some(feature)
@@ -402,13 +309,15 @@ impl SequenceModel {
 }
 
 /// The size a gzip member says it inflates to (its last four bytes, the size modulo
-/// 2³²), so the model is inflated into one allocation rather than a growing one; bounded,
-/// as only a hint from bytes not yet checked.
+/// 2³²), so the model is inflated into one allocation rather than a growing one; only a
+/// hint from bytes not yet checked, so never more than deflate can inflate those bytes
+/// to (1,032 times their length) nor than 256 MiB.
 fn gzip_size_hint(compressed: &[u8]) -> usize {
     const MOST: usize = 1 << 28;
     compressed
         .last_chunk::<4>()
         .map_or(0, |size| u32::from_le_bytes(*size) as usize)
+        .min(compressed.len().saturating_mul(1032))
         .min(MOST)
 }
 

@@ -450,7 +450,7 @@ fn format_two_models_load_without_clusters() {
         labels: &'a [String],
         gazetteers: &'a [String],
         lexicon: &'a Gazetteers,
-        features: &'a super::model::FeatureNames,
+        features: &'a super::blocks::TextBlock,
         weights: &'a [f32],
         transitions: &'a [f32],
     }

@@ -215,7 +215,7 @@ impl SequenceModel {
     /// Drops features whose averaged weights are all zero: they cannot change a decision.
     fn prune(&mut self) {
         let nl = self.labels.len();
-        let mut features = super::model::FeatureNames::default();
+        let mut features = super::blocks::TextBlock::default();
         let mut weights = Vec::new();
         for (i, name) in self.features.iter().enumerate() {
             let row = &self.weights[i * nl..(i + 1) * nl];
