@@ -351,12 +351,18 @@ fn clitic_split(word: &str) -> Option<usize> {
 /// The normalized forms of the indexed tokens of `text`: what the corpus index stores for
 /// a document and what a phrase query is built from.
 pub fn index_terms(text: &str) -> Vec<String> {
-    // Plain ASCII words (most knowledge-base labels) meet no rule above but the split at
-    // whitespace and lowercasing: no digit, apostrophe, period or other mark to decide
-    // on. Counting a broad concept tokenizes thousands of such labels.
+    // Plain ASCII words and numerals (most knowledge-base labels, and the years and
+    // amounts a date's or number's rung covers) meet no rule above but the split at
+    // whitespace and lowercasing: no apostrophe, period, separator or letter beside a
+    // digit to decide on. Counting a broad concept, or a century's years, tokenizes
+    // thousands of such phrases.
+    let plain = |piece: &str| {
+        piece.bytes().all(|b| b.is_ascii_alphabetic()) || piece.bytes().all(|b| b.is_ascii_digit())
+    };
     if text
         .bytes()
-        .all(|b| b.is_ascii_alphabetic() || b.is_ascii_whitespace())
+        .all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
+        && text.split_ascii_whitespace().all(plain)
     {
         return text
             .split_ascii_whitespace()
@@ -378,7 +384,7 @@ fn tokenized_index_terms(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// The plain-words shortcut of `index_terms` agrees with the tokenizer.
+    /// The plain-words-and-numerals shortcut of `index_terms` agrees with the tokenizer.
     #[test]
     fn plain_words_shortcut_agrees_with_the_tokenizer() {
         for text in [
@@ -393,6 +399,13 @@ mod tests {
             "no Vol",
             "St Louis",
             "mr",
+            "1996",
+            "5 years",
+            "twenty 21",
+            "0",
+            "007 Bond",
+            "1990 1991  1992",
+            "9 to 5",
         ] {
             assert_eq!(index_terms(text), tokenized_index_terms(text), "{text:?}");
         }
@@ -401,6 +414,11 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn plain_words_shortcut_agrees_on_any_letters_and_spaces(text in "[A-Za-z \t\n]{0,40}") {
+            proptest::prop_assert_eq!(index_terms(&text), tokenized_index_terms(&text));
+        }
+
+        #[test]
+        fn shortcut_agrees_on_any_letters_digits_and_spaces(text in "[A-Za-z0-9 \t\n]{0,40}") {
             proptest::prop_assert_eq!(index_terms(&text), tokenized_index_terms(&text));
         }
     }
