@@ -344,6 +344,12 @@ impl Config {
             1_000,
             1_000_000_000,
         );
+        check.range(
+            "kb.lookup_cache_terms",
+            self.kb.lookup_cache_terms,
+            0,
+            1_000_000_000,
+        );
         check.into_result()
     }
 

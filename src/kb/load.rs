@@ -458,6 +458,9 @@ impl KnowledgeBase {
                 })
                 .max_capacity(config.label_cache_phrases as u64)
                 .build_with_hasher(rustc_hash::FxBuildHasher),
+            lookups: moka::sync::Cache::builder()
+                .max_capacity(config.lookup_cache_terms as u64)
+                .build_with_hasher(rustc_hash::FxBuildHasher),
         })
     }
 

@@ -150,6 +150,10 @@ pub struct KnowledgeBase {
     /// Per concept, its labels as index phrases once tokenized ([`Self::label_phrases`]);
     /// the slots are made on first use.
     label_phrases: OnceLock<Vec<OnceLock<Box<[LabelPhrase]>>>>,
+    /// Term → [`Self::lookup`]'s answer, kept for the run and shared by its documents: a
+    /// lookup tries several index keys (exact, folded, lemmas, stem) and the documents of
+    /// a run ask for mostly the same words.
+    lookups: moka::sync::Cache<String, Arc<[ConceptRef]>, rustc_hash::FxBuildHasher>,
     /// The loaded knowledge bases' identity (names, priorities, checksums of their files),
     /// when they were loaded from the data directory.
     sources_key: Option<String>,
@@ -253,6 +257,13 @@ impl KnowledgeBase {
     /// priority knowledge bases first and WordNet senses in WordNet order. A concept that
     /// a higher-priority one stands for (GeoNames' Miami for WordNet's) is shown as that one.
     pub fn lookup(&self, term: &str) -> Vec<ConceptRef> {
+        self.lookups
+            .get_with_by_ref(term, || self.look_up(term).into())
+            .to_vec()
+    }
+
+    /// [`Self::lookup`] in the index.
+    fn look_up(&self, term: &str) -> Vec<ConceptRef> {
         let surface = surface_form(term);
         if surface.is_empty() {
             return Vec::new();
