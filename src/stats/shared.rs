@@ -23,6 +23,37 @@ struct Collection {
     threshold: u64,
     /// The batch's temporary index, removed on drop.
     _scratch: Option<tempfile::TempDir>,
+    /// Phrase → whether it is shared, answered once per collection: the documents of a
+    /// run ask for mostly the same phrases, and each answer is a phrase search.
+    known: moka::sync::Cache<Vec<String>, bool, rustc_hash::FxBuildHasher>,
+}
+
+impl Collection {
+    fn new(
+        index: CorpusIndex,
+        threshold: u64,
+        scratch: Option<tempfile::TempDir>,
+        memo: u64,
+    ) -> Self {
+        Collection {
+            index,
+            threshold,
+            _scratch: scratch,
+            known: moka::sync::Cache::builder()
+                .max_capacity(memo)
+                .build_with_hasher(rustc_hash::FxBuildHasher),
+        }
+    }
+
+    /// Whether `phrase` occurs in at least k of the collection's documents.
+    fn shares(&self, phrase: &[String]) -> Result<bool> {
+        if let Some(known) = self.known.get(phrase) {
+            return Ok(known);
+        }
+        let shared = self.index.phrase_docs(phrase)?.len() >= self.threshold;
+        self.known.insert(phrase.to_vec(), shared);
+        Ok(shared)
+    }
 }
 
 /// The collections a run measures shared terms against: a phrase shared in any of them
@@ -30,6 +61,8 @@ struct Collection {
 #[derive(Default, Clone)]
 pub struct SharedTerms {
     collections: Vec<Arc<Collection>>,
+    /// Phrases whose answer each collection keeps (0: none kept).
+    memo_phrases: u64,
 }
 
 /// k for `documents` documents: the larger of `min_documents` and `min_share` of them.
@@ -39,6 +72,15 @@ fn threshold(documents: u64, min_documents: u64, min_share: f64) -> u64 {
 }
 
 impl SharedTerms {
+    /// No collection yet; each collection added keeps the answers for up to
+    /// `memo_phrases` phrases.
+    pub fn new(memo_phrases: u64) -> Self {
+        SharedTerms {
+            collections: Vec::new(),
+            memo_phrases,
+        }
+    }
+
     /// Whether no collection is measured (every term is then assessed alone).
     pub fn is_empty(&self) -> bool {
         self.collections.is_empty()
@@ -48,11 +90,12 @@ impl SharedTerms {
     pub fn add_collection(&mut self, dir: &Path, min_documents: u64, min_share: f64) -> Result<()> {
         let index = CorpusIndex::open(dir)?;
         let threshold = threshold(index.total_docs(), min_documents, min_share);
-        self.collections.push(Arc::new(Collection {
+        self.collections.push(Arc::new(Collection::new(
             index,
             threshold,
-            _scratch: None,
-        }));
+            None,
+            self.memo_phrases,
+        )));
         Ok(())
     }
 
@@ -89,11 +132,12 @@ impl SharedTerms {
         }
         builder.finish("batch", Vec::new(), 0)?;
         let index = CorpusIndex::open(scratch.path())?;
-        self.collections.push(Arc::new(Collection {
+        self.collections.push(Arc::new(Collection::new(
             index,
             threshold,
-            _scratch: Some(scratch),
-        }));
+            Some(scratch),
+            self.memo_phrases,
+        )));
         Ok(())
     }
 
@@ -108,7 +152,7 @@ impl SharedTerms {
             return Ok(false);
         }
         for collection in &self.collections {
-            if collection.index.phrase_docs(phrase)?.len() >= collection.threshold {
+            if collection.shares(phrase)? {
                 return Ok(true);
             }
         }
@@ -149,16 +193,19 @@ mod tests {
         ];
         let mut groups: Vec<Vec<&str>> = texts.iter().map(|t| vec![t.as_str()]).collect();
         groups.push(one_person.to_vec());
-        let mut shared = SharedTerms::default();
+        let mut shared = SharedTerms::new(1_000);
         shared
             .add_batch(&groups, scratch.path(), 3, 0.0, 15)
             .expect("batch indexed");
-        assert!(shared.is_shared(&phrase("Article 6 § 1")).expect("counted"));
-        assert!(shared.is_shared(&phrase("the Court")).expect("counted"));
-        assert!(!shared.is_shared(&phrase("Ann")).expect("counted"));
-        // Three documents, one person: one group.
-        assert!(!shared.is_shared(&phrase("Tarrow")).expect("counted"));
-        assert!(!shared.is_shared(&TermSet::root()).expect("counted"));
+        // Asked twice: the second answer is the kept one.
+        for _ in 0..2 {
+            assert!(shared.is_shared(&phrase("Article 6 § 1")).expect("counted"));
+            assert!(shared.is_shared(&phrase("the Court")).expect("counted"));
+            assert!(!shared.is_shared(&phrase("Ann")).expect("counted"));
+            // Three documents, one person: one group.
+            assert!(!shared.is_shared(&phrase("Tarrow")).expect("counted"));
+            assert!(!shared.is_shared(&TermSet::root()).expect("counted"));
+        }
     }
 
     #[test]
