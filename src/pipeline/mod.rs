@@ -34,7 +34,7 @@ use crate::error::Result;
 use crate::kb::{ConceptRef, KnowledgeBase};
 use crate::sanitize::taxonomy::{ConceptMemo, KbTaxonomy, Taxonomy, concept_family};
 use crate::sanitize::{
-    Carried, IdentifyingModel, NameTyper, Plan, Sanitizer, Strategy, TermFeatures,
+    Carried, IdentifyingModel, NameTyper, Plan, RungSets, Sanitizer, Strategy, TermFeatures,
 };
 use crate::stats::ic::{IcSource, PriorIc};
 use crate::stats::info::Figure;
@@ -63,6 +63,8 @@ pub struct Engine {
     /// What the sanitizer's taxonomy knows of the knowledge bases' concepts, shared by
     /// the engine's documents.
     concepts: ConceptMemo,
+    /// The date and number rungs' term sets, shared by the engine's documents.
+    rung_sets: RungSets,
     /// The concepts as a family of term sets with its table (`corpus.concept_table`),
     /// so a concept is counted without listing its labels.
     concept_sets: Option<SetFamily>,
@@ -208,6 +210,7 @@ impl Engine {
             identifying,
             name_typer,
             concepts: ConceptMemo::new(config.sanitize.described_concepts as u64),
+            rung_sets: RungSets::new(config.sanitize.rung_sets as u64),
             concept_sets,
             analysis: None,
         })
@@ -534,6 +537,7 @@ impl Engine {
             operators: &self.operators,
             assessments: detail >= Detail::Assessments,
             shared: Some(&shared),
+            rung_sets: &self.rung_sets,
         });
         // A plan made from the empty answers of a knowledge-base index that could not be
         // read is refused (fail closed).

@@ -20,6 +20,7 @@ use super::ladders::{
     Rung, age_ladder, counted_noun, date_ladder, is_bare_numeral, listed_ordinals, number_ladder,
     ranked_noun,
 };
+use super::memo::RungSets;
 use super::taxonomy::Step;
 use crate::error::Result;
 use crate::stats::{Phrase, TermSet};
@@ -76,6 +77,7 @@ fn push_rungs_above(
     ladder: Vec<Rung>,
     label: &str,
     source: &str,
+    sets: &RungSets,
 ) -> bool {
     let Some(at) = ladder
         .iter()
@@ -84,7 +86,7 @@ fn push_rungs_above(
         return false;
     };
     for rung in ladder.into_iter().skip(at + 1) {
-        push(out, rung_candidate(rung, source));
+        push(out, rung_candidate(rung, source, sets));
     }
     true
 }
@@ -101,9 +103,9 @@ fn push(out: &mut Vec<Candidate>, candidate: Candidate) {
     }
 }
 
-fn rung_candidate(rung: Rung, source: &str) -> Candidate {
+fn rung_candidate(rung: Rung, source: &str, sets: &RungSets) -> Candidate {
     Candidate {
-        set: rung_set(&rung),
+        set: sets.set(&rung, || rung_set(&rung)),
         label: rung.text,
         source: source.to_string(),
         noun: false,
@@ -126,7 +128,10 @@ impl Run<'_, '_> {
                     self.push_concept(&mut out, &self.input.sanitizer.config.date_concept);
                 }
                 for rung in ladder {
-                    push(&mut out, rung_candidate(rung, "date"));
+                    push(
+                        &mut out,
+                        rung_candidate(rung, "date", self.input.sanitizer.rung_sets),
+                    );
                 }
             }
             ItemOrigin::Term(TermKind::Number) => {
@@ -146,7 +151,10 @@ impl Run<'_, '_> {
                         // 3rd titles" → "a few titles".
                         if listed_ordinals(&item.text).is_some() {
                             for rung in number_ladder(&item.text) {
-                                push(&mut out, rung_candidate(rung, "number"));
+                                push(
+                                    &mut out,
+                                    rung_candidate(rung, "number", self.input.sanitizer.rung_sets),
+                                );
                             }
                         }
                         push(
@@ -166,14 +174,20 @@ impl Run<'_, '_> {
                     }
                     None if self.says_an_age(i) && !age_ladder(&item.text).is_empty() => {
                         for rung in age_ladder(&item.text) {
-                            push(&mut out, rung_candidate(rung, "number"));
+                            push(
+                                &mut out,
+                                rung_candidate(rung, "number", self.input.sanitizer.rung_sets),
+                            );
                         }
                     }
                     None => {
                         let ladder = number_ladder(&item.text);
                         let last = ladder.last().cloned();
                         for rung in ladder {
-                            push(&mut out, rung_candidate(rung, "number"));
+                            push(
+                                &mut out,
+                                rung_candidate(rung, "number", self.input.sanitizer.rung_sets),
+                            );
                         }
                         // What a number counts is its class ("for years"); a bare number
                         // reads as "a number", unless it is ten or more: "many".
@@ -286,14 +300,26 @@ impl Run<'_, '_> {
             return;
         };
         let before = out.len();
-        if push_rungs_above(out, date_ladder(&entry.text), &current.label, "date") {
+        if push_rungs_above(
+            out,
+            date_ladder(&entry.text),
+            &current.label,
+            "date",
+            self.input.sanitizer.rung_sets,
+        ) {
             if out.len() == before {
                 // Published at its century: only the date concept is broader.
                 self.push_concept(out, &self.input.sanitizer.config.date_concept);
             }
             return;
         }
-        if push_rungs_above(out, number_ladder(&entry.text), &current.label, "number") {
+        if push_rungs_above(
+            out,
+            number_ladder(&entry.text),
+            &current.label,
+            "number",
+            self.input.sanitizer.rung_sets,
+        ) {
             if let Some(sense) =
                 counted_noun(&entry.text).and_then(|noun| self.senses.sense(&noun, false))
             {

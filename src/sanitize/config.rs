@@ -167,6 +167,9 @@ pub struct SanitizeConfig {
     /// Concepts whose neighbourhood and description as a sense are kept across the
     /// documents of a run.
     pub described_concepts: usize,
+    /// Date and number rungs whose term sets (the rung with every phrase it covers) are
+    /// kept across the documents of a run.
+    pub rung_sets: usize,
     pub root_label: String,
     pub removal_marker: String,
     /// With a protected person in the document, findings in these categories are targets
@@ -302,6 +305,7 @@ impl SanitizeConfig {
             ("max_candidates", self.max_candidates),
             ("concept_label_limit", self.concept_label_limit),
             ("described_concepts", self.described_concepts),
+            ("rung_sets", self.rung_sets),
         ] {
             if value == 0 {
                 return bad(key, "must be at least 1");

@@ -11,9 +11,11 @@ use std::rc::Rc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::counts::Key;
+use super::ladders::Rung;
 use super::risk::Risk;
 use super::taxonomy::{self, NameTyper, Sense, Taxonomy};
 use crate::error::Result;
+use crate::stats::TermSet;
 use crate::text::Document;
 
 /// A sense looked up in one run: `None` when no knowledge base knows the term.
@@ -227,5 +229,29 @@ impl RiskPlanning {
     /// Forgets the plans of target lists: a target's generalization changed.
     pub(super) fn forget_targets(&mut self) {
         self.target_plans.clear();
+    }
+}
+
+/// The term sets of date and number rungs (a rung with every phrase it covers: "the 20th
+/// century" with its hundred years), built once and shared by the documents of a run.
+/// Besides the tokenizing of every covered phrase, sharing the set shares what the count
+/// and prior caches key by a set's identity, so a century's documents and prior are worked
+/// out once rather than once per date that climbs to it.
+pub struct RungSets(moka::sync::Cache<(String, Vec<String>), TermSet, rustc_hash::FxBuildHasher>);
+
+impl RungSets {
+    /// Keeps up to `rungs` rungs' sets.
+    pub fn new(rungs: u64) -> RungSets {
+        RungSets(
+            moka::sync::Cache::builder()
+                .max_capacity(rungs)
+                .build_with_hasher(rustc_hash::FxBuildHasher),
+        )
+    }
+
+    /// `rung`'s set, from `build` the first time.
+    pub(super) fn set(&self, rung: &Rung, build: impl FnOnce() -> TermSet) -> TermSet {
+        self.0
+            .get_with((rung.counted.clone(), rung.covers.clone()), build)
     }
 }

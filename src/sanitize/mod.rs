@@ -48,6 +48,7 @@ pub use config::{
 };
 pub use finish::standalone;
 pub use identifying::IdentifyingModel;
+pub use memo::RungSets;
 pub use plan::{
     Action, Assessment, Disclosure, KindUtility, Plan, Reason, Replacement, Role, Rule, Threshold,
     Utility,
@@ -83,6 +84,8 @@ pub struct Sanitizer<'a> {
     /// What the documents sanitized together, or a reference collection, share
     /// (`[sanitize.shared]`): a term they share is no quasi-identifier by itself.
     pub shared: Option<&'a SharedTerms>,
+    /// The date and number rungs' term sets, shared by the documents of a run.
+    pub rung_sets: &'a RungSets,
 }
 
 /// One term's features for the identifying-term model, with its spans (byte offsets):

@@ -242,6 +242,7 @@ fn plan_for(
         operators: &operators(),
         assessments: true,
         shared: None,
+        rung_sets: &RungSets::new(1_000),
     }
     .sanitize(doc, findings, strategy)
 }
