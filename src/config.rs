@@ -345,8 +345,8 @@ impl Config {
             1_000_000_000,
         );
         check.range(
-            "kb.lookup_cache_terms",
-            self.kb.lookup_cache_terms,
+            "kb.lookup_cache_bytes",
+            self.kb.lookup_cache_bytes,
             0,
             1_000_000_000,
         );

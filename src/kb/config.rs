@@ -16,8 +16,8 @@ pub struct KbConfig {
     pub max_chain_depth: usize,
     /// Phrases of concepts' label sets kept for the run (a bound on that memo's memory).
     pub label_cache_phrases: usize,
-    /// Terms whose concepts are kept for the run (a bound on that memo's memory).
-    pub lookup_cache_terms: usize,
+    /// Bytes of terms and their concepts kept for the run (a bound on that memo's memory).
+    pub lookup_cache_bytes: usize,
     pub geonames_min_population: u64,
 }
 

@@ -459,7 +459,11 @@ impl KnowledgeBase {
                 .max_capacity(config.label_cache_phrases as u64)
                 .build_with_hasher(rustc_hash::FxBuildHasher),
             lookups: moka::sync::Cache::builder()
-                .max_capacity(config.lookup_cache_terms as u64)
+                .weigher(|term: &String, concepts: &Arc<[ConceptRef]>| {
+                    let bytes = term.len() + std::mem::size_of_val(&concepts[..]);
+                    u32::try_from(bytes.max(1)).unwrap_or(u32::MAX)
+                })
+                .max_capacity(config.lookup_cache_bytes as u64)
                 .build_with_hasher(rustc_hash::FxBuildHasher),
         })
     }

@@ -152,7 +152,8 @@ pub struct KnowledgeBase {
     label_phrases: OnceLock<Vec<OnceLock<Box<[LabelPhrase]>>>>,
     /// Term → [`Self::lookup`]'s answer, kept for the run and shared by its documents: a
     /// lookup tries several index keys (exact, folded, lemmas, stem) and the documents of
-    /// a run ask for mostly the same words.
+    /// a run ask for mostly the same words. An answer read from a damaged page is kept
+    /// too, but the damage is never forgotten: [`Self::check`] fails every later document.
     lookups: moka::sync::Cache<String, Arc<[ConceptRef]>, rustc_hash::FxBuildHasher>,
     /// The loaded knowledge bases' identity (names, priorities, checksums of their files),
     /// when they were loaded from the data directory.

@@ -186,7 +186,7 @@ impl Engine {
             labeller: std::sync::OnceLock::new(),
         };
         let shared = &config.sanitize.shared;
-        let mut collection = SharedTerms::new(shared.memo_phrases);
+        let mut collection = SharedTerms::new(shared.memo_bytes);
         if !shared.collection.is_empty() {
             collection.add_collection(
                 &crate::stats::corpora::corpus_dir(data, &shared.collection)?,

@@ -242,9 +242,9 @@ pub struct SharedConfig {
     /// terms count as the batch's do, so one document alone gets the decision it would
     /// get in a batch; empty: none.
     pub collection: String,
-    /// Phrases whose shared-or-not answer each collection keeps for the run (a bound on
-    /// that memo's memory).
-    pub memo_phrases: u64,
+    /// Bytes of phrases whose shared-or-not answer each collection keeps for the run (a
+    /// bound on that memo's memory).
+    pub memo_bytes: u64,
 }
 
 /// `[sanitize.identifying_training]`: how `declass train identifying` fits the model.

@@ -40,6 +40,10 @@ impl Collection {
             threshold,
             _scratch: scratch,
             known: moka::sync::Cache::builder()
+                .weigher(|phrase: &Vec<String>, _: &bool| {
+                    let bytes: usize = phrase.iter().map(String::len).sum();
+                    u32::try_from(bytes.max(1)).unwrap_or(u32::MAX)
+                })
                 .max_capacity(memo)
                 .build_with_hasher(rustc_hash::FxBuildHasher),
         }
@@ -61,8 +65,8 @@ impl Collection {
 #[derive(Default, Clone)]
 pub struct SharedTerms {
     collections: Vec<Arc<Collection>>,
-    /// Phrases whose answer each collection keeps (0: none kept).
-    memo_phrases: u64,
+    /// Bytes of phrases whose answer each collection keeps (0: none kept).
+    memo_bytes: u64,
 }
 
 /// k for `documents` documents: the larger of `min_documents` and `min_share` of them.
@@ -72,12 +76,12 @@ fn threshold(documents: u64, min_documents: u64, min_share: f64) -> u64 {
 }
 
 impl SharedTerms {
-    /// No collection yet; each collection added keeps the answers for up to
-    /// `memo_phrases` phrases.
-    pub fn new(memo_phrases: u64) -> Self {
+    /// No collection yet; each collection added keeps the answers for up to about
+    /// `memo_bytes` bytes of phrases.
+    pub fn new(memo_bytes: u64) -> Self {
         SharedTerms {
             collections: Vec::new(),
-            memo_phrases,
+            memo_bytes,
         }
     }
 
@@ -94,7 +98,7 @@ impl SharedTerms {
             index,
             threshold,
             None,
-            self.memo_phrases,
+            self.memo_bytes,
         )));
         Ok(())
     }
@@ -136,7 +140,7 @@ impl SharedTerms {
             index,
             threshold,
             Some(scratch),
-            self.memo_phrases,
+            self.memo_bytes,
         )));
         Ok(())
     }
